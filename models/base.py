@@ -1,0 +1,93 @@
+"""What every puzzle model shares: error types and the `Puzzle` description.
+
+A puzzle model parses its own text format, knows its variant transform, generates
+seeded instances and replays plans.  Nothing in `models` imports a solver: the plan
+checker is the referee, so it must never depend on the players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol, Sequence
+
+
+class InvalidInstance(ValueError):
+    """An instance text that breaks its puzzle's format.
+
+    The message names where (source file, 1-based line and column) and what was
+    expected there, e.g. ``vault.txt:3:7: unknown character '?' (expected one of ...)``.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        source: str,
+        line: int | None = None,
+        column: int | None = None,
+        expected: str | None = None,
+    ) -> None:
+        self.reason = reason
+        self.source = source
+        self.line = line
+        self.column = column
+        self.expected = expected
+        where = source
+        if line is not None:
+            where += f":{line}"
+            if column is not None:
+                where += f":{column}"
+        text = f"{where}: {reason}"
+        if expected:
+            text += f" (expected {expected})"
+        super().__init__(text)
+
+
+class InvalidPlan(ValueError):
+    """A plan that breaks the puzzle's rules at a given step (0-based move index)."""
+
+    def __init__(self, step: int, reason: str) -> None:
+        self.step = step
+        self.reason = reason
+        super().__init__(f"move {step}: {reason}")
+
+
+class Instance(Protocol):
+    """A parsed puzzle instance: immutable, named after its source."""
+
+    @property
+    def name(self) -> str: ...
+
+    def to_text(self) -> str:
+        """The instance in its puzzle's own text format (parses back to an equal instance)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """How the harness talks to one puzzle model.
+
+    Attributes:
+        name: short identifier used on the command line and in records.
+        title: human-readable name.
+        detect: True when a text looks like an instance of this puzzle (cheap test,
+            used to route files found in a folder).
+        parse: ``parse(text, source)`` returns an instance or raises `InvalidInstance`.
+        check_plan: ``check_plan(instance, plan)`` replays a plan in the puzzle's move
+            vocabulary (JSON-compatible values accepted) and returns its recomputed
+            cost, or raises `InvalidPlan`.
+        variant: the puzzle's variant transform (four robots, deep burrow, extended
+            elevator); raises `InvalidInstance` where it does not apply.
+        variant_name: what the variant is called.
+        generate: ``generate(seed, **params)`` returns a seeded random instance.
+    """
+
+    name: str
+    title: str
+    detect: Callable[[str], bool]
+    parse: Callable[[str, str], Any]
+    check_plan: Callable[[Any, Sequence[Any]], int]
+    variant: Callable[[Any], Any]
+    variant_name: str
+    generate: Callable[..., Any]
+    generator_params: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""Formulations of the puzzles, all answering with the same `Result`."""

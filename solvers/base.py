@@ -1,0 +1,141 @@
+"""The contract every solver honours: a `Solver` returns a validated `Result`.
+
+A solver answers with a status, a cost, a proven lower bound and a witness plan in the
+puzzle's own move vocabulary.  The `Result` validator refuses answers that contradict
+themselves (an optimum without a plan, a cost below its own bound, ...), so a buggy
+solver fails loudly instead of polluting a comparison.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Status(StrEnum):
+    """How a run ended."""
+
+    OPTIMAL = "optimal"  # plan found and proven optimal
+    FEASIBLE = "feasible"  # plan found, optimality not proven
+    INFEASIBLE = "infeasible"  # proven: no plan exists
+    TIMEOUT = "timeout"  # limit reached without a plan (bound may be known)
+    MEMOUT = "memout"  # memory limit reached
+    ERROR = "error"  # the solver crashed
+    UNSUPPORTED = "unsupported"  # the formulation does not apply to this instance
+
+
+Stats = dict[str, int | float | str]
+
+
+class Result(BaseModel):
+    """One solver's answer on one instance.
+
+    Invariants (checked on construction):
+    - `optimal` has a cost, a plan, and `bound == cost`;
+    - `feasible` has a cost and a plan;
+    - `infeasible` has no cost and no plan;
+    - other statuses have no cost and no plan;
+    - a cost is never below the bound.
+    """
+
+    model_config = ConfigDict(frozen=True, use_enum_values=False)
+
+    solver: str
+    instance: str
+    status: Status
+    cost: int | None = None
+    bound: int | None = Field(default=None, description="proven lower bound on the optimum")
+    plan: list[Any] | None = None
+    seconds: float = 0.0
+    stats: Stats = Field(default_factory=dict)
+    message: str = ""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Result":
+        with_plan = {Status.OPTIMAL, Status.FEASIBLE}
+        if self.status in with_plan:
+            if self.cost is None or self.plan is None:
+                raise ValueError(f"a {self.status} result needs a cost and a plan")
+        elif self.cost is not None or self.plan is not None:
+            raise ValueError(f"a {self.status} result carries no cost or plan")
+        if self.status is Status.OPTIMAL and self.bound != self.cost:
+            raise ValueError(f"an optimal result must have bound == cost, got {self.bound} vs {self.cost}")
+        if self.cost is not None and self.bound is not None and self.cost < self.bound:
+            raise ValueError(f"cost {self.cost} is below its own lower bound {self.bound}")
+        if self.cost is not None and self.cost < 0:
+            raise ValueError("cost must be non-negative")
+        return self
+
+
+class Deadline:
+    """A wall-clock limit; `None` seconds means no limit."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self._end = None if seconds is None else time.monotonic() + seconds
+
+    def expired(self) -> bool:
+        return self._end is not None and time.monotonic() >= self._end
+
+    def remaining(self) -> float | None:
+        """Seconds left (never negative), or `None` without a limit."""
+        return None if self._end is None else max(0.0, self._end - time.monotonic())
+
+
+@dataclass
+class Answer:
+    """What a solver's `_solve` returns; `Solver.solve` adds names and timing."""
+
+    status: Status
+    cost: int | None = None
+    bound: int | None = None
+    plan: list[Any] | None = None
+    stats: Stats = field(default_factory=dict)
+    message: str = ""
+
+
+class Solver(ABC):
+    """A formulation of one puzzle.
+
+    Subclasses set `name`, `puzzle` (a `models.registry` puzzle name) and `summary`,
+    and implement `_solve`.  `solve` never raises for solver failures: exceptions
+    become `error` results with their message.
+    """
+
+    name: ClassVar[str]
+    puzzle: ClassVar[str]
+    summary: ClassVar[str]
+
+    def solve(self, instance: Any, time_limit: float | None = None) -> Result:
+        """Solve `instance` within `time_limit` seconds (cooperatively enforced)."""
+        deadline = Deadline(time_limit)
+        start = time.perf_counter()
+        try:
+            answer = self._solve(instance, deadline)
+        except Exception as error:  # a crashing solver is a result, not a crash of the run
+            answer = Answer(
+                Status.ERROR,
+                message=f"{type(error).__name__}: {error}",
+                stats={"traceback": traceback.format_exc(limit=5)},
+            )
+        return Result(
+            solver=self.name,
+            instance=instance.name,
+            status=answer.status,
+            cost=answer.cost,
+            bound=answer.bound,
+            plan=answer.plan,
+            seconds=time.perf_counter() - start,
+            stats=answer.stats,
+            message=answer.message,
+        )
+
+    @abstractmethod
+    def _solve(self, instance: Any, deadline: Deadline) -> Answer:
+        """Solve `instance`, checking `deadline` often enough to stop near it."""

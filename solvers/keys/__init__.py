@@ -1,0 +1,5 @@
+"""Key vault formulations."""
+
+from solvers.base import Solver
+
+SOLVERS: list[type[Solver]] = []

@@ -1,0 +1,163 @@
+"""One best-first search engine for every state-space formulation.
+
+A formulation describes its state space as a `SearchProblem`; `best_first_search`
+explores it breadth-first (unit costs), by Dijkstra (uniform cost) or by A*
+(uniform cost plus an admissible heuristic), counting expanded and generated states
+and stopping at a `Deadline`.
+
+Correctness notes:
+- Goals are tested when a state is *expanded* (popped), never when generated, so
+  Dijkstra and A* return optimal costs.  BFS tests at generation, which is exact
+  for unit costs and saves one layer.
+- A state reached again with a smaller cost is pushed again (lazy deletion), so an
+  admissible but inconsistent heuristic still yields optimal answers.
+- States must be hashable; they never need to be orderable (a counter breaks ties).
+"""
+
+from __future__ import annotations
+
+import heapq
+from abc import ABC, abstractmethod
+from collections import deque
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import count
+from typing import Generic, Hashable, Iterable, TypeVar
+
+from solvers.base import Deadline
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A")
+
+#: How many expansions pass between two deadline checks (time.monotonic is not free).
+CHECK_EVERY = 512
+
+
+class Strategy(StrEnum):
+    BFS = "bfs"
+    DIJKSTRA = "dijkstra"
+    ASTAR = "astar"
+
+
+class SearchProblem(ABC, Generic[S, A]):
+    """A state space: one initial state, a goal test and weighted successors."""
+
+    @abstractmethod
+    def initial(self) -> S:
+        """The start state."""
+
+    @abstractmethod
+    def is_goal(self, state: S) -> bool:
+        """True when `state` solves the problem."""
+
+    @abstractmethod
+    def successors(self, state: S) -> Iterable[tuple[A, S, int]]:
+        """Every (action, next state, non-negative action cost) from `state`."""
+
+    def heuristic(self, state: S) -> int:
+        """A lower bound on the cost from `state` to a goal (never overestimate)."""
+        return 0
+
+
+@dataclass
+class SearchOutcome(Generic[A]):
+    """How a search ended.
+
+    `status` is ``solved`` (cost and actions set, optimal), ``exhausted`` (every
+    reachable state expanded, no goal: proven infeasible) or ``timeout``.  `bound`
+    is a proven lower bound on the optimal cost: the cost itself when solved, the
+    smallest open f-value (or BFS depth) at a timeout, ``None`` when exhausted.
+    """
+
+    status: str
+    cost: int | None
+    actions: list[A] | None
+    bound: int | None
+    expanded: int
+    generated: int
+
+    def stats(self) -> dict[str, int]:
+        return {"expanded": self.expanded, "generated": self.generated}
+
+
+def best_first_search(
+    problem: SearchProblem[S, A],
+    strategy: Strategy | str = Strategy.ASTAR,
+    deadline: Deadline | None = None,
+) -> SearchOutcome[A]:
+    """Search `problem` with `strategy` until a goal, exhaustion or the deadline.
+
+    BFS assumes every action costs 1 (a `ValueError` is raised otherwise).  The
+    heuristic is used only by A*.
+    """
+    deadline = deadline or Deadline(None)
+    strategy = Strategy(strategy)
+    if strategy is Strategy.BFS:
+        return _breadth_first(problem, deadline)
+    return _uniform_cost(problem, deadline, use_heuristic=strategy is Strategy.ASTAR)
+
+
+def _plan(parents: dict, state: S) -> list:
+    actions = []
+    while True:
+        parent, action = parents[state]
+        if parent is None:
+            break
+        actions.append(action)
+        state = parent
+    actions.reverse()
+    return actions
+
+
+def _breadth_first(problem: SearchProblem[S, A], deadline: Deadline) -> SearchOutcome[A]:
+    start = problem.initial()
+    parents: dict = {start: (None, None)}
+    if problem.is_goal(start):
+        return SearchOutcome("solved", 0, [], 0, 0, 1)
+    frontier: deque[tuple[S, int]] = deque([(start, 0)])
+    expanded, generated = 0, 1
+    while frontier:
+        state, depth = frontier.popleft()
+        expanded += 1
+        if expanded % CHECK_EVERY == 0 and deadline.expired():
+            return SearchOutcome("timeout", None, None, depth, expanded, generated)
+        for action, successor, cost in problem.successors(state):
+            if cost != 1:
+                raise ValueError(f"BFS needs unit action costs, got {cost}")
+            generated += 1
+            if successor in parents:
+                continue
+            parents[successor] = (state, action)
+            if problem.is_goal(successor):
+                return SearchOutcome("solved", depth + 1, _plan(parents, successor), depth + 1, expanded, generated)
+            frontier.append((successor, depth + 1))
+    return SearchOutcome("exhausted", None, None, None, expanded, generated)
+
+
+def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuristic: bool) -> SearchOutcome[A]:
+    h = problem.heuristic if use_heuristic else (lambda state: 0)
+    start = problem.initial()
+    tie = count()
+    best: dict = {start: 0}
+    parents: dict = {start: (None, None)}
+    heap: list[tuple[int, int, int, S]] = [(h(start), next(tie), 0, start)]
+    expanded, generated = 0, 1
+    while heap:
+        f, _, g, state = heapq.heappop(heap)
+        if g > best[state]:
+            continue  # stale entry: the state was reached more cheaply since
+        if problem.is_goal(state):
+            return SearchOutcome("solved", g, _plan(parents, state), g, expanded, generated)
+        expanded += 1
+        if expanded % CHECK_EVERY == 0 and deadline.expired():
+            return SearchOutcome("timeout", None, None, f, expanded, generated)
+        for action, successor, cost in problem.successors(state):
+            generated += 1
+            new_g = g + cost
+            old_g = best.get(successor)
+            if old_g is not None and old_g <= new_g:
+                continue
+            best[successor] = new_g
+            parents[successor] = (state, action)
+            heapq.heappush(heap, (new_g + h(successor), next(tie), new_g, successor))
+    return SearchOutcome("exhausted", None, None, None, expanded, generated)
