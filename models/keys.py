@@ -1,0 +1,336 @@
+"""The key vault: robots collect every key on a grid of walls and doors.
+
+Rules (see ``shared/specs/puzzles.md``, section 1): a move takes one robot one cell
+north, south, east or west onto a non-wall cell and costs 1; entering a key's cell
+picks the key up for all robots; a door opens only while its key is held (a door
+whose key is not in the grid never opens); the goal is to hold every key.
+
+Move vocabulary: `KeyMove(robot, direction)` with robots numbered in reading order
+of their ``@`` cells and directions ``N``, ``S``, ``E``, ``W``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable, NamedTuple, Sequence
+
+from models.base import InvalidInstance, InvalidPlan, Puzzle
+
+Cell = tuple[int, int]  # (row, column), 0-based
+
+WALL, FLOOR, ROBOT = "#", ".", "@"
+DIRECTIONS: dict[str, Cell] = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
+ALPHABET = "one of '#', '.', '@', 'a'-'z', 'A'-'Z'"
+
+
+class KeyMove(NamedTuple):
+    """Robot `robot` (index into `Vault.robots`) steps one cell in `direction`."""
+
+    robot: int
+    direction: str
+
+
+@dataclass(frozen=True)
+class Vault:
+    """A parsed vault.  `rows` are the grid lines; the rest is derived from them."""
+
+    name: str
+    rows: tuple[str, ...]
+    robots: tuple[Cell, ...] = field(init=False)
+    keys: dict[str, Cell] = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        robots, keys = [], {}
+        for r, row in enumerate(self.rows):
+            for c, char in enumerate(row):
+                if char == ROBOT:
+                    robots.append((r, c))
+                elif char.islower():
+                    keys[char] = (r, c)
+        object.__setattr__(self, "robots", tuple(robots))
+        object.__setattr__(self, "keys", keys)
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    def at(self, cell: Cell) -> str:
+        """The character at `cell`; outside the grid counts as wall."""
+        r, c = cell
+        if 0 <= r < self.height and 0 <= c < self.width:
+            return self.rows[r][c]
+        return WALL
+
+    def open_neighbours(self, cell: Cell) -> Iterable[tuple[str, Cell]]:
+        """(direction, cell) for each non-wall neighbour of `cell`."""
+        r, c = cell
+        for direction, (dr, dc) in DIRECTIONS.items():
+            target = (r + dr, c + dc)
+            if self.at(target) != WALL:
+                yield direction, target
+
+    def to_text(self) -> str:
+        return "\n".join(self.rows) + "\n"
+
+
+def detect(text: str) -> bool:
+    """A vault is a grid that starts with a wall and holds at least one robot."""
+    return text.lstrip().startswith(WALL) and ROBOT in text
+
+
+def parse(text: str, source: str = "<string>") -> Vault:
+    """Parse a vault grid; raise `InvalidInstance` naming line and column on errors."""
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise InvalidInstance("empty file", source=source, line=1, column=1, expected="a grid of vault characters")
+    width = len(lines[0])
+    seen_keys: dict[str, tuple[int, int]] = {}
+    robots = 0
+    for number, line in enumerate(lines, start=1):
+        for column, char in enumerate(line, start=1):
+            if not (char in (WALL, FLOOR, ROBOT) or ("a" <= char <= "z") or ("A" <= char <= "Z")):
+                raise InvalidInstance(f"unknown character {char!r}", source=source, line=number, column=column, expected=ALPHABET)
+            if char == ROBOT:
+                robots += 1
+            elif "a" <= char <= "z":
+                if char in seen_keys:
+                    first = seen_keys[char]
+                    raise InvalidInstance(
+                        f"key {char!r} appears a second time (first at line {first[0]}, column {first[1]})",
+                        source=source, line=number, column=column, expected="each key letter at most once",
+                    )
+                seen_keys[char] = (number, column)
+        if len(line) != width:
+            raise InvalidInstance(
+                f"row has {len(line)} characters, the first row has {width}",
+                source=source, line=number, column=min(len(line), width) + 1,
+                expected=f"rows of equal width {width}",
+            )
+    if robots == 0:
+        raise InvalidInstance("no robot in the grid", source=source, line=1, column=1, expected="at least one '@'")
+    return Vault(name=_stem(source), rows=tuple(lines))
+
+
+def _stem(source: str) -> str:
+    base = source.replace("\\", "/").rsplit("/", 1)[-1]
+    return base[:-4] if base.endswith(".txt") else base
+
+
+FOUR_ROBOT_BLOCK = ("@#@", "###", "@#@")
+
+
+def four_robots(vault: Vault) -> Vault:
+    """Replace the 3x3 block centred on the vault's lone robot by ``@#@ / ### / @#@``.
+
+    Raises `InvalidInstance` unless there is exactly one robot whose 3x3 block lies
+    inside the grid and holds no key or door (the transform would destroy them).
+    """
+    if len(vault.robots) != 1:
+        raise InvalidInstance(
+            f"the four-robot transform needs exactly one robot, found {len(vault.robots)}",
+            source=vault.name, expected="a vault with a lone '@'",
+        )
+    (r0, c0), = vault.robots
+    rows = [list(row) for row in vault.rows]
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            r, c = r0 + dr, c0 + dc
+            if not (0 <= r < vault.height and 0 <= c < vault.width) or rows[r][c].isalpha():
+                raise InvalidInstance(
+                    "the 3x3 block around the robot leaves the grid or holds a key or door",
+                    source=vault.name, line=r0 + 1, column=c0 + 1, expected="open floor or wall around the robot",
+                )
+            rows[r][c] = FOUR_ROBOT_BLOCK[dr + 1][dc + 1]
+    return Vault(name=f"{vault.name}+four", rows=tuple("".join(row) for row in rows))
+
+
+def check_plan(vault: Vault, plan: Sequence[Sequence[object]]) -> int:
+    """Replay `plan` cell by cell and return its cost (the number of moves).
+
+    Raises `InvalidPlan` for a malformed move, an unknown robot or direction, a step
+    into a wall or the grid's edge, a step onto a door whose key is not held, or a
+    plan that ends with keys still in the grid.
+    """
+    positions = list(vault.robots)
+    held: set[str] = set()
+    for step, move in enumerate(plan):
+        try:
+            robot, direction = move
+        except (TypeError, ValueError):
+            raise InvalidPlan(step, f"malformed move {move!r}, expected (robot, direction)") from None
+        if not isinstance(robot, int) or not 0 <= robot < len(positions):
+            raise InvalidPlan(step, f"no robot {robot!r} (the vault has {len(positions)})")
+        if direction not in DIRECTIONS:
+            raise InvalidPlan(step, f"unknown direction {direction!r}, expected one of N, S, E, W")
+        dr, dc = DIRECTIONS[direction]
+        r, c = positions[robot]
+        target = (r + dr, c + dc)
+        char = vault.at(target)
+        if char == WALL:
+            raise InvalidPlan(step, f"robot {robot} walks from {positions[robot]} into a wall at {target}")
+        if char.isupper() and char.lower() not in held:
+            raise InvalidPlan(step, f"robot {robot} walks into door {char} at {target} without key {char.lower()}")
+        if char.islower():
+            held.add(char)
+        positions[robot] = target
+    missing = sorted(set(vault.keys) - held)
+    if missing:
+        raise InvalidPlan(len(plan), f"plan ends with keys not collected: {''.join(missing)}")
+    return len(plan)
+
+
+def collectable_keys(vault: Vault) -> set[str]:
+    """The keys some sequence of moves can collect (ignoring cost).
+
+    Holding a key never closes anything, so repeatedly exploring everything reachable
+    with the keys held so far reaches the exact fixpoint.
+    """
+    held: set[str] = set()
+    while True:
+        seen = set(vault.robots)
+        queue = deque(vault.robots)
+        found: set[str] = set()
+        while queue:
+            cell = queue.popleft()
+            char = vault.at(cell)
+            if char.islower():
+                found.add(char)
+            for _, target in vault.open_neighbours(cell):
+                door = vault.at(target)
+                if target in seen or (door.isupper() and door.lower() not in held):
+                    continue
+                seen.add(target)
+                queue.append(target)
+        if found <= held:
+            return held
+        held |= found
+
+
+# --- generator ---------------------------------------------------------------------
+
+def generate(
+    seed: int,
+    size: int = 81,
+    keys: int = 26,
+    doors: int | None = None,
+    loops: int = 0,
+    robots: int = 1,
+) -> Vault:
+    """A seeded vault shaped like the real ones.
+
+    Four perfect mazes (one per quadrant) meet at an open 3x3 centre holding the
+    robot; `loops` extra wall openings create cycles; `keys` keys sit on random maze
+    cells and `doors` of them (default: all but two) get a door on a random corridor
+    cell.  With ``robots=4`` the four-robot transform is applied.  Door placements are
+    redrawn until every key can be collected, so every generated vault is solvable.
+
+    `size` must be 4k+1 with k >= 2 (9, 13, ..., 81).
+    """
+    if size < 9 or size % 4 != 1:
+        raise ValueError(f"size must be 4k+1 and at least 9, got {size}")
+    if not 1 <= keys <= 26:
+        raise ValueError(f"keys must be between 1 and 26, got {keys}")
+    if robots not in (1, 4):
+        raise ValueError(f"robots must be 1 or 4, got {robots}")
+    doors = max(0, keys - 2) if doors is None else doors
+    if not 0 <= doors <= keys:
+        raise ValueError(f"doors must be between 0 and keys, got {doors}")
+    rng = random.Random(seed)
+    grid = _carve_mazes(size, rng)
+    _open_loops(grid, loops, rng)
+    centre = size // 2
+    for r in range(centre - 1, centre + 2):
+        for c in range(centre - 1, centre + 2):
+            grid[r][c] = FLOOR
+    grid[centre][centre] = ROBOT
+    cells = [
+        (r, c) for r in range(size) for c in range(size)
+        if grid[r][c] == FLOOR and max(abs(r - centre), abs(c - centre)) > 1
+    ]
+    if len(cells) < keys + doors:
+        raise ValueError(f"a {size}x{size} vault has room for fewer than {keys} keys and {doors} doors")
+    letters = "abcdefghijklmnopqrstuvwxyz"[:keys]
+    name = f"vault{size}-k{keys}-d{doors}-l{loops}-r{robots}-s{seed}"
+    for _ in range(1000):
+        trial = [row[:] for row in grid]
+        chosen = rng.sample(cells, keys + doors)
+        for letter, (r, c) in zip(letters, chosen):
+            trial[r][c] = letter
+        for letter, (r, c) in zip(rng.sample(letters, doors), chosen[keys:]):
+            trial[r][c] = letter.upper()
+        vault = Vault(name=name, rows=tuple("".join(row) for row in trial))
+        if robots == 4:
+            vault = Vault(name=name, rows=four_robots(vault).rows)
+        if collectable_keys(vault) == set(vault.keys):
+            return vault
+    raise ValueError(f"no solvable door placement found for seed {seed}")
+
+
+def _carve_mazes(size: int, rng: random.Random) -> list[list[str]]:
+    """Walls everywhere, then a randomised depth-first maze in each quadrant.
+
+    Maze cells have odd coordinates; the middle row and column stay walls, so the
+    quadrants meet only through the centre block.
+    """
+    grid = [[WALL] * size for _ in range(size)]
+    centre = size // 2
+    for rows in (range(1, centre, 2), range(centre + 1, size - 1, 2)):
+        for cols in (range(1, centre, 2), range(centre + 1, size - 1, 2)):
+            cells = {(r, c) for r in rows for c in cols}
+            start = rng.choice(sorted(cells))
+            grid[start[0]][start[1]] = FLOOR
+            stack, visited = [start], {start}
+            while stack:
+                r, c = stack[-1]
+                options = [(r + 2 * dr, c + 2 * dc) for dr, dc in DIRECTIONS.values()]
+                options = [cell for cell in options if cell in cells and cell not in visited]
+                if not options:
+                    stack.pop()
+                    continue
+                nr, nc = rng.choice(options)
+                grid[(r + nr) // 2][(c + nc) // 2] = FLOOR
+                grid[nr][nc] = FLOOR
+                visited.add((nr, nc))
+                stack.append((nr, nc))
+    return grid
+
+
+def _open_loops(grid: list[list[str]], loops: int, rng: random.Random) -> None:
+    """Open `loops` walls that separate two corridor cells of the same quadrant."""
+    size = len(grid)
+    centre = size // 2
+    candidates = [
+        (r, c) for r in range(1, size - 1) for c in range(1, size - 1)
+        if grid[r][c] == WALL and r != centre and c != centre
+        and ((grid[r - 1][c] == FLOOR == grid[r + 1][c] and grid[r][c - 1] == WALL == grid[r][c + 1])
+             or (grid[r][c - 1] == FLOOR == grid[r][c + 1] and grid[r - 1][c] == WALL == grid[r + 1][c]))
+    ]
+    for r, c in rng.sample(candidates, min(loops, len(candidates))):
+        grid[r][c] = FLOOR
+
+
+PUZZLE = Puzzle(
+    name="keys",
+    title="key vault",
+    detect=detect,
+    parse=parse,
+    check_plan=check_plan,
+    variant=four_robots,
+    variant_name="four robots",
+    generate=generate,
+    generator_params={
+        "size": "grid side, 4k+1 (default 81)",
+        "keys": "number of keys, 1-26 (default 26)",
+        "doors": "number of doors (default keys-2)",
+        "loops": "extra wall openings that create cycles (default 0)",
+        "robots": "1 or 4 (default 1)",
+    },
+)
