@@ -118,6 +118,8 @@ class Solver(ABC):
         start = time.perf_counter()
         try:
             answer = self._solve(instance, deadline)
+        except MemoryError:
+            raise  # the harness records it as `memout`
         except Exception as error:  # a crashing solver is a result, not a crash of the run
             answer = Answer(
                 Status.ERROR,

@@ -1,0 +1,1 @@
+"""The harness: runs solvers on instances, checks plans, compares answers, reports."""

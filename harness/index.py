@@ -1,0 +1,82 @@
+"""Instance folders and their index of known optima.
+
+An index is a TOML file named ``index.toml`` with one table per instance, keyed by
+the instance's path relative to the index's folder::
+
+    ["keys/one-robot-1.txt"]
+    optimum = 8
+    origin = "published example"
+
+An instance without solution has ``infeasible = true`` instead of ``optimum``; the
+optimum of its variant (four robots, deep burrow, extended elevator) may be given as
+``variant_optimum``.  Every other file below the folder (``*.txt``) is an instance.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+INDEX_NAME = "index.toml"
+INSTANCE_SUFFIX = ".txt"
+INFEASIBLE = "infeasible"
+
+Expected = int | str | None  # an optimum, INFEASIBLE, or unknown
+
+
+@dataclass(frozen=True)
+class InstanceFile:
+    """An instance file found in a folder, with what its index says."""
+
+    path: Path
+    name: str  # path relative to the index folder (or to the searched folder)
+    expected: Expected
+    variant_expected: Expected
+
+
+def find_index(start: Path) -> Path | None:
+    """The ``index.toml`` in `start` or its nearest ancestor folder, if any."""
+    folder = start if start.is_dir() else start.parent
+    for candidate in (folder.resolve(), *folder.resolve().parents):
+        if (candidate / INDEX_NAME).is_file():
+            return candidate / INDEX_NAME
+    return None
+
+
+def load_index(path: Path) -> dict[str, dict]:
+    """The index's tables by relative instance path; `ValueError` names a bad file."""
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
+def expectation(entry: dict | None, *, variant: bool = False) -> Expected:
+    """What an index entry says about the instance (or its variant)."""
+    if not entry:
+        return None
+    if variant:
+        return entry.get("variant_optimum")
+    if entry.get("infeasible"):
+        return INFEASIBLE
+    return entry.get("optimum")
+
+
+def discover(target: Path) -> list[InstanceFile]:
+    """Instance files at `target` (a file, or a folder searched recursively), sorted."""
+    index_path = find_index(target)
+    root = index_path.parent if index_path else (target if target.is_dir() else target.parent).resolve()
+    index = load_index(index_path) if index_path else {}
+    files = [target] if target.is_file() else sorted(p for p in target.rglob(f"*{INSTANCE_SUFFIX}") if p.is_file())
+    found = []
+    for path in files:
+        resolved = path.resolve()
+        try:
+            name = resolved.relative_to(root).as_posix()
+        except ValueError:
+            name = path.as_posix()
+        entry = index.get(name)
+        found.append(InstanceFile(path, name, expectation(entry), expectation(entry, variant=True)))
+    return found

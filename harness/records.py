@@ -1,0 +1,144 @@
+"""What one run produces and how runs are saved: JSON Lines, one record per run.
+
+A record is written (and flushed to disk) as soon as its run ends, so an interrupted
+or crashed comparison loses nothing already computed; `read_records` skips a last
+line cut short by a kill.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from pydantic import BaseModel, Field
+
+from solvers.base import Stats, Status
+
+
+class Task(BaseModel):
+    """One run to perform: `solver` on the instance file at `path`.
+
+    `instance` is the name reports use (the path relative to the instance index when
+    there is one); `variant` asks for the puzzle's variant transform first.
+    """
+
+    path: str
+    instance: str
+    solver: str
+    variant: bool = False
+    time_limit: float | None = None
+    memory_limit_mb: int | None = None
+
+    @property
+    def key(self) -> tuple[str, bool, str]:
+        """Identifies a run across a resumed comparison."""
+        return (self.instance, self.variant, self.solver)
+
+
+class RunRecord(BaseModel):
+    """The outcome of one task, with the plan's verdict from the puzzle's checker.
+
+    `plan_valid` is None when there was no plan to check; `checked_cost` is the cost
+    the checker recomputed.  `expected` is the index's optimum (an int, the string
+    ``"infeasible"``, or None when unknown).
+    """
+
+    instance: str
+    puzzle: str | None
+    solver: str
+    variant: bool = False
+    status: Status
+    cost: int | None = None
+    bound: int | None = None
+    plan_valid: bool | None = None
+    plan_error: str = ""
+    checked_cost: int | None = None
+    seconds: float = 0.0
+    stats: Stats = Field(default_factory=dict)
+    message: str = ""
+    expected: int | str | None = None
+    plan: list[Any] | None = None
+    environment: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, bool, str]:
+        return (self.instance, self.variant, self.solver)
+
+
+@cache
+def environment() -> dict[str, Any]:
+    """Versions and machine facts recorded with every run (computed once)."""
+    return {
+        "python": platform.python_version(),
+        "ortools": _version("ortools"),
+        "pydantic": _version("pydantic"),
+        "crosscheck": _version("crosscheck"),
+        "commit": _git_commit(),
+        "machine": platform.machine(),
+        "system": f"{platform.system()} {platform.release()}",
+        "host": platform.node(),
+        "cpus": os.cpu_count(),
+        "argv": " ".join(Path(sys.argv[0]).name.split() + sys.argv[1:]),
+    }
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _git_commit() -> str | None:
+    source = Path(__file__).resolve().parent.parent
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(source), "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, timeout=5, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
+
+
+def append_record(path: Path, record: RunRecord) -> None:
+    """Append `record` as one JSON line and force it to disk."""
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(record.model_dump_json() + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def read_records(path: Path) -> list[RunRecord]:
+    """All complete records in a JSON Lines file (a truncated line is skipped)."""
+    return list(_iter_records(path)) if path.exists() else []
+
+
+def _iter_records(path: Path) -> Iterator[RunRecord]:
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if not line.endswith("\n"):
+                return  # the last line was cut short by an interruption
+            if line.strip():
+                yield RunRecord.model_validate(json.loads(line))
+
+
+def repair_tail(path: Path) -> None:
+    """Drop a last line cut short by a kill, so appending continues cleanly."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def dump_records(records: Iterable[RunRecord]) -> str:
+    """A JSON array of records (for `--json`)."""
+    return json.dumps([record.model_dump(mode="json") for record in records], indent=2)

@@ -1,0 +1,189 @@
+"""Running tasks: in-process (`run_task`) or isolated in a child process (`run_isolated`),
+several at a time (`run_tasks`).
+
+Isolation: each run gets its own process group, an address-space limit, and a
+wall-clock limit enforced from outside (the solver's own deadline first, then a hard
+kill of the whole group after a grace period).  A run that is killed, runs out of
+memory or dies becomes a record (`timeout`, `memout`, `error`) and the other runs
+carry on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+import signal
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from multiprocessing.connection import Connection
+from typing import Callable, Iterable
+
+from harness.index import Expected
+from harness.records import RunRecord, Task, environment
+from models.base import InvalidInstance, InvalidPlan
+from models.registry import load_instance
+from solvers.base import Result, Status
+from solvers.registry import get_solver
+
+#: Extra seconds a solver gets past its limit before its process group is killed.
+GRACE_SECONDS = 5.0
+
+#: Child processes still running, so an interrupted comparison can kill them all.
+_LIVE: set[multiprocessing.Process] = set()
+
+
+def run_task(task: Task, expected: Expected = None) -> RunRecord:
+    """Load the instance, solve it, and check the plan with the puzzle's own checker."""
+    base = dict(instance=task.instance, solver=task.solver, variant=task.variant, expected=expected,
+                environment=_environment(task))
+    try:
+        puzzle, instance = load_instance(task.path)
+        if task.variant:
+            instance = puzzle.variant(instance)
+    except InvalidInstance as error:
+        return RunRecord(puzzle=None, status=Status.ERROR, message=str(error), **base)
+    solver = get_solver(task.solver)
+    if solver.puzzle != puzzle.name:
+        return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
+                         message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
+    result = solver.solve(instance, task.time_limit)
+    return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
+
+
+def _checked(result: Result, check_plan: Callable, instance: object, puzzle: str, base: dict) -> RunRecord:
+    plan_valid, plan_error, checked_cost = None, "", None
+    if result.plan is not None:
+        try:
+            checked_cost = check_plan(instance, result.plan)
+            plan_valid = checked_cost == result.cost
+            if not plan_valid:
+                plan_error = f"plan costs {checked_cost}, solver reported {result.cost}"
+        except InvalidPlan as error:
+            plan_valid, plan_error = False, str(error)
+    return RunRecord(
+        puzzle=puzzle, status=result.status, cost=result.cost, bound=result.bound,
+        plan_valid=plan_valid, plan_error=plan_error, checked_cost=checked_cost,
+        seconds=result.seconds, stats=result.stats, message=result.message, plan=result.plan, **base,
+    )
+
+
+def _environment(task: Task) -> dict:
+    return {**environment(), "time_limit": task.time_limit, "memory_limit_mb": task.memory_limit_mb}
+
+
+# --- isolation -----------------------------------------------------------------------
+
+def _child(task: Task, expected: Expected, conn: Connection) -> None:
+    """Child process body: own process group, memory cap, result sent back through `conn`."""
+    os.setsid()
+    if task.memory_limit_mb:
+        limit = task.memory_limit_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        record = run_task(task, expected)
+    except MemoryError:
+        record = _failure(task, expected, Status.MEMOUT, f"memory limit of {task.memory_limit_mb} MB reached")
+    except BaseException as error:  # report, never crash silently
+        record = _failure(task, expected, Status.ERROR, f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=5)}")
+    conn.send(record.model_dump(mode="json"))
+    conn.close()
+
+
+def _failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
+    return RunRecord(instance=task.instance, puzzle=None, solver=task.solver, variant=task.variant,
+                     status=status, message=message, seconds=seconds, expected=expected,
+                     environment=_environment(task))
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """A forkserver whose server has imported the solvers once, so children start fast."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["harness.run", "solvers.registry"])
+    return context
+
+
+def run_isolated(task: Task, expected: Expected = None) -> RunRecord:
+    """Run `task` in a child process under its limits; always returns a record."""
+    receive, send = _context().Pipe(duplex=False)
+    process = _context().Process(target=_child, args=(task, expected, send), daemon=True)
+    start = time.perf_counter()
+    process.start()
+    _LIVE.add(process)
+    send.close()
+    hard_limit = None if task.time_limit is None else task.time_limit + GRACE_SECONDS + 0.1 * task.time_limit
+    record = None
+    try:
+        if receive.poll(hard_limit):
+            record = RunRecord.model_validate(receive.recv())
+    except EOFError:
+        pass  # the child died before sending: judged below from its exit code
+    finally:
+        _kill_group(process)
+        _LIVE.discard(process)
+        receive.close()
+    elapsed = time.perf_counter() - start
+    if record is not None:
+        return record
+    if process.exitcode is None or (hard_limit is not None and elapsed >= hard_limit):
+        return _failure(task, expected, Status.TIMEOUT, f"killed after {elapsed:.1f} s (limit {task.time_limit} s)", elapsed)
+    return _failure(task, expected, *_death(process.exitcode, task), seconds=elapsed)
+
+
+def _death(exitcode: int, task: Task) -> tuple[Status, str]:
+    """Status and message for a child that died without a record."""
+    if exitcode < 0:
+        name = signal.Signals(-exitcode).name
+        if task.memory_limit_mb and name in ("SIGKILL", "SIGSEGV", "SIGABRT"):
+            return Status.MEMOUT, f"killed by {name}, probably at the memory limit of {task.memory_limit_mb} MB"
+        return Status.ERROR, f"solver process killed by {name}"
+    return Status.ERROR, f"solver process exited with status {exitcode} before reporting"
+
+
+def _kill_group(process: multiprocessing.Process) -> None:
+    """Kill the child's whole process group (any grandchildren too) and reap it."""
+    if process.pid is not None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    process.join(timeout=5)
+
+
+# --- many runs -------------------------------------------------------------------------
+
+def run_tasks(
+    tasks: Iterable[tuple[Task, Expected]],
+    jobs: int = 1,
+    on_record: Callable[[RunRecord], None] = lambda record: None,
+    *,
+    isolate: bool = True,
+) -> list[RunRecord]:
+    """Run every task (`jobs` at a time), calling `on_record` as each one finishes.
+
+    Records come back in task order, whatever order they finished in.
+    """
+    tasks = list(tasks)
+    runner = run_isolated if isolate else run_task
+    if jobs <= 1 or len(tasks) <= 1:
+        records = []
+        for task, expected in tasks:
+            records.append(runner(task, expected))
+            on_record(records[-1])
+        return records
+    results: dict[int, RunRecord] = {}
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = {pool.submit(runner, task, expected): number for number, (task, expected) in enumerate(tasks)}
+        for future in as_completed(futures):
+            record = future.result()
+            results[futures[future]] = record
+            on_record(record)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list(_LIVE):
+            _kill_group(process)
+        raise
+    pool.shutdown()
+    return [results[number] for number in range(len(tasks))]

@@ -1,0 +1,122 @@
+"""Per-instance verdicts: do the formulations agree, and with the index?
+
+Evidence is weighed by how strong it is.  A plan the puzzle's checker accepted is a
+fact: the optimum is at most its cost.  Claims (an optimum, a lower bound, an
+infeasibility proof) are tested against those facts and against each other.
+
+Verdicts, worst first:
+
+- ``error``: the instance could not be read or parsed (nothing to compare).
+- ``invalid-plan``: some solver returned a plan the checker rejected, or whose
+  recomputed cost differs from the cost the solver reported.
+- ``false-infeasible``: a solver claimed infeasibility but another returned a
+  checked plan.
+- ``false-optimal``: a claimed optimum is beaten by another solver's checked plan.
+- ``disagree``: claims contradict each other otherwise (two different optima, a
+  lower bound above a checked plan, an optimum below another's claimed bound).
+- ``wrong-expected``: all exact answers agree but differ from the index.
+- ``unverified``: no solver produced an exact answer within the limits.
+- ``agree``: exact answers agree with each other and with the index (if it knows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Iterable
+
+from harness.index import INFEASIBLE
+from harness.records import RunRecord
+from solvers.base import Status
+
+
+class Verdict(StrEnum):
+    ERROR = "error"
+    INVALID_PLAN = "invalid-plan"
+    FALSE_INFEASIBLE = "false-infeasible"
+    FALSE_OPTIMAL = "false-optimal"
+    DISAGREE = "disagree"
+    WRONG_EXPECTED = "wrong-expected"
+    UNVERIFIED = "unverified"
+    AGREE = "agree"
+
+
+#: Verdicts that mean some answer is wrong (a non-zero exit status).
+FAILURES = frozenset({
+    Verdict.INVALID_PLAN, Verdict.FALSE_INFEASIBLE, Verdict.FALSE_OPTIMAL,
+    Verdict.DISAGREE, Verdict.WRONG_EXPECTED,
+})
+
+
+@dataclass(frozen=True)
+class InstanceVerdict:
+    """The verdict on one instance (or its variant), the agreed answer and why."""
+
+    instance: str
+    variant: bool
+    verdict: Verdict
+    answer: int | str | None  # the agreed optimum, INFEASIBLE, or None
+    reason: str
+
+
+def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
+    """The verdict on the runs of one instance (all records share instance and variant)."""
+    records = list(records)
+    first = records[0]
+    expected = first.expected
+    verdict = _judge(records, expected)
+    return InstanceVerdict(first.instance, first.variant, *verdict)
+
+
+def _judge(records: list[RunRecord], expected: int | str | None) -> tuple[Verdict, int | str | None, str]:
+    if all(r.puzzle is None and r.status is Status.ERROR for r in records):
+        return Verdict.ERROR, None, records[0].message.splitlines()[0] if records[0].message else "unreadable"
+    invalid = [r for r in records if r.plan_valid is False]
+    if invalid:
+        return Verdict.INVALID_PLAN, None, "; ".join(f"{r.solver}: {r.plan_error}" for r in invalid)
+    checked = [r for r in records if r.plan_valid]
+    best_plan = min((r.checked_cost for r in checked), default=None)
+    infeasible = [r for r in records if r.status is Status.INFEASIBLE]
+    optimal = [r for r in records if r.status is Status.OPTIMAL]
+    if best_plan is not None and infeasible:
+        return Verdict.FALSE_INFEASIBLE, best_plan, (
+            f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "
+            f"{_best(checked)} has a checked plan of cost {best_plan}")
+    beaten = [r for r in optimal if best_plan is not None and r.cost > best_plan]
+    if beaten:
+        return Verdict.FALSE_OPTIMAL, best_plan, "; ".join(
+            f"{r.solver} claimed optimum {r.cost}, {_best(checked)} has a checked plan of cost {best_plan}"
+            for r in beaten)
+    bounds = [r for r in records if r.bound is not None]
+    too_high = [r for r in bounds if best_plan is not None and r.bound > best_plan]
+    if too_high:
+        return Verdict.DISAGREE, best_plan, "; ".join(
+            f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high)
+    answer: int | str | None
+    if optimal:
+        answer = best_plan
+    elif infeasible:
+        answer = INFEASIBLE
+    else:
+        return Verdict.UNVERIFIED, None, _unverified_reason(records, best_plan)
+    if expected is not None and answer != expected:
+        return Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}"
+    provers = optimal or infeasible
+    return Verdict.AGREE, answer, f"{len(provers)} exact: {', '.join(r.solver for r in provers)}"
+
+
+def _best(checked: list[RunRecord]) -> str:
+    return min(checked, key=lambda r: r.checked_cost).solver
+
+
+def _unverified_reason(records: list[RunRecord], best_plan: int | None) -> str:
+    bound = max((r.bound for r in records if r.bound is not None), default=None)
+    return f"no exact answer; best plan {best_plan}, best bound {bound}"
+
+
+def judge_all(records: Iterable[RunRecord]) -> list[InstanceVerdict]:
+    """One verdict per (instance, variant), in first-seen order."""
+    groups: dict[tuple[str, bool], list[RunRecord]] = {}
+    for record in records:
+        groups.setdefault((record.instance, record.variant), []).append(record)
+    return [judge(group) for group in groups.values()]
