@@ -27,7 +27,7 @@ from harness.verdicts import FAILURES, judge_all
 from models.base import InvalidInstance
 from models.registry import PUZZLES, load_instance
 from solvers.base import Status
-from solvers.registry import get_solver, solvers_for
+from solvers.registry import add_plugins, get_solver, plugin_modules, solvers_for
 
 EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
 
@@ -35,7 +35,12 @@ EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
 @click.group()
 @click.version_option(package_name="crosscheck")
 def main() -> None:
-    """Cross-check independent formulations of combinatorial search puzzles."""
+    """Cross-check independent formulations of combinatorial search puzzles.
+
+    Extra solver modules named in the environment variable CROSSCHECK_SOLVERS
+    (comma-separated) are registered too.
+    """
+    add_plugins(plugin_modules())
 
 
 @main.command("list")
@@ -141,7 +146,7 @@ def compare(folder: Path, solver_names: tuple[str, ...], time_limit: float, memo
 def _task(instance_file: InstanceFile, solver: str, variant: bool, time_limit: float,
           memory_limit: int) -> tuple[Task, int | str | None]:
     task = Task(path=str(instance_file.path), instance=instance_file.name, solver=solver, variant=variant,
-                time_limit=time_limit, memory_limit_mb=memory_limit)
+                time_limit=time_limit, memory_limit_mb=memory_limit, plugins=plugin_modules())
     return task, instance_file.variant_expected if variant else instance_file.expected
 
 

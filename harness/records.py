@@ -35,6 +35,7 @@ class Task(BaseModel):
     variant: bool = False
     time_limit: float | None = None
     memory_limit_mb: int | None = None
+    plugins: tuple[str, ...] = ()  # extra solver modules to register first (CROSSCHECK_SOLVERS)
 
     @property
     def key(self) -> tuple[str, bool, str]:

@@ -25,7 +25,7 @@ from harness.records import RunRecord, Task, environment
 from models.base import InvalidInstance, InvalidPlan
 from models.registry import load_instance
 from solvers.base import Result, Status
-from solvers.registry import get_solver
+from solvers.registry import add_plugins, get_solver
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -38,6 +38,7 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     """Load the instance, solve it, and check the plan with the puzzle's own checker."""
     base = dict(instance=task.instance, solver=task.solver, variant=task.variant, expected=expected,
                 environment=_environment(task))
+    add_plugins(task.plugins)
     try:
         puzzle, instance = load_instance(task.path)
         if task.variant:

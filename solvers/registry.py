@@ -18,22 +18,28 @@ from solvers.base import Solver
 PLUGIN_VARIABLE = "CROSSCHECK_SOLVERS"
 
 
-def _packages() -> list[ModuleType]:
-    extra = [name.strip() for name in os.environ.get(PLUGIN_VARIABLE, "").split(",") if name.strip()]
-    return [keys, *(importlib.import_module(name) for name in extra)]
+def plugin_modules() -> tuple[str, ...]:
+    """The module names listed in ``CROSSCHECK_SOLVERS`` right now."""
+    return tuple(name.strip() for name in os.environ.get(PLUGIN_VARIABLE, "").split(",") if name.strip())
 
 
-def _register(packages: list[ModuleType]) -> dict[str, Solver]:
-    solvers: dict[str, Solver] = {}
+def _register(packages: list[ModuleType]) -> None:
     for package in packages:
         for solver_class in package.SOLVERS:
-            if solver_class.name in solvers:
+            known = SOLVERS.get(solver_class.name)
+            if known is not None and type(known) is not solver_class:
                 raise ValueError(f"two solvers are called {solver_class.name!r}")
-            solvers[solver_class.name] = solver_class()
-    return solvers
+            SOLVERS[solver_class.name] = solver_class()
 
 
-SOLVERS: dict[str, Solver] = _register(_packages())
+def add_plugins(modules: tuple[str, ...]) -> None:
+    """Import `modules` and register their ``SOLVERS`` (again is harmless)."""
+    _register([importlib.import_module(name) for name in modules])
+
+
+SOLVERS: dict[str, Solver] = {}
+_register([keys])
+add_plugins(plugin_modules())
 
 
 def get_solver(name: str) -> Solver:

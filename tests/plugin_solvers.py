@@ -6,10 +6,16 @@ They exercise the harness's isolation and verdicts; none of them is a formulatio
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 
 from models.keys import DIRECTIONS, Vault
 from solvers.base import Answer, Deadline, Solver, Status
+
+
+def grandchild_pidfile(instance: str) -> str:
+    """Where `Sleeper` leaves the pid of the process it forked."""
+    return os.path.join(tempfile.gettempdir(), f"crosscheck-{instance}.grandchild.pid")
 
 
 class Sleeper(Solver):
@@ -22,7 +28,7 @@ class Sleeper(Solver):
         if pid == 0:
             time.sleep(600)
             os._exit(0)
-        with open(os.environ["CROSSCHECK_TEST_PIDFILE"], "w") as handle:
+        with open(grandchild_pidfile(instance.name), "w") as handle:
             handle.write(str(pid))
         time.sleep(600)
         return Answer(Status.TIMEOUT)

@@ -1,0 +1,125 @@
+"""The best-first engine against brute force on seeded random graphs."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from solvers.base import Deadline
+from solvers.search import SearchProblem, Strategy, best_first_search
+
+
+class Graph(SearchProblem[int, tuple[int, int]]):
+    """A weighted digraph; goal is node `goal`; heuristic given per node."""
+
+    def __init__(self, edges: dict[int, list[tuple[int, int]]], goal: int, h: dict[int, int] | None = None) -> None:
+        self.edges, self.goal, self.h = edges, goal, h or {}
+
+    def initial(self) -> int:
+        return 0
+
+    def is_goal(self, state: int) -> bool:
+        return state == self.goal
+
+    def successors(self, state: int):
+        for target, cost in self.edges.get(state, []):
+            yield (state, target), target, cost
+
+    def heuristic(self, state: int) -> int:
+        return self.h.get(state, 0)
+
+
+def random_graph(seed: int, nodes: int = 9, unit: bool = False) -> Graph:
+    rng = random.Random(seed)
+    edges = {
+        u: [(v, 1 if unit else rng.randint(0, 9)) for v in rng.sample(range(nodes), rng.randint(0, 3))]
+        for u in range(nodes)
+    }
+    return Graph(edges, goal=nodes - 1)
+
+
+def brute_force(graph: Graph, nodes: int) -> int | None:
+    """Bellman-Ford style relaxation: the independent reference."""
+    dist = {0: 0}
+    for _ in range(nodes):
+        for u, outs in graph.edges.items():
+            if u in dist:
+                for v, c in outs:
+                    if dist[u] + c < dist.get(v, 10**9):
+                        dist[v] = dist[u] + c
+    return dist.get(graph.goal)
+
+
+def path_cost(graph: Graph, actions: list[tuple[int, int]]) -> int:
+    node, total = 0, 0
+    for u, v in actions:
+        assert u == node
+        total += min(c for t, c in graph.edges[u] if t == v)
+        node = v
+    assert node == graph.goal
+    return total
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_dijkstra_and_astar_match_brute_force(seed: int) -> None:
+    graph = random_graph(seed)
+    expected = brute_force(graph, 9)
+    for strategy in (Strategy.DIJKSTRA, Strategy.ASTAR):
+        outcome = best_first_search(graph, strategy)
+        if expected is None:
+            assert outcome.status == "exhausted" and outcome.cost is None
+        else:
+            assert outcome.status == "solved" and outcome.cost == expected
+            assert path_cost(graph, outcome.actions) == expected
+        assert outcome.expanded <= outcome.generated + 1
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_bfs_matches_brute_force_on_unit_graphs(seed: int) -> None:
+    graph = random_graph(seed, unit=True)
+    expected = brute_force(graph, 9)
+    outcome = best_first_search(graph, Strategy.BFS)
+    assert outcome.cost == expected
+    if expected is not None:
+        assert len(outcome.actions) == expected
+
+
+def test_inconsistent_admissible_heuristic_still_optimal() -> None:
+    # 0 -> 1 (1), 0 -> 2 (4), 1 -> 2 (1), 2 -> 3 (5).  h(1) = 6 is admissible (true 6) but
+    # inconsistent with h(0) = 0; the engine must reopen 2 when reached more cheaply.
+    edges = {0: [(1, 1), (2, 4)], 1: [(2, 1)], 2: [(3, 5)]}
+    outcome = best_first_search(Graph(edges, 3, {1: 6, 2: 0}), Strategy.ASTAR)
+    assert outcome.cost == 7 and outcome.actions == [(0, 1), (1, 2), (2, 3)]
+
+
+def test_bfs_refuses_weighted_actions() -> None:
+    with pytest.raises(ValueError):
+        best_first_search(Graph({0: [(1, 2)]}, 1), Strategy.BFS)
+
+
+class Endless(SearchProblem[int, int]):
+    def initial(self) -> int:
+        return 0
+
+    def is_goal(self, state: int) -> bool:
+        return False
+
+    def successors(self, state: int):
+        yield 1, state + 1, 1
+
+
+@pytest.mark.parametrize("strategy", list(Strategy))
+def test_timeout_reports_a_lower_bound(strategy: Strategy) -> None:
+    outcome = best_first_search(Endless(), strategy, Deadline(0.05))
+    assert outcome.status == "timeout"
+    assert outcome.bound is not None and outcome.bound > 0
+    assert outcome.expanded > 0
+
+
+def test_counters_count_expansions() -> None:
+    chain = Graph({i: [(i + 1, 1)] for i in range(5)}, 5)
+    outcome = best_first_search(chain, Strategy.DIJKSTRA)
+    assert (outcome.cost, outcome.expanded, outcome.generated) == (5, 5, 6)
+    assert list(itertools.chain(outcome.stats())) == ["expanded", "generated"]

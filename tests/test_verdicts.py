@@ -1,0 +1,53 @@
+"""Verdicts weigh checked plans against claims."""
+
+from __future__ import annotations
+
+from harness.records import RunRecord
+from harness.verdicts import Verdict, judge
+from solvers.base import Status
+
+
+def record(solver: str, status: Status, cost: int | None = None, bound: int | None = None,
+           valid: bool | None = None, expected: int | str | None = None) -> RunRecord:
+    return RunRecord(instance="x.txt", puzzle="keys", solver=solver, status=status, cost=cost, bound=bound,
+                     plan_valid=valid, checked_cost=cost if valid else None, expected=expected)
+
+
+def verdict(*records: RunRecord) -> Verdict:
+    return judge(records).verdict
+
+
+def test_agreeing_optima() -> None:
+    outcome = judge([record("a", Status.OPTIMAL, 8, 8, True, 8), record("b", Status.OPTIMAL, 8, 8, True, 8)])
+    assert (outcome.verdict, outcome.answer) == (Verdict.AGREE, 8)
+
+
+def test_a_timeout_beside_an_optimum_still_agrees() -> None:
+    assert verdict(record("a", Status.OPTIMAL, 8, 8, True), record("b", Status.TIMEOUT, bound=5)) is Verdict.AGREE
+
+
+def test_optimum_beaten_by_a_checked_plan_is_false_optimal() -> None:
+    assert verdict(record("a", Status.OPTIMAL, 9, 9, True), record("b", Status.FEASIBLE, 8, 2, True)) is Verdict.FALSE_OPTIMAL
+
+
+def test_infeasibility_contradicted_by_a_plan() -> None:
+    assert verdict(record("a", Status.INFEASIBLE), record("b", Status.FEASIBLE, 8, 0, True)) is Verdict.FALSE_INFEASIBLE
+
+
+def test_bound_above_a_checked_plan_disagrees() -> None:
+    assert verdict(record("a", Status.TIMEOUT, bound=10), record("b", Status.OPTIMAL, 8, 8, True)) is Verdict.DISAGREE
+
+
+def test_invalid_plan_is_reported_first() -> None:
+    assert verdict(record("a", Status.OPTIMAL, 8, 8, False), record("b", Status.OPTIMAL, 8, 8, True)) is Verdict.INVALID_PLAN
+
+
+def test_agreement_against_the_index() -> None:
+    assert verdict(record("a", Status.OPTIMAL, 8, 8, True, expected=9)) is Verdict.WRONG_EXPECTED
+    assert verdict(record("a", Status.INFEASIBLE, expected="infeasible")) is Verdict.AGREE
+    assert verdict(record("a", Status.INFEASIBLE, expected=3)) is Verdict.WRONG_EXPECTED
+
+
+def test_no_exact_answer_is_unverified() -> None:
+    outcome = judge([record("a", Status.FEASIBLE, 9, 4, True), record("b", Status.TIMEOUT, bound=6)])
+    assert outcome.verdict is Verdict.UNVERIFIED and "best bound 6" in outcome.reason
