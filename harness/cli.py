@@ -13,19 +13,22 @@ Exit statuses of ``solve`` and ``compare``:
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
 
 import click
 
-from harness.index import InstanceFile, discover
-from harness.records import RunRecord, Task, append_record, dump_records, read_records, repair_tail
+from harness.external import External
+from harness.index import INFEASIBLE, InstanceFile, append_entries, discover
+from harness.progress import Progress
+from harness.records import RunRecord, Task, append_record, dump_records, environment, read_records, repair_tail
 from harness.report import FORMATS, render
 from harness.run import run_tasks
-from harness.verdicts import FAILURES, judge_all
-from models.base import InvalidInstance
-from models.registry import PUZZLES, load_instance
+from harness.verdicts import FAILURES, Verdict, judge_all
+from models.base import InvalidInstance, Puzzle
+from models.registry import PUZZLES, get_puzzle, load_instance
 from solvers.base import Status
 from solvers.registry import add_plugins, get_solver, plugin_modules, solvers_for
 
@@ -44,12 +47,16 @@ def main() -> None:
 
 
 @main.command("list")
-def list_command() -> None:
+@click.option("--params", is_flag=True, help="Also show each puzzle's generator parameters.")
+def list_command(params: bool) -> None:
     """Show the puzzles and their solvers."""
     for puzzle in PUZZLES.values():
         click.echo(f"{puzzle.name}: {puzzle.title} (variant: {puzzle.variant_name})")
         for solver in solvers_for(puzzle.name):
             click.echo(f"  {solver.name:<20} {solver.summary}")
+        if params:
+            for name, meaning in puzzle.generator_params.items():
+                click.echo(f"  -p {name}=...  {meaning}")
 
 
 def _check_solver_names(names: tuple[str, ...]) -> None:
@@ -108,11 +115,16 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--resume", is_flag=True, help="Skip runs already recorded in --out.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write all records of this comparison as one JSON array to this file.")
+@click.option("--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
+              help="Also run your own program on each instance (of PUZZLE); its last printed integer "
+                   "is its claimed optimum, judged like any other claim (repeatable).")
 def compare(folder: Path, solver_names: tuple[str, ...], time_limit: float, memory_limit: int, jobs: int,
-            variants: bool, out: Path | None, resume: bool, json_path: Path | None) -> None:
+            variants: bool, out: Path | None, resume: bool, json_path: Path | None,
+            external_specs: tuple[str, ...]) -> None:
     """Run every applicable solver on every instance file below FOLDER, check every plan,
     and compare the costs with each other and with the index of known optima."""
     _check_solver_names(solver_names)
+    externals = _parse_externals(external_specs)
     if resume and out is None:
         raise click.BadParameter("--resume needs --out", param_hint="--resume")
     done: dict[tuple, RunRecord] = {}
@@ -125,7 +137,8 @@ def compare(folder: Path, solver_names: tuple[str, ...], time_limit: float, memo
                                      param_hint="--out")
     records, tasks = [], []
     for instance_file in discover(folder):
-        unreadable, planned = _plan_instance(instance_file, solver_names, variants, time_limit, memory_limit)
+        unreadable, planned = _plan_instance(instance_file, solver_names, externals, variants, time_limit,
+                                             memory_limit)
         records += unreadable
         for task, expected in planned:
             if task.key in done:
@@ -135,23 +148,51 @@ def compare(folder: Path, solver_names: tuple[str, ...], time_limit: float, memo
     for record in records:
         if out is not None and record.key not in done:
             append_record(out, record)
-    saved = (lambda record: append_record(out, record)) if out is not None else (lambda record: None)
-    records += run_tasks(tasks, jobs=jobs, on_record=saved)
+    progress = Progress(len(tasks), jobs)
+
+    def finished(record: RunRecord) -> None:
+        if out is not None:
+            append_record(out, record)
+        progress(record)
+
+    try:
+        records += run_tasks(tasks, jobs=jobs, on_record=finished)
+    finally:
+        progress.close()
     click.echo(render(records))
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
     sys.exit(_exit_status(records))
 
 
+def _parse_externals(specs: tuple[str, ...]) -> list[External]:
+    externals = []
+    for spec in specs:
+        try:
+            external = External.parse(spec)
+            get_solver(external.name)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--external") from None
+        except KeyError:
+            externals.append(external)
+        else:
+            raise click.BadParameter(f"{external.name!r} is a built-in solver's name", param_hint="--external")
+        if external.puzzle is not None and external.puzzle not in PUZZLES:
+            raise click.BadParameter(f"unknown puzzle {external.puzzle!r} (valid: {', '.join(PUZZLES)})",
+                                     param_hint="--external")
+    return externals
+
+
 def _task(instance_file: InstanceFile, solver: str, variant: bool, time_limit: float,
-          memory_limit: int) -> tuple[Task, int | str | None]:
+          memory_limit: int, external: str | None = None) -> tuple[Task, int | str | None]:
     task = Task(path=str(instance_file.path), instance=instance_file.name, solver=solver, variant=variant,
-                time_limit=time_limit, memory_limit_mb=memory_limit, plugins=plugin_modules())
+                time_limit=time_limit, memory_limit_mb=memory_limit, plugins=plugin_modules(), external=external)
     return task, instance_file.variant_expected if variant else instance_file.expected
 
 
-def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], variants: bool,
-                   time_limit: float, memory_limit: int) -> tuple[list[RunRecord], list[tuple[Task, object]]]:
+def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], externals: list[External],
+                   variants: bool, time_limit: float,
+                   memory_limit: int) -> tuple[list[RunRecord], list[tuple[Task, object]]]:
     """The runs one instance file needs, or an error record when it cannot be read."""
     try:
         puzzle, instance = load_instance(str(instance_file.path))
@@ -159,15 +200,22 @@ def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], v
         return [RunRecord(instance=instance_file.name, puzzle=None, solver="-", status=Status.ERROR,
                           message=str(error), expected=instance_file.expected)], []
     names = [s.name for s in solvers_for(puzzle.name) if not solver_names or s.name in solver_names]
-    planned = [_task(instance_file, name, False, time_limit, memory_limit) for name in names]
-    if variants:
-        try:
-            puzzle.variant(instance)
-        except InvalidInstance:
-            pass  # the transform does not apply to this instance
-        else:
-            planned += [_task(instance_file, name, True, time_limit, memory_limit) for name in names]
+    mine = [e for e in externals if e.puzzle in (None, puzzle.name)]
+    which = [False]
+    if variants and _variant_applies(puzzle, instance):
+        which.append(True)
+    planned = [_task(instance_file, name, variant, time_limit, memory_limit) for variant in which for name in names]
+    planned += [_task(instance_file, e.name, variant, time_limit, memory_limit, e.command)
+                for variant in which for e in mine]
     return [], planned
+
+
+def _variant_applies(puzzle: Puzzle, instance: object) -> bool:
+    try:
+        puzzle.variant(instance)
+    except InvalidInstance:
+        return False
+    return True
 
 
 def _exit_status(records: list[RunRecord]) -> int:
@@ -185,6 +233,93 @@ def _exit_status(records: list[RunRecord]) -> int:
 def report(file: Path, fmt: str) -> None:
     """Rebuild the comparison table from a JSON Lines results file (from --out)."""
     click.echo(render(read_records(file), fmt), nl=False)
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--output", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for the PNG files.")
+def plot(file: Path, folder: Path) -> None:
+    """Draw a cactus plot and time-against-size plots from a results file (from --out)."""
+    from harness.plots import plot_all  # matplotlib is slow to import; only this command needs it
+
+    for path in plot_all(read_records(file), folder):
+        click.echo(str(path))
+
+
+@main.command()
+@click.argument("puzzle_name", metavar="PUZZLE", type=click.Choice(sorted(PUZZLES)))
+@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first instance; then seed+1, ...")
+@click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="A generator parameter (repeatable); `crosscheck list --params` shows them.")
+@click.option("-o", "--output", "folder", type=click.Path(file_okay=False, path_type=Path), required=True)
+def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], folder: Path) -> None:
+    """Write a seeded family of instances (and family.json with their parameters) to a folder."""
+    puzzle = get_puzzle(puzzle_name)
+    values = _generator_values(puzzle, params)
+    folder.mkdir(parents=True, exist_ok=True)
+    family = {"puzzle": puzzle.name, "params": values, "instances": {}, "environment": environment()}
+    for number in range(seed, seed + count):
+        try:
+            instance = puzzle.generate(number, **values)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--param") from None
+        path = folder / f"{instance.name}.txt"
+        path.write_text(instance.to_text(), encoding="utf-8")
+        family["instances"][path.name] = {"seed": number}
+        click.echo(str(path))
+    (folder / "family.json").write_text(json.dumps(family, indent=2) + "\n", encoding="utf-8")
+
+
+def _generator_values(puzzle: Puzzle, params: tuple[str, ...]) -> dict[str, object]:
+    values: dict[str, object] = {}
+    for param in params:
+        name, separator, text = param.partition("=")
+        if not separator or name not in puzzle.generator_params:
+            known = ", ".join(f"{key} ({meaning})" for key, meaning in puzzle.generator_params.items())
+            raise click.BadParameter(f"{param!r}: expected NAME=VALUE with NAME one of: {known}",
+                                     param_hint="--param")
+        values[name] = _literal(text)
+    return values
+
+
+def _literal(text: str) -> object:
+    """An int, float or boolean where the text is one; the text otherwise."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
+
+
+@main.command("record-optima")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The index.toml to extend (instance names in FILE are relative to its folder).")
+@click.option("--min-agreeing", type=click.IntRange(min=1), default=2, show_default=True,
+              help="How many solvers must have proven the same exact answer.")
+def record_optima(file: Path, index_path: Path | None, min_agreeing: int) -> None:
+    """Add to the index the optima that formulations proved and agreed on in a results file.
+
+    Only instances the index does not list yet are added (variant runs are skipped);
+    an optimum is never typed in by hand, it comes from agreeing runs.
+    """
+    records = [r for r in read_records(file) if not r.variant]
+    entries = {}
+    commit = environment()["commit"]
+    for verdict in judge_all(records):
+        if verdict.verdict is not Verdict.AGREE or len(verdict.provers) < min_agreeing:
+            continue
+        entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
+        entry["origin"] = f"agreed by {', '.join(verdict.provers)} (crosscheck {commit})"
+        entries[verdict.instance] = entry
+    for name in append_entries(index_path, entries):
+        click.echo(f"{name}: {entries[name]}")
 
 
 if __name__ == "__main__":

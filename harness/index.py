@@ -18,6 +18,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import tomli_w
+
 INDEX_NAME = "index.toml"
 INSTANCE_SUFFIX = ".txt"
 INFEASIBLE = "infeasible"
@@ -80,3 +82,17 @@ def discover(target: Path) -> list[InstanceFile]:
         entry = index.get(name)
         found.append(InstanceFile(path, name, expectation(entry), expectation(entry, variant=True)))
     return found
+
+
+def append_entries(path: Path, entries: dict[str, dict]) -> list[str]:
+    """Add index tables for instances the index does not list yet; return their names.
+
+    Existing entries (and the file's comments) are left exactly as they are: a known
+    optimum is never overwritten, only contradicted by a `wrong-expected` verdict.
+    """
+    index = load_index(path) if path.exists() else {}
+    new = {name: entry for name, entry in sorted(entries.items()) if name not in index}
+    if new:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write("\n" + tomli_w.dumps(new))
+    return list(new)

@@ -36,6 +36,7 @@ class Task(BaseModel):
     time_limit: float | None = None
     memory_limit_mb: int | None = None
     plugins: tuple[str, ...] = ()  # extra solver modules to register first (CROSSCHECK_SOLVERS)
+    external: str | None = None  # an external program's command (`solver` is then its name)
 
     @property
     def key(self) -> tuple[str, bool, str]:
@@ -65,6 +66,7 @@ class RunRecord(BaseModel):
     stats: Stats = Field(default_factory=dict)
     message: str = ""
     expected: int | str | None = None
+    features: dict[str, int] = Field(default_factory=dict)  # the instance's size measures
     plan: list[Any] | None = None
     environment: dict[str, Any] = Field(default_factory=dict)
 

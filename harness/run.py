@@ -20,11 +20,12 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from multiprocessing.connection import Connection
 from typing import Callable, Iterable
 
+from harness.external import run_external
 from harness.index import Expected
 from harness.records import RunRecord, Task, environment
-from models.base import InvalidInstance, InvalidPlan
+from models.base import Instance, InvalidInstance, InvalidPlan
 from models.registry import load_instance
-from solvers.base import Result, Status
+from solvers.base import Deadline, Result, Status
 from solvers.registry import add_plugins, get_solver
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
@@ -45,12 +46,28 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
             instance = puzzle.variant(instance)
     except InvalidInstance as error:
         return RunRecord(puzzle=None, status=Status.ERROR, message=str(error), **base)
+    base["features"] = puzzle.features(instance)
+    if task.external is not None:
+        return _external(task, instance, puzzle.name, base)
     solver = get_solver(task.solver)
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
     result = solver.solve(instance, task.time_limit)
     return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
+
+
+def _external(task: Task, instance: Instance, puzzle: str, base: dict) -> RunRecord:
+    """Run an external program and record its bare claim (there is no plan to check)."""
+    start = time.perf_counter()
+    claim = run_external(task.external, instance.to_text(), Deadline(task.time_limit))
+    seconds = time.perf_counter() - start
+    if claim.cost is not None:
+        status, cost = Status.OPTIMAL, claim.cost
+    else:
+        status, cost = (Status.TIMEOUT if claim.timed_out else Status.ERROR), None
+    return RunRecord(puzzle=puzzle, status=status, cost=cost, bound=cost, seconds=seconds,
+                     stats={"external": task.external}, message=claim.message, **base)
 
 
 def _checked(result: Result, check_plan: Callable, instance: object, puzzle: str, base: dict) -> RunRecord:

@@ -2,7 +2,9 @@
 
 Evidence is weighed by how strong it is.  A plan the puzzle's checker accepted is a
 fact: the optimum is at most its cost.  Claims (an optimum, a lower bound, an
-infeasibility proof) are tested against those facts and against each other.
+infeasibility proof, an external program's bare number) are tested against those
+facts and against each other.  Only a claimed optimum with a checked plan, or an
+infeasibility proof, counts as an exact answer.
 
 Verdicts, worst first:
 
@@ -12,8 +14,9 @@ Verdicts, worst first:
 - ``false-infeasible``: a solver claimed infeasibility but another returned a
   checked plan.
 - ``false-optimal``: a claimed optimum is beaten by another solver's checked plan.
-- ``disagree``: claims contradict each other otherwise (two different optima, a
-  lower bound above a checked plan, an optimum below another's claimed bound).
+- ``disagree``: claims contradict each other otherwise (a lower bound above a
+  checked plan, a claimed optimum below another's lower bound, infeasibility
+  against a claimed optimum).
 - ``wrong-expected``: all exact answers agree but differ from the index.
 - ``unverified``: no solver produced an exact answer within the limits.
 - ``agree``: exact answers agree with each other and with the index (if it knows).
@@ -57,6 +60,7 @@ class InstanceVerdict:
     verdict: Verdict
     answer: int | str | None  # the agreed optimum, INFEASIBLE, or None
     reason: str
+    provers: tuple[str, ...] = ()  # the solvers whose exact answers agree (for `agree`)
 
 
 def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
@@ -68,7 +72,7 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
     return InstanceVerdict(first.instance, first.variant, *verdict)
 
 
-def _judge(records: list[RunRecord], expected: int | str | None) -> tuple[Verdict, int | str | None, str]:
+def _judge(records: list[RunRecord], expected: int | str | None) -> tuple:
     if all(r.puzzle is None and r.status is Status.ERROR for r in records):
         return Verdict.ERROR, None, records[0].message.splitlines()[0] if records[0].message else "unreadable"
     invalid = [r for r in records if r.plan_valid is False]
@@ -77,6 +81,7 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> tuple[Verdic
     checked = [r for r in records if r.plan_valid]
     best_plan = min((r.checked_cost for r in checked), default=None)
     infeasible = [r for r in records if r.status is Status.INFEASIBLE]
+    # Claimed optima: proven ones carry a checked plan; external programs claim a bare number.
     optimal = [r for r in records if r.status is Status.OPTIMAL]
     if best_plan is not None and infeasible:
         return Verdict.FALSE_INFEASIBLE, best_plan, (
@@ -87,22 +92,30 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> tuple[Verdic
         return Verdict.FALSE_OPTIMAL, best_plan, "; ".join(
             f"{r.solver} claimed optimum {r.cost}, {_best(checked)} has a checked plan of cost {best_plan}"
             for r in beaten)
-    bounds = [r for r in records if r.bound is not None]
-    too_high = [r for r in bounds if best_plan is not None and r.bound > best_plan]
+    too_high = [r for r in records if r.bound is not None and best_plan is not None and r.bound > best_plan]
     if too_high:
         return Verdict.DISAGREE, best_plan, "; ".join(
             f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high)
+    below = [(r, b) for r in optimal for b in records if b.bound is not None and r.cost < b.bound]
+    if below:
+        return Verdict.DISAGREE, best_plan, "; ".join(
+            f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below)
+    if infeasible and optimal:
+        return Verdict.DISAGREE, None, (
+            f"{', '.join(r.solver for r in infeasible)} claimed infeasible, "
+            f"{', '.join(r.solver for r in optimal)} claimed an optimum")
+    proven = [r for r in optimal if r.plan_valid]
     answer: int | str | None
-    if optimal:
-        answer = best_plan
+    if proven:
+        answer, provers = best_plan, proven
     elif infeasible:
-        answer = INFEASIBLE
+        answer, provers = INFEASIBLE, infeasible
     else:
         return Verdict.UNVERIFIED, None, _unverified_reason(records, best_plan)
     if expected is not None and answer != expected:
         return Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}"
-    provers = optimal or infeasible
-    return Verdict.AGREE, answer, f"{len(provers)} exact: {', '.join(r.solver for r in provers)}"
+    names = tuple(r.solver for r in provers)
+    return Verdict.AGREE, answer, f"{len(names)} exact: {', '.join(names)}", names
 
 
 def _best(checked: list[RunRecord]) -> str:

@@ -80,6 +80,9 @@ class Puzzle:
             elevator); raises `InvalidInstance` where it does not apply.
         variant_name: what the variant is called.
         generate: ``generate(seed, **params)`` returns a seeded random instance.
+        generator_params: the generator's keyword parameters and what they mean.
+        features: ``features(instance)`` gives size measures (e.g. keys, robots) that
+            reports plot running times against; the first one is the default axis.
     """
 
     name: str
@@ -91,3 +94,4 @@ class Puzzle:
     variant_name: str
     generate: Callable[..., Any]
     generator_params: dict[str, str] = field(default_factory=dict)
+    features: Callable[[Any], dict[str, int]] = lambda instance: {}

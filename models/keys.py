@@ -317,6 +317,16 @@ def _open_loops(grid: list[list[str]], loops: int, rng: random.Random) -> None:
         grid[r][c] = FLOOR
 
 
+def features(vault: Vault) -> dict[str, int]:
+    """Size measures of a vault: keys, robots, doors and open cells."""
+    return {
+        "keys": len(vault.keys),
+        "robots": len(vault.robots),
+        "doors": sum(char.isupper() for row in vault.rows for char in row),
+        "cells": sum(char != WALL for row in vault.rows for char in row),
+    }
+
+
 PUZZLE = Puzzle(
     name="keys",
     title="key vault",
@@ -333,4 +343,5 @@ PUZZLE = Puzzle(
         "loops": "extra wall openings that create cycles (default 0)",
         "robots": "1 or 4 (default 1)",
     },
+    features=features,
 )

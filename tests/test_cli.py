@@ -6,17 +6,21 @@ prove that limits are enforced from outside the solver.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
+import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from harness.cli import main
-from harness.records import read_records
+from harness.progress import Progress
+from harness.records import RunRecord, read_records
 from tests.plugin_solvers import grandchild_pidfile
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"
@@ -142,3 +146,86 @@ def test_report_rebuilds_the_table(folder: Path, tmp_path: Path) -> None:
         result = invoke("report", str(out), "--format", fmt)
         assert result.exit_code == 0 and marker in result.output
     assert os.path.getsize(out) > 0
+
+
+def _external(number: int) -> str:
+    """A command that ignores the instance and claims `number`."""
+    return f"{sys.executable} -c 'import sys; open(sys.argv[1]); print(\"answer:\", {number})' {{path}}"
+
+
+@pytest.mark.parametrize("claim, verdict", [(8, "agree"), (5, "disagree"), (9, "false-optimal")])
+def test_external_claims_are_judged(folder: Path, tmp_path: Path, claim: int, verdict: str) -> None:
+    json_path = tmp_path / "runs.json"
+    result = invoke("compare", str(folder / "keys"), "--solver", "test-plain",
+                    "--external", f"keys:mine={_external(claim)}", "--json", str(json_path))
+    records = {r["solver"]: r for r in json.loads(json_path.read_text()) if r["instance"].endswith("small.txt")}
+    assert records["mine"]["cost"] == claim and records["test-plain"]["cost"] == 8
+    assert f"small.txt: {verdict}" in result.output or (verdict == "agree" and "1 agree" in result.output)
+    assert result.exit_code == (1 if verdict != "agree" else 3)  # 3: broken.txt is unreadable
+
+
+def test_external_spec_errors_are_usage_errors(folder: Path) -> None:
+    for spec in ("nocommand", "mine=python3 solve.py", "test-plain=cat {path}", "chess:mine=cat {path}"):
+        result = invoke("compare", str(folder), "--external", spec)
+        assert result.exit_code == 2, spec
+
+
+def test_generate_writes_a_seeded_family_that_compare_reads(tmp_path: Path) -> None:
+    out = tmp_path / "family"
+    args = ("generate", "keys", "--count", "3", "--seed", "7", "-p", "size=9", "-p", "keys=3", "-p", "loops=2")
+    first = invoke(*args, "-o", str(out))
+    assert first.exit_code == 0, first.output
+    texts = {p.name: p.read_text() for p in out.glob("*.txt")}
+    assert len(texts) == 3
+    family = json.loads((out / "family.json").read_text())
+    assert family["params"] == {"size": 9, "keys": 3, "loops": 2}
+    assert sorted(v["seed"] for v in family["instances"].values()) == [7, 8, 9]
+    invoke(*args, "-o", str(tmp_path / "again"))
+    assert texts == {p.name: p.read_text() for p in (tmp_path / "again").glob("*.txt")}
+    result = invoke("compare", str(out), "--solver", "test-plain")
+    assert result.exit_code == 0 and "3 instances: 3 agree" in result.output
+
+
+def test_generate_rejects_unknown_parameters(tmp_path: Path) -> None:
+    result = invoke("generate", "keys", "-p", "colour=red", "-o", str(tmp_path))
+    assert result.exit_code == 2 and "size" in result.output
+
+
+def test_record_optima_adds_only_agreed_answers(folder: Path, tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    (folder / "keys" / "other.txt").write_text("#######\n#a.@.b#\n#######\n")
+    invoke("compare", str(folder), "--solver", "test-plain", "--external", f"again={_external(6)}",
+           "--out", str(out))
+    before = (folder / "index.toml").read_text()
+    invoke("record-optima", str(out), "--index", str(folder / "index.toml"))
+    assert (folder / "index.toml").read_text() == before  # a bare external claim is no second proof
+    result = invoke("record-optima", str(out), "--index", str(folder / "index.toml"), "--min-agreeing", "1")
+    assert result.exit_code == 0
+    index = tomllib.loads((folder / "index.toml").read_text())
+    assert index["keys/other.txt"]["optimum"] == 6 and "test-plain" in index["keys/other.txt"]["origin"]
+    assert index["keys/small.txt"] == {"optimum": 8}  # listed already: untouched
+    assert "keys/broken.txt" not in index
+
+
+def test_plot_draws_pngs(folder: Path, tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    invoke("compare", str(folder), "--solver", "test-plain", "--solver", "test-liar", "--out", str(out))
+    result = invoke("plot", str(out), "-o", str(tmp_path / "plots"))
+    assert result.exit_code == 0
+    for name in ("cactus.png", "size-keys.png"):
+        assert (tmp_path / "plots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_progress_is_silent_off_a_terminal_and_drawn_on_one() -> None:
+    quiet, loud = io.StringIO(), _Terminal()
+    for stream in (quiet, loud):
+        progress = Progress(2, 1, stream)
+        progress(RunRecord(instance="a", puzzle="keys", solver="s", status="error"))
+        progress.close()
+    assert quiet.getvalue() == ""
+    assert "runs 1/2" in loud.getvalue() and "failed 1" in loud.getvalue()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True

@@ -51,3 +51,12 @@ def test_agreement_against_the_index() -> None:
 def test_no_exact_answer_is_unverified() -> None:
     outcome = judge([record("a", Status.FEASIBLE, 9, 4, True), record("b", Status.TIMEOUT, bound=6)])
     assert outcome.verdict is Verdict.UNVERIFIED and "best bound 6" in outcome.reason
+
+
+def test_bare_claim_below_a_proven_optimum_disagrees() -> None:
+    claim = record("mine", Status.OPTIMAL, 5, 5, None)
+    assert verdict(claim, record("a", Status.OPTIMAL, 8, 8, True)) is Verdict.DISAGREE
+
+
+def test_bare_claim_alone_is_not_an_exact_answer() -> None:
+    assert verdict(record("mine", Status.OPTIMAL, 5, 5, None)) is Verdict.UNVERIFIED

@@ -1,0 +1,89 @@
+"""PNG plots rebuilt from run records (matplotlib, no display needed).
+
+- ``cactus.png``: for each solver, its exactly solved runs (optimal or infeasible,
+  with a valid plan where there is one) sorted by time: x = runs solved, y = seconds.
+  A curve further right and lower is better.
+- ``size-PUZZLE.png``: time against the puzzle's first size feature, one series per
+  solver; unsolved runs are drawn hollow at their time.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterable
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; never open a window
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+
+from harness.records import RunRecord  # noqa: E402
+from solvers.base import Status  # noqa: E402
+
+
+def _seconds(record: RunRecord) -> float:
+    return max(record.seconds, 1e-4)  # log axes cannot show zero
+
+
+def solved(record: RunRecord) -> bool:
+    """An exact answer: a proven optimum with an accepted plan, or a proof of infeasibility."""
+    return (record.status is Status.OPTIMAL and record.plan_valid is True) or record.status is Status.INFEASIBLE
+
+
+def plot_all(records: Iterable[RunRecord], folder: Path) -> list[Path]:
+    """Draw every plot into `folder` (created if needed); return the files written."""
+    records = [r for r in records if r.puzzle is not None]
+    folder.mkdir(parents=True, exist_ok=True)
+    written = [cactus(records, folder / "cactus.png")]
+    for puzzle in sorted({r.puzzle for r in records}):
+        written.append(time_by_size([r for r in records if r.puzzle == puzzle], puzzle,
+                                    folder / f"size-{puzzle}.png"))
+    return written
+
+
+def cactus(records: list[RunRecord], path: Path) -> Path:
+    """Solved runs against time, per solver."""
+    times: dict[str, list[float]] = defaultdict(list)
+    for record in records:
+        if solved(record):
+            times[record.solver].append(_seconds(record))
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for solver, values in sorted(times.items()):
+        values.sort()
+        axes.step(range(1, len(values) + 1), values, where="post", label=solver, marker=".")
+    axes.set_xlabel("runs solved exactly")
+    axes.set_ylabel("seconds (log scale)")
+    axes.set_yscale("log")
+    axes.set_title("Cactus plot: solved runs by time")
+    axes.grid(True, which="both", alpha=0.3)
+    if times:
+        axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
+
+
+def time_by_size(records: list[RunRecord], puzzle: str, path: Path) -> Path:
+    """Time against the first size feature, per solver (hollow marks: not solved)."""
+    feature = next((name for r in records for name in r.features), None)
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for solver in sorted({r.solver for r in records}):
+        runs = [r for r in records if r.solver == solver and feature in r.features]
+        done = [r for r in runs if solved(r)]
+        failed = [r for r in runs if not solved(r)]
+        line = axes.scatter([r.features[feature] for r in done], [_seconds(r) for r in done], label=solver, s=18)
+        axes.scatter([r.features[feature] for r in failed], [_seconds(r) for r in failed],
+                     facecolors="none", edgecolors=line.get_facecolor(), s=18)
+    axes.set_xlabel(feature or "size")
+    axes.set_ylabel("seconds (log scale)")
+    axes.set_yscale("log")
+    axes.set_title(f"{puzzle}: time against {feature or 'size'} (hollow: not solved)")
+    axes.grid(True, which="both", alpha=0.3)
+    if records:
+        axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
