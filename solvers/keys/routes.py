@@ -9,14 +9,22 @@ walk over an uncollected key collects it, so an optimal plan always splits there
 Between two nodes we keep every Pareto-optimal route over (length, needed keys):
 with cycles, the shortest route may need doors that a longer one avoids
 (``examples/keys/loop-1.txt``).
+
+How (for speed): the grid is first compressed into a corridor graph
+(`_corridor_graph`): dead-end branches holding no key or robot are pruned (a walk
+into one and back is longer and needs no fewer keys, so it is never Pareto-optimal),
+and maximal runs of plain floor cells of degree two become weighted edges between
+the remaining junctions, dead ends, keys, doors and robot starts.  The Pareto label
+search (Dijkstra by length, a label dominated by an earlier one at the same node
+that needs a subset of its keys) then runs on that small graph.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import heapq
 from dataclasses import dataclass
 
-from models.keys import WALL, Cell, Vault
+from models.keys import DIRECTIONS, WALL, Cell, Vault
 
 
 @dataclass(frozen=True)
@@ -55,68 +63,131 @@ class ContractedVault:
         return self.robots + bit
 
 
-_STEPS = (("N", -1, 0), ("S", 1, 0), ("E", 0, 1), ("W", 0, -1))
+@dataclass
+class _CorridorGraph:
+    """The compressed grid.
+
+    `cells[n]` is graph node n's cell; `door[n]` the key bit its door needs (0 if no
+    door); `key[n]` the key bit found there (0 if none); `edges[n]` lists
+    (neighbour, length, directions) for the shortest corridor to each neighbour.
+    """
+
+    cells: list[Cell]
+    index: dict[Cell, int]
+    door: list[int]
+    key: list[int]
+    edges: list[list[tuple[int, int, str]]]
 
 
 def contract(vault: Vault) -> ContractedVault:
-    """Build the contracted vault: one Pareto search per node."""
+    """Build the contracted vault: one Pareto search per node on the corridor graph."""
     letters = "".join(sorted(vault.keys))
     bit_of = {letter: 1 << index for index, letter in enumerate(letters)}
     cells = tuple(vault.robots) + tuple(vault.keys[letter] for letter in letters)
     robots = len(vault.robots)
-    node_of_key_cell = {cell: robots + index for index, cell in enumerate(cells[robots:])}
+    graph = _corridor_graph(vault, bit_of, set(cells))
+    node_of_graph = {graph.index[cell]: node for node, cell in enumerate(cells) if node >= robots}
     routes = tuple(
-        tuple(_pareto_routes(vault, source, bit_of, node_of_key_cell))
-        for source in cells
+        tuple(_pareto_routes(graph, graph.index[cell], node_of_graph))
+        for cell in cells
     )
     return ContractedVault(letters=letters, cells=cells, robots=robots, routes=routes)
 
 
-def _pareto_routes(vault: Vault, source: Cell, bit_of: dict[str, int], node_of_key_cell: dict[Cell, int]) -> list[Route]:
-    """Breadth-first over (cell, needed keys) labels, keeping non-dominated labels.
+def _corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell]) -> _CorridorGraph:
+    """Compress the grid's open cells into junctions, dead ends, keys, doors and starts."""
+    rows, height, width = vault.rows, vault.height, vault.width
 
-    Labels come out in order of length, so a new label at a cell is dominated iff an
-    earlier label there needs a subset of its keys.  A label that reaches a key cell
-    yields a route to it; walking on from there adds that key to the needs.
+    def passable(r: int, c: int) -> bool:
+        if not (0 <= r < height and 0 <= c < width):
+            return False
+        char = rows[r][c]
+        # a door whose key is not in the grid never opens: it is a wall
+        return char != WALL and not (char.isupper() and char.lower() not in bit_of)
+
+    open_cells = {(r, c) for r in range(height) for c in range(width) if passable(r, c)}
+    neighbours = {
+        (r, c): [(d, (r + dr, c + dc)) for d, (dr, dc) in DIRECTIONS.items() if (r + dr, c + dc) in open_cells]
+        for r, c in open_cells
+    }
+    # Prune dead-end branches that hold neither a key nor a robot start.
+    degree = {cell: len(around) for cell, around in neighbours.items()}
+    stack = [cell for cell, d in degree.items() if d <= 1 and cell not in keep]
+    while stack:
+        cell = stack.pop()
+        if cell not in open_cells:
+            continue
+        open_cells.discard(cell)
+        for _, other in neighbours[cell]:
+            if other in open_cells:
+                degree[other] -= 1
+                if degree[other] <= 1 and other not in keep:
+                    stack.append(other)
+    for cell in open_cells:
+        neighbours[cell] = [(d, other) for d, other in neighbours[cell] if other in open_cells]
+
+    def is_node(cell: Cell) -> bool:
+        return cell in keep or rows[cell[0]][cell[1]] != "." or len(neighbours[cell]) != 2
+
+    cells = sorted(cell for cell in open_cells if is_node(cell))
+    index = {cell: n for n, cell in enumerate(cells)}
+    door, key = [], []
+    for r, c in cells:
+        char = rows[r][c]
+        door.append(bit_of[char.lower()] if char.isupper() else 0)
+        key.append(bit_of[char] if char.islower() else 0)
+    edges: list[list[tuple[int, int, str]]] = []
+    for start in cells:
+        best: dict[int, tuple[int, str]] = {}
+        for direction, cell in neighbours[start]:
+            steps, previous = [direction], start
+            while not is_node(cell):  # a corridor cell: exactly two neighbours
+                (d1, c1), (d2, c2) = neighbours[cell]
+                direction, following = (d2, c2) if c1 == previous else (d1, c1)
+                steps.append(direction)
+                previous, cell = cell, following
+            target = index[cell]
+            if cell != start and (target not in best or len(steps) < best[target][0]):
+                best[target] = (len(steps), "".join(steps))
+        edges.append([(target, length, path) for target, (length, path) in best.items()])
+    return _CorridorGraph(cells, index, door, key, edges)
+
+
+def _pareto_routes(graph: _CorridorGraph, source: int, node_of_graph: dict[int, int]) -> list[Route]:
+    """Dijkstra over (graph node, needed keys) labels, keeping non-dominated labels.
+
+    Labels leave the heap in order of length, so a label is dominated iff a label
+    settled earlier at its node needs a subset of its keys.  A settled label at a key
+    node yields a route to it; walking on from there adds that key to the needs.
     """
-    rows = vault.rows
-    # Each label: (cell, needs, parent label index, direction into cell).
-    labels: list[tuple[Cell, int, int, str]] = [(source, 0, -1, "")]
-    frontier_at: dict[Cell, list[int]] = {source: [0]}
-    queue: deque[tuple[int, int]] = deque([(0, 0)])  # (label index, length)
+    edges, door, key = graph.edges, graph.door, graph.key
+    # Each label: (graph node, needs, parent label index, directions into the node).
+    labels: list[tuple[int, int, int, str]] = [(source, 0, -1, "")]
+    settled: dict[int, list[int]] = {}
+    heap: list[tuple[int, int]] = [(0, 0)]  # (length, label index)
     found: list[Route] = []
-    while queue:
-        index, length = queue.popleft()
-        cell, needs, _, _ = labels[index]
-        char = rows[cell[0]][cell[1]]
-        if cell != source and char.islower():
-            found.append(Route(node_of_key_cell[cell], length, needs, _path(labels, index)))
-            needs |= bit_of[char]
-        for direction, dr, dc in _STEPS:
-            target = (cell[0] + dr, cell[1] + dc)
-            if not (0 <= target[0] < len(rows) and 0 <= target[1] < len(rows[0])):
+    while heap:
+        length, index = heapq.heappop(heap)
+        node, needs, _, _ = labels[index]
+        earlier = settled.setdefault(node, [])
+        if any(other & needs == other for other in earlier):
+            continue
+        earlier.append(needs)
+        if node != source and key[node]:
+            found.append(Route(node_of_graph[node], length, needs, _path(labels, index)))
+            needs |= key[node]
+        for target, step, path in edges[node]:
+            next_needs = needs | door[target]
+            if any(other & next_needs == other for other in settled.get(target, ())):
                 continue
-            next_char = rows[target[0]][target[1]]
-            if next_char == WALL:
-                continue
-            next_needs = needs
-            if next_char.isupper():
-                door_bit = bit_of.get(next_char.lower())
-                if door_bit is None:
-                    continue  # a door whose key is not in the grid never opens
-                next_needs |= door_bit
-            earlier = frontier_at.setdefault(target, [])
-            if any(labels[other][1] & next_needs == labels[other][1] for other in earlier):
-                continue
-            labels.append((target, next_needs, index, direction))
-            earlier.append(len(labels) - 1)
-            queue.append((len(labels) - 1, length + 1))
+            labels.append((target, next_needs, index, path))
+            heapq.heappush(heap, (length + step, len(labels) - 1))
     return found
 
 
-def _path(labels: list[tuple[Cell, int, int, str]], index: int) -> str:
-    steps = []
+def _path(labels: list[tuple[int, int, int, str]], index: int) -> str:
+    pieces = []
     while labels[index][2] != -1:
-        steps.append(labels[index][3])
+        pieces.append(labels[index][3])
         index = labels[index][2]
-    return "".join(reversed(steps))
+    return "".join(reversed(pieces))
