@@ -1,5 +1,7 @@
 """Key vault formulations."""
 
 from solvers.base import Solver
+from solvers.keys.graph_search import GraphSearch
+from solvers.keys.grid_search import GridSearch
 
-SOLVERS: list[type[Solver]] = []
+SOLVERS: list[type[Solver]] = [GridSearch, GraphSearch]

@@ -1,0 +1,112 @@
+"""``keys-graph``: shortest path over the contracted vault.
+
+States are (robot nodes, keys held), packed into one int: the low bits hold the key
+mask, then each robot's node index.  An action moves one robot along one Pareto route
+(`solvers.keys.routes`) to a key it does not hold yet, usable iff the route's needs
+are held; the route's length is the action cost.  For each (robot node, target key)
+only the shortest usable route is tried: a longer usable route to the same key ends
+in the same state.  A* runs on the shared engine with the admissible
+`RemainingKeysBound` (door-free distances: the shortest route between two nodes,
+which ignores doors).  The plan is the routes' cell paths as `KeyMove`s.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from models.keys import KeyMove, Vault, collectable_keys
+from solvers.base import Answer, Deadline, Solver, Status
+from solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
+from solvers.keys.routes import ContractedVault, Route, contract
+from solvers.search import SearchProblem, best_first_search
+
+Action = tuple[int, Route]  # (robot, route it walks)
+
+
+class ContractedProblem(SearchProblem[int, Action]):
+    """Collect every key by walking routes of a `ContractedVault`."""
+
+    def __init__(self, vault: ContractedVault, instance: Vault) -> None:
+        self.keys = len(vault.letters)
+        self.robots = vault.robots
+        self.goal = vault.all_keys
+        nodes = len(vault.cells)
+        self.width = max(1, (nodes - 1).bit_length())  # bits per robot node
+        self.node_mask = (1 << self.width) - 1
+        # choices[node]: per target key (bit, target node, routes by length as (needs, route))
+        self.choices: list[list[tuple[int, int, list[tuple[int, Route]]]]] = []
+        # distances[node][k]: door-free distance from node to key k
+        self.distances: list[list[int]] = []
+        for routes in vault.routes:
+            by_target: dict[int, list[Route]] = {}
+            for route in routes:
+                by_target.setdefault(route.target, []).append(route)
+            row = [UNREACHABLE] * self.keys
+            choice = []
+            for target, options in sorted(by_target.items()):
+                options.sort(key=lambda route: route.length)
+                bit = target - vault.robots
+                row[bit] = options[0].length
+                choice.append((1 << bit, target, [(route.needs, route) for route in options]))
+            self.choices.append(choice)
+            self.distances.append(row)
+        robot_keys = [
+            sum(1 << (route.target - vault.robots) for route in vault.routes[robot])
+            for robot in range(vault.robots)
+        ]
+        key_rows = [self.distances[vault.key_node(k)] for k in range(self.keys)]
+        layout = door_free_layout(instance)
+        self.ranks = [layout.rank[cell] for cell in vault.cells]
+        in_tree = [layout.tree[layout.component[cell]] for cell in vault.cells[: vault.robots]]
+        self.bound = RemainingKeysBound(key_rows, robot_keys, in_tree, self.ranks[vault.robots:])
+
+    def initial(self) -> int:
+        state = 0
+        for robot in range(self.robots):
+            state |= robot << (self.keys + robot * self.width)
+        return state
+
+    def is_goal(self, state: int) -> bool:
+        return state & self.goal == self.goal
+
+    def positions(self, state: int) -> list[int]:
+        packed = state >> self.keys
+        return [(packed >> (robot * self.width)) & self.node_mask for robot in range(self.robots)]
+
+    def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
+        held = state & self.goal
+        for robot, node in enumerate(self.positions(state)):
+            shift = self.keys + robot * self.width
+            others = state ^ (node << shift)
+            for bit, target, options in self.choices[node]:
+                if held & bit:
+                    continue
+                for needs, route in options:
+                    if needs & held == needs:
+                        yield (robot, route), others | (target << shift) | bit, route.length
+                        break
+
+    def heuristic(self, state: int) -> int:
+        nodes = self.positions(state)
+        rows = [self.distances[node] for node in nodes]
+        return self.bound.bound(rows, self.goal & ~state, [self.ranks[node] for node in nodes])
+
+
+class GraphSearch(Solver):
+    name = "keys-graph"
+    puzzle = "keys"
+    summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        if collectable_keys(instance) != set(instance.keys):
+            return Answer(Status.INFEASIBLE, message="some key cannot be reached even with every reachable door open")
+        vault = contract(instance)
+        problem = ContractedProblem(vault, instance)
+        outcome = best_first_search(problem, "astar", deadline)
+        stats = {**outcome.stats(), "routes": sum(len(routes) for routes in vault.routes)}
+        if outcome.status == "solved":
+            plan = [KeyMove(robot, direction) for robot, route in outcome.actions for direction in route.path]
+            return Answer(Status.OPTIMAL, cost=outcome.cost, bound=outcome.cost, plan=plan, stats=stats)
+        if outcome.status == "exhausted":
+            return Answer(Status.INFEASIBLE, stats=stats, message="every reachable state expanded")
+        return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
