@@ -156,18 +156,20 @@ def _corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell]) -> _C
 def _pareto_routes(graph: _CorridorGraph, source: int, node_of_graph: dict[int, int]) -> list[Route]:
     """Dijkstra over (graph node, needed keys) labels, keeping non-dominated labels.
 
-    Labels leave the heap in order of length, so a label is dominated iff a label
-    settled earlier at its node needs a subset of its keys.  A settled label at a key
+    Labels leave the heap in order of length, then of keys needed, so a label is
+    dominated iff a label settled earlier at its node needs a subset of its keys.  A settled label at a key
     node yields a route to it; walking on from there adds that key to the needs.
     """
     edges, door, key = graph.edges, graph.door, graph.key
     # Each label: (graph node, needs, parent label index, directions into the node).
     labels: list[tuple[int, int, int, str]] = [(source, 0, -1, "")]
     settled: dict[int, list[int]] = {}
-    heap: list[tuple[int, int]] = [(0, 0)]  # (length, label index)
+    # (length, number of keys needed, label index): among labels of equal length a
+    # subset of needs leaves first, so settling never keeps a dominated label.
+    heap: list[tuple[int, int, int]] = [(0, 0, 0)]
     found: list[Route] = []
     while heap:
-        length, index = heapq.heappop(heap)
+        length, _, index = heapq.heappop(heap)
         node, needs, _, _ = labels[index]
         earlier = settled.setdefault(node, [])
         if any(other & needs == other for other in earlier):
@@ -181,7 +183,7 @@ def _pareto_routes(graph: _CorridorGraph, source: int, node_of_graph: dict[int, 
             if any(other & next_needs == other for other in settled.get(target, ())):
                 continue
             labels.append((target, next_needs, index, path))
-            heapq.heappush(heap, (length + step, len(labels) - 1))
+            heapq.heappush(heap, (length + step, next_needs.bit_count(), len(labels) - 1))
     return found
 
 
