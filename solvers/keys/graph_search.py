@@ -51,7 +51,7 @@ class ContractedProblem(SearchProblem[int, Action]):
             self.choices.append(choice)
             self.distances.append(row)
         robot_keys = [
-            sum(1 << (route.target - vault.robots) for route in vault.routes[robot])
+            sum(1 << k for k in range(self.keys) if self.distances[robot][k] < UNREACHABLE)
             for robot in range(vault.robots)
         ]
         key_rows = [self.distances[vault.key_node(k)] for k in range(self.keys)]

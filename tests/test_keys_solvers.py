@@ -1,0 +1,90 @@
+"""Key vault solvers: published optima, replayed plans, and agreement on generated vaults.
+
+Every registered keys solver takes part (`solvers_for("keys")`), so a new formulation
+joins these tests by being registered.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from models.keys import Vault, check_plan, generate, parse
+from solvers.base import Status
+from solvers.keys.graph_search import ContractedProblem
+from solvers.keys.grid_search import CellProblem
+from solvers.keys.routes import contract
+from solvers.registry import solvers_for
+from solvers.search import best_first_search
+
+INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+INDEX = tomllib.loads((INSTANCES / "index.toml").read_text())
+EXAMPLES = sorted(name for name in INDEX if name.startswith("keys/"))
+SOLVERS = [solver.name for solver in solvers_for("keys")]
+LIMIT = 60.0
+
+
+def solver(name: str):
+    return next(s for s in solvers_for("keys") if s.name == name)
+
+
+def assert_verified_optimum(name: str, vault: Vault, expected: int | None = None) -> int:
+    result = solver(name).solve(vault, LIMIT)
+    assert result.status is Status.OPTIMAL, result.message
+    assert result.bound == result.cost
+    assert check_plan(vault, json.loads(json.dumps(result.plan))) == result.cost
+    if expected is not None:
+        assert result.cost == expected
+    return result.cost
+
+
+def test_both_search_formulations_are_registered() -> None:
+    assert {"keys-grid", "keys-graph"} <= set(SOLVERS)
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_published_examples(name: str, example: str) -> None:
+    vault = parse((INSTANCES / example).read_text(), example)
+    assert_verified_optimum(name, vault, INDEX[example]["optimum"])
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_unreachable_key_is_infeasible(name: str) -> None:
+    result = solver(name).solve(parse("######\n#@Ab.#\n######\n"), LIMIT)
+    assert result.status is Status.INFEASIBLE and result.plan is None
+
+
+def agreement_vault(seed: int) -> Vault:
+    """Small vaults: sizes 9/13/17, with and without loops, one or four robots."""
+    size = (9, 13, 17)[seed % 3]
+    robots = 4 if seed % 4 == 3 and size < 17 else 1
+    return generate(seed, size=size, keys=5 if robots == 4 else 7, loops=(0, 2, 5)[seed // 3 % 3], robots=robots)
+
+
+@pytest.mark.parametrize("seed", range(54))
+def test_solvers_agree_on_generated_vaults(seed: int) -> None:
+    vault = agreement_vault(seed)
+    costs = {name: assert_verified_optimum(name, vault) for name in SOLVERS}
+    assert len(set(costs.values())) == 1, costs
+
+
+@pytest.mark.parametrize("seed", range(0, 54, 5))
+def test_heuristics_are_admissible(seed: int) -> None:
+    """A* with each bound finds the cost that Dijkstra (no heuristic) finds."""
+    vault = agreement_vault(seed)
+    for problem in (CellProblem(vault), ContractedProblem(contract(vault), vault)):
+        exact = best_first_search(problem, "dijkstra").cost
+        assert problem.heuristic(problem.initial()) <= exact
+        assert best_first_search(problem, "astar").cost == exact
+
+
+def test_grid_search_times_out_honestly_on_a_large_vault() -> None:
+    vault = generate(2, loops=0, robots=1)
+    optimum = assert_verified_optimum("keys-graph", vault)
+    result = solver("keys-grid").solve(vault, 0.5)
+    assert result.status is Status.TIMEOUT and result.plan is None
+    assert result.bound is not None and 0 < result.bound <= optimum
