@@ -9,13 +9,17 @@ longer), so every walk between two cells is at least `d` long.  Robots that cann
 reach each other's keys even with every door open (different components) work
 independently, so their bounds add up.  Per component:
 
-- One robot at `p`, component a tree (no cycles with every door open): the robot's walk
-  starts at `p`, visits every remaining key and ends at some remaining key `e`.  It
-  covers the Steiner tree `T` of `p` and the keys; every edge of `T` off the path from
-  `p` to `e` is walked at least twice (in and back out), so the walk is at least
-  ``2 w(T) - d(p, e) >= 2 w(T) - max_k d(p, k)``.  In a tree, ``2 w(T)`` is the sum of
-  the distances between cyclically consecutive terminals in depth-first preorder.
-- One robot at `p`, component with cycles: the robot visits the remaining keys ``R`` in
+- One robot at `p`, bridge bound: contract every cycle of the door-free grid (its
+  2-edge-connected blocks) to a point; what is left is a tree whose edges are the
+  bridges, and a walk is at least as long as its image there (contraction never
+  lengthens a walk).  In a tree, the robot's walk starts at `p`, visits every
+  remaining key and ends at some remaining key `e`; it covers the Steiner tree `T` of
+  `p` and the keys, and every edge of `T` off the path from `p` to `e` is walked at
+  least twice (in and back out), so the walk is at least
+  ``2 w(T) - d(p, e) >= 2 w(T) - max_k d(p, k)``; ``2 w(T)`` is the sum of the
+  distances between cyclically consecutive terminals in depth-first preorder.  On a
+  loop-free vault this is the exact door-free optimum.
+- One robot at `p`, spanning-tree bound (the larger of the two is used): it visits the remaining keys ``R`` in
   some order ``k1 .. km``; its walk is at least ``d(p, k1) + d(k1, k2) + ... ``, and the
   path ``k1 .. km`` is a spanning tree of ``R``, so the walk is at least
   ``min_k d(p, k) + MST(R)``.
@@ -39,116 +43,169 @@ UNREACHABLE = 1 << 30
 
 @dataclass(frozen=True)
 class DoorFreeLayout:
-    """The vault's open cells with every (existing key's) door open.
+    """A depth-first search of the vault's open cells with every (existing key's) door open.
 
-    `rank[cell]` is the cell's depth-first preorder number, `component[cell]` its
-    component id and `tree[c]` whether component c has no cycle.
+    `rank[cell]` is the cell's preorder number and `component[cell]` its component id.
+    `bridge_depth[cell]` counts the bridges (edges on no cycle) between the cell and
+    its component's root: every walk between two cells crosses every bridge that
+    separates them, so `bridge_distance` (the number of such bridges) is a lower bound
+    on walking distance, and it is a tree metric (the tree of 2-edge-connected blocks).
+    `parent_depth[i]` is the bridge depth of the parent of the cell ranked i.
     """
 
     rank: dict[Cell, int]
     component: dict[Cell, int]
-    tree: list[bool]
+    bridge_depth: dict[Cell, int]
+    parent_depth: list[int]
+
+    def bridge_distances(self, cells: Sequence[Cell]) -> list[list[int]]:
+        """Bridge distances between all `cells` (`UNREACHABLE` across components).
+
+        The deepest common ancestor of two cells in the search tree has the smallest
+        parent bridge depth among the cells ranked after the first up to the second.
+        """
+        order = sorted(range(len(cells)), key=lambda i: self.rank[cells[i]])
+        ranks = [self.rank[cells[i]] for i in order]
+        gaps = [min(self.parent_depth[a + 1 : b + 1]) for a, b in zip(ranks, ranks[1:])]
+        result = [[UNREACHABLE] * len(cells) for _ in cells]
+        for a, i in enumerate(order):
+            result[i][i] = 0
+            common = UNREACHABLE
+            for b in range(a + 1, len(order)):
+                j = order[b]
+                common = min(common, gaps[b - 1])
+                if self.component[cells[i]] == self.component[cells[j]]:
+                    result[i][j] = result[j][i] = (
+                        self.bridge_depth[cells[i]] + self.bridge_depth[cells[j]] - 2 * common
+                    )
+        return result
 
 
 def door_free_layout(vault: Vault) -> DoorFreeLayout:
-    """Depth-first preorder, components and tree test of the door-free grid."""
+    """Depth-first search with Tarjan's low links to find bridges and bridge depths."""
     keys = set(vault.keys)
 
     def passable(cell: Cell) -> bool:
         char = vault.at(cell)
         return char != WALL and not (char.isupper() and char.lower() not in keys)
 
+    around = {
+        (r, c): [(r + dr, c + dc) for dr, dc in DIRECTIONS.values() if passable((r + dr, c + dc))]
+        for r in range(vault.height) for c in range(vault.width) if passable((r, c))
+    }
     rank: dict[Cell, int] = {}
+    low: dict[Cell, int] = {}
+    parent: dict[Cell, Cell | None] = {}
     component: dict[Cell, int] = {}
-    tree: list[bool] = []
-    for r in range(vault.height):
-        for c in range(vault.width):
-            if (r, c) in rank or not passable((r, c)):
-                continue
-            label, cells, pairs = len(tree), 0, 0
-            stack = [(r, c)]
-            while stack:
-                cell = stack.pop()
-                if cell in rank:
-                    continue
-                rank[cell], component[cell] = len(rank), label
-                cells += 1
-                for dr, dc in DIRECTIONS.values():
-                    other = (cell[0] + dr, cell[1] + dc)
-                    if passable(other):
-                        pairs += 1
-                        if other not in rank:
-                            stack.append(other)
-            tree.append(pairs // 2 == cells - 1)
-    return DoorFreeLayout(rank, component, tree)
+    order: list[Cell] = []
+    roots = 0
+    for root in around:
+        if root in rank:
+            continue
+        label, roots = roots, roots + 1
+        rank[root] = low[root] = len(order)
+        order.append(root)
+        parent[root], component[root] = None, label
+        stack = [(root, iter(around[root]))]
+        while stack:
+            cell, neighbours = stack[-1]
+            for other in neighbours:
+                if other not in rank:
+                    rank[other] = low[other] = len(order)
+                    order.append(other)
+                    parent[other], component[other] = cell, label
+                    stack.append((other, iter(around[other])))
+                    break
+                if other != parent[cell]:
+                    low[cell] = min(low[cell], rank[other])
+            else:
+                stack.pop()
+                if stack:
+                    above = stack[-1][0]
+                    low[above] = min(low[above], low[cell])
+    bridge_depth: dict[Cell, int] = {}
+    parent_depth: list[int] = []
+    for cell in order:
+        above = parent[cell]
+        if above is None:
+            bridge_depth[cell] = 0
+            parent_depth.append(0)
+        else:
+            bridge_depth[cell] = bridge_depth[above] + (low[cell] > rank[above])
+            parent_depth.append(bridge_depth[above])
+    return DoorFreeLayout(rank, component, bridge_depth, parent_depth)
 
 
 class RemainingKeysBound:
-    """``bound(rows, remaining, ranks)``: a lower bound on the moves to collect `remaining`.
+    """``bound(rows, bridge_rows, remaining, ranks)``: a lower bound on the moves to collect `remaining`.
 
     Args:
         key_distances: ``key_distances[k][j]``, door-free walking distance between keys
             k and j (`UNREACHABLE` if none).
+        key_bridges: the same in bridge distance (`DoorFreeLayout.bridge_distances`).
         robot_keys: ``robot_keys[i]``, the mask of keys robot i can reach with every
             door open (robots with equal masks share a component).
-        in_tree: ``in_tree[i]``, whether robot i's door-free component has no cycle.
         key_ranks: ``key_ranks[k]``, key k's `DoorFreeLayout.rank`.
-    `rows[i]` passed to `bound` lists robot i's door-free distance to every key and
-    `ranks[i]` the rank of its cell.
+    `rows[i]` and `bridge_rows[i]` passed to `bound` list robot i's door-free and bridge
+    distances to every key, `ranks[i]` the rank of its cell.
     """
 
     def __init__(
         self,
         key_distances: Sequence[Sequence[int]],
+        key_bridges: Sequence[Sequence[int]],
         robot_keys: Sequence[int],
-        in_tree: Sequence[bool],
         key_ranks: Sequence[int],
     ) -> None:
         self._distances = [list(row) for row in key_distances]
         for k, row in enumerate(self._distances):
             row[k] = 0
+        self._bridges = [list(row) for row in key_bridges]
         self._ranks = list(key_ranks)
         groups: dict[int, list[int]] = {}
         for robot, keys in enumerate(robot_keys):
             if keys:
                 groups.setdefault(keys, []).append(robot)
-        # (robots, keys, kind): kind 0 = one robot in a tree, 1 = one robot, 2 = several
-        self.groups = [
-            (tuple(robots), keys, 2 if len(robots) > 1 else (0 if in_tree[robots[0]] else 1))
-            for keys, robots in groups.items()
-        ]
+        self.groups = [(tuple(robots), keys) for keys, robots in groups.items()]
         self._trees: dict[int, tuple[tuple[int, ...], int]] = {}
         self._cycles: dict[int, tuple[tuple[int, ...], list[int], int]] = {}
 
-    def bound(self, rows: Sequence[Sequence[int]], remaining: int, ranks: Sequence[int]) -> int:
+    def bound(
+        self,
+        rows: Sequence[Sequence[int]],
+        bridge_rows: Sequence[Sequence[int]],
+        remaining: int,
+        ranks: Sequence[int],
+    ) -> int:
         total = 0
-        for robots, keys, kind in self.groups:
+        for robots, keys in self.groups:
             left = remaining & keys
             if not left:
                 continue
-            if kind == 0:
-                total += self._tree_walk(rows[robots[0]], ranks[robots[0]], left)
-            elif kind == 1:
-                bits, tree = self._tree(left)
-                row = rows[robots[0]]
-                total += min(row[k] for k in bits) + tree
+            bits, tree = self._tree(left)
+            if len(robots) == 1:
+                robot = robots[0]
+                row = rows[robot]
+                total += max(
+                    min(row[k] for k in bits) + tree,
+                    self._tree_walk(bridge_rows[robot], ranks[robot], left),
+                )
             else:
-                bits, _ = self._tree(left)
                 total += self._prim(bits, [min(rows[i][k] for i in robots) for k in bits], first=None)
         return total
 
     def _tree_walk(self, row: Sequence[int], rank: int, mask: int) -> int:
-        """``2 w(T) - max_k d(p, k)`` for the robot at rank `rank` in a tree component."""
+        """``2 w(T) - max_k d(p, k)`` in bridge distance for the robot at rank `rank`."""
         known = self._cycles.get(mask)
         if known is None:
             order = sorted((k for k in range(mask.bit_length()) if mask >> k & 1), key=self._ranks.__getitem__)
             ranks = [self._ranks[k] for k in order]
-            around = sum(self._distances[a][b] for a, b in zip(order, order[1:] + order[:1]))
+            around = sum(self._bridges[a][b] for a, b in zip(order, order[1:] + order[:1]))
             known = self._cycles[mask] = (tuple(order), ranks, around)
         order, ranks, around = known
         at = bisect_left(ranks, rank)
         before, after = order[at - 1], order[at % len(order)]
-        around += row[before] + row[after] - self._distances[before][after]
+        around += row[before] + row[after] - self._bridges[before][after]
         return around - max(row[k] for k in order)
 
     def _tree(self, mask: int) -> tuple[tuple[int, ...], int]:

@@ -7,7 +7,7 @@ are held; the route's length is the action cost.  For each (robot node, target k
 only the shortest usable route is tried: a longer usable route to the same key ends
 in the same state.  A* runs on the shared engine with the admissible
 `RemainingKeysBound` (door-free distances: the shortest route between two nodes,
-which ignores doors).  The plan is the routes' cell paths as `KeyMove`s.
+which ignores doors; bridge distances from the door-free layout).  The plan is the routes' cell paths as `KeyMove`s.
 """
 
 from __future__ import annotations
@@ -57,8 +57,10 @@ class ContractedProblem(SearchProblem[int, Action]):
         key_rows = [self.distances[vault.key_node(k)] for k in range(self.keys)]
         layout = door_free_layout(instance)
         self.ranks = [layout.rank[cell] for cell in vault.cells]
-        in_tree = [layout.tree[layout.component[cell]] for cell in vault.cells[: vault.robots]]
-        self.bound = RemainingKeysBound(key_rows, robot_keys, in_tree, self.ranks[vault.robots:])
+        bridges = layout.bridge_distances(vault.cells)
+        # bridge_rows[node][k]: bridge distance from node to key k
+        self.bridge_rows = [row[vault.robots:] for row in bridges]
+        self.bound = RemainingKeysBound(key_rows, self.bridge_rows[vault.robots:], robot_keys, self.ranks[vault.robots:])
 
     def initial(self) -> int:
         state = 0
@@ -88,8 +90,12 @@ class ContractedProblem(SearchProblem[int, Action]):
 
     def heuristic(self, state: int) -> int:
         nodes = self.positions(state)
-        rows = [self.distances[node] for node in nodes]
-        return self.bound.bound(rows, self.goal & ~state, [self.ranks[node] for node in nodes])
+        return self.bound.bound(
+            [self.distances[node] for node in nodes],
+            [self.bridge_rows[node] for node in nodes],
+            self.goal & ~state,
+            [self.ranks[node] for node in nodes],
+        )
 
 
 class GraphSearch(Solver):

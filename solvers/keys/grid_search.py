@@ -5,7 +5,8 @@ it independently.  States are packed into one int: the low bits hold the key mas
 then each robot's cell index ``row * width + column``.  Every action is one
 `KeyMove` of cost 1: onto any non-wall cell, onto a door only while its key is held;
 entering a key's cell adds the key.  A* runs on the shared engine with the admissible
-`RemainingKeysBound` over door-free breadth-first distances from each key.
+`RemainingKeysBound` over door-free breadth-first distances from each key (in moves
+and in bridges crossed).
 """
 
 from __future__ import annotations
@@ -52,13 +53,23 @@ class CellProblem(SearchProblem[int, KeyMove]):
             r, c = vault.keys[letter]
             self._door_free_distances(r * width + c, k)
         layout = door_free_layout(vault)
+        # bridges[cell][k]: bridge distance from cell to key k (0-1 breadth-first search:
+        # a step costs the difference of the two cells' bridge depths)
+        depth = [layout.bridge_depth.get((index // width, index % width), 0) for index in range(cells)]
+        self.bridges = [[UNREACHABLE] * self.keys for _ in range(cells)]
+        key_cells = [r * width + c for r, c in (vault.keys[letter] for letter in letters)]
+        for k, source in enumerate(key_cells):
+            self._bridge_distances(source, k, depth)
         self.ranks = [layout.rank.get((index // width, index % width), 0) for index in range(cells)]
-        key_rows = [self.distances[r * width + c] for r, c in (vault.keys[letter] for letter in letters)]
         robot_keys = [
             sum(1 << k for k in range(self.keys) if self.distances[start][k] < UNREACHABLE) for start in self.starts
         ]
-        in_tree = [layout.tree[layout.component[cell]] for cell in vault.robots]
-        self.bound = RemainingKeysBound(key_rows, robot_keys, in_tree, [self.ranks[r * width + c] for r, c in (vault.keys[l] for l in letters)])
+        self.bound = RemainingKeysBound(
+            [self.distances[cell] for cell in key_cells],
+            [self.bridges[cell] for cell in key_cells],
+            robot_keys,
+            [self.ranks[cell] for cell in key_cells],
+        )
 
     def _door_free_distances(self, source: int, key: int) -> None:
         self.distances[source][key] = 0
@@ -70,6 +81,21 @@ class CellProblem(SearchProblem[int, KeyMove]):
                 if self.distances[other][key] > step:
                     self.distances[other][key] = step
                     queue.append(other)
+
+    def _bridge_distances(self, source: int, key: int, depth: list[int]) -> None:
+        self.bridges[source][key] = 0
+        queue = deque([source])
+        while queue:
+            cell = queue.popleft()
+            here = self.bridges[cell][key]
+            for _, other, _, _ in self.moves[cell]:
+                weight = abs(depth[other] - depth[cell])
+                if self.bridges[other][key] > here + weight:
+                    self.bridges[other][key] = here + weight
+                    if weight:
+                        queue.append(other)
+                    else:
+                        queue.appendleft(other)
 
     def initial(self) -> int:
         state = 0
@@ -95,8 +121,12 @@ class CellProblem(SearchProblem[int, KeyMove]):
 
     def heuristic(self, state: int) -> int:
         cells = self.positions(state)
-        rows = [self.distances[cell] for cell in cells]
-        return self.bound.bound(rows, self.goal & ~state, [self.ranks[cell] for cell in cells])
+        return self.bound.bound(
+            [self.distances[cell] for cell in cells],
+            [self.bridges[cell] for cell in cells],
+            self.goal & ~state,
+            [self.ranks[cell] for cell in cells],
+        )
 
 
 class GridSearch(Solver):

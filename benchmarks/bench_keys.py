@@ -1,0 +1,48 @@
+"""Key vault benchmark: `keys-graph` (contraction included) on generated 81x81 vaults.
+
+Run as ``python -m benchmarks.bench_keys [--seeds N]``.  Prints, per variant (one or
+four robots, without or with loops), the median and maximum wall time over the seeds
+and the median's ratio to the target (at most 0.15 s with one robot, 0.3 s with four).
+Every plan is replayed by the model's `check_plan`.  Not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from models.keys import check_plan, generate
+from solvers.registry import get_solver
+
+TARGETS = {1: 0.15, 4: 0.3}  # seconds, median, per robot count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=5, help="vaults per variant (seeds 0..N-1)")
+    parser.add_argument("--loops", type=int, nargs="*", default=[0, 20], help="loop counts to try")
+    parser.add_argument("--solver", default="keys-graph")
+    parser.add_argument("--limit", type=float, default=60.0, help="time limit per run (s)")
+    args = parser.parse_args()
+    solver = get_solver(args.solver)
+    print(f"{args.solver} on 81x81 vaults with 26 keys, seeds 0..{args.seeds - 1}")
+    print(f"{'robots':>6} {'loops':>5} {'median s':>9} {'max s':>8} {'target s':>8} {'ratio':>6}  costs")
+    for robots in (1, 4):
+        for loops in args.loops:
+            times, costs = [], []
+            for seed in range(args.seeds):
+                vault = generate(seed, size=81, keys=26, loops=loops, robots=robots)
+                start = time.perf_counter()
+                result = solver.solve(vault, args.limit)
+                times.append(time.perf_counter() - start)
+                if result.plan is not None:
+                    assert check_plan(vault, result.plan) == result.cost
+                costs.append(str(result.cost) if result.status == "optimal" else result.status.value)
+            median = statistics.median(times)
+            target = TARGETS[robots]
+            print(f"{robots:>6} {loops:>5} {median:>9.3f} {max(times):>8.3f} {target:>8.2f} {median / target:>6.2f}  {' '.join(costs)}")
+
+
+if __name__ == "__main__":
+    main()
