@@ -88,3 +88,15 @@ def test_grid_search_times_out_honestly_on_a_large_vault() -> None:
     result = solver("keys-grid").solve(vault, 0.5)
     assert result.status is Status.TIMEOUT and result.plan is None
     assert result.bound is not None and 0 < result.bound <= optimum
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bridge_distances_agree_between_the_two_searches(seed: int) -> None:
+    """The graph search's ancestor formula and the grid search's 0-1 BFS give equal bridge distances."""
+    vault = generate(seed, size=41, keys=10, loops=2 * seed, robots=1 + 3 * (seed % 2))
+    contracted = contract(vault)
+    graph, grid = ContractedProblem(contracted, vault), CellProblem(vault)
+    for node, (r, c) in enumerate(contracted.cells):
+        assert graph.bridge_rows[node] == grid.bridges[r * vault.width + c]
+        others = [k for k in range(len(contracted.letters)) if contracted.key_node(k) != node]
+        assert [graph.distances[node][k] for k in others] == [grid.distances[r * vault.width + c][k] for k in others]

@@ -19,7 +19,8 @@ independently, so their bounds add up.  Per component:
   ``2 w(T) - d(p, e) >= 2 w(T) - max_k d(p, k)``; ``2 w(T)`` is the sum of the
   distances between cyclically consecutive terminals in depth-first preorder.  On a
   loop-free vault this is the exact door-free optimum.
-- One robot at `p`, spanning-tree bound (the larger of the two is used): it visits the remaining keys ``R`` in
+- One robot at `p`, spanning-tree bound (the larger of the two is used where the
+  vault has long cycles, see `SPANNING_SLACK`): it visits the remaining keys ``R`` in
   some order ``k1 .. km``; its walk is at least ``d(p, k1) + d(k1, k2) + ... ``, and the
   path ``k1 .. km`` is a spanning tree of ``R``, so the walk is at least
   ``min_k d(p, k) + MST(R)``.
@@ -35,10 +36,13 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Sequence
 
-from models.keys import DIRECTIONS, WALL, Cell, Vault
+from models.keys import WALL, Cell, Vault
 
 #: Distance between points that cannot reach each other even with every door open.
 UNREACHABLE = 1 << 30
+#: The spanning-tree bound is computed only where some two keys' distance exceeds their
+#: bridge distance by more than this (a speed choice: both bounds are admissible).
+SPANNING_SLACK = 8
 
 
 @dataclass(frozen=True)
@@ -83,15 +87,14 @@ class DoorFreeLayout:
 
 def door_free_layout(vault: Vault) -> DoorFreeLayout:
     """Depth-first search with Tarjan's low links to find bridges and bridge depths."""
-    keys = set(vault.keys)
-
-    def passable(cell: Cell) -> bool:
-        char = vault.at(cell)
-        return char != WALL and not (char.isupper() and char.lower() not in keys)
-
+    keys, rows = set(vault.keys), vault.rows
+    open_cells = {
+        (r, c) for r, row in enumerate(rows) for c, char in enumerate(row)
+        if char != WALL and not (char.isupper() and char.lower() not in keys)
+    }
     around = {
-        (r, c): [(r + dr, c + dc) for dr, dc in DIRECTIONS.values() if passable((r + dr, c + dc))]
-        for r in range(vault.height) for c in range(vault.width) if passable((r, c))
+        (r, c): [cell for cell in ((r - 1, c), (r + 1, c), (r, c + 1), (r, c - 1)) if cell in open_cells]
+        for r, c in sorted(open_cells)
     }
     rank: dict[Cell, int] = {}
     low: dict[Cell, int] = {}
@@ -166,7 +169,9 @@ class RemainingKeysBound:
         for robot, keys in enumerate(robot_keys):
             if keys:
                 groups.setdefault(keys, []).append(robot)
-        self.groups = [(tuple(robots), keys) for keys, robots in groups.items()]
+        # (robots, keys, whether to compute the spanning-tree bound too): it only pays
+        # where cycles are long, i.e. bridge distance falls well short of distance
+        self.groups = [(tuple(robots), keys, self._slack(keys) > SPANNING_SLACK) for keys, robots in groups.items()]
         self._trees: dict[int, tuple[tuple[int, ...], int]] = {}
         self._cycles: dict[int, tuple[tuple[int, ...], list[int], int]] = {}
 
@@ -178,21 +183,26 @@ class RemainingKeysBound:
         ranks: Sequence[int],
     ) -> int:
         total = 0
-        for robots, keys in self.groups:
+        for robots, keys, spanning in self.groups:
             left = remaining & keys
             if not left:
                 continue
-            bits, tree = self._tree(left)
             if len(robots) == 1:
                 robot = robots[0]
-                row = rows[robot]
-                total += max(
-                    min(row[k] for k in bits) + tree,
-                    self._tree_walk(bridge_rows[robot], ranks[robot], left),
-                )
+                walk = self._tree_walk(bridge_rows[robot], ranks[robot], left)
+                if spanning:
+                    bits, tree = self._tree(left)
+                    walk = max(walk, min(map(rows[robot].__getitem__, bits)) + tree)
+                total += walk
             else:
+                bits, _ = self._tree(left)
                 total += self._prim(bits, [min(rows[i][k] for i in robots) for k in bits], first=None)
         return total
+
+    def _slack(self, keys: int) -> int:
+        """How far bridge distance falls short of distance between the keys of `keys`."""
+        bits = [k for k in range(keys.bit_length()) if keys >> k & 1]
+        return max((self._distances[a][b] - self._bridges[a][b] for a in bits for b in bits), default=0)
 
     def _tree_walk(self, row: Sequence[int], rank: int, mask: int) -> int:
         """``2 w(T) - max_k d(p, k)`` in bridge distance for the robot at rank `rank`."""
@@ -206,7 +216,7 @@ class RemainingKeysBound:
         at = bisect_left(ranks, rank)
         before, after = order[at - 1], order[at % len(order)]
         around += row[before] + row[after] - self._bridges[before][after]
-        return around - max(row[k] for k in order)
+        return around - max(map(row.__getitem__, order))
 
     def _tree(self, mask: int) -> tuple[tuple[int, ...], int]:
         """The key bits of `mask` and the weight of their minimum spanning tree (memoised)."""
@@ -217,22 +227,24 @@ class RemainingKeysBound:
         return known
 
     def _prim(self, bits: tuple[int, ...], attach: list[int], first: int | None) -> int:
-        """Prim's algorithm; `attach[i]` is key i's distance to the tree started so far.
+        """Prim's algorithm; `attach[i]` is key ``bits[i]``'s distance to the tree so far.
 
         With `first` set, the tree starts at that key (`attach` is recomputed);
         otherwise it starts at the super node whose distances `attach` holds.
         """
-        left = list(range(len(bits)))
-        weight = 0
+        distances = self._distances
+        left = list(bits)
         if first is not None:
-            left.remove(first)
-            attach = [self._distances[bits[first]][bits[i]] for i in range(len(bits))]
+            start = left.pop(first)
+            attach = [distances[start][k] for k in left]
+        else:
+            attach = list(attach)
+        weight = 0
         while left:
-            nearest = min(left, key=attach.__getitem__)
-            weight += attach[nearest]
-            left.remove(nearest)
-            row = self._distances[bits[nearest]]
-            for i in left:
-                if row[bits[i]] < attach[i]:
-                    attach[i] = row[bits[i]]
+            nearest = min(attach)
+            at = attach.index(nearest)
+            weight += nearest
+            row = distances[left.pop(at)]
+            del attach[at]
+            attach = [a if a < row[k] else row[k] for a, k in zip(attach, left)]
         return weight
