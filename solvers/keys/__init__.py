@@ -1,5 +1,6 @@
 """Key vault formulations."""
 
 from solvers.base import Solver
+from solvers.keys.cpsat import KeysCpSat
 
-SOLVERS: list[type[Solver]] = []
+SOLVERS: list[type[Solver]] = [KeysCpSat]
