@@ -186,6 +186,54 @@ def greedy_order(cv: ContractedVault, arcs: dict[tuple[int, int], list[ArcRoute]
     return steps
 
 
+def tree_bounds(vault: Vault, cv: ContractedVault) -> list[tuple[int, dict[int, int]]] | None:
+    """Per robot, (Steiner edges W, tree distance from its start to each key node).
+
+    Returns None unless every robot's component of passable cells (doors whose key
+    exists count as passable) is a tree holding no other robot.  In a tree, a walk from
+    the start that visits every key of the component crosses each edge of the subtree
+    spanning the start and the keys twice, except those on the path to the walk's last
+    key e, once: it is at least ``2 W - d(start, e)`` long.
+    """
+    def passable(cell: tuple[int, int]) -> bool:
+        char = vault.at(cell)
+        return char != "#" and not (char.isupper() and char.lower() not in vault.keys)
+
+    def neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
+        return [target for _, target in vault.open_neighbours(cell) if passable(target)]
+
+    node_of_cell = {cell: node for node, cell in enumerate(cv.cells)}
+    starts = set(cv.cells[:cv.robots])
+    result = []
+    for robot in range(cv.robots):
+        start = cv.cells[robot]
+        distance = {start: 0}
+        order = [start]
+        for cell in order:  # breadth-first: `order` grows while we walk it
+            for target in neighbours(cell):
+                if target not in distance:
+                    distance[target] = distance[cell] + 1
+                    order.append(target)
+        edges = sum(len(neighbours(cell)) for cell in order) // 2
+        if edges != len(order) - 1 or any(cell in starts and cell != start for cell in order):
+            return None
+        terminals = {cell for cell in order if cell in node_of_cell}
+        degree = {cell: len(neighbours(cell)) for cell in order}
+        kept = set(order)
+        leaves = [cell for cell in order if degree[cell] <= 1 and cell not in terminals]
+        while leaves:  # prune non-terminal leaves down to the Steiner subtree
+            cell = leaves.pop()
+            kept.discard(cell)
+            for target in neighbours(cell):
+                if target in kept:
+                    degree[target] -= 1
+                    if degree[target] == 1 and target not in terminals:
+                        leaves.append(target)
+        steiner = len(kept) - 1
+        result.append((steiner, {node_of_cell[cell]: distance[cell] for cell in terminals if cell != start}))
+    return result
+
+
 class _Hint:
     """The greedy plan as values for the model's variables (nothing when greedy got stuck)."""
 
@@ -249,6 +297,7 @@ class KeysCpSat(Solver):
         # Circuits: per robot, local node 0 is its start, then its region's keys.
         arc_literals: dict[tuple[int, int], list[tuple[int, cp_model.IntVar]]] = {}
         visits: dict[int, list[cp_model.IntVar]] = {node: [] for node in range(robots, robots + keys)}
+        ends: list[dict[int, cp_model.IntVar]] = [{} for _ in range(robots)]
         for robot in range(robots):
             local = {robot: 0} | {node: index + 1 for index, node in enumerate(region[robot])}
             idle = model.new_bool_var(f"idle_r{robot}")
@@ -261,6 +310,7 @@ class KeysCpSat(Solver):
                 circuit.append((local[node], local[node], skip))
                 visits[node].append(~skip)
                 end = model.new_bool_var(f"end_r{robot}_{name}")
+                ends[robot][node] = end
                 hint.value(end, hint.arc(robot, node, robot))
                 circuit.append((local[node], 0, end))
             for (source, target) in arcs:
@@ -274,8 +324,10 @@ class KeysCpSat(Solver):
             model.add_exactly_one(literals)
 
         # Route choice on used arcs, rank precedences, and the objective.
+        sole_collector = sum(1 for keys_of_robot in region if keys_of_robot) == 1
         choices: dict[tuple[int, int], list[tuple[cp_model.IntVar, ArcRoute]]] = {}
         objective = []
+        robot_cost: dict[int, list[cp_model.LinearExprT]] = {}
         for (source, target), literals in arc_literals.items():
             if len(literals) == 1:
                 used = literals[0][1]
@@ -293,14 +345,34 @@ class KeysCpSat(Solver):
                 model.add(sum(literal for literal, _ in chosen) == used)
             choices[(source, target)] = chosen
             j = target - robots
-            if source >= robots and not before[j] >> (source - robots) & 1:
+            if sole_collector:
+                # One robot collects everything: its tour order is the global order.
+                predecessor = -1 if source < robots else rank[source - robots]
+                model.add(rank[j] == predecessor + 1).only_enforce_if(used)
+            elif source >= robots and not before[j] >> (source - robots) & 1:
                 model.add(rank[source - robots] < rank[j]).only_enforce_if(used)
             for literal, route in chosen:
+                # Needs implied by another need's forced predecessors follow transitively.
+                implied = before[j]
                 for k in range(keys):
-                    if route.needs >> k & 1 and not before[j] >> k & 1:
+                    if route.needs >> k & 1:
+                        implied |= before[k]
+                for k in range(keys):
+                    if route.needs >> k & 1 and not implied >> k & 1:
                         model.add(rank[k] < rank[j]).only_enforce_if(literal)
                 objective.append(route.length * literal)
+                for robot, _ in literals:
+                    robot_cost.setdefault(robot, []).append(route.length * literal)
         model.minimize(sum(objective))
+
+        # Redundant: in a tree-shaped region, a robot walks at least 2W - d(start, last key).
+        bounds = tree_bounds(instance, cv)
+        if bounds is not None:
+            for robot, (steiner, distance) in enumerate(bounds):
+                if steiner:
+                    model.add(sum(robot_cost.get(robot, [])) >= 2 * steiner - sum(
+                        distance[node] * end for node, end in ends[robot].items()
+                    ))
 
         # Solve.
         solver = cp_model.CpSolver()
