@@ -42,8 +42,20 @@ Strengthening (each keeps every solution that matters):
 - `before[j]`, the keys that every remaining route into j needs (counting a key source
   as needed), closed transitively, must precede j in every solution: those precedences
   are posted unconditionally, with rank bounds ``|before[j]| <= rank[j] <= K-1-|after[j]|``
-  (valid because ranks are a permutation); a route into j that needs a key which must
-  come after j is infeasible and dropped, and this repeats to a fixpoint;
+  (valid because ranks are a permutation); a route into j that needs (or starts from)
+  a key which must come after j contradicts its own rank constraint, so it is dropped,
+  and this repeats to a fixpoint (every step removes only routes no solution uses);
+- a need k of a route that is already forced before another need of the same route
+  (or before its target) follows transitively, so no constraint is posted for it;
+- when a single robot can collect keys, its tour order *is* the order of first
+  collections (in the completeness argument every first collection ends one of its
+  pieces), so a used arc i -> j forces rank j = rank i + 1 and a start arc rank j = 0:
+  an exact MTZ-style ordering instead of mere precedences;
+- when every robot's component of passable cells is a tree without other robots, the
+  robot's walk (the chosen route lengths of its circuit) is at least 2 W - d(start, e),
+  W the edges of the subtree spanning its start and keys, e its last key: every such edge
+  is crossed there and back except those on the path to e (`tree_bounds`).  This is a
+  valid cut for every plan, hence for every model solution;
 - a hint: a greedy plan (repeatedly the shortest route to an uncollected key whose needs
   are held), which is feasible by construction.
 
