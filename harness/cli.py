@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -111,7 +112,8 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
               help="Runs at a time.")
 @click.option("--variants", is_flag=True, help="Also run each instance's variant where the transform applies.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Append one JSON Lines record per finished run to this file, as it finishes.")
+              help="Append one JSON Lines record per finished run to this file, as it finishes "
+                   "[default: a new results/compare-DATE-TIME.jsonl].")
 @click.option("--resume", is_flag=True, help="Skip runs already recorded in --out.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write all records of this comparison as one JSON array to this file.")
@@ -127,14 +129,15 @@ def compare(folder: Path, solver_names: tuple[str, ...], time_limit: float, memo
     externals = _parse_externals(external_specs)
     if resume and out is None:
         raise click.BadParameter("--resume needs --out", param_hint="--resume")
+    out = out or _fresh_results_path()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    repair_tail(out)
     done: dict[tuple, RunRecord] = {}
-    if out is not None:
-        repair_tail(out)
-        if resume:
-            done = {record.key: record for record in read_records(out)}
-        elif out.exists() and out.stat().st_size:
-            raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
-                                     param_hint="--out")
+    if resume:
+        done = {record.key: record for record in read_records(out)}
+    elif out.exists() and out.stat().st_size:
+        raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
+                                 param_hint="--out")
     records, tasks = [], []
     for instance_file in discover(folder):
         unreadable, planned = _plan_instance(instance_file, solver_names, externals, variants, time_limit,
@@ -146,23 +149,36 @@ def compare(folder: Path, solver_names: tuple[str, ...], time_limit: float, memo
             else:
                 tasks.append((task, expected))
     for record in records:
-        if out is not None and record.key not in done:
+        if record.key not in done:
             append_record(out, record)
     progress = Progress(len(tasks), jobs)
 
     def finished(record: RunRecord) -> None:
-        if out is not None:
-            append_record(out, record)
+        append_record(out, record)
         progress(record)
 
     try:
         records += run_tasks(tasks, jobs=jobs, on_record=finished)
-    finally:
+    except KeyboardInterrupt:
         progress.close()
+        click.echo(f"interrupted: finished runs are saved in {out}; continue with --out {out} --resume", err=True)
+        sys.exit(130)
+    progress.close()
     click.echo(render(records))
+    click.echo(f"records: {out}")
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
     sys.exit(_exit_status(records))
+
+
+def _fresh_results_path() -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = Path("results") / f"compare-{stamp}.jsonl"
+    number = 1
+    while path.exists():
+        number += 1
+        path = Path("results") / f"compare-{stamp}-{number}.jsonl"
+    return path
 
 
 def _parse_externals(specs: tuple[str, ...]) -> list[External]:

@@ -52,17 +52,7 @@ def cactus(records: list[RunRecord], path: Path) -> Path:
     for solver, values in sorted(times.items()):
         values.sort()
         axes.step(range(1, len(values) + 1), values, where="post", label=solver, marker=".")
-    axes.set_xlabel("runs solved exactly")
-    axes.set_ylabel("seconds (log scale)")
-    axes.set_yscale("log")
-    axes.set_title("Cactus plot: solved runs by time")
-    axes.grid(True, which="both", alpha=0.3)
-    if times:
-        axes.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-    return path
+    return _save(figure, axes, "runs solved exactly", "Cactus plot: solved runs by time", path)
 
 
 def time_by_size(records: list[RunRecord], puzzle: str, path: Path) -> Path:
@@ -76,12 +66,18 @@ def time_by_size(records: list[RunRecord], puzzle: str, path: Path) -> Path:
         line = axes.scatter([r.features[feature] for r in done], [_seconds(r) for r in done], label=solver, s=18)
         axes.scatter([r.features[feature] for r in failed], [_seconds(r) for r in failed],
                      facecolors="none", edgecolors=line.get_facecolor(), s=18)
-    axes.set_xlabel(feature or "size")
+    title = f"{puzzle}: time against {feature or 'size'} (hollow: not solved)"
+    return _save(figure, axes, feature or "size", title, path)
+
+
+def _save(figure: plt.Figure, axes: plt.Axes, xlabel: str, title: str, path: Path) -> Path:
+    """Label a time-on-a-log-axis plot, write it as PNG and free it."""
+    axes.set_xlabel(xlabel)
     axes.set_ylabel("seconds (log scale)")
     axes.set_yscale("log")
-    axes.set_title(f"{puzzle}: time against {feature or 'size'} (hollow: not solved)")
+    axes.set_title(title)
     axes.grid(True, which="both", alpha=0.3)
-    if records:
+    if axes.get_legend_handles_labels()[0]:
         axes.legend(fontsize="small")
     figure.tight_layout()
     figure.savefig(path, dpi=120)

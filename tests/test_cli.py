@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import harness.cli
 from harness.cli import main
 from harness.progress import Progress
 from harness.records import RunRecord, read_records
@@ -27,9 +28,13 @@ VAULT = "#########\n#b.A.@.a#\n#########\n"
 
 
 @pytest.fixture(autouse=True)
-def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Register the test solvers (the harness passes them on to every run)."""
+def plugins(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Register the test solvers (the harness passes them on to every run), and keep
+    default results files out of the working tree."""
     monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.plugin_solvers")
+    names = iter(range(10**6))
+    monkeypatch.setattr(harness.cli, "_fresh_results_path",
+                        lambda: tmp_path / "results" / f"default-{next(names)}.jsonl")
 
 
 @pytest.fixture
@@ -229,3 +234,25 @@ def test_progress_is_silent_off_a_terminal_and_drawn_on_one() -> None:
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
+
+
+def test_variants_run_where_the_transform_applies(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "open.txt").write_text("#######\n#a...b#\n#..@..#\n#c...d#\n#######\n")
+    (root / "two.txt").write_text("#####\n#@a@#\n#####\n")  # two robots: no four-robot transform
+    json_path = tmp_path / "runs.json"
+    result = invoke("compare", str(root), "--solver", "test-plain", "--variants", "--json", str(json_path))
+    runs = {(r["instance"], r["variant"]): r for r in json.loads(json_path.read_text())}
+    assert set(runs) == {("open.txt", False), ("open.txt", True), ("two.txt", False)}
+    assert runs[("open.txt", True)]["features"]["robots"] == 4
+    assert "open.txt [variant]" in result.output and result.exit_code == 0
+    solved = invoke("solve", str(root / "open.txt"), "--solver", "test-plain", "--four-robots", "--json")
+    assert json.loads(solved.output)[0]["cost"] == runs[("open.txt", True)]["cost"]
+
+
+def test_compare_saves_records_by_default(folder: Path, tmp_path: Path) -> None:
+    result = invoke("compare", str(folder), "--solver", "test-plain")
+    saved = tmp_path / "results" / "default-0.jsonl"
+    assert f"records: {saved}" in result.output
+    assert {r.solver for r in read_records(saved)} == {"-", "test-plain"}
