@@ -1,0 +1,443 @@
+"""CP-SAT model of the key vault over the contracted graph (solver ``keys-cpsat``).
+
+Data: `solvers.keys.routes.contract` gives the Pareto-optimal routes (length, needed
+keys, cell path) from every robot start and every key to every key.
+
+Model:
+- one `add_circuit` per robot over its start and the keys its region can reach; a
+  key's self-loop means "another robot collects it", the start's self-loop means
+  "this robot collects nothing", an arc key -> start (cost 0) ends the robot's tour;
+- every key is visited by exactly one robot (robots that cannot reach a key have no
+  node for it);
+- on every arc u -> v, exactly one Pareto route of the arc is chosen iff the arc is
+  used (arcs between two keys are shared by the robots that can use them: a key has
+  one successor, so at most one robot uses such an arc);
+- ``rank[k]`` is the position of key k in one total order of all collections
+  (`add_all_different` over 0 .. K-1).  Using key arc i -> j forces rank i < rank j;
+  choosing a route into j that needs key k forces rank k < rank j;
+- objective: the total length of the chosen routes.
+
+Why this is exact.
+Soundness: given a solution, execute the chosen routes one at a time in increasing
+rank of their target key.  A robot's routes are executed in its tour order (ranks
+increase along key arcs), so each route starts where the robot stands.  When the route
+into j is walked, every key of smaller rank has been collected (its own route ended on
+it), in particular every key the route needs: its doors are open.  Walking over other
+keys only collects them early, which never closes anything.  So the moves are a valid
+plan whose cost is the objective.
+Completeness: take an optimal plan and order the keys by the moment they are first
+collected; that is the rank.  Cut each robot's moves at every first collection it makes
+(moves after its last collection are useless, an optimal plan has none).  A piece ends
+on key j and walks, before that, only over keys already held (an unheld one would have
+been collected there, ending the piece earlier) and through doors whose keys are held,
+so everything it needs has smaller rank than j.  The contraction keeps a Pareto route
+of the same arc that is no longer and needs a subset of those keys, so the model has a
+solution of cost at most the plan's.  Hence walks over uncollected keys never need to be
+modelled: an optimal plan always splits there.
+
+Strengthening (each keeps every solution that matters):
+- a route into j that needs j itself can never be walked before j is held: dropped;
+- a route i -> j that needs the key of its own source i: that need is implied by the
+  arc's rank constraint, so it is removed before Pareto filtering of the arc;
+- `before[j]`, the keys that every remaining route into j needs (counting a key source
+  as needed), closed transitively, must precede j in every solution: those precedences
+  are posted unconditionally, with rank bounds ``|before[j]| <= rank[j] <= K-1-|after[j]|``
+  (valid because ranks are a permutation); a route into j that needs (or starts from)
+  a key which must come after j contradicts its own rank constraint, so it is dropped,
+  and this repeats to a fixpoint (every step removes only routes no solution uses);
+- a need k of a route that is already forced before another need of the same route
+  (or before its target) follows transitively, so no constraint is posted for it;
+- when a single robot can collect keys, its tour order *is* the order of first
+  collections (in the completeness argument every first collection ends one of its
+  pieces), so a used arc i -> j forces rank j = rank i + 1 and a start arc rank j = 0:
+  an exact MTZ-style ordering instead of mere precedences;
+- when every robot's component of passable cells is a tree without other robots, the
+  robot's walk (the chosen route lengths of its circuit) is at least 2 W - d(start, e),
+  W the edges of the subtree spanning its start and keys, e its last key: every such edge
+  is crossed there and back except those on the path to e (`tree_bounds`).  This is a
+  valid cut for every plan, hence for every model solution;
+- a hint: a greedy plan (repeatedly the shortest route to an uncollected key whose needs
+  are held), which is feasible by construction.
+
+Answer: ``optimal`` when CP-SAT proves it, ``feasible`` with the best bound (rounded up)
+otherwise, ``timeout`` with the bound when no solution was found, ``infeasible`` only on
+CP-SAT's INFEASIBLE.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from models.keys import KeyMove, Vault
+from solvers.base import Answer, Deadline, Solver, Status
+from solvers.keys.routes import ContractedVault, contract
+
+#: CP-SAT parameters fixed for reproducible runs.
+RANDOM_SEED = 20240601
+NUM_WORKERS = 2
+
+
+@dataclass(frozen=True)
+class ArcRoute:
+    """One usable route of arc source -> target (node indices), `needs` as a key mask."""
+
+    length: int
+    needs: int
+    path: str
+
+
+def usable_routes(cv: ContractedVault) -> tuple[dict[tuple[int, int], list[ArcRoute]], list[int]]:
+    """The routes the model may choose, per arc, and the `before` masks per key bit.
+
+    Applies the exact prunings of the module docstring until nothing changes.
+    """
+    keys = len(cv.letters)
+    arcs: dict[tuple[int, int], list[ArcRoute]] = {}
+    for source, routes in enumerate(cv.routes):
+        own = _bit(cv, source)
+        for route in routes:
+            needs = route.needs & ~own
+            if needs >> (route.target - cv.robots) & 1:
+                continue  # needs its own target
+            arcs.setdefault((source, route.target), []).append(ArcRoute(route.length, needs, route.path))
+    arcs = {arc: _pareto(routes) for arc, routes in arcs.items()}
+    while True:
+        before = _before(cv, arcs, keys)
+        after = [sum(1 << k for k in range(keys) if before[k] >> j & 1) for j in range(keys)]
+        pruned = {
+            (source, target): [r for r in routes if not (r.needs | _bit(cv, source)) & after[target - cv.robots]]
+            for (source, target), routes in arcs.items()
+        }
+        pruned = {arc: routes for arc, routes in pruned.items() if routes}
+        if pruned == arcs:
+            return arcs, before
+        arcs = pruned
+
+
+def _bit(cv: ContractedVault, node: int) -> int:
+    """The key mask of `node`: its key's bit, or 0 for a robot start."""
+    return 0 if node < cv.robots else 1 << (node - cv.robots)
+
+
+def _pareto(routes: list[ArcRoute]) -> list[ArcRoute]:
+    """Drop routes that another route beats: no longer and needing a subset."""
+    kept: list[ArcRoute] = []
+    for route in sorted(routes, key=lambda r: (r.length, bin(r.needs).count("1"))):
+        if not any(k.length <= route.length and k.needs & route.needs == k.needs for k in kept):
+            kept.append(route)
+    return kept
+
+
+def _before(cv: ContractedVault, arcs: dict[tuple[int, int], list[ArcRoute]], keys: int) -> list[int]:
+    """Per key, the transitively closed mask of keys every route into it needs."""
+    full = (1 << keys) - 1
+    before = [full] * keys
+    reached = [False] * keys
+    for (source, target), routes in arcs.items():
+        j = target - cv.robots
+        for route in routes:
+            before[j] &= route.needs | _bit(cv, source)
+            reached[j] = True
+    # An unreachable key makes the model infeasible anyway; claim nothing about it.
+    before = [mask if reached[j] else 0 for j, mask in enumerate(before)]
+    changed = True
+    while changed:
+        changed = False
+        for j in range(keys):
+            closed = before[j]
+            for k in range(keys):
+                if closed >> k & 1:
+                    closed |= before[k]
+            if closed != before[j]:
+                before[j], changed = closed, True
+    return before
+
+
+def regions(cv: ContractedVault, arcs: dict[tuple[int, int], list[ArcRoute]]) -> list[list[int]]:
+    """Per robot, the key nodes reachable from its start over usable arcs (sorted)."""
+    successors: dict[int, list[int]] = {}
+    for source, target in arcs:
+        successors.setdefault(source, []).append(target)
+    result = []
+    for robot in range(cv.robots):
+        seen, stack = {robot}, [robot]
+        while stack:
+            for target in successors.get(stack.pop(), []):
+                if target not in seen:
+                    seen.add(target)
+                    stack.append(target)
+        result.append(sorted(seen - {robot}))
+    return result
+
+
+def greedy_order(cv: ContractedVault, arcs: dict[tuple[int, int], list[ArcRoute]], region: list[list[int]]) -> list[tuple[int, int, int, ArcRoute]] | None:
+    """A feasible collection sequence of (robot, source, target, route), or None if stuck.
+
+    Each step takes the shortest route, over all robots, from a robot's node to an
+    uncollected key of its region whose needs are all held.
+    """
+    held, at, steps = 0, list(range(cv.robots)), []
+    while held != cv.all_keys:
+        best: tuple[int, int, int, int, ArcRoute] | None = None
+        for robot in range(cv.robots):
+            for target in region[robot]:
+                if held & _bit(cv, target):
+                    continue
+                for route in arcs.get((at[robot], target), []):
+                    if route.needs & held == route.needs and (best is None or route.length < best[0]):
+                        best = (route.length, robot, at[robot], target, route)
+        if best is None:
+            return None
+        _, robot, source, target, route = best
+        steps.append((robot, source, target, route))
+        held |= _bit(cv, target)
+        at[robot] = target
+    return steps
+
+
+def tree_bounds(vault: Vault, cv: ContractedVault) -> list[tuple[int, dict[int, int]]] | None:
+    """Per robot, (Steiner edges W, tree distance from its start to each key node).
+
+    Returns None unless every robot's component of passable cells (doors whose key
+    exists count as passable) is a tree holding no other robot.  In a tree, a walk from
+    the start that visits every key of the component crosses each edge of the subtree
+    spanning the start and the keys twice, except those on the path to the walk's last
+    key e, once: it is at least ``2 W - d(start, e)`` long.
+    """
+    def passable(cell: tuple[int, int]) -> bool:
+        char = vault.at(cell)
+        return char != "#" and not (char.isupper() and char.lower() not in vault.keys)
+
+    def neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
+        return [target for _, target in vault.open_neighbours(cell) if passable(target)]
+
+    node_of_cell = {cell: node for node, cell in enumerate(cv.cells)}
+    starts = set(cv.cells[:cv.robots])
+    result = []
+    for robot in range(cv.robots):
+        start = cv.cells[robot]
+        distance = {start: 0}
+        order = [start]
+        for cell in order:  # breadth-first: `order` grows while we walk it
+            for target in neighbours(cell):
+                if target not in distance:
+                    distance[target] = distance[cell] + 1
+                    order.append(target)
+        edges = sum(len(neighbours(cell)) for cell in order) // 2
+        if edges != len(order) - 1 or any(cell in starts and cell != start for cell in order):
+            return None
+        terminals = {cell for cell in order if cell in node_of_cell}
+        degree = {cell: len(neighbours(cell)) for cell in order}
+        kept = set(order)
+        leaves = [cell for cell in order if degree[cell] <= 1 and cell not in terminals]
+        while leaves:  # prune non-terminal leaves down to the Steiner subtree
+            cell = leaves.pop()
+            kept.discard(cell)
+            for target in neighbours(cell):
+                if target in kept:
+                    degree[target] -= 1
+                    if degree[target] == 1 and target not in terminals:
+                        leaves.append(target)
+        steiner = len(kept) - 1
+        result.append((steiner, {node_of_cell[cell]: distance[cell] for cell in terminals if cell != start}))
+    return result
+
+
+class _Hint:
+    """The greedy plan as values for the model's variables (nothing when greedy got stuck)."""
+
+    def __init__(self, model: cp_model.CpModel, cv: ContractedVault, steps: list[tuple[int, int, int, ArcRoute]] | None) -> None:
+        self.model = model
+        self.enabled = steps is not None
+        steps = steps or []
+        self.rank = {target - cv.robots: position for position, (_, _, target, _) in enumerate(steps)}
+        self.owner = {target: robot for robot, _, target, _ in steps}
+        self.route = {(source, target): route for _, source, target, route in steps}
+        self.arcs = {(robot, source, target) for robot, source, target, _ in steps}
+        last = list(range(cv.robots))
+        for robot, _, target, _ in steps:
+            last[robot] = target
+        self.arcs |= {(robot, node, robot) for robot, node in enumerate(last)}  # tour end (or idle)
+
+    def arc(self, robot: int, source: int, target: int) -> bool:
+        return (robot, source, target) in self.arcs
+
+    def value(self, variable: cp_model.IntVar, value: int | bool | None) -> None:
+        if self.enabled and value is not None:
+            self.model.add_hint(variable, int(value))
+
+
+class KeysCpSat(Solver):
+    """Circuits with optional keys, Pareto route choice and global collection ranks."""
+
+    name = "keys-cpsat"
+    puzzle = "keys"
+    summary = "CP-SAT: one circuit per robot over the contracted graph, route choice per arc, global key ranks"
+
+    def __init__(self, num_workers: int = NUM_WORKERS, random_seed: int = RANDOM_SEED) -> None:
+        self.num_workers = num_workers
+        self.random_seed = random_seed
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        cv = contract(instance)
+        if deadline.expired():
+            return Answer(Status.TIMEOUT, message="time ran out while contracting the vault")
+        arcs, before = usable_routes(cv)
+        region = regions(cv, arcs)
+        keys, robots = len(cv.letters), cv.robots
+        model = cp_model.CpModel()
+        hint = _Hint(model, cv, greedy_order(cv, arcs, region))
+
+        # Ranks: a permutation of 0..K-1, bounded by the forced predecessors and successors.
+        after_count = [sum(before[k] >> j & 1 for k in range(keys)) for j in range(keys)]
+        rank = [
+            model.new_int_var(bin(before[j]).count("1"), keys - 1 - after_count[j], f"rank_{cv.letters[j]}")
+            for j in range(keys)
+        ]
+        for j in range(keys):
+            hint.value(rank[j], hint.rank.get(j))
+        if keys:
+            model.add_all_different(rank)
+        for j in range(keys):
+            for k in range(keys):
+                if before[j] >> k & 1:
+                    model.add(rank[k] < rank[j])
+
+        # Circuits: per robot, local node 0 is its start, then its region's keys.
+        arc_literals: dict[tuple[int, int], list[tuple[int, cp_model.IntVar]]] = {}
+        visits: dict[int, list[cp_model.IntVar]] = {node: [] for node in range(robots, robots + keys)}
+        ends: list[dict[int, cp_model.IntVar]] = [{} for _ in range(robots)]
+        for robot in range(robots):
+            local = {robot: 0} | {node: index + 1 for index, node in enumerate(region[robot])}
+            idle = model.new_bool_var(f"idle_r{robot}")
+            hint.value(idle, hint.arc(robot, robot, robot))
+            circuit = [(0, 0, idle)]
+            for node in region[robot]:
+                name = self._node_name(cv, node)
+                skip = model.new_bool_var(f"skip_r{robot}_{name}")
+                hint.value(skip, hint.owner.get(node, robot) != robot)
+                circuit.append((local[node], local[node], skip))
+                visits[node].append(~skip)
+                end = model.new_bool_var(f"end_r{robot}_{name}")
+                ends[robot][node] = end
+                hint.value(end, hint.arc(robot, node, robot))
+                circuit.append((local[node], 0, end))
+            for (source, target) in arcs:
+                if source in local and target in local and (source == robot or source >= robots):
+                    literal = model.new_bool_var(f"arc_r{robot}_{self._node_name(cv, source)}_{self._node_name(cv, target)}")
+                    hint.value(literal, hint.arc(robot, source, target))
+                    circuit.append((local[source], local[target], literal))
+                    arc_literals.setdefault((source, target), []).append((robot, literal))
+            model.add_circuit(circuit)
+        for node, literals in visits.items():
+            model.add_exactly_one(literals)
+
+        # Route choice on used arcs, rank precedences, and the objective.
+        sole_collector = sum(1 for keys_of_robot in region if keys_of_robot) == 1
+        choices: dict[tuple[int, int], list[tuple[cp_model.IntVar, ArcRoute]]] = {}
+        objective = []
+        robot_cost: dict[int, list[cp_model.LinearExprT]] = {}
+        for (source, target), literals in arc_literals.items():
+            if len(literals) == 1:
+                used = literals[0][1]
+            else:
+                used = model.new_bool_var(f"used_{source}_{target}")
+                hint.value(used, (source, target) in hint.route)
+                model.add(sum(literal for _, literal in literals) == used)
+            routes = arcs[(source, target)]
+            if len(routes) == 1:
+                chosen = [(used, routes[0])]
+            else:
+                chosen = [(model.new_bool_var(f"route_{source}_{target}_{index}"), route) for index, route in enumerate(routes)]
+                for literal, route in chosen:
+                    hint.value(literal, hint.route.get((source, target)) is route)
+                model.add(sum(literal for literal, _ in chosen) == used)
+            choices[(source, target)] = chosen
+            j = target - robots
+            if sole_collector:
+                # One robot collects everything: its tour order is the global order.
+                predecessor = -1 if source < robots else rank[source - robots]
+                model.add(rank[j] == predecessor + 1).only_enforce_if(used)
+            elif source >= robots and not before[j] >> (source - robots) & 1:
+                model.add(rank[source - robots] < rank[j]).only_enforce_if(used)
+            for literal, route in chosen:
+                # Needs implied by another need's forced predecessors follow transitively.
+                implied = before[j]
+                for k in range(keys):
+                    if route.needs >> k & 1:
+                        implied |= before[k]
+                for k in range(keys):
+                    if route.needs >> k & 1 and not implied >> k & 1:
+                        model.add(rank[k] < rank[j]).only_enforce_if(literal)
+                objective.append(route.length * literal)
+                for robot, _ in literals:
+                    robot_cost.setdefault(robot, []).append(route.length * literal)
+        model.minimize(sum(objective))
+
+        # Redundant: in a tree-shaped region, a robot walks at least 2W - d(start, last key).
+        bounds = tree_bounds(instance, cv)
+        if bounds is not None:
+            for robot, (steiner, distance) in enumerate(bounds):
+                if steiner:
+                    model.add(sum(robot_cost.get(robot, [])) >= 2 * steiner - sum(
+                        distance[node] * end for node, end in ends[robot].items()
+                    ))
+
+        # Solve.
+        solver = cp_model.CpSolver()
+        solver.parameters.random_seed = self.random_seed
+        solver.parameters.num_workers = self.num_workers
+        remaining = deadline.remaining()
+        if remaining is not None:
+            solver.parameters.max_time_in_seconds = max(remaining, 0.01)
+        status = solver.solve(model)
+        stats = {
+            "conflicts": solver.num_conflicts,
+            "branches": solver.num_branches,
+            "wall_time": solver.wall_time,
+            "num_workers": self.num_workers,
+            "num_booleans": solver.num_booleans,
+            "random_seed": self.random_seed,
+            "arcs": len(arcs),
+            "routes": sum(len(routes) for routes in arcs.values()),
+            "cp_status": solver.status_name(status),
+        }
+        if status == cp_model.INFEASIBLE:
+            return Answer(Status.INFEASIBLE, stats=stats)
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+        bound = self._bound(solver.best_objective_bound)
+        stats["best_bound"] = solver.best_objective_bound
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Answer(Status.TIMEOUT, bound=bound, stats=stats, message="no solution within the time limit")
+        cost = round(solver.objective_value)
+        plan = self._plan(solver, cv, rank, arc_literals, choices)
+        if status == cp_model.OPTIMAL:
+            return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=plan, stats=stats)
+        return Answer(Status.FEASIBLE, cost=cost, bound=min(bound or 0, cost), plan=plan, stats=stats)
+
+    @staticmethod
+    def _node_name(cv: ContractedVault, node: int) -> str:
+        return f"start{node}" if node < cv.robots else cv.letters[node - cv.robots]
+
+    @staticmethod
+    def _bound(value: float) -> int | None:
+        """CP-SAT's objective bound as an integer lower bound (costs are integers, >= 0)."""
+        if not math.isfinite(value):
+            return None
+        return max(0, math.ceil(value - 1e-6))
+
+    @staticmethod
+    def _plan(solver, cv, rank, arc_literals, choices) -> list[KeyMove]:
+        """The chosen routes as moves, executed in rank order of their target keys."""
+        segments = []
+        for arc, literals in arc_literals.items():
+            for robot, literal in literals:
+                if solver.boolean_value(literal):
+                    route = next(route for choice, route in choices[arc] if solver.boolean_value(choice))
+                    segments.append((solver.value(rank[arc[1] - cv.robots]), robot, route.path))
+        segments.sort()
+        return [KeyMove(robot, direction) for _, robot, path in segments for direction in path]
