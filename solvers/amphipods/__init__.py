@@ -1,0 +1,6 @@
+"""Amphipod burrow formulations."""
+
+from solvers.amphipods.search import MacroSearch
+from solvers.base import Solver
+
+SOLVERS: list[type[Solver]] = [MacroSearch]
