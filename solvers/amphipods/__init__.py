@@ -1,6 +1,7 @@
 """Amphipod burrow formulations."""
 
 from solvers.amphipods.search import MacroSearch
+from solvers.amphipods.steps import StepSearch
 from solvers.base import Solver
 
-SOLVERS: list[type[Solver]] = [MacroSearch]
+SOLVERS: list[type[Solver]] = [MacroSearch, StepSearch]

@@ -87,6 +87,7 @@ class MacroMoves(SearchProblem[State, Action]):
                 continue
             kind, rest, options = self.exits[r][p]
             rest = digits[:r] + rest + digits[r + 1:]
+            unlock = self._may_unlock(progress, r)
             for side in options:
                 for h, step_cost, h_drop, lo, hi, bad in side:
                     if hall[h] != ".":
@@ -94,7 +95,7 @@ class MacroMoves(SearchProblem[State, Action]):
                     if lo < hi and not bad.isdisjoint(hall[lo:hi]):
                         continue  # deadlock
                     new_hall = hall[:h] + kind + hall[h + 1:]
-                    if self._may_unlock(progress, r):
+                    if unlock:
                         moved = progress.copy()
                         moved[r] += 1
                         new_hall, chain, chain_cost = self._go_home(new_hall, moved)
