@@ -287,21 +287,33 @@ def _label(position: Position) -> str:
 
 # --- generator ---------------------------------------------------------------------
 
-def generate(seed: int, depth: int = 2, style: str = "random") -> Burrow:
+def generate(seed: int, depth: int = 2, style: str = "random", swaps: int = 0) -> Burrow:
     """A seeded burrow.
 
-    ``style="random"``: the `depth` copies of each kind are shuffled over the rooms.
+    ``style="random"``: the `depth` copies of each kind are shuffled over the rooms;
+    with ``swaps > 0`` instead, the sorted burrow has `swaps` random pairs of cells
+    exchanged (fewer swaps, easier burrows).
     ``style="real"``: shaped like the published puzzle inputs: a depth-2 burrow in
     which no room starts with its own kind at the bottom, and for ``depth=4`` its deep
-    variant.  The name records the parameters and the seed.
+    variant (some of those have no solution at all).  The name records the
+    parameters and the seed.
     """
     if depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
     if style not in ("random", "real"):
         raise ValueError(f"style must be 'random' or 'real', got {style!r}")
-    if style == "real" and depth not in (2, 4):
-        raise ValueError(f"real-style burrows have depth 2 or 4, got {depth}")
+    if style == "real" and (depth not in (2, 4) or swaps):
+        raise ValueError(f"real-style burrows have depth 2 or 4 and no swaps, got depth {depth}, swaps {swaps}")
+    if swaps < 0:
+        raise ValueError(f"swaps must be >= 0, got {swaps}")
     rng = random.Random(seed)
+    if swaps:
+        cells = [kind for kind in KINDS for _ in range(depth)]
+        for _ in range(swaps):
+            a, b = rng.sample(range(len(cells)), 2)
+            cells[a], cells[b] = cells[b], cells[a]
+        rooms = tuple("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
+        return Burrow(name=f"burrow-d{depth}-swaps{swaps}-s{seed}", rooms=rooms)  # type: ignore[arg-type]
     size = depth if style == "random" else 2
     while True:
         pool = [kind for kind in KINDS for _ in range(size)]
@@ -350,6 +362,7 @@ PUZZLE = Puzzle(
     generator_params={
         "depth": "room depth, >= 1 (default 2)",
         "style": "'random' (shuffle depth copies of each kind) or 'real' (like published inputs; depth 2 or 4)",
+        "swaps": "if > 0: exchange this many random pairs of cells of the sorted burrow instead (default 0)",
     },
     features=features,
 )
