@@ -47,6 +47,8 @@ class MacroMoves(SearchProblem[State, Action]):
         self.start = "." * 11 + "0000"
         self.h: dict[State, int] = {self.start: self._initial_heuristic()}
         self.exits = self._exit_table()
+        # The engine calls `heuristic` once per generated state: skip the method layer.
+        self.heuristic = self.h.__getitem__  # type: ignore[method-assign]
 
     def initial(self) -> State:
         return self.start
@@ -72,7 +74,8 @@ class MacroMoves(SearchProblem[State, Action]):
     def successors(self, state: State) -> Iterator[tuple[Action, State, int]]:
         hall, digits = state[:11], state[11:]
         progress = [ord(c) - 48 for c in digits]
-        h_here = self.h[state]
+        h_values = self.h
+        h_here = h_values[state]
         if state == self.start:  # every other state is settled: nobody can go home
             hall, forced, cost = self._go_home(hall, progress)
             if forced:
@@ -89,7 +92,7 @@ class MacroMoves(SearchProblem[State, Action]):
             rest = digits[:r] + rest + digits[r + 1:]
             unlock = self._may_unlock(progress, r)
             for side in options:
-                for h, step_cost, h_drop, lo, hi, bad in side:
+                for h, step_cost, h_drop, lo, hi, bad, action in side:
                     if hall[h] != ".":
                         break
                     if lo < hi and not bad.isdisjoint(hall[lo:hi]):
@@ -100,17 +103,17 @@ class MacroMoves(SearchProblem[State, Action]):
                         moved[r] += 1
                         new_hall, chain, chain_cost = self._go_home(new_hall, moved)
                         child = new_hall + _digits(moved)
-                        self.h[child] = h_here - h_drop - chain_cost
-                        yield ((kind, r, p, -1, h), *chain), child, step_cost + chain_cost
+                        h_values[child] = h_here - h_drop - chain_cost
+                        yield action + tuple(chain), child, step_cost + chain_cost
                     else:
                         child = new_hall + rest
-                        self.h[child] = h_here - h_drop
-                        yield ((kind, r, p, -1, h),), child, step_cost
+                        h_values[child] = h_here - h_drop
+                        yield action, child, step_cost
 
     def _exit_table(self) -> list[list[tuple]]:
         """Per room and progress: the top mover, its room's next progress digit, and per
         side the stops it may reach with (stop, cost, heuristic drop, deadlock slice
-        bounds, kinds that would deadlock with it there), nearest first."""
+        bounds, kinds that would deadlock with it there, action), nearest first."""
         table = []
         for r, room in enumerate(self.layout.rooms):
             door = ROOM_DOORS[r]
@@ -128,7 +131,8 @@ class MacroMoves(SearchProblem[State, Action]):
                         else:
                             lo, hi, bad = home + 1, h, {k for k in KINDS if DOOR_OF[k] > h}
                         drop = (p + 1 + old_walk - abs(h - home)) * e
-                        side.append((h, (p + 1 + abs(door - h)) * e, drop, lo, hi, frozenset(bad)))
+                        action = ((kind, r, p, -1, h),)
+                        side.append((h, (p + 1 + abs(door - h)) * e, drop, lo, hi, frozenset(bad), action))
                     sides.append(tuple(side))
                 rows.append((kind, chr(48 + p + 1), tuple(sides)))
             table.append(rows)
