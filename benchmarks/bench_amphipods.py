@@ -59,6 +59,8 @@ def main() -> None:
         if depth == 4:
             solvable = [b for b, r in zip(burrows, results) if r.status is Status.OPTIMAL]
 
+    if not args.cpsat:
+        return
     cpsat = run(ScheduleModel(), solvable[:args.cpsat], CPSAT_LIMIT)
     print(f"amphipods-cpsat, solvable real-kind depth 4 ({len(cpsat)}, limit {CPSAT_LIMIT:.0f} s): {describe(cpsat)}")
     for result in cpsat:

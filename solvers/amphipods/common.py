@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from models.amphipods import ENERGY, KINDS, Burrow, check_plan, settled
+from models.amphipods import Burrow, check_plan, settled
 from solvers.base import Answer, Status, Stats
 
 
@@ -44,14 +44,6 @@ class Layout:
     def entry_slot(self, room: int, entered: int) -> int:
         """The slot (0 = top) the next entrant of `room` takes after `entered` entrants."""
         return self.depth - self.settled[room] - entered - 1
-
-
-def energy(kind: str) -> int:
-    return ENERGY[kind]
-
-
-def room_of(kind: str) -> int:
-    return KINDS.index(kind)
 
 
 def checked(burrow: Burrow, plan: Sequence, claimed: int, status: Status, bound: int | None,

@@ -1,17 +1,18 @@
 """``amphipods-search``: A* over macro moves (room to stop, stop to room, room to room).
 
-State: a 15-character string, the 11 hallway cells followed by one progress digit
-per room.  Room r's progress p counts events: while ``p < need[r]`` the top p
+State: a 15-character string, the 11 hallway cells followed by one progress
+character (``chr(48 + p)``) per room.  Room r's progress p counts events: while ``p < need[r]`` the top p
 amphipods have left; from then on the room is clean and ``p - need[r]`` amphipods
 have come home (see `Layout`).  The rooms' contents follow from the progress, so
 they are not stored.
 
 Moves (relying on the contraction lemma of `solvers.amphipods.common`):
 - if some amphipod can go home now (from a hallway stop, or straight from the top of
-  its room), that one move is the only successor.  Safe: doing it earlier frees its
-  cell, enters the same set of room slots at the same total cost, and keeps every
-  later move legal;
-- otherwise each room's top mover may go to any free stop it can reach.
+  its room), it does so at once, as part of the move that made it possible.  Safe:
+  doing it earlier frees its cell, enters the same set of room slots at the same
+  total cost, and keeps every later move legal;
+- otherwise each room's top mover may go to any free stop it can reach, followed by
+  every home move this unlocks (one action, so every state is *settled*).
 States in which two hallway amphipods each must pass the other are dead and dropped.
 
 Heuristic: the energy if nobody ever blocked anybody (exit to the hallway, walk to
