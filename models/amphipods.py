@@ -138,9 +138,15 @@ class Burrow:
 
 
 def detect(text: str) -> bool:
-    """A burrow starts with the 13-wall top line followed by a hallway line."""
+    """A burrow starts with the 13-wall top line followed by a hallway line ``#...#``.
+
+    Amphipods in the hallway still count as a burrow (the parser then says where).
+    """
     lines = text.lstrip().splitlines()
-    return len(lines) >= 2 and lines[0].rstrip() == TOP_WALL and lines[1].startswith("#.")
+    if len(lines) < 2 or lines[0].rstrip() != TOP_WALL:
+        return False
+    hallway = lines[1].rstrip()
+    return len(hallway) > 2 and hallway[0] == hallway[-1] == "#" and set(hallway[1:-1]) <= set(EMPTY + KINDS)
 
 
 def parse(text: str, source: str = "<string>") -> Burrow:

@@ -74,7 +74,9 @@ def test_parse_errors_name_file_line_and_column(text: str, line: int, column: in
 def test_detect_recognises_burrows_only() -> None:
     assert detect(EXAMPLE)
     assert detect_puzzle(EXAMPLE, "x").name == "amphipods"
+    assert detect(EXAMPLE.replace("#...........#", "#..A........#"))  # then the parser says where
     assert not detect("#########\n#b.A.@.a#\n#########\n")
+    assert not detect("#############\n#b.A.@.a....#\n#############\n")
 
 
 # --- deep transform ------------------------------------------------------------------
