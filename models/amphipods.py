@@ -1,0 +1,374 @@
+"""The amphipod burrow: sort four kinds of amphipods into their side rooms.
+
+Rules (``shared/specs/puzzles.md``, section 2): a hallway of 11 cells; rooms of
+`depth` cells hang below hallway columns 3, 5, 7 and 9 (1-based) and belong, left to
+right, to kinds A, B, C and D; one step of an A, B, C or D costs 1, 10, 100 or 1000.
+
+Move vocabulary: ``AmphipodMove(source, target)``, one amphipod going from one stop to
+the next (never a single cell).  Positions are labelled
+
+- ``H1`` ... ``H11``: hallway cells, numbered like the spec's hallway columns;
+- ``A1`` ... ``Ad``, ``B1`` ..., ``D1`` ...: room cells, named after the kind the room
+  belongs to, numbered from the top (``A1`` is just below ``H3``).
+
+How `check_plan` reads the rules (only the stated rules; nothing else is enforced):
+
+1. A move takes the amphipod at `source` to an empty `target` along the unique
+   simple path of the burrow (a tree); every cell on it after `source` must be empty
+   (no passing through others).  Its cost is the path length times the kind's energy.
+2. A move never ends on ``H3``, ``H5``, ``H7`` or ``H9`` (no stop above a room).
+3. A move that ends in a room other than the one it starts in enters that room: the
+   room must be the amphipod's own and hold no amphipod of another kind.  A move
+   inside one room (up or down the column) enters nothing and is allowed.
+4. A move that starts in the hallway (where the amphipod stopped) must end in the
+   amphipod's own room: it moves straight home, with no stop in between.
+5. Nothing else: an amphipod may stop at any free cell of a room it may enter (not
+   necessarily the deepest), may leave its own room again, and a room amphipod may
+   go directly to another room.  Consecutive moves of one amphipod are separate
+   moves, each ending in a stop.
+6. After the last move every room holds only its own kind.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import NamedTuple, Sequence
+
+from models.base import InvalidInstance, InvalidPlan, Puzzle
+
+KINDS = "ABCD"
+ENERGY = {"A": 1, "B": 10, "C": 100, "D": 1000}
+HALLWAY_LENGTH = 11
+#: 0-based hallway index above room r (hallway columns 3, 5, 7, 9).
+ROOM_DOORS = (2, 4, 6, 8)
+#: 0-based hallway indices where an amphipod may stop.
+STOPS = tuple(h for h in range(HALLWAY_LENGTH) if h not in ROOM_DOORS)
+EMPTY = "."
+TOP_WALL = "#" * 13
+HALLWAY_LINE = "#" + EMPTY * HALLWAY_LENGTH + "#"
+BOTTOM_WALL = "  #########"
+#: The two lines the deep variant inserts between the first and second room lines.
+DEEP_LINES = ("  #D#C#B#A#", "  #D#B#A#C#")
+
+
+class AmphipodMove(NamedTuple):
+    """The amphipod at position `source` moves to position `target` and stops there."""
+
+    source: str
+    target: str
+
+
+# --- positions ---------------------------------------------------------------------
+# A position is ("H", h) with h the 0-based hallway index, or (r, s) with r the
+# 0-based room index and s the 0-based slot counted from the top.
+
+Position = tuple[str | int, int]
+
+
+def hallway_label(h: int) -> str:
+    """The label of 0-based hallway index `h` (``H1`` ... ``H11``)."""
+    return f"H{h + 1}"
+
+
+def room_label(room: int, slot: int) -> str:
+    """The label of room `room` (0-3), slot `slot` (0 = top): ``A1``, ``C4`` ..."""
+    return f"{KINDS[room]}{slot + 1}"
+
+
+def parse_label(label: object, depth: int) -> Position | None:
+    """The position a label names in a burrow of `depth`, or None if it names none."""
+    if not isinstance(label, str) or len(label) < 2 or not label[1:].isdigit():
+        return None
+    number = int(label[1:])
+    if label[0] == "H" and 1 <= number <= HALLWAY_LENGTH:
+        return ("H", number - 1)
+    if label[0] in KINDS and 1 <= number <= depth:
+        return (KINDS.index(label[0]), number - 1)
+    return None
+
+
+def path(source: Position, target: Position) -> list[Position]:
+    """The cells walked from `source` to `target` (excluding `source`, including `target`).
+
+    The burrow is a tree, so this is the unique simple path: up the source room's
+    column, along the hallway, down the target room's column.
+    """
+    if source[0] != "H" and source[0] == target[0]:  # inside one room
+        room, s, t = source[0], source[1], target[1]
+        step = 1 if t > s else -1
+        return [(room, slot) for slot in range(s + step, t + step, step)]
+    cells: list[Position] = []
+    if source[0] == "H":
+        start = source[1]
+    else:
+        room, slot = source
+        cells += [(room, s) for s in range(slot - 1, -1, -1)]
+        start = ROOM_DOORS[room]
+        cells.append(("H", start))
+    end = target[1] if target[0] == "H" else ROOM_DOORS[target[0]]
+    step = 1 if end > start else -1
+    cells += [("H", h) for h in range(start + step, end + step, step)]
+    if target[0] != "H":
+        room, slot = target
+        cells += [(room, s) for s in range(slot + 1)]
+    return cells
+
+
+# --- the instance ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Burrow:
+    """A parsed burrow.  `rooms[r]` lists room r's amphipods from top to bottom."""
+
+    name: str
+    rooms: tuple[str, str, str, str]
+
+    @property
+    def depth(self) -> int:
+        return len(self.rooms[0])
+
+    def to_text(self) -> str:
+        lines = [TOP_WALL, HALLWAY_LINE]
+        for slot in range(self.depth):
+            cells = "#".join(room[slot] for room in self.rooms)
+            lines.append(f"###{cells}###" if slot == 0 else f"  #{cells}#")
+        lines.append(BOTTOM_WALL)
+        return "\n".join(lines) + "\n"
+
+
+def detect(text: str) -> bool:
+    """A burrow starts with the 13-wall top line followed by a hallway line ``#...#``.
+
+    Amphipods in the hallway still count as a burrow (the parser then says where).
+    """
+    lines = text.lstrip().splitlines()
+    if len(lines) < 2 or lines[0].rstrip() != TOP_WALL:
+        return False
+    hallway = lines[1].rstrip()
+    return len(hallway) > 2 and hallway[0] == hallway[-1] == "#" and set(hallway[1:-1]) <= set(EMPTY + KINDS)
+
+
+def parse(text: str, source: str = "<string>") -> Burrow:
+    """Parse a burrow of any depth >= 1; raise `InvalidInstance` naming line and column.
+
+    Trailing whitespace on a line and blank lines at the end are ignored; the walls
+    must otherwise be exactly as in the published format.
+    """
+    lines = [line.rstrip() for line in text.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+
+    def fail(reason: str, line: int, column: int, expected: str) -> InvalidInstance:
+        return InvalidInstance(reason, source=source, line=line, column=column, expected=expected)
+
+    def expect_exact(number: int, wanted: str, what: str) -> None:
+        if number > len(lines):
+            raise fail(f"file ends before the {what}", number, 1, repr(wanted))
+        line = lines[number - 1]
+        for column, (got, want) in enumerate(zip(line, wanted), start=1):
+            if got != want:
+                raise fail(f"unexpected {got!r} in the {what}", number, column, repr(want))
+        if len(line) != len(wanted):
+            column = min(len(line), len(wanted)) + 1
+            raise fail(f"the {what} has {len(line)} characters, not {len(wanted)} (ragged wall)", number, column,
+                       repr(wanted))
+
+    expect_exact(1, TOP_WALL, "top wall")
+    expect_exact(2, HALLWAY_LINE, "hallway (it must start empty)")
+    if len(lines) < 4:
+        raise fail("no room lines and bottom wall", len(lines) + 1, 1, "room lines such as '###B#C#B#D###'")
+    room_lines = lines[2:-1]
+    if not room_lines:
+        raise fail("no room line", 3, 1, "at least one room line such as '###B#C#B#D###'")
+    expect_exact(len(lines), BOTTOM_WALL, "bottom wall")
+    rooms: list[list[str]] = [[], [], [], []]
+    seen: dict[str, int] = {kind: 0 for kind in KINDS}
+    depth = len(room_lines)
+    for offset, line in enumerate(room_lines):
+        number = 3 + offset
+        frame = "###.#.#.#.###" if offset == 0 else "  #.#.#.#.#"
+        if len(line) != len(frame):
+            column = min(len(line), len(frame)) + 1
+            raise fail(f"room line has {len(line)} characters, not {len(frame)} (ragged wall)", number, column,
+                       repr(frame.replace(".", "X")))
+        for column, (got, want) in enumerate(zip(line, frame), start=1):
+            if want != ".":
+                if got != want:
+                    raise fail(f"unexpected {got!r} in a room line's wall", number, column, repr(want))
+                continue
+            if got not in KINDS:
+                raise fail(f"unknown amphipod {got!r}", number, column, "one of A, B, C, D")
+            seen[got] += 1
+            if seen[got] > depth:
+                raise fail(f"more than {depth} amphipods of kind {got} (the rooms are {depth} deep)", number, column,
+                           f"exactly {depth} of each kind")
+            rooms[(column - 4) // 2].append(got)
+    return Burrow(name=_stem(source), rooms=tuple("".join(room) for room in rooms))  # type: ignore[arg-type]
+
+
+def _stem(source: str) -> str:
+    base = source.replace("\\", "/").rsplit("/", 1)[-1]
+    return base[:-4] if base.endswith(".txt") else base
+
+
+def deep(burrow: Burrow) -> Burrow:
+    """The deep variant: insert ``#D#C#B#A#`` / ``#D#B#A#C#`` after the first room line.
+
+    Applies to burrows of depth >= 2 (there must be a second room line); the result is
+    two cells deeper and named ``<name>+deep``.
+    """
+    if burrow.depth < 2:
+        raise InvalidInstance(
+            f"the deep transform inserts lines between the first and second room lines; "
+            f"this burrow has depth {burrow.depth}",
+            source=burrow.name, expected="a burrow of depth >= 2",
+        )
+    inserted = [line.strip().strip("#").split("#") for line in DEEP_LINES]
+    rooms = tuple(
+        room[0] + inserted[0][r] + inserted[1][r] + room[1:] for r, room in enumerate(burrow.rooms)
+    )
+    return Burrow(name=f"{burrow.name}+deep", rooms=rooms)  # type: ignore[arg-type]
+
+
+# --- the referee -------------------------------------------------------------------
+
+def check_plan(burrow: Burrow, plan: Sequence[Sequence[object]]) -> int:
+    """Replay `plan` move by move under the rules in the module docstring; return its energy.
+
+    Raises `InvalidPlan` naming the first offending move (or ``len(plan)`` when the
+    plan ends before every room is sorted).
+    """
+    depth = burrow.depth
+    cells: dict[Position, str] = {("H", h): EMPTY for h in range(HALLWAY_LENGTH)}
+    for r, room in enumerate(burrow.rooms):
+        for s, kind in enumerate(room):
+            cells[(r, s)] = kind
+    energy = 0
+    for step, move in enumerate(plan):
+        try:
+            source_label, target_label = move
+        except (TypeError, ValueError):
+            raise InvalidPlan(step, f"malformed move {move!r}, expected (source, target)") from None
+        source, target = parse_label(source_label, depth), parse_label(target_label, depth)
+        for label, position in ((source_label, source), (target_label, target)):
+            if position is None:
+                raise InvalidPlan(step, f"no position {label!r} in a burrow of depth {depth}")
+        assert source is not None and target is not None
+        kind = cells[source]
+        if kind == EMPTY:
+            raise InvalidPlan(step, f"no amphipod at {source_label}")
+        if source == target:
+            raise InvalidPlan(step, f"{kind} at {source_label} moves nowhere")
+        route = path(source, target)
+        blocked = [cell for cell in route if cells[cell] != EMPTY]
+        if blocked:
+            where = _label(blocked[0])
+            raise InvalidPlan(step, f"{kind} from {source_label} to {target_label} runs into {cells[blocked[0]]} "
+                                    f"at {where}")
+        if target[0] == "H" and target[1] in ROOM_DOORS:
+            raise InvalidPlan(step, f"{kind} stops at {target_label}, directly above a room")
+        if source[0] == "H" and (target[0] == "H" or KINDS[target[0]] != kind):
+            raise InvalidPlan(step, f"{kind} stopped in the hallway at {source_label} and may only move "
+                                    f"straight into room {kind}, not to {target_label}")
+        if target[0] != "H" and target[0] != source[0]:
+            room = target[0]
+            if KINDS[room] != kind:
+                raise InvalidPlan(step, f"{kind} enters room {KINDS[room]}, which is not its own")
+            strangers = sorted({cells[(room, s)] for s in range(depth)} - {EMPTY, kind})
+            if strangers:
+                raise InvalidPlan(step, f"{kind} enters its room while it still holds {', '.join(strangers)}")
+        cells[source], cells[target] = EMPTY, kind
+        energy += len(route) * ENERGY[kind]
+    for r in range(4):
+        wrong = [_label((r, s)) for s in range(depth) if cells[(r, s)] != KINDS[r]]
+        if wrong:
+            raise InvalidPlan(len(plan), f"plan ends with room {KINDS[r]} not sorted at {', '.join(wrong)}")
+    return energy
+
+
+def _label(position: Position) -> str:
+    return hallway_label(position[1]) if position[0] == "H" else room_label(position[0], position[1])  # type: ignore[arg-type]
+
+
+# --- generator ---------------------------------------------------------------------
+
+def generate(seed: int, depth: int = 2, style: str = "random", swaps: int = 0) -> Burrow:
+    """A seeded burrow.
+
+    ``style="random"``: the `depth` copies of each kind are shuffled over the rooms;
+    with ``swaps > 0`` instead, the sorted burrow has `swaps` random pairs of cells
+    exchanged (fewer swaps, easier burrows).
+    ``style="real"``: shaped like the published puzzle inputs: a depth-2 burrow in
+    which no room starts with its own kind at the bottom, and for ``depth=4`` its deep
+    variant (some of those have no solution at all).  The name records the
+    parameters and the seed.
+    """
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    if style not in ("random", "real"):
+        raise ValueError(f"style must be 'random' or 'real', got {style!r}")
+    if style == "real" and (depth not in (2, 4) or swaps):
+        raise ValueError(f"real-style burrows have depth 2 or 4 and no swaps, got depth {depth}, swaps {swaps}")
+    if swaps < 0:
+        raise ValueError(f"swaps must be >= 0, got {swaps}")
+    rng = random.Random(seed)
+    if swaps:
+        cells = [kind for kind in KINDS for _ in range(depth)]
+        for _ in range(swaps):
+            a, b = rng.sample(range(len(cells)), 2)
+            cells[a], cells[b] = cells[b], cells[a]
+        rooms = tuple("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
+        return Burrow(name=f"burrow-d{depth}-swaps{swaps}-s{seed}", rooms=rooms)  # type: ignore[arg-type]
+    size = depth if style == "random" else 2
+    while True:
+        pool = [kind for kind in KINDS for _ in range(size)]
+        rng.shuffle(pool)
+        rooms = tuple("".join(pool[r * size:(r + 1) * size]) for r in range(4))
+        if style == "random" or all(room[-1] != KINDS[r] for r, room in enumerate(rooms)):
+            break
+    burrow = Burrow(name=f"burrow-d{depth}-{style}-s{seed}", rooms=rooms)  # type: ignore[arg-type]
+    if style == "real" and depth == 4:
+        burrow = Burrow(name=burrow.name, rooms=deep(burrow).rooms)
+    return burrow
+
+
+def settled(burrow: Burrow) -> list[int]:
+    """Per room, how many amphipods at its bottom are home with only their kind below."""
+    counts = []
+    for r, room in enumerate(burrow.rooms):
+        count = 0
+        for kind in reversed(room):
+            if kind != KINDS[r]:
+                break
+            count += 1
+        counts.append(count)
+    return counts
+
+
+def features(burrow: Burrow) -> dict[str, int]:
+    """Size measures: amphipods that must move, depth, and energy-weighted movers."""
+    movers = [(r, s) for r, room in enumerate(burrow.rooms) for s in range(burrow.depth - settled(burrow)[r])]
+    return {
+        "movers": len(movers),
+        "depth": burrow.depth,
+        "heavy_movers": sum(burrow.rooms[r][s] in "CD" for r, s in movers),
+    }
+
+
+PUZZLE = Puzzle(
+    name="amphipods",
+    title="amphipod burrow",
+    detect=detect,
+    parse=parse,
+    check_plan=check_plan,
+    variant=deep,
+    variant_name="deep burrow",
+    generate=generate,
+    generator_params={
+        "depth": "room depth, >= 1 (default 2)",
+        "style": "'random' (shuffle depth copies of each kind) or 'real' (like published inputs; depth 2 or 4)",
+        "swaps": "if > 0: exchange this many random pairs of cells of the sorted burrow instead (default 0)",
+    },
+    features=features,
+)

@@ -1,0 +1,58 @@
+"""What the amphipod formulations share: the fixed part of a burrow and plan checking.
+
+`Layout` is the instance seen the way the macro-move formulations see it.  They rely
+on the *contraction lemma*: some optimal plan is canonical, i.e.
+
+- an amphipod that is home with only its own kind below it never moves;
+- every other amphipod moves at most twice: out of its room to a hallway stop and
+  later home, or once, straight from its room into its home room;
+- an amphipod entering its room goes to the deepest free cell.
+
+(Exchange arguments: moving a settled amphipod or stopping higher up only blocks
+cells nobody needs; a hallway amphipod may only go home.)  The literal one-step
+formulation ``amphipods-steps`` makes none of these assumptions and checks the lemma
+empirically on every instance it finishes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from models.amphipods import Burrow, check_plan, settled
+from solvers.base import Answer, Status, Stats
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A burrow's rooms, and per room how many amphipods must leave (`need`).
+
+    Exactly `need[r]` amphipods leave room r (its top ones) and exactly `need[r]`
+    amphipods of kind r enter it (the ones not already settled at its bottom).
+    """
+
+    depth: int
+    rooms: tuple[str, ...]
+    settled: tuple[int, ...]
+    need: tuple[int, ...]
+
+    @classmethod
+    def of(cls, burrow: Burrow) -> "Layout":
+        home = tuple(settled(burrow))
+        return cls(burrow.depth, burrow.rooms, home, tuple(burrow.depth - count for count in home))
+
+    def entry_slot(self, room: int, entered: int) -> int:
+        """The slot (0 = top) the next entrant of `room` takes after `entered` entrants."""
+        return self.depth - self.settled[room] - entered - 1
+
+
+def checked(burrow: Burrow, plan: Sequence, claimed: int, status: Status, bound: int | None,
+            stats: Stats, message: str = "") -> Answer:
+    """An answer with `plan`, after the puzzle's checker confirmed it costs `claimed`.
+
+    A disagreement is a bug in the formulation and raises (the run becomes `error`).
+    """
+    cost = check_plan(burrow, plan)
+    if cost != claimed:
+        raise AssertionError(f"formulation claims cost {claimed} but its plan costs {cost}")
+    return Answer(status, cost=cost, bound=bound, plan=list(plan), stats=stats, message=message)

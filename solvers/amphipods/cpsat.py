@@ -1,0 +1,214 @@
+"""``amphipods-cpsat``: a CP-SAT scheduling model of the canonical plans.
+
+By the contraction lemma (`solvers.amphipods.common`) some optimal plan is canonical:
+every amphipod that must move leaves its room once, either straight into its home
+room or to one hallway stop from which it later goes home, and entrants fill rooms
+from the bottom.  The model describes exactly the canonical plans:
+
+- events: amphipod i leaves at time ``L[i]`` and arrives home at ``A[i] > L[i]``; all
+  event times are distinct (one amphipod moves at a time).  A direct move is the
+  option ``direct`` with ``A[i] = L[i] + 1``;
+- a choice ``x[i, o]`` of one option: a stop (not above a room) or ``direct``;
+  an optional interval ``[L[i], A[i])`` on each stop, with no overlap per stop;
+- room order: a room's movers leave top first; an amphipod arrives home only after
+  the last mover of its home room (the deepest stranger) has left;
+- path clear: at each event, no stop on the hallway stretch the amphipod walks (its
+  target stop included) is held by another amphipod at that moment;
+- objective: the energy, i.e. a constant (climbing out of rooms and filling rooms
+  from the bottom cost the same in every canonical plan) plus the hallway walks.
+
+Every solution is a legal plan (it is extracted, event by event, and replayed by the
+puzzle's checker), and every canonical plan is a solution, so the optimum and the
+best bound are those of the puzzle.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
+from solvers.amphipods.common import Layout, checked
+from solvers.base import Answer, Deadline, Solver, Status
+
+DIRECT = -1
+WORKERS = 2
+SEED = 0
+
+
+@dataclass(frozen=True)
+class Mover:
+    """An amphipod that must move: kind, origin room and slot, home room."""
+
+    kind: str
+    room: int
+    slot: int
+    home: int
+
+    @property
+    def energy(self) -> int:
+        return ENERGY[self.kind]
+
+
+def movers(layout: Layout) -> list[Mover]:
+    """The amphipods that leave their rooms, room by room, top first."""
+    return [
+        Mover(room[s], r, s, KINDS.index(room[s])) for r, room in enumerate(layout.rooms) for s in range(layout.need[r])
+    ]
+
+
+def walk(door: int, stop: int, home_door: int) -> int:
+    """Hallway cells walked from a room door to a stop, then to the home door."""
+    return abs(door - stop) + abs(stop - home_door)
+
+
+def between(a: int, b: int) -> list[int]:
+    """The stops strictly between hallway cells a and b."""
+    low, high = min(a, b), max(a, b)
+    return [h for h in STOPS if low < h < high]
+
+
+class Schedule:
+    """The CP-SAT model of one burrow (variables named after movers and stops)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.movers = movers(layout)
+        model = self.model = cp_model.CpModel()
+        n = len(self.movers)
+        horizon = 2 * n
+
+        # Variables: event times, option choices.
+        self.leave = [model.new_int_var(0, horizon - 1, f"leave_{i}") for i in range(n)]
+        self.arrive = [model.new_int_var(0, horizon - 1, f"arrive_{i}") for i in range(n)]
+        self.options: list[dict[int, cp_model.IntVar]] = []
+        for i, m in enumerate(self.movers):
+            choices = {h: model.new_bool_var(f"stop_{i}_{hallway_label(h)}") for h in STOPS}
+            if m.home != m.room:
+                choices[DIRECT] = model.new_bool_var(f"direct_{i}")
+            model.add_exactly_one(choices.values())
+            self.options.append(choices)
+
+        # One amphipod moves at a time; arrival after departure; a direct move is one event.
+        events = self.leave + self.arrive
+        model.add_all_different(events)
+        for i in range(n):
+            model.add(self.arrive[i] > self.leave[i])
+            if DIRECT in self.options[i]:
+                model.add(self.arrive[i] == self.leave[i] + 1).only_enforce_if(self.options[i][DIRECT])
+
+        # Rooms: movers leave top first; entrants come after the room's last mover left.
+        last: dict[int, int] = {}
+        for i, m in enumerate(self.movers):
+            if i > 0 and self.movers[i - 1].room == m.room:
+                model.add(self.leave[i - 1] < self.leave[i])
+            last[m.room] = i
+        for i, m in enumerate(self.movers):
+            model.add(self.arrive[i] > self.leave[last[m.home]])
+
+        # A stop holds at most one amphipod at a time.
+        for h in STOPS:
+            intervals = []
+            for i in range(n):
+                size = model.new_int_var(1, horizon, f"wait_{i}_{hallway_label(h)}")
+                intervals.append(model.new_optional_interval_var(
+                    self.leave[i], size, self.arrive[i], self.options[i][h], f"hold_{i}_{hallway_label(h)}"))
+            model.add_no_overlap(intervals)
+
+        # Order literals between events, and who holds which stop at each event.
+        count = len(events)
+        before = {}
+        for e in range(count):
+            for f in range(e + 1, count):
+                literal = model.new_bool_var(f"before_{e}_{f}")
+                model.add(events[e] < events[f]).only_enforce_if(literal)
+                model.add(events[e] > events[f]).only_enforce_if(~literal)
+                before[e, f], before[f, e] = literal, ~literal
+        held = {(h, e): model.new_bool_var(f"held_{hallway_label(h)}_at_{e}") for h in STOPS for e in range(count)}
+        for j in range(n):
+            for e in range(count):
+                if e in (j, n + j):
+                    continue  # j does not hold a stop at its own events
+                inside = [before[j, e], before[e, n + j]]  # leave_j < event < arrive_j
+                for h in STOPS:
+                    model.add_bool_or([held[h, e], self.options[j][h].Not(), inside[0].Not(), inside[1].Not()])
+
+        # Path clear at each event, for each option.
+        for i, m in enumerate(self.movers):
+            door, home_door = ROOM_DOORS[m.room], ROOM_DOORS[m.home]
+            for option, chosen in self.options[i].items():
+                if option == DIRECT:
+                    stretches = {i: between(door, home_door)}
+                else:
+                    stretches = {i: between(door, option) + [option], n + i: between(option, home_door)}
+                for event, stops in stretches.items():
+                    for h in stops:
+                        model.add_implication(chosen, held[h, event].Not())
+
+        # Objective: hallway walks (the rest is constant).
+        self.constant = sum((m.slot + 1) * m.energy for m in self.movers) + sum(
+            (layout.entry_slot(t, k) + 1) * ENERGY[KINDS[t]] for t in range(4) for k in range(layout.need[t])
+        )
+        model.minimize(sum(
+            m.energy * (abs(ROOM_DOORS[m.room] - ROOM_DOORS[m.home]) if option == DIRECT
+                        else walk(ROOM_DOORS[m.room], option, ROOM_DOORS[m.home])) * chosen
+            for m, choices in zip(self.movers, self.options) for option, chosen in choices.items()
+        ))
+
+    def plan(self, solver: cp_model.CpSolver) -> list[AmphipodMove]:
+        """The plan of a solution: its events in time order."""
+        n = len(self.movers)
+        events = []
+        for i in range(n):
+            option = next(o for o, chosen in self.options[i].items() if solver.boolean_value(chosen))
+            if option == DIRECT:
+                events.append((solver.value(self.leave[i]), i, "direct", None))
+            else:
+                events.append((solver.value(self.leave[i]), i, "out", option))
+                events.append((solver.value(self.arrive[i]), i, "home", option))
+        entered = [0, 0, 0, 0]
+        moves = []
+        for _, i, what, stop in sorted(events):
+            m = self.movers[i]
+            source = room_label(m.room, m.slot) if what != "home" else hallway_label(stop)
+            if what == "out":
+                moves.append(AmphipodMove(source, hallway_label(stop)))
+                continue
+            slot = self.layout.entry_slot(m.home, entered[m.home])
+            entered[m.home] += 1
+            moves.append(AmphipodMove(source, room_label(m.home, slot)))
+        return moves
+
+
+class ScheduleModel(Solver):
+    name = "amphipods-cpsat"
+    puzzle = "amphipods"
+    summary = "CP-SAT scheduling model: leave/arrive events, stop choice, no-overlap, room order, path clear"
+
+    def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
+        schedule = Schedule(Layout.of(instance))
+        solver = cp_model.CpSolver()
+        solver.parameters.random_seed = SEED
+        solver.parameters.num_workers = WORKERS
+        remaining = deadline.remaining()
+        if remaining is not None:
+            solver.parameters.max_time_in_seconds = remaining
+        status = solver.solve(schedule.model)
+        stats = {
+            "conflicts": solver.num_conflicts,
+            "branches": solver.num_branches,
+            "wall_time": solver.wall_time,
+            "num_workers": WORKERS,
+        }
+        if status == cp_model.INFEASIBLE:
+            return Answer(Status.INFEASIBLE, stats=stats, message="no canonical plan exists (contraction lemma)")
+        bound = schedule.constant + math.ceil(solver.best_objective_bound - 1e-6)
+        stats["best_bound"] = bound
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Answer(Status.TIMEOUT, bound=bound, stats=stats, message=solver.status_name(status))
+        cost = schedule.constant + round(solver.objective_value)
+        if status == cp_model.OPTIMAL:
+            return checked(instance, schedule.plan(solver), cost, Status.OPTIMAL, cost, stats)
+        return checked(instance, schedule.plan(solver), cost, Status.FEASIBLE, min(bound, cost), stats)

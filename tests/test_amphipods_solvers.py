@@ -1,0 +1,160 @@
+"""Amphipod formulations: examples, agreement on seeded burrows, honest timeouts."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from models.amphipods import ENERGY, KINDS, ROOM_DOORS, Burrow, check_plan, generate, parse
+from solvers.amphipods.common import Layout
+from solvers.amphipods.cpsat import ScheduleModel
+from solvers.amphipods.search import MacroMoves, MacroSearch
+from solvers.amphipods.steps import StepSearch
+from solvers.base import Result, Status
+from solvers.registry import solvers_for
+from solvers.search import best_first_search
+
+with open("/work/shared/examples/answers.json", encoding="utf-8") as handle:
+    ANSWERS = {name: cost for name, cost in json.load(handle).items() if name.startswith("amphipods/")}
+
+
+def example(name: str) -> Burrow:
+    with open(f"instances/{name}", encoding="utf-8") as handle:
+        return parse(handle.read(), name)
+
+
+def solved(result: Result, burrow: Burrow) -> int:
+    """The optimum a result claims, after replaying its plan (JSON round trip included)."""
+    assert result.status is Status.OPTIMAL, result
+    plan = json.loads(json.dumps(result.plan))
+    assert check_plan(burrow, plan) == result.cost == result.bound
+    return result.cost
+
+
+def test_registered() -> None:
+    assert [s.name for s in solvers_for("amphipods")] == ["amphipods-search", "amphipods-steps", "amphipods-cpsat"]
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_search_solves_the_examples(name: str) -> None:
+    burrow = example(name)
+    assert solved(MacroSearch().solve(burrow, 60), burrow) == ANSWERS[name]
+
+
+@pytest.mark.parametrize("name", ["amphipods/depth2-example.txt", "amphipods/depth2-b.txt"])
+def test_cpsat_solves_the_depth2_examples(name: str) -> None:
+    burrow = example(name)
+    assert solved(ScheduleModel().solve(burrow, 60), burrow) == ANSWERS[name]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["amphipods/depth4-example.txt", "amphipods/depth4-b.txt"])
+def test_cpsat_proves_the_depth4_examples(name: str) -> None:
+    burrow = example(name)
+    assert solved(ScheduleModel().solve(burrow, 120), burrow) == ANSWERS[name]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["amphipods/depth2-example.txt", "amphipods/depth2-b.txt"])
+def test_steps_solves_the_depth2_examples(name: str) -> None:
+    burrow = example(name)
+    assert solved(StepSearch().solve(burrow, 300), burrow) == ANSWERS[name]
+
+
+def test_already_sorted_burrow_costs_nothing() -> None:
+    burrow = Burrow("sorted", tuple(kind * 3 for kind in KINDS))  # type: ignore[arg-type]
+    for solver in solvers_for("amphipods"):
+        result = solver.solve(burrow, 30)
+        assert (result.status, result.cost, result.plan) == (Status.OPTIMAL, 0, []), solver.name
+
+
+ALL_DEPTH_ONE = ["".join(p) for p in itertools.permutations(KINDS)]
+
+
+@pytest.mark.parametrize("rooms", ALL_DEPTH_ONE)
+def test_all_formulations_agree_on_every_depth1_burrow(rooms: str) -> None:
+    """All 24 burrows of depth 1: the literal formulation checks the contraction."""
+    burrow = Burrow(f"d1-{rooms}", tuple(rooms))  # type: ignore[arg-type]
+    costs = {solver.name: solved(solver.solve(burrow, 60), burrow) for solver in solvers_for("amphipods")}
+    assert len(set(costs.values())) == 1, costs
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_search_and_cpsat_agree_on_seeded_depth2_burrows(seed: int) -> None:
+    burrow = generate(seed, depth=2)
+    search, cpsat = MacroSearch().solve(burrow, 60), ScheduleModel().solve(burrow, 60)
+    if search.status is Status.INFEASIBLE:
+        assert cpsat.status is Status.INFEASIBLE
+    else:
+        assert solved(search, burrow) == solved(cpsat, burrow)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(50))
+def test_all_formulations_agree_on_seeded_depth2_burrows(seed: int) -> None:
+    burrow = generate(seed, depth=2)
+    results = [solver.solve(burrow, 600) for solver in solvers_for("amphipods")]
+    statuses = {r.status for r in results}
+    if statuses == {Status.INFEASIBLE}:
+        return
+    costs = {r.solver: solved(r, burrow) for r in results}
+    assert len(set(costs.values())) == 1, costs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10))
+def test_search_and_cpsat_agree_on_seeded_depth3_and_depth4_burrows(seed: int) -> None:
+    for burrow in (generate(seed, depth=3), generate(seed, depth=4, style="real")):
+        search, cpsat = MacroSearch().solve(burrow, 120), ScheduleModel().solve(burrow, 120)
+        if search.status is Status.INFEASIBLE:
+            assert cpsat.status is Status.INFEASIBLE
+        else:
+            assert solved(search, burrow) == solved(cpsat, burrow)
+
+
+def test_time_limits_give_honest_timeouts_with_valid_bounds() -> None:
+    burrow = example("amphipods/depth4-b.txt")
+    for solver in (StepSearch(), ScheduleModel()):
+        result = solver.solve(burrow, 0.5)
+        assert result.seconds < 5
+        assert result.status in (Status.TIMEOUT, Status.FEASIBLE), result
+        assert result.bound is None or result.bound <= ANSWERS["amphipods/depth4-b.txt"]
+        if result.status is Status.FEASIBLE:
+            assert check_plan(burrow, result.plan) == result.cost
+
+
+def test_steps_plan_folds_consecutive_steps_into_moves() -> None:
+    burrow = Burrow("x", ("B", "A", "C", "D"))  # type: ignore[arg-type]
+    result = StepSearch().solve(burrow, 30)
+    assert solved(result, burrow) == 46
+    assert len(result.plan) == 4  # both out, both home: never one cell per move
+    assert all(len(move) == 2 for move in result.plan)
+
+
+def scratch_heuristic(layout: Layout, state: str) -> int:
+    """The no-blocking energy of a macro state, recomputed from its definition."""
+    hall, progress = state[:11], [ord(c) - 48 for c in state[11:]]
+    total = 0
+    for h, kind in enumerate(hall):
+        if kind != ".":
+            total += abs(h - ROOM_DOORS[KINDS.index(kind)]) * ENERGY[kind]
+    for r, room in enumerate(layout.rooms):
+        for slot in range(min(progress[r], layout.need[r]), layout.need[r]):
+            home = KINDS.index(room[slot])
+            walk = 2 if home == r else abs(ROOM_DOORS[r] - ROOM_DOORS[home])
+            total += (slot + 1 + walk) * ENERGY[room[slot]]
+        entered = max(0, progress[r] - layout.need[r])
+        total += sum(layout.entry_slot(r, k) + 1 for k in range(entered, layout.need[r])) * ENERGY[KINDS[r]]
+    return total
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_incremental_heuristic_matches_its_definition(seed: int) -> None:
+    layout = Layout.of(generate(seed, depth=3))
+    problem = MacroMoves(layout)
+    best_first_search(problem)
+    assert len(problem.h) > 10
+    for state, value in problem.h.items():
+        assert value == scratch_heuristic(layout, state)
