@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from models import keys
+from models import elevator, keys
 from models.base import InvalidInstance, Puzzle
 
 PUZZLES: dict[str, Puzzle] = {
     puzzle.name: puzzle
     for puzzle in (
         keys.PUZZLE,
+        elevator.PUZZLE,
     )
 }
 
