@@ -61,7 +61,7 @@ class Facility:
         return self.floors - 1
 
     def items(self) -> list[tuple[str, str]]:
-        """Every (element, kind) item, chips and generators of each element in turn."""
+        """Every (element, kind) item: each element's generator, then its microchip."""
         return [(element, kind) for element in self.elements for kind in (GENERATOR, MICROCHIP)]
 
     def to_text(self) -> str:

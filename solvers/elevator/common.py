@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Iterator, Sequence
 
-from models.elevator import DOWN, GENERATOR, MICROCHIP, UP, ElevatorMove, Facility, all_safe, item_name
+from models.elevator import DOWN, UP, ElevatorMove, Facility, all_safe, item_name
 
 Labelled = tuple[int, ...]
 
@@ -24,7 +24,7 @@ def start_state(facility: Facility) -> Labelled:
 
 def item_names(facility: Facility) -> list[str]:
     """Names of the items in labelled-state order."""
-    return [item_name(element, kind) for element in facility.elements for kind in (GENERATOR, MICROCHIP)]
+    return [item_name(element, kind) for element, kind in facility.items()]
 
 
 def start_is_safe(facility: Facility) -> bool:
