@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models import amphipods, keys
+from models import amphipods, elevator, keys
 from models.base import InvalidInstance, Puzzle
 
 PUZZLES: dict[str, Puzzle] = {
@@ -10,6 +10,7 @@ PUZZLES: dict[str, Puzzle] = {
     for puzzle in (
         keys.PUZZLE,
         amphipods.PUZZLE,
+        elevator.PUZZLE,
     )
 }
 

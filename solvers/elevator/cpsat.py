@@ -1,0 +1,191 @@
+"""``elevator-cpsat``: a time-indexed CP-SAT model, horizons searched upward.
+
+For a horizon T the model has, per time 0..T, the elevator's floor and every item's
+floor (one-hot Booleans), and per step 1..T which items ride (one or two, all on the
+elevator's floor before and after the step; the others stay) and whether the
+elevator goes up or down.  After every step every floor is safe.  At T every item is
+on the top floor.  Redundant cuts: the safety-free crossing bound
+(`solvers.elevator.common.crossing_bound`) holds from every time t, as a linear
+inequality on the remaining boundary crossings.
+
+Horizons: a plan with at least one step ends with the elevator on the top floor and
+each step changes its floor by one, so its length has the parity of ``floors - 1``.
+Horizons start at the crossing bound of the start (rounded up to that parity) and go
+up by two; the first feasible horizon is the optimum, because every shorter one was
+proven infeasible.  A shortest plan never visits two states equal up to renaming of
+elements (the rest of the plan, renamed, would apply earlier), so its length is below
+the number of such states; once every horizon below that cap is refuted, no plan
+exists.  When time runs out the result is ``timeout`` with the first horizon not yet
+refuted as its bound.  Two starts are refuted directly: an unsafe one (a chip already
+destroyed) and one with no safe step.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from math import comb
+
+from ortools.sat.python import cp_model
+
+from models.elevator import Facility, all_safe
+from solvers.base import Answer, Deadline, Solver, Status
+from solvers.elevator.common import (
+    crossing_bound, item_names, labelled_moves, start_is_safe, start_state, to_move,
+)
+
+NUM_WORKERS = 2
+RANDOM_SEED = 7
+#: Count the safe quotient states exactly only while there are at most this many multisets.
+EXACT_CAP_LIMIT = 200_000
+
+
+def quotient_state_cap(facility: Facility) -> int:
+    """An upper bound on the number of states up to renaming (elevator floor x pair multiset).
+
+    Exact count of the safe pair multisets where cheap, the count of all multisets otherwise.
+    """
+    floors, pairs = facility.floors, len(facility.elements)
+    multisets = comb(floors * floors + pairs - 1, pairs)
+    if multisets > EXACT_CAP_LIMIT:
+        return floors * multisets
+    codes = [(chip, generator) for chip in range(floors) for generator in range(floors)]
+    safe = sum(
+        all_safe([chip for chip, _ in chosen], [generator for _, generator in chosen])
+        for chosen in combinations_with_replacement(codes, pairs)
+    )
+    return floors * safe
+
+
+class HorizonModel:
+    """The CP-SAT model of plans of exactly `horizon` steps."""
+
+    def __init__(self, facility: Facility, horizon: int) -> None:
+        self.facility, self.horizon = facility, horizon
+        floors, top = facility.floors, facility.top
+        start = start_state(facility)
+        items = len(start) - 1
+        times, steps = range(horizon + 1), range(1, horizon + 1)
+        model = self.model = cp_model.CpModel()
+
+        # variables: elevator and item floors per time, riders and direction per step
+        self.elevator = [[model.new_bool_var(f"elevator_{t}_{f}") for f in range(floors)] for t in times]
+        self.at = [[[model.new_bool_var(f"item_{i}_{t}_{f}") for f in range(floors)] for t in times]
+                   for i in range(items)]
+        self.ride = [[model.new_bool_var(f"ride_{i}_{t}") for t in times] for i in range(items)]
+        self.up = [model.new_bool_var(f"up_{t}") for t in times]
+        for t in times:
+            model.add_exactly_one(self.elevator[t])
+            for i in range(items):
+                model.add_exactly_one(self.at[i][t])
+
+        # start and goal
+        model.add(self.elevator[0][start[0]] == 1)
+        for i in range(items):
+            model.add(self.at[i][0][start[i + 1]] == 1)
+            model.add(self.at[i][horizon][top] == 1)
+
+        for t in steps:
+            # the elevator moves one floor
+            for f in range(floors):
+                here = self.elevator[t - 1][f]
+                if f + 1 < floors:
+                    model.add_bool_or([~here, ~self.up[t], self.elevator[t][f + 1]])
+                else:
+                    model.add_bool_or([~here, ~self.up[t]])
+                if f > 0:
+                    model.add_bool_or([~here, self.up[t], self.elevator[t][f - 1]])
+                else:
+                    model.add_bool_or([~here, self.up[t]])
+            # one or two items ride, from the elevator's floor to its next floor; the rest stay
+            riders = [self.ride[i][t] for i in range(items)]
+            model.add(sum(riders) >= 1)
+            model.add(sum(riders) <= 2)
+            for i in range(items):
+                for f in range(floors):
+                    model.add_bool_or([~self.ride[i][t], ~self.elevator[t - 1][f], self.at[i][t - 1][f]])
+                    model.add_bool_or([~self.ride[i][t], ~self.elevator[t][f], self.at[i][t][f]])
+                    model.add(self.at[i][t][f] == self.at[i][t - 1][f]).only_enforce_if(~self.ride[i][t])
+            # safety: a chip on a floor with any generator has its own generator there
+            for f in range(floors):
+                any_generator = model.new_bool_var(f"generator_on_{t}_{f}")
+                for k in range(0, items, 2):
+                    model.add_implication(self.at[k][t][f], any_generator)
+                    model.add_bool_or([~self.at[k + 1][t][f], ~any_generator, self.at[k][t][f]])
+
+        self._crossing_cuts(items, floors)
+
+    def _crossing_cuts(self, items: int, floors: int) -> None:
+        """From every time t: remaining crossings of boundary b >= 2 * items below - 3 * [elevator below]."""
+        model, horizon = self.model, self.horizon
+        for b in range(floors - 1):
+            crossings = []
+            for t in range(1, horizon + 1):
+                crossing = model.new_bool_var(f"cross_{t}_{b}")
+                up = [self.elevator[t - 1][b], self.elevator[t][b + 1]]
+                down = [self.elevator[t - 1][b + 1], self.elevator[t][b]]
+                # crossing <=> (both of up) or (both of down)
+                model.add_bool_or([~crossing, up[0], down[0]])
+                model.add_bool_or([~crossing, up[1], down[1]])
+                model.add_bool_or([~up[0], ~up[1], crossing])
+                model.add_bool_or([~down[0], ~down[1], crossing])
+                crossings.append(crossing)
+            for t in range(horizon):
+                below = sum(self.at[i][t][f] for i in range(items) for f in range(b + 1))
+                elevator_below = sum(self.elevator[t][f] for f in range(b + 1))
+                model.add(sum(crossings[t:]) >= 2 * below - 3 * elevator_below)
+
+    def plan(self, solver: cp_model.CpSolver, names: list[str]) -> list:
+        moves = []
+        for t in range(1, self.horizon + 1):
+            load = tuple(i for i in range(len(names)) if solver.boolean_value(self.ride[i][t]))
+            moves.append(to_move(1 if solver.boolean_value(self.up[t]) else -1, load, names))
+        return moves
+
+
+class TimeIndexed(Solver):
+    name = "elevator-cpsat"
+    puzzle = "elevator"
+    summary = "time-indexed CP-SAT model, horizons upward from the crossing bound"
+
+    def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
+        if not start_is_safe(instance):
+            return Answer(Status.INFEASIBLE, message="the start is unsafe")
+        start = start_state(instance)
+        if all(floor == instance.top for floor in start[1:]):
+            return Answer(Status.OPTIMAL, 0, 0, [], {"horizons": 0})
+        if next(labelled_moves(start, instance.floors), None) is None:
+            return Answer(Status.INFEASIBLE, message="no safe step from the start")
+        counts = [0] * instance.floors
+        for floor in start[1:]:
+            counts[floor] += 1
+        horizon = crossing_bound(instance.floors, 0, counts)
+        horizon += (horizon - instance.top) % 2
+        cap = quotient_state_cap(instance)
+        stats: dict[str, int | float | str] = {
+            "num_workers": NUM_WORKERS, "conflicts": 0, "branches": 0, "wall_time": 0.0, "horizons": 0,
+        }
+        names = item_names(instance)
+        while horizon < cap:
+            if deadline.expired():
+                return Answer(Status.TIMEOUT, bound=horizon, stats=stats)
+            model = HorizonModel(instance, horizon)
+            solver = cp_model.CpSolver()
+            solver.parameters.num_workers = NUM_WORKERS
+            solver.parameters.random_seed = RANDOM_SEED
+            remaining = deadline.remaining()
+            if remaining is not None:
+                solver.parameters.max_time_in_seconds = remaining
+            status = solver.solve(model.model)
+            stats["conflicts"] += solver.num_conflicts
+            stats["branches"] += solver.num_branches
+            stats["wall_time"] += solver.wall_time
+            stats["horizons"] += 1
+            stats["best_bound"] = horizon
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return Answer(Status.OPTIMAL, horizon, horizon, model.plan(solver, names), stats)
+            if status != cp_model.INFEASIBLE:
+                return Answer(Status.TIMEOUT, bound=horizon, stats=stats,
+                              message=f"horizon {horizon} undecided at the time limit")
+            horizon += 2
+        return Answer(Status.INFEASIBLE, stats=stats,
+                      message=f"every horizon below {cap} (the number of states up to renaming) is infeasible")

@@ -1,0 +1,138 @@
+"""``elevator-quotient``: A* over states up to renaming of elements.
+
+Elements are interchangeable: renaming them maps plans to plans and the goal to
+itself.  So a state is the elevator's floor plus the sorted multiset of
+(chip floor, generator floor) pairs, each pair coded as ``chip * floors + generator``
+(the exact quotient; per-floor counts alone would merge states of different safety).
+A* uses the safety-free `crossing_bound`, which is admissible.  No move is pruned:
+every successor is generated, and only successors equal up to renaming are merged.
+Exhausting the quotient proves that no plan exists.
+
+An action names the pairs it moves by their position in the sorted state.  The plan
+is rebuilt on labelled states: before each action the current labelled state's
+elements are sorted by (chip floor, generator floor) like the canonical state, so
+position p names a concrete element (ties are interchangeable elements).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterable
+
+from models.elevator import ElevatorMove, Facility
+from solvers.base import Answer, Deadline, Solver, Status
+from solvers.elevator.common import crossing_bound, item_names, start_is_safe, start_state, to_move
+from solvers.search import SearchProblem, Strategy, best_first_search
+
+Canonical = tuple[int, ...]  # (elevator, sorted pair codes...)
+Load = tuple[tuple[int, int], ...]  # ((position in the sorted pairs, 0 generator / 1 chip), ...)
+Action = tuple[int, Load]  # (direction +1/-1, load)
+
+GENERATOR_KIND, CHIP_KIND = 0, 1
+
+
+class QuotientProblem(SearchProblem[Canonical, Action]):
+    """The elevator puzzle on states up to renaming of elements."""
+
+    def __init__(self, facility: Facility) -> None:
+        floors = self.floors = facility.floors
+        self.top = facility.top
+        codes = range(floors * floors)
+        self.chip_of = [code // floors for code in codes]
+        self.generator_of = [code % floors for code in codes]
+        # moved[kind][code][floor]: the code after moving that item of the pair to floor
+        self.moved = (
+            [[self.chip_of[code] * floors + floor for floor in range(floors)] for code in codes],
+            [[floor * floors + self.generator_of[code] for floor in range(floors)] for code in codes],
+        )
+        # per floor: codes with a generator there, codes with a chip there away from its generator
+        self.generator_here = [frozenset(c for c in codes if self.generator_of[c] == f) for f in range(floors)]
+        self.exposed_here = [
+            frozenset(c for c in codes if self.chip_of[c] == f != self.generator_of[c]) for f in range(floors)
+        ]
+        self.goal = (self.top * floors + self.top,) * len(facility.elements)
+        self.start = canonical(start_state(facility), floors)
+
+    def initial(self) -> Canonical:
+        return self.start
+
+    def is_goal(self, state: Canonical) -> bool:
+        return state[1:] == self.goal
+
+    def _safe(self, codes: list[int], floor: int) -> bool:
+        return self.generator_here[floor].isdisjoint(codes) or self.exposed_here[floor].isdisjoint(codes)
+
+    def successors(self, state: Canonical) -> Iterable[tuple[Action, Canonical, int]]:
+        elevator, codes = state[0], state[1:]
+        # pairs with equal codes are interchangeable: two copies of an item cover
+        # every load (the rest would only repeat successors)
+        items: list[tuple[int, int]] = []
+        copies: dict[tuple[int, int], int] = {}
+        for position, code in enumerate(codes):
+            for kind, floor in ((GENERATOR_KIND, self.generator_of[code]), (CHIP_KIND, self.chip_of[code])):
+                if floor == elevator and copies.get((code, kind), 0) < 2:
+                    copies[code, kind] = copies.get((code, kind), 0) + 1
+                    items.append((position, kind))
+        loads: list[Load] = [(item,) for item in items] + list(combinations(items, 2))
+        for step in (1, -1):
+            target = elevator + step
+            if not 0 <= target < self.floors:
+                continue
+            seen: set[Canonical] = set()
+            for load in loads:
+                moved = list(codes)
+                for position, kind in load:
+                    moved[position] = self.moved[kind][moved[position]][target]
+                if not (self._safe(moved, elevator) and self._safe(moved, target)):
+                    continue
+                moved.sort()
+                successor = (target, *moved)
+                if successor not in seen:  # equal up to renaming: one representative suffices
+                    seen.add(successor)
+                    yield (step, load), successor, 1
+
+    def heuristic(self, state: Canonical) -> int:
+        counts = [0] * self.floors
+        for code in state[1:]:
+            counts[self.chip_of[code]] += 1
+            counts[self.generator_of[code]] += 1
+        return crossing_bound(self.floors, state[0], counts)
+
+
+def canonical(labelled: tuple[int, ...], floors: int) -> Canonical:
+    """The quotient state of a labelled state ``(elevator, g_0, c_0, g_1, c_1, ...)``."""
+    generators, chips = labelled[1::2], labelled[2::2]
+    return (labelled[0], *sorted(chip * floors + generator for chip, generator in zip(chips, generators)))
+
+
+def labelled_plan(facility: Facility, actions: list[Action]) -> list[ElevatorMove]:
+    """Rebuild a plan with element names from quotient actions (see the module docstring)."""
+    names = item_names(facility)
+    state = list(start_state(facility))
+    plan = []
+    for step, load in actions:
+        order = sorted(range(len(facility.elements)), key=lambda i: (state[2 * i + 2], state[2 * i + 1]))
+        items = tuple(2 * order[position] + (1 if kind == CHIP_KIND else 0) for position, kind in load)
+        state[0] += step
+        for item in items:
+            state[item + 1] = state[0]
+        plan.append(to_move(step, items, names))
+    return plan
+
+
+class QuotientSearch(Solver):
+    name = "elevator-quotient"
+    puzzle = "elevator"
+    summary = "A* over states up to renaming of elements, safety-free crossing bound"
+
+    def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
+        if not start_is_safe(instance):
+            return Answer(Status.INFEASIBLE, message="the start is unsafe")
+        outcome = best_first_search(QuotientProblem(instance), Strategy.ASTAR, deadline)
+        stats = outcome.stats()
+        if outcome.status == "solved":
+            plan = labelled_plan(instance, outcome.actions)
+            return Answer(Status.OPTIMAL, outcome.cost, outcome.cost, plan, stats)
+        if outcome.status == "exhausted":
+            return Answer(Status.INFEASIBLE, stats=stats, message="every reachable safe state explored up to renaming")
+        return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)

@@ -1,0 +1,188 @@
+"""Elevator formulations: known optima, agreement on seeded instances, honest bounds."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from harness.index import discover
+from models.elevator import Facility, all_safe, check_plan, extended, generate, parse
+from solvers.base import Status
+from solvers.elevator.common import crossing_bound, item_names, labelled_bound, labelled_moves, start_state
+from solvers.elevator.cpsat import TimeIndexed, quotient_state_cap
+from solvers.elevator.quotient import QuotientSearch, canonical
+from solvers.elevator.search import BreadthFirst
+from solvers.registry import solvers_for
+
+INSTANCES = Path(__file__).resolve().parents[1] / "instances"
+SOLVERS = [BreadthFirst(), QuotientSearch(), TimeIndexed()]
+
+
+def load(name: str) -> Facility:
+    path = INSTANCES / "elevator" / name
+    return parse(path.read_text(), str(path))
+
+
+def test_registered() -> None:
+    assert [solver.name for solver in solvers_for("elevator")] == ["elevator-bfs", "elevator-quotient", "elevator-cpsat"]
+
+
+@pytest.mark.parametrize("solver", SOLVERS, ids=lambda solver: solver.name)
+def test_published_example(solver) -> None:
+    facility = load("two-pairs-example.txt")
+    result = solver.solve(facility, time_limit=30)
+    assert (result.status, result.cost, result.bound) == (Status.OPTIMAL, 11, 11)
+    assert check_plan(facility, result.plan) == 11
+
+
+def indexed(limit_pairs: int) -> list:
+    return [found for found in discover(INSTANCES / "elevator")
+            if found.expected is not None
+            and len(parse(found.path.read_text(), str(found.path)).elements) <= limit_pairs]
+
+
+@pytest.mark.parametrize("found", indexed(3), ids=lambda found: found.name)
+def test_indexed_small_instances(found) -> None:
+    facility = parse(found.path.read_text(), str(found.path))
+    for solver in SOLVERS[:2]:
+        result = solver.solve(facility, time_limit=30)
+        if found.expected == "infeasible":
+            assert result.status is Status.INFEASIBLE
+        else:
+            assert (result.status, result.cost) == (Status.OPTIMAL, found.expected)
+            assert check_plan(facility, result.plan) == found.expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("found", indexed(7), ids=lambda found: found.name)
+def test_indexed_instances_quotient(found) -> None:
+    facility = parse(found.path.read_text(), str(found.path))
+    result = QuotientSearch().solve(facility, time_limit=60)
+    if found.expected == "infeasible":
+        assert result.status is Status.INFEASIBLE
+    else:
+        assert (result.status, result.cost) == (Status.OPTIMAL, found.expected)
+
+
+def small_instance(seed: int) -> Facility:
+    """Seeded small instances: 1-3 pairs, 2-5 floors, a fifth of them with any start."""
+    rng = random.Random(seed)
+    return generate(seed, pairs=rng.randint(1, 3), floors=rng.randint(2, 5), safe=rng.random() < 0.8)
+
+
+def test_all_formulations_agree_on_150_generated_instances() -> None:
+    kinds = {"optimal": 0, "infeasible at start": 0, "infeasible": 0}
+    for seed in range(150):
+        facility = small_instance(seed)
+        bfs, quotient = (solver.solve(facility, time_limit=20) for solver in SOLVERS[:2])
+        # a generous limit where a plan exists (a loaded machine must not fail the test),
+        # a short one where CP-SAT can only prove infeasibility or time out
+        cpsat = TimeIndexed().solve(facility, time_limit=30 if bfs.status is Status.OPTIMAL else 1.0)
+        assert bfs.status in (Status.OPTIMAL, Status.INFEASIBLE), facility.to_text()
+        assert (quotient.status, quotient.cost) == (bfs.status, bfs.cost), facility.to_text()
+        for result in (bfs, quotient, cpsat):
+            if result.plan is not None:
+                assert check_plan(facility, result.plan) == result.cost
+        if bfs.status is Status.OPTIMAL:
+            kinds["optimal"] += 1
+            # feasible small instances are solved exactly by every formulation
+            assert (cpsat.status, cpsat.cost) == (Status.OPTIMAL, bfs.cost), facility.to_text()
+        else:
+            kinds["infeasible" if all_safe(facility.chips, facility.generators) else "infeasible at start"] += 1
+            # CP-SAT proves infeasibility or says honestly that it ran out of time
+            assert cpsat.status in (Status.INFEASIBLE, Status.TIMEOUT), facility.to_text()
+    assert kinds["optimal"] >= 50 and kinds["infeasible"] >= 10 and kinds["infeasible at start"] >= 5, kinds
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(20))
+def test_search_formulations_agree_on_bigger_instances(seed: int) -> None:
+    rng = random.Random(seed)
+    facility = generate(seed, pairs=rng.randint(3, 4), floors=rng.randint(3, 5))
+    bfs, quotient = BreadthFirst().solve(facility, 120), QuotientSearch().solve(facility, 120)
+    assert (bfs.status, bfs.cost) == (quotient.status, quotient.cost)
+
+
+def test_crossing_bound_never_exceeds_the_cost_left_along_optimal_plans() -> None:
+    """Admissibility: after k steps of an optimal plan of cost C exactly C - k steps remain."""
+    checked = 0
+    for seed in range(40):
+        facility = small_instance(seed)
+        result = BreadthFirst().solve(facility, 20)
+        if result.status is not Status.OPTIMAL:
+            continue
+        state, names = start_state(facility), item_names(facility)
+        for k, move in enumerate(result.plan):
+            assert labelled_bound(state, facility.floors) <= result.cost - k
+            state = next(successor for step, load, successor in labelled_moves(state, facility.floors)
+                         if step == (1 if move.direction == "up" else -1)
+                         and set(move.items) == {names[i] for i in load})
+            checked += 1
+    assert checked >= 100
+
+
+def test_crossing_bound_values() -> None:
+    # two chips on floor 1, generators on floors 2 and 3, elevator on floor 1
+    assert crossing_bound(4, 0, [2, 1, 1, 0]) == 1 + 3 + 5
+    # elevator above every item: each of n items below needs a round trip per boundary
+    assert crossing_bound(3, 2, [1, 0, 0]) == 2 + 2
+    assert crossing_bound(4, 3, [0, 0, 0, 5]) == 0
+
+
+def counts_key(state: tuple[int, ...], floors: int) -> tuple:
+    """The popular but wrong key: elevator floor and per-floor numbers of chips and generators."""
+    generators, chips = state[1::2], state[2::2]
+    return (state[0], *((chips.count(f), generators.count(f)) for f in range(floors)))
+
+
+def test_per_floor_counts_merge_states_of_different_safety() -> None:
+    """Three elements on three floors: pairs matched versus rotated.
+
+    Each floor holds one chip and one generator in both, so a per-floor-counts key
+    merges them; but rotated, every chip meets a foreign generator.  The quotient
+    keeps the (chip floor, generator floor) pairs and tells them apart.
+    """
+    matched, rotated = load("three-matched.txt"), load("three-rotated.txt")
+    assert matched.elements == rotated.elements
+    a, b = start_state(matched), start_state(rotated)
+    assert counts_key(a, 4) == counts_key(b, 4)
+    assert all_safe(matched.chips, matched.generators)
+    assert not all_safe(rotated.chips, rotated.generators)
+    assert canonical(a, 4) != canonical(b, 4)
+    for solver in SOLVERS:
+        assert solver.solve(matched, 30).status is Status.OPTIMAL
+        assert solver.solve(rotated, 30).status is Status.INFEASIBLE
+
+
+def test_quotient_plan_names_elements_of_an_extended_instance() -> None:
+    facility = extended(generate(2, pairs=2))
+    result = QuotientSearch().solve(facility, 30)
+    assert result.status is Status.OPTIMAL
+    assert check_plan(facility, result.plan) == result.cost
+    assert any("elerium" in name for move in result.plan for name in move.items)
+
+
+def test_cpsat_times_out_honestly_with_a_valid_bound() -> None:
+    facility = generate(3, pairs=5)
+    optimum = QuotientSearch().solve(facility, 30)
+    result = TimeIndexed().solve(facility, time_limit=0.5)
+    assert result.status is Status.TIMEOUT
+    assert result.plan is None and result.bound is not None
+    assert result.bound <= optimum.cost
+
+
+def test_cpsat_proves_infeasibility_directly_or_by_refuting_every_horizon_below_the_cap() -> None:
+    # one pair on two floors: the chip and the generator ride up together
+    tiny = Facility("tiny", 2, ("a",), (0,), (0,))
+    assert quotient_state_cap(tiny) == 2 * 4
+    assert TimeIndexed().solve(tiny, 10).cost == 1
+    # a lone generator on floor 1 cannot move without destroying the chips above
+    stuck = TimeIndexed().solve(load("stuck-generator.txt"), 10)
+    assert (stuck.status, stuck.message) == (Status.INFEASIBLE, "no safe step from the start")
+    # the hydrogen pair can never pass the sulfur chip: refuted horizon by horizon
+    stranded = load("stranded-chip.txt")
+    result = TimeIndexed().solve(stranded, 30)
+    assert result.status is Status.INFEASIBLE
+    assert result.stats["best_bound"] == quotient_state_cap(stranded) - 2  # the last horizon refuted
