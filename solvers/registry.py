@@ -12,7 +12,7 @@ import importlib
 import os
 from types import ModuleType
 
-from solvers import keys
+from solvers import keys, planner
 from solvers.base import Solver
 
 PLUGIN_VARIABLE = "CROSSCHECK_SOLVERS"
@@ -38,7 +38,7 @@ def add_plugins(modules: tuple[str, ...]) -> None:
 
 
 SOLVERS: dict[str, Solver] = {}
-_register([keys])
+_register([keys, planner])
 add_plugins(plugin_modules())
 
 
