@@ -53,13 +53,18 @@ class Encoding:
 
 
 def domain_text(name: str, types: Sequence[str], predicates: Sequence[str], actions: Sequence[Action],
-                comment: str = "") -> str:
-    """A domain with ``:strips :typing :negative-preconditions :action-costs``."""
+                comment: str = "", constants: dict[str, Sequence[str]] | None = None) -> str:
+    """A domain with ``:strips :typing :negative-preconditions :action-costs``.
+
+    Ground actions name objects directly; those objects are the domain's `constants`
+    (type -> names).
+    """
     lines = [f"; {line}" for line in comment.splitlines()]
     lines += [
         f"(define (domain {name})",
         "  (:requirements :strips :typing :negative-preconditions :action-costs)",
         f"  (:types {' '.join(types)})",
+        *_typed_lists("constants", constants or {}),
         f"  (:predicates {' '.join(predicates)})",
         "  (:functions (total-cost) - number)",
     ]
@@ -69,13 +74,19 @@ def domain_text(name: str, types: Sequence[str], predicates: Sequence[str], acti
 
 def problem_text(name: str, domain: str, objects: dict[str, Sequence[str]], init: Sequence[str],
                  goal: Sequence[str]) -> str:
-    """A problem whose metric is ``(minimize (total-cost))``; `objects` maps type -> names."""
-    lines = [f"(define (problem {name}) (:domain {domain})", "  (:objects"]
-    lines += [f"    {' '.join(names)} - {kind}" for kind, names in objects.items() if names]
-    lines += ["  )", "  (:init (= (total-cost) 0)"]
+    """A problem whose metric is ``(minimize (total-cost))``; `objects` maps type -> names
+    (leave out the domain's constants)."""
+    lines = [f"(define (problem {name}) (:domain {domain})", *_typed_lists("objects", objects)]
+    lines += ["  (:init (= (total-cost) 0)"]
     lines += [f"    {atom}" for atom in init]
     lines += ["  )", f"  (:goal (and {' '.join(goal)}))", "  (:metric minimize (total-cost)))"]
     return "\n".join(lines) + "\n"
+
+
+def _typed_lists(section: str, names: dict[str, Sequence[str]]) -> list[str]:
+    """A ``(:objects ...)`` or ``(:constants ...)`` section, one line per type (none if empty)."""
+    lines = [f"    {' '.join(group)} - {kind}" for kind, group in names.items() if group]
+    return [f"  (:{section}", *lines, "  )"] if lines else []
 
 
 def pddl_name(text: str) -> str:

@@ -68,21 +68,22 @@ def encode(burrow: Burrow) -> Encoding:
         action = _action(kind, source, target, depth)
         actions.append(action)
         table[action.name] = AmphipodMove(_label(source), _label(target))
+    positions = [("H", h) for h in range(11)] + [(room, slot) for room in range(4) for slot in range(depth)]
     domain = domain_text(
         pddl_name(f"burrow-depth-{depth}"),
         types=["kind", "position"],
+        constants={"kind": [f"k-{kind.lower()}" for kind in KINDS], "position": [_name(p) for p in positions]},
         predicates=["(at ?k - kind ?p - position)", "(empty ?p - position)"],
         actions=actions,
         comment=f"Amphipod burrow of depth {depth}: move-KIND-FROM-TO moves one amphipod from one stop to\n"
                 "the next along an empty path; energy = path length x 1, 10, 100, 1000 for A, B, C, D.",
     )
-    positions = [("H", h) for h in range(11)] + [(room, slot) for room in range(4) for slot in range(depth)]
     occupied = {(room, slot): kind for room, content in enumerate(burrow.rooms) for slot, kind in enumerate(content)}
     init = [f"(at k-{occupied[p].lower()} {_name(p)})" if p in occupied else f"(empty {_name(p)})"
             for p in positions]
     problem = problem_text(
         pddl_name(burrow.name), pddl_name(f"burrow-depth-{depth}"),
-        objects={"kind": [f"k-{kind.lower()}" for kind in KINDS], "position": [_name(p) for p in positions]},
+        objects={},
         init=init,
         goal=[f"(at k-{KINDS[room].lower()} {_name((room, slot))})" for room in range(4) for slot in range(depth)],
     )
