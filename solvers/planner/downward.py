@@ -25,6 +25,7 @@ import tempfile
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Sequence
 
 from solvers.base import Deadline
 from solvers.planner.pddl import GroundAction
@@ -79,8 +80,8 @@ def version() -> str:
     return f"up-fast-downward {importlib.metadata.version('up-fast-downward')}"
 
 
-def solve(domain: str, problem: str, deadline: Deadline) -> Run:
-    """Translate and search `domain`/`problem` optimally before `deadline`."""
+def solve(domain: str, problem: str, deadline: Deadline, translate_options: Sequence[str] = ()) -> Run:
+    """Translate (with `translate_options`) and search `domain`/`problem` optimally before `deadline`."""
     folder = binaries()
     stats: dict[str, int | float | str] = {"planner": version(), "search": SEARCH}
     with tempfile.TemporaryDirectory(prefix="crosscheck-fd-") as work:
@@ -90,7 +91,7 @@ def solve(domain: str, problem: str, deadline: Deadline) -> Run:
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
             [str(folder), *filter(None, [os.environ.get("PYTHONPATH")])])}
         code, log = _call([sys.executable, "-m", "fast_downward.translate", "domain.pddl", "problem.pddl",
-                           "--sas-file", "output.sas"], path, deadline, environment)
+                           "--sas-file", "output.sas", *translate_options], path, deadline, environment)
         stats.update(_numbers(log, TRANSLATE_STATS))
         if code == SOLVED:
             with open(path / "output.sas", "rb") as task:

@@ -47,7 +47,7 @@ class FastDownward(Solver):
         except downward.PlannerMissing as error:
             return Answer(Status.UNSUPPORTED, message=str(error))
         encoding = encoder(self.puzzle).encode(instance)
-        run = downward.solve(encoding.domain, encoding.problem, deadline)
+        run = downward.solve(encoding.domain, encoding.problem, deadline, encoding.translate_options)
         if run.outcome is downward.Outcome.SOLVED:
             return Answer(Status.OPTIMAL, cost=run.cost, bound=run.cost, plan=encoding.moves(run.plan),
                           stats=run.stats)

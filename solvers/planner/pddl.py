@@ -46,6 +46,7 @@ class Encoding:
     domain: str
     problem: str
     decode: Callable[[GroundAction], Any]
+    translate_options: tuple[str, ...] = ()  # extra options for Fast Downward's translator
 
     def moves(self, plan: Sequence[GroundAction]) -> list[Any]:
         """The planner's plan in the puzzle's move vocabulary."""
