@@ -313,6 +313,28 @@ def _literal(text: str) -> object:
     return text
 
 
+@main.command()
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--pddl", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for the PDDL files (NAME-domain.pddl and NAME-problem.pddl per instance).")
+@click.option("--variant", "--four-robots", "--deep", "--extended", "variant", is_flag=True,
+              help="Export the puzzle's variant (four robots, deep burrow, extended elevator).")
+def export(path: Path, folder: Path, variant: bool) -> None:
+    """Write a PDDL domain and problem with action costs for each instance file at PATH
+    (a file or a folder), as the Fast Downward solvers (*-fd) see them."""
+    from solvers.planner.export import export as export_pddl
+
+    for instance_file in discover(path):
+        try:
+            puzzle, instance = load_instance(str(instance_file.path))
+            if variant:
+                instance = puzzle.variant(instance)
+        except InvalidInstance as error:
+            raise click.ClickException(str(error)) from None
+        for written in export_pddl(puzzle.name, instance, folder):
+            click.echo(str(written))
+
+
 @main.command("record-optima")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), required=True,

@@ -12,7 +12,7 @@ import importlib
 import os
 from types import ModuleType
 
-from solvers import amphipods, elevator, keys
+from solvers import amphipods, elevator, keys, planner
 from solvers.base import Solver
 
 PLUGIN_VARIABLE = "CROSSCHECK_SOLVERS"
@@ -38,7 +38,7 @@ def add_plugins(modules: tuple[str, ...]) -> None:
 
 
 SOLVERS: dict[str, Solver] = {}
-_register([keys, amphipods, elevator])
+_register([keys, amphipods, elevator, planner])
 add_plugins(plugin_modules())
 
 

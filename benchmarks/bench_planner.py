@@ -1,0 +1,77 @@
+"""Which instance sizes Fast Downward (A* + LM-cut) solves within a time limit, per puzzle.
+
+Run as ``python -m benchmarks.bench_planner [--time-limit 60] [--seeds 3] [--puzzle keys]``
+(needs the ``planners`` extra).  For each size of a ladder of seeded generated
+instances it prints how many seeds were solved (optimal or proven infeasible) and the
+median time over all seeds (a timeout counts as the limit); a ladder stops after the
+first size where no seed is solved.  Plans are replayed by the puzzle's checker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+from models.registry import PUZZLES
+from solvers.base import Status
+from solvers.registry import get_solver
+
+#: (label, generator parameters) from small to large, per puzzle.
+LADDERS: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "keys": [(f"{size}x{size}, {keys} keys, {robots} robot(s)",
+              {"size": size, "keys": keys, "loops": 2, "robots": robots})
+             for robots in (1, 4)
+             for size, keys in ((9, 4), (13, 6), (17, 8), (17, 10), (21, 12), (25, 14), (41, 16), (81, 26))],
+    "amphipods": [("depth 1", {"depth": 1}), ("depth 2", {"depth": 2}), ("depth 2 real", {"depth": 2, "style": "real"}),
+                  ("depth 3", {"depth": 3}), ("depth 4 real", {"depth": 4, "style": "real"})],
+    "elevator": [(f"{pairs} pairs, 4 floors", {"pairs": pairs, "floors": 4}) for pairs in (2, 3, 4, 5, 6, 7)],
+}
+SOLVER = {"keys": "keys-fd", "amphipods": "amphipods-fd", "elevator": "elevator-fd"}
+
+
+def run(puzzle: str, seeds: int, limit: float) -> None:
+    model = PUZZLES[puzzle]
+    solver = get_solver(SOLVER[puzzle])
+    print(f"\n{puzzle} ({solver.name}, limit {limit:g} s, seeds 0-{seeds - 1})")
+    print(f"{'size':<32} {'solved':>7} {'median s':>9} {'max solved s':>13}")
+    stopped: set[str] = set()
+    for label, params in LADDERS[puzzle]:
+        family = label.split(", ")[-1] if puzzle == "keys" else ""
+        if family in stopped:
+            continue
+        times, solved = [], []
+        for seed in range(seeds):
+            instance = model.generate(seed, **params)
+            start = time.perf_counter()
+            result = solver.solve(instance, limit)
+            seconds = time.perf_counter() - start
+            if result.status is Status.ERROR:
+                raise RuntimeError(f"{instance.name}: {result.message}")
+            if result.plan is not None:
+                assert model.check_plan(instance, result.plan) == result.cost, instance.name
+            exact = result.status in (Status.OPTIMAL, Status.INFEASIBLE)
+            times.append(seconds if exact else limit)
+            solved += [seconds] if exact else []
+        most = f"{max(solved):.2f}" if solved else "-"
+        print(f"{label:<32} {len(solved):>3}/{seeds:<3} {statistics.median(times):>9.2f} {most:>13}", flush=True)
+        if not solved:
+            stopped.add(family)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--puzzle", choices=sorted(LADDERS), action="append")
+    arguments = parser.parse_args()
+    for puzzle in arguments.puzzle or sorted(LADDERS):
+        if puzzle in PUZZLES:
+            run(puzzle, arguments.seeds, arguments.time_limit)
+        else:
+            print(f"\n{puzzle}: model not available in this checkout")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,18 @@
+"""Writing an instance's PDDL encoding to files (``crosscheck export PATH --pddl DIR``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from solvers.planner.fd import encoder
+
+
+def export(puzzle: str, instance: Any, folder: Path) -> tuple[Path, Path]:
+    """Write ``<name>-domain.pddl`` and ``<name>-problem.pddl`` for `instance` into `folder`."""
+    encoding = encoder(puzzle).encode(instance)
+    folder.mkdir(parents=True, exist_ok=True)
+    domain, problem = folder / f"{instance.name}-domain.pddl", folder / f"{instance.name}-problem.pddl"
+    domain.write_text(encoding.domain, encoding="utf-8")
+    problem.write_text(encoding.problem, encoding="utf-8")
+    return domain, problem

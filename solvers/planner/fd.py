@@ -1,0 +1,76 @@
+"""Solvers that hand a PDDL encoding to Fast Downward (A* with LM-cut).
+
+Nobody here wrote the search: the planner grounds the task, searches it and proves
+optimality on its own, and the plan it returns is mapped back to the puzzle's moves
+for the puzzle's own checker.  The encoder is imported when a solver runs (it imports
+its puzzle's model), and Fast Downward is looked up only then, so the registry loads
+without the optional ``planners`` extra; without it the solvers answer `unsupported`.
+
+Statuses: `optimal` only when the planner solved the task (its configuration is
+optimal); `infeasible` only when the planner proved the task unsolvable; `timeout`
+(with the largest f-value A* reached as the bound) otherwise; running out of memory
+raises `MemoryError`, which the harness records as ``memout``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, ClassVar
+
+from solvers.base import Answer, Deadline, Solver, Status
+
+#: The encoder module of each puzzle; each has ``encode(instance) -> Encoding``.
+ENCODERS = {
+    "keys": "solvers.planner.pddl_keys",
+    "amphipods": "solvers.planner.pddl_amphipods",
+    "elevator": "solvers.planner.pddl_elevator",
+}
+
+
+def encoder(puzzle: str) -> Any:
+    """The encoder module of `puzzle` (a `KeyError` names the puzzles that have one)."""
+    if puzzle not in ENCODERS:
+        raise KeyError(f"no PDDL encoder for {puzzle!r}; encoders exist for {', '.join(ENCODERS)}")
+    return importlib.import_module(ENCODERS[puzzle])
+
+
+class FastDownward(Solver):
+    """Encode the instance in PDDL, run Fast Downward's optimal configuration, decode."""
+
+    puzzle: ClassVar[str]
+
+    def _solve(self, instance: Any, deadline: Deadline) -> Answer:
+        from solvers.planner import downward
+
+        try:
+            downward.binaries()
+        except downward.PlannerMissing as error:
+            return Answer(Status.UNSUPPORTED, message=str(error))
+        encoding = encoder(self.puzzle).encode(instance)
+        run = downward.solve(encoding.domain, encoding.problem, deadline, encoding.translate_options)
+        if run.outcome is downward.Outcome.SOLVED:
+            return Answer(Status.OPTIMAL, cost=run.cost, bound=run.cost, plan=encoding.moves(run.plan),
+                          stats=run.stats)
+        if run.outcome is downward.Outcome.UNSOLVABLE:
+            return Answer(Status.INFEASIBLE, stats=run.stats, message="Fast Downward proved the task unsolvable")
+        if run.outcome is downward.Outcome.OUT_OF_MEMORY:
+            raise MemoryError("Fast Downward ran out of memory")
+        return Answer(Status.TIMEOUT, bound=run.bound, stats=run.stats, message="Fast Downward did not finish in time")
+
+
+class KeysFastDownward(FastDownward):
+    name = "keys-fd"
+    puzzle = "keys"
+    summary = "PDDL cell-by-cell encoding, Fast Downward A* + LM-cut (optional extra 'planners')"
+
+
+class AmphipodsFastDownward(FastDownward):
+    name = "amphipods-fd"
+    puzzle = "amphipods"
+    summary = "PDDL stop-to-stop moves with energy costs, Fast Downward A* + LM-cut (optional extra 'planners')"
+
+
+class ElevatorFastDownward(FastDownward):
+    name = "elevator-fd"
+    puzzle = "elevator"
+    summary = "PDDL rides with safety preconditions, Fast Downward A* + LM-cut (optional extra 'planners')"

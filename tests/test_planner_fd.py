@@ -1,0 +1,120 @@
+"""Fast Downward on every puzzle: published optima, agreement with the other formulations
+on seeded instances, proofs of infeasibility, honest timeouts.  Skipped without the
+``planners`` extra (``pip install -e '.[test,planners]'``)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("up_fast_downward")
+
+from harness.cli import main  # noqa: E402
+from harness.index import discover  # noqa: E402
+from models.base import InvalidInstance  # noqa: E402
+from models.keys import generate as generate_vault  # noqa: E402
+from models.keys import parse as parse_vault  # noqa: E402
+from models.registry import PUZZLES, load_instance  # noqa: E402
+from solvers.base import Status  # noqa: E402
+from solvers.registry import get_solver, solvers_for  # noqa: E402
+
+INSTANCES = Path(__file__).resolve().parent.parent / "instances"
+#: Published examples the planner solves in a few seconds; the rest run with -m slow.
+QUICK = {
+    "keys/one-robot-1.txt", "keys/one-robot-2.txt", "keys/one-robot-3.txt", "keys/one-robot-5.txt",
+    "keys/loop-1.txt", "keys/four-robots-1.txt", "keys/four-robots-2.txt", "keys/four-robots-3.txt",
+    "keys/four-robots-4.txt", "elevator/two-pairs-example.txt",
+}
+SLOW = {"keys/one-robot-4.txt", "amphipods/depth2-example.txt", "amphipods/depth2-b.txt"}
+FD = {"keys": "keys-fd", "amphipods": "amphipods-fd", "elevator": "elevator-fd"}
+
+
+def _solve_and_check(solver: str, puzzle: str, instance: Any, limit: float) -> Any:
+    """Solve, and replay any plan with the puzzle's checker, which must recompute the cost."""
+    result = get_solver(solver).solve(instance, limit)
+    assert result.status is not Status.ERROR, result.message
+    if result.plan is not None:
+        assert PUZZLES[puzzle].check_plan(instance, result.plan) == result.cost
+    return result
+
+
+@pytest.mark.parametrize("name", sorted(QUICK) + [pytest.param(name, marks=pytest.mark.slow) for name in sorted(SLOW)])
+def test_published_optimum(name: str) -> None:
+    files = {f.name: f for f in discover(INSTANCES)} if INSTANCES.is_dir() else {}
+    if name not in files:
+        pytest.skip(f"{name} is not in instances/ yet")
+    try:
+        puzzle, instance = load_instance(str(files[name].path))
+    except InvalidInstance as error:
+        pytest.skip(f"its puzzle model is not here yet: {error}")
+    result = _solve_and_check(FD[puzzle.name], puzzle.name, instance, 120)
+    assert result.status is Status.OPTIMAL
+    assert result.cost == files[name].expected
+
+
+def _references(puzzle: str) -> list[str]:
+    names = [solver.name for solver in solvers_for(puzzle) if solver.name != FD[puzzle]]
+    if not names:
+        pytest.skip(f"no other {puzzle} formulation registered to compare with")
+    return names
+
+
+def _agree(puzzle: str, instance: Any, limit: float = 30) -> Status:
+    """The planner's exact answer equals every other formulation's exact answer."""
+    mine = _solve_and_check(FD[puzzle], puzzle, instance, limit)
+    assert mine.status in (Status.OPTIMAL, Status.INFEASIBLE), mine.message
+    for reference in _references(puzzle):
+        theirs = _solve_and_check(reference, puzzle, instance, limit)
+        if theirs.status in (Status.OPTIMAL, Status.INFEASIBLE):
+            assert (theirs.status, theirs.cost) == (mine.status, mine.cost), f"{reference} on {instance.name}"
+    return mine.status
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_generated_vaults_agree(seed: int) -> None:
+    vault = generate_vault(seed, size=9 + 4 * (seed % 2), keys=3 + seed % 3, loops=seed % 3, robots=(1, 4)[seed % 2])
+    _agree("keys", vault)
+
+
+def test_a_locked_key_is_proven_unreachable() -> None:
+    result = _solve_and_check("keys-fd", "keys", parse_vault("#####\n#@Ab#\n#####\n", "locked.txt"), 30)
+    assert result.status is Status.INFEASIBLE
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_generated_burrows_agree(seed: int) -> None:
+    amphipods = pytest.importorskip("models.amphipods")
+    _agree("amphipods", amphipods.generate(seed, depth=1))
+
+
+@pytest.mark.parametrize("seed, pairs, floors, safe", [
+    (0, 2, 4, True), (1, 2, 4, True), (2, 3, 4, True), (3, 3, 3, True), (4, 2, 3, False), (5, 3, 4, False),
+    (6, 1, 1, True), (7, 3, 2, True),
+])
+def test_generated_facilities_agree(seed: int, pairs: int, floors: int, safe: bool) -> None:
+    elevator = pytest.importorskip("models.elevator")
+    _agree("elevator", elevator.generate(seed, pairs=pairs, floors=floors, safe=safe))
+
+
+def test_timeout_is_honest() -> None:
+    """Cut short, the planner stops near its limit without a plan, and the bound it reports
+    (A*'s f-layer) is at most the optimum it proves when given the time."""
+    vault = generate_vault(0, size=17, keys=10, loops=2)  # about 6,000 expansions
+    start = time.perf_counter()
+    cut = get_solver("keys-fd").solve(vault, 0.4)
+    assert time.perf_counter() - start < 2
+    assert cut.status is Status.TIMEOUT and cut.plan is None and cut.bound is not None
+    full = _solve_and_check("keys-fd", "keys", vault, 60)
+    assert full.status is Status.OPTIMAL and 0 < cut.bound <= full.cost
+
+
+def test_solve_command_runs_the_planner_in_isolation(tmp_path: Path) -> None:
+    path = tmp_path / "small.txt"
+    path.write_text("#########\n#b.A.@.a#\n#########\n")
+    result = CliRunner().invoke(main, ["solve", str(path), "--solver", "keys-fd", "--json", "--memory-limit", "2048"])
+    assert result.exit_code == 0, result.output
+    assert '"status": "optimal"' in result.output and '"cost": 8' in result.output
