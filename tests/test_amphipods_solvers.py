@@ -34,7 +34,7 @@ def solved(result: Result, burrow: Burrow) -> int:
 
 
 def test_registered() -> None:
-    assert [s.name for s in solvers_for("amphipods")] == ["amphipods-search", "amphipods-steps", "amphipods-cpsat"]
+    assert [s.name for s in solvers_for("amphipods")] == ["amphipods-search", "amphipods-steps", "amphipods-cpsat", "amphipods-fd"]
 
 
 @pytest.mark.parametrize("name", sorted(ANSWERS))

@@ -26,7 +26,7 @@ def load(name: str) -> Facility:
 
 
 def test_registered() -> None:
-    assert [solver.name for solver in solvers_for("elevator")] == ["elevator-bfs", "elevator-quotient", "elevator-cpsat"]
+    assert [solver.name for solver in solvers_for("elevator")] == ["elevator-bfs", "elevator-quotient", "elevator-cpsat", "elevator-fd"]
 
 
 @pytest.mark.parametrize("solver", SOLVERS, ids=lambda solver: solver.name)
