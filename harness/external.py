@@ -30,7 +30,7 @@ class External:
     puzzle: str | None = None  # None: every puzzle
 
     @classmethod
-    def parse(cls, spec: str) -> "External":
+    def parse(cls, spec: str) -> External:
         """Parse ``[PUZZLE:]NAME=COMMAND``; `ValueError` says what is wrong."""
         label, separator, command = spec.partition("=")
         if not separator or not label.strip() or not command.strip():

@@ -12,10 +12,11 @@ import os
 import platform
 import subprocess
 import sys
+from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from pydantic import BaseModel, Field
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Iterable
+from collections.abc import Iterable
 
 from harness.records import RunRecord
 from harness.verdicts import InstanceVerdict, judge_all

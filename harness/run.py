@@ -16,9 +16,9 @@ import resource
 import signal
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from multiprocessing.connection import Connection
-from typing import Callable, Iterable
 
 from harness.external import run_external
 from harness.index import Expected

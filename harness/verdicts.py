@@ -24,9 +24,9 @@ Verdicts, worst first:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Iterable
 
 from harness.index import INFEASIBLE
 from harness.records import RunRecord

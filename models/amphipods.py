@@ -32,8 +32,9 @@ How `check_plan` reads the rules (only the stated rules; nothing else is enforce
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from models.base import InvalidInstance, InvalidPlan, Puzzle
 

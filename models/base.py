@@ -7,8 +7,9 @@ checker is the referee, so it must never depend on the players.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 
 class InvalidInstance(ValueError):

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from models.base import InvalidInstance, InvalidPlan, Puzzle
 

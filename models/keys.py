@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from models.base import InvalidInstance, InvalidPlan, Puzzle
 

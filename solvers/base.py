@@ -57,7 +57,7 @@ class Result(BaseModel):
     message: str = ""
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Result":
+    def _consistent(self) -> Result:
         with_plan = {Status.OPTIMAL, Status.FEASIBLE}
         if self.status in with_plan:
             if self.cost is None or self.plan is None:

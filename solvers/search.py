@@ -19,10 +19,11 @@ from __future__ import annotations
 import heapq
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import count
-from typing import Generic, Hashable, Iterable, TypeVar
+from typing import Generic, TypeVar
 
 from solvers.base import Deadline
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from models.amphipods import (AmphipodMove as M, Burrow, check_plan, deep, detect, features, generate, parse,
-                              path)
+from models.amphipods import AmphipodMove as M
+from models.amphipods import Burrow, check_plan, deep, detect, features, generate, parse, path
 from models.base import InvalidInstance, InvalidPlan
 from models.registry import detect_puzzle
 

@@ -9,7 +9,15 @@ import pytest
 
 from models.base import InvalidInstance, InvalidPlan
 from models.elevator import (
-    ElevatorMove, Facility, all_safe, check_plan, detect, extended, generate, ordinal, parse,
+    ElevatorMove,
+    Facility,
+    all_safe,
+    check_plan,
+    detect,
+    extended,
+    generate,
+    ordinal,
+    parse,
 )
 from models.registry import detect_puzzle, get_puzzle
 

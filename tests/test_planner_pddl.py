@@ -9,8 +9,9 @@ next, and that each action's cost is the checker's cost of its move.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from click.testing import CliRunner

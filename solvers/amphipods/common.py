@@ -16,11 +16,11 @@ empirically on every instance it finishes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from models.amphipods import Burrow, check_plan, settled
-from solvers.base import Answer, Status, Stats
+from solvers.base import Answer, Stats, Status
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Layout:
     need: tuple[int, ...]
 
     @classmethod
-    def of(cls, burrow: Burrow) -> "Layout":
+    def of(cls, burrow: Burrow) -> Layout:
         home = tuple(settled(burrow))
         return cls(burrow.depth, burrow.rooms, home, tuple(burrow.depth - count for count in home))
 

@@ -32,10 +32,9 @@ from ortools.sat.python import cp_model
 from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
 from solvers.amphipods.common import Layout, checked
 from solvers.base import Answer, Deadline, Solver, Status
+from solvers.cpsat import configured_solver, run_stats
 
 DIRECT = -1
-WORKERS = 2
-SEED = 0
 
 
 @dataclass(frozen=True)
@@ -189,19 +188,9 @@ class ScheduleModel(Solver):
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         schedule = Schedule(Layout.of(instance))
-        solver = cp_model.CpSolver()
-        solver.parameters.random_seed = SEED
-        solver.parameters.num_workers = WORKERS
-        remaining = deadline.remaining()
-        if remaining is not None:
-            solver.parameters.max_time_in_seconds = remaining
+        solver = configured_solver(deadline)
         status = solver.solve(schedule.model)
-        stats = {
-            "conflicts": solver.num_conflicts,
-            "branches": solver.num_branches,
-            "wall_time": solver.wall_time,
-            "num_workers": WORKERS,
-        }
+        stats = run_stats(solver)
         if status == cp_model.INFEASIBLE:
             return Answer(Status.INFEASIBLE, stats=stats, message="no canonical plan exists (contraction lemma)")
         bound = schedule.constant + math.ceil(solver.best_objective_bound - 1e-6)

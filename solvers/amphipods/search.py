@@ -22,7 +22,7 @@ maintained incrementally: forced home moves lower it by exactly their cost.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
 from solvers.amphipods.common import Layout, checked

@@ -16,10 +16,9 @@ burrow).  The plan folds consecutive steps of one amphipod into one move.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
-from models.amphipods import (ENERGY, HALLWAY_LENGTH, KINDS, ROOM_DOORS, AmphipodMove, Burrow, hallway_label,
-                              room_label)
+from models.amphipods import ENERGY, HALLWAY_LENGTH, KINDS, ROOM_DOORS, AmphipodMove, Burrow, hallway_label, room_label
 from solvers.amphipods.common import checked
 from solvers.base import Answer, Deadline, Solver, Status
 from solvers.search import SearchProblem, Strategy, best_first_search

@@ -7,8 +7,8 @@ floor, then the floors of each element's generator and microchip in the order of
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import Iterator, Sequence
 
 from models.elevator import DOWN, UP, ElevatorMove, Facility, all_safe, item_name
 

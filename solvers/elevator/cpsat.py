@@ -28,13 +28,17 @@ from math import comb
 from ortools.sat.python import cp_model
 
 from models.elevator import Facility, all_safe
-from solvers.base import Answer, Deadline, Solver, Status
+from solvers.base import Answer, Deadline, Solver, Stats, Status
+from solvers.cpsat import configured_solver, run_stats
 from solvers.elevator.common import (
-    crossing_bound, item_names, labelled_moves, start_is_safe, start_state, to_move,
+    crossing_bound,
+    item_names,
+    labelled_moves,
+    start_is_safe,
+    start_state,
+    to_move,
 )
 
-NUM_WORKERS = 2
-RANDOM_SEED = 7
 #: Count the safe quotient states exactly only while there are at most this many multisets.
 EXACT_CAP_LIMIT = 200_000
 
@@ -161,24 +165,17 @@ class TimeIndexed(Solver):
         horizon = crossing_bound(instance.floors, 0, counts)
         horizon += (horizon - instance.top) % 2
         cap = quotient_state_cap(instance)
-        stats: dict[str, int | float | str] = {
-            "num_workers": NUM_WORKERS, "conflicts": 0, "branches": 0, "wall_time": 0.0, "horizons": 0,
-        }
+        stats: Stats = {"conflicts": 0, "branches": 0, "wall_time": 0.0, "horizons": 0}
         names = item_names(instance)
         while horizon < cap:
             if deadline.expired():
                 return Answer(Status.TIMEOUT, bound=horizon, stats=stats)
             model = HorizonModel(instance, horizon)
-            solver = cp_model.CpSolver()
-            solver.parameters.num_workers = NUM_WORKERS
-            solver.parameters.random_seed = RANDOM_SEED
-            remaining = deadline.remaining()
-            if remaining is not None:
-                solver.parameters.max_time_in_seconds = remaining
+            solver = configured_solver(deadline)
             status = solver.solve(model.model)
-            stats["conflicts"] += solver.num_conflicts
-            stats["branches"] += solver.num_branches
-            stats["wall_time"] += solver.wall_time
+            run = run_stats(solver)
+            stats |= {key: stats[key] + run[key] for key in ("conflicts", "branches", "wall_time")}
+            stats |= {"num_workers": run["num_workers"], "random_seed": run["random_seed"]}
             stats["horizons"] += 1
             stats["best_bound"] = horizon
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -16,8 +16,8 @@ position p names a concrete element (ties are interchangeable elements).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations
-from typing import Iterable
 
 from models.elevator import ElevatorMove, Facility
 from solvers.base import Answer, Deadline, Solver, Status

@@ -7,7 +7,7 @@ reachable safe states proves that no plan exists.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from models.elevator import ElevatorMove, Facility
 from solvers.base import Answer, Deadline, Solver, Status

@@ -33,8 +33,8 @@ independently, so their bounds add up.  Per component:
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from models.keys import WALL, Cell, Vault
 

@@ -73,11 +73,10 @@ from ortools.sat.python import cp_model
 
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Status
+from solvers.cpsat import SEED, WORKERS, configured_solver, run_stats
 from solvers.keys.routes import ContractedVault, contract
 
 #: CP-SAT parameters fixed for reproducible runs.
-RANDOM_SEED = 20240601
-NUM_WORKERS = 2
 
 
 @dataclass(frozen=True)
@@ -277,7 +276,7 @@ class KeysCpSat(Solver):
     puzzle = "keys"
     summary = "CP-SAT: one circuit per robot over the contracted graph, route choice per arc, global key ranks"
 
-    def __init__(self, num_workers: int = NUM_WORKERS, random_seed: int = RANDOM_SEED) -> None:
+    def __init__(self, num_workers: int = WORKERS, random_seed: int = SEED) -> None:
         self.num_workers = num_workers
         self.random_seed = random_seed
 
@@ -332,7 +331,7 @@ class KeysCpSat(Solver):
                     circuit.append((local[source], local[target], literal))
                     arc_literals.setdefault((source, target), []).append((robot, literal))
             model.add_circuit(circuit)
-        for node, literals in visits.items():
+        for literals in visits.values():
             model.add_exactly_one(literals)
 
         # Route choice on used arcs, rank precedences, and the objective.
@@ -387,20 +386,10 @@ class KeysCpSat(Solver):
                     ))
 
         # Solve.
-        solver = cp_model.CpSolver()
-        solver.parameters.random_seed = self.random_seed
-        solver.parameters.num_workers = self.num_workers
-        remaining = deadline.remaining()
-        if remaining is not None:
-            solver.parameters.max_time_in_seconds = max(remaining, 0.01)
+        solver = configured_solver(deadline, self.random_seed, self.num_workers)
         status = solver.solve(model)
-        stats = {
-            "conflicts": solver.num_conflicts,
-            "branches": solver.num_branches,
-            "wall_time": solver.wall_time,
-            "num_workers": self.num_workers,
+        stats = run_stats(solver) | {
             "num_booleans": solver.num_booleans,
-            "random_seed": self.random_seed,
             "arcs": len(arcs),
             "routes": sum(len(routes) for routes in arcs.values()),
             "cp_status": solver.status_name(status),

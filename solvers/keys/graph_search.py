@@ -12,7 +12,7 @@ which ignores doors; bridge distances from the door-free layout).  The plan is t
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Status

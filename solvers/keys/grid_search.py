@@ -12,7 +12,7 @@ and in bridges crossed).
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 from models.keys import DIRECTIONS, WALL, KeyMove, Vault, collectable_keys
 from solvers.base import Answer, Deadline, Solver, Status

@@ -22,10 +22,10 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Sequence
 
 from solvers.base import Deadline
 from solvers.planner.pddl import GroundAction

@@ -12,8 +12,9 @@ Downward accepts every encoding.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 GroundAction = tuple[str, ...]
 

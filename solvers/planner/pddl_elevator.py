@@ -27,8 +27,8 @@ when `models.elevator.all_safe` holds, so Fast Downward proves such a task unsol
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations, product
-from typing import Iterator
 
 from models.elevator import DOWN, GENERATOR, MICROCHIP, UP, ElevatorMove, Facility, all_safe, item_name
 from solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text

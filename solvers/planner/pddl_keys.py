@@ -16,7 +16,7 @@ every key.
 from __future__ import annotations
 
 from models.keys import DIRECTIONS, WALL, KeyMove, Vault
-from solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, problem_text, pddl_name
+from solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text
 
 MOVE = ["(at ?r ?from)", "(adjacent ?from ?to ?d)"]
 LEAVE = ["(not (at ?r ?from))", "(at ?r ?to)"]
