@@ -359,12 +359,14 @@ def record_optima(file: Path, index_path: Path | None, min_agreeing: int) -> Non
     """
     records = [r for r in read_records(file) if not r.variant]
     entries = {}
-    commit = environment()["commit"]
     for verdict in judge_all(records):
         if verdict.verdict is not Verdict.AGREE or len(verdict.provers) < min_agreeing:
             continue
         entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
-        entry["origin"] = f"agreed by {', '.join(verdict.provers)} (crosscheck {commit})"
+        # Provenance is the code that ran, which the records carry, not the code recording it.
+        commits = sorted({str(r.environment.get("commit", "?")) for r in records
+                          if r.instance == verdict.instance and r.solver in verdict.provers})
+        entry["origin"] = f"agreed by {', '.join(verdict.provers)} (crosscheck {', '.join(commits)})"
         entries[verdict.instance] = entry
     for name in append_entries(index_path, entries):
         click.echo(f"{name}: {entries[name]}")
