@@ -31,7 +31,7 @@ from harness.verdicts import FAILURES, Verdict, judge_all
 from models.base import InvalidInstance, Puzzle
 from models.registry import PUZZLES, get_puzzle, load_instance
 from solvers.base import Status
-from solvers.registry import add_plugins, get_solver, plugin_modules, solvers_for
+from solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
 EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
 
@@ -54,7 +54,8 @@ def list_command(params: bool) -> None:
     for puzzle in PUZZLES.values():
         click.echo(f"{puzzle.name}: {puzzle.title} (variant: {puzzle.variant_name})")
         for solver in solvers_for(puzzle.name):
-            click.echo(f"  {solver.name:<20} {solver.summary}")
+            missing = solver.unavailable()
+            click.echo(f"  {solver.name:<20} {solver.summary}" + (f" [not run by default: {missing}]" if missing else ""))
         if params:
             for name, meaning in puzzle.generator_params.items():
                 click.echo(f"  -p {name}=...  {meaning}")
@@ -96,7 +97,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     except InvalidInstance as error:
         raise click.ClickException(str(error)) from None
     instance_file = discover(path)[0]
-    names = solver_names or tuple(solver.name for solver in solvers_for(puzzle.name))
+    names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
     tasks = [_task(instance_file, name, variant, time_limit, memory_limit) for name in names]
     records = run_tasks(tasks, jobs=1)
     click.echo(dump_records(records) if as_json else render(records), nl=not as_json)
@@ -225,7 +226,8 @@ def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], e
     except InvalidInstance as error:
         return [RunRecord(instance=instance_file.name, puzzle=None, solver="-", status=Status.ERROR,
                           message=str(error), expected=instance_file.expected)], []
-    names = [s.name for s in solvers_for(puzzle.name) if not solver_names or s.name in solver_names]
+    candidates = solvers_for(puzzle.name) if solver_names else default_solvers_for(puzzle.name)
+    names = [s.name for s in candidates if not solver_names or s.name in solver_names]
     mine = [e for e in externals if e.puzzle in (None, puzzle.name)]
     which = [False]
     if variants and _variant_applies(puzzle, instance):

@@ -112,6 +112,14 @@ class Solver(ABC):
     puzzle: ClassVar[str]
     summary: ClassVar[str]
 
+    def unavailable(self) -> str | None:
+        """Why this solver cannot run on this machine (a missing optional extra), or `None`.
+
+        Runs that name an unavailable solver still happen and answer `unsupported`;
+        only the default choice of solvers leaves it out.
+        """
+        return None
+
     def solve(self, instance: Any, time_limit: float | None = None) -> Result:
         """Solve `instance` within `time_limit` seconds (cooperatively enforced)."""
         deadline = Deadline(time_limit)

@@ -53,3 +53,8 @@ def get_solver(name: str) -> Solver:
 def solvers_for(puzzle: str) -> list[Solver]:
     """The solvers of `puzzle`, in registration order."""
     return [solver for solver in SOLVERS.values() if solver.puzzle == puzzle]
+
+
+def default_solvers_for(puzzle: str) -> list[Solver]:
+    """The solvers of `puzzle` that can run on this machine: those run when none is named."""
+    return [solver for solver in solvers_for(puzzle) if solver.unavailable() is None]

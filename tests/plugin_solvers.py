@@ -99,4 +99,16 @@ class Plain(Solver):
         return Answer(Status.OPTIMAL, cost=outcome.cost, bound=outcome.cost, plan=outcome.actions)
 
 
-SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Hog, Liar, Plain]
+class Absent(Solver):
+    """A solver whose optional dependency is missing on this machine."""
+
+    name, puzzle, summary = "test-absent", "keys", "needs an extra that is not installed (tests only)"
+
+    def unavailable(self) -> str | None:
+        return "the test-absent extra is not installed"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(self.unavailable()))
+
+
+SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Hog, Liar, Plain, Absent]

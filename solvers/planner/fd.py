@@ -39,13 +39,21 @@ class FastDownward(Solver):
 
     puzzle: ClassVar[str]
 
-    def _solve(self, instance: Any, deadline: Deadline) -> Answer:
+    def unavailable(self) -> str | None:
         from solvers.planner import downward
 
         try:
             downward.binaries()
         except downward.PlannerMissing as error:
-            return Answer(Status.UNSUPPORTED, message=str(error))
+            return str(error)
+        return None
+
+    def _solve(self, instance: Any, deadline: Deadline) -> Answer:
+        from solvers.planner import downward
+
+        missing = self.unavailable()
+        if missing is not None:
+            return Answer(Status.UNSUPPORTED, message=missing)
         encoding = encoder(self.puzzle).encode(instance)
         run = downward.solve(encoding.domain, encoding.problem, deadline, encoding.translate_options)
         if run.outcome is downward.Outcome.SOLVED:
