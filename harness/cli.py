@@ -258,9 +258,11 @@ def _exit_status(records: list[RunRecord]) -> int:
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
-def report(file: Path, fmt: str) -> None:
+@click.option("--by", type=click.Choice(["run", "solver"]), default="run", show_default=True,
+              help="One row per run, or a summary per puzzle and solver (exact answers, timeouts, times).")
+def report(file: Path, fmt: str, by: str) -> None:
     """Rebuild the comparison table from a JSON Lines results file (from --out)."""
-    click.echo(render(read_records(file), fmt), nl=False)
+    click.echo(render(read_records(file), fmt, by), nl=False)
 
 
 @main.command()

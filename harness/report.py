@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+import statistics
+from collections.abc import Iterable, Sequence
 
 from harness.records import RunRecord
 from harness.verdicts import InstanceVerdict, judge_all
+from solvers.base import Status
 
 COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "effort", "verdict")
+SUMMARY_COLUMNS = ("puzzle", "solver", "runs", "exact", "feasible", "timeout", "memout", "error", "invalid plans",
+                   "median s (exact)", "max s (exact)")
 FORMATS = ("table", "markdown", "csv")
+#: Statuses that are exact answers: a proven optimum, or a proof that there is none.
+EXACT = {Status.OPTIMAL, Status.INFEASIBLE}
 
 
 def effort(record: RunRecord) -> str:
@@ -59,25 +65,54 @@ def rows(records: list[RunRecord]) -> list[list[str]]:
     return table
 
 
-def render(records: Iterable[RunRecord], fmt: str = "table") -> str:
-    """The run table followed by the verdicts that are not plain agreement."""
+def summary_rows(records: list[RunRecord]) -> list[list[str]]:
+    """One row per (puzzle, solver): how many runs ended how, and the times of the exact ones."""
+    groups: dict[tuple[str, str], list[RunRecord]] = {}
+    for record in records:
+        if record.puzzle is not None:  # unreadable files have no solver to summarise
+            groups.setdefault((record.puzzle, record.solver), []).append(record)
+    table = []
+    for (puzzle, solver), runs in sorted(groups.items()):
+        times = [r.seconds for r in runs if r.status in EXACT]
+        counts = [sum(r.status in statuses for r in runs)
+                  for statuses in (EXACT, {Status.FEASIBLE}, {Status.TIMEOUT}, {Status.MEMOUT}, {Status.ERROR})]
+        table.append([
+            puzzle, solver, str(len(runs)), *map(str, counts), str(sum(r.plan_valid is False for r in runs)),
+            f"{statistics.median(times):.3f}" if times else "-", f"{max(times):.3f}" if times else "-",
+        ])
+    return table
+
+
+def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") -> str:
+    """The run table (or with `by="solver"` the per-solver summary) followed by the
+    verdicts that are not plain agreement."""
     records = list(records)
+    if by == "solver":
+        return _format(SUMMARY_COLUMNS, summary_rows(records), fmt) + _notes(records)
     body = rows(records)
+    if fmt == "csv":  # every row names its instance, for spreadsheets
+        body = [[_name(record), *row[1:]]
+                for record, row in zip(sorted(records, key=lambda r: (r.instance, r.variant)), body)]
+        return _format(COLUMNS, body, fmt)
+    return _format(COLUMNS, body, fmt) + _notes(records)
+
+
+def _format(columns: Sequence[str], body: list[list[str]], fmt: str) -> str:
+    """`body` under `columns` as CSV, a Markdown table or aligned plain text."""
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(COLUMNS)
-        for record, row in zip(sorted(records, key=lambda r: (r.instance, r.variant)), body):
-            writer.writerow([_name(record), *row[1:]])
+        writer.writerow(columns)
+        writer.writerows(body)
         return out.getvalue()
     if fmt == "markdown":
-        lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+        lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
         lines += ["| " + " | ".join(row) + " |" for row in body]
-        return "\n".join(lines) + "\n" + _notes(records)
-    widths = [max(len(COLUMNS[i]), *(len(row[i]) for row in body)) for i in range(len(COLUMNS))] if body else []
-    lines = ["  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths))]
+        return "\n".join(lines) + "\n"
+    widths = [max(len(columns[i]), *(len(row[i]) for row in body)) for i in range(len(columns))] if body else []
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip()]
     lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in body]
-    return "\n".join(lines) + "\n" + _notes(records)
+    return "\n".join(lines) + "\n"
 
 
 def _notes(records: list[RunRecord]) -> str:
