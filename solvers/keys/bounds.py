@@ -86,57 +86,67 @@ class DoorFreeLayout:
 
 
 def door_free_layout(vault: Vault) -> DoorFreeLayout:
-    """Depth-first search with Tarjan's low links to find bridges and bridge depths."""
-    keys, rows = set(vault.keys), vault.rows
-    open_cells = {
-        (r, c) for r, row in enumerate(rows) for c, char in enumerate(row)
-        if char != WALL and not (char.isupper() and char.lower() not in keys)
-    }
-    around = {
-        (r, c): [cell for cell in ((r - 1, c), (r + 1, c), (r, c + 1), (r, c - 1)) if cell in open_cells]
-        for r, c in sorted(open_cells)
-    }
-    rank: dict[Cell, int] = {}
-    low: dict[Cell, int] = {}
-    parent: dict[Cell, Cell | None] = {}
-    component: dict[Cell, int] = {}
-    order: list[Cell] = []
+    """Depth-first search with Tarjan's low links to find bridges and bridge depths.
+
+    Roots are taken in row-major order and neighbours in the order north, south, east,
+    west.  Cells are flat indices ``r * (width + 1) + c`` inside (a wall column pads
+    every row, so east and west never wrap), turned back into cells at the end.
+    """
+    keys, stride = set(vault.keys), vault.width + 1
+    flat = "".join(row.ljust(vault.width, WALL) + WALL for row in vault.rows)
+    size = len(flat)
+    passable = [char != WALL and not (char.isupper() and char.lower() not in keys) for char in flat]
+    around = [
+        [j for j in (i - stride, i + stride, i + 1, i - 1) if 0 <= j < size and passable[j]] if passable[i] else []
+        for i in range(size)
+    ]
+    rank = [-1] * size
+    low = [0] * size
+    parent = [-1] * size
+    component = [0] * size
+    order: list[int] = []
     roots = 0
-    for root in around:
-        if root in rank:
+    for root in range(size):
+        if not passable[root] or rank[root] >= 0:
             continue
         label, roots = roots, roots + 1
         rank[root] = low[root] = len(order)
         order.append(root)
-        parent[root], component[root] = None, label
+        component[root] = label
         stack = [(root, iter(around[root]))]
         while stack:
             cell, neighbours = stack[-1]
             for other in neighbours:
-                if other not in rank:
+                if rank[other] < 0:
                     rank[other] = low[other] = len(order)
                     order.append(other)
                     parent[other], component[other] = cell, label
                     stack.append((other, iter(around[other])))
                     break
-                if other != parent[cell]:
-                    low[cell] = min(low[cell], rank[other])
+                if other != parent[cell] and rank[other] < low[cell]:
+                    low[cell] = rank[other]
             else:
                 stack.pop()
                 if stack:
                     above = stack[-1][0]
-                    low[above] = min(low[above], low[cell])
-    bridge_depth: dict[Cell, int] = {}
+                    if low[cell] < low[above]:
+                        low[above] = low[cell]
+    depth = [0] * size
     parent_depth: list[int] = []
     for cell in order:
         above = parent[cell]
-        if above is None:
-            bridge_depth[cell] = 0
+        if above < 0:
             parent_depth.append(0)
         else:
-            bridge_depth[cell] = bridge_depth[above] + (low[cell] > rank[above])
-            parent_depth.append(bridge_depth[above])
-    return DoorFreeLayout(rank, component, bridge_depth, parent_depth)
+            depth[cell] = depth[above] + (low[cell] > rank[above])
+            parent_depth.append(depth[above])
+    cells = {cell: divmod(cell, stride) for cell in order}
+    return DoorFreeLayout(
+        {cells[i]: rank[i] for i in order},
+        {cells[i]: component[i] for i in order},
+        {cells[i]: depth[i] for i in order},
+        parent_depth,
+    )
 
 
 class RemainingKeysBound:
@@ -174,6 +184,9 @@ class RemainingKeysBound:
         self.groups = [(tuple(robots), keys, self._slack(keys) > SPANNING_SLACK) for keys, robots in groups.items()]
         self._trees: dict[int, tuple[tuple[int, ...], int]] = {}
         self._cycles: dict[int, tuple[tuple[int, ...], list[int], int]] = {}
+        self._by_rank = sorted(range(len(self._ranks)), key=self._ranks.__getitem__)
+        # bound per component, keyed by its robots' ranks (which fix their rows) and keys
+        self._memo: dict[tuple, int] = {}
 
     def bound(
         self,
@@ -181,22 +194,37 @@ class RemainingKeysBound:
         bridge_rows: Sequence[Sequence[int]],
         remaining: int,
         ranks: Sequence[int],
+        ends: Sequence[int] | None = None,
     ) -> int:
+        """The bound; per component memoised on its robots' ranks and remaining keys.
+
+        `ends[i]`, if given, holds every key that can be the last one robot i collects
+        (the caller's proof); it is used for robots alone in their component.
+        """
         total = 0
+        memo = self._memo
         for robots, keys, spanning in self.groups:
             left = remaining & keys
             if not left:
                 continue
             if len(robots) == 1:
                 robot = robots[0]
-                walk = self._tree_walk(bridge_rows[robot], ranks[robot], left)
-                if spanning:
-                    bits, tree = self._tree(left)
-                    walk = max(walk, min(map(rows[robot].__getitem__, bits)) + tree)
-                total += walk
+                end = left if ends is None else ends[robot] & left or left
+                key = (ranks[robot], left, end)
+                walk = memo.get(key)
+                if walk is None:
+                    walk = self._tree_walk(bridge_rows[robot], ranks[robot], left, end)
+                    if spanning:
+                        bits, tree = self._tree(left)
+                        walk = max(walk, min(map(rows[robot].__getitem__, bits)) + tree)
+                    memo[key] = walk
             else:
-                bits, _ = self._tree(left)
-                total += self._prim(bits, [min(rows[i][k] for i in robots) for k in bits], first=None)
+                key = (tuple(ranks[i] for i in robots), left)
+                walk = memo.get(key)
+                if walk is None:
+                    bits, _ = self._tree(left)
+                    walk = memo[key] = self._prim(bits, [min(rows[i][k] for i in robots) for k in bits], first=None)
+            total += walk
         return total
 
     def _slack(self, keys: int) -> int:
@@ -204,11 +232,11 @@ class RemainingKeysBound:
         bits = [k for k in range(keys.bit_length()) if keys >> k & 1]
         return max((self._distances[a][b] - self._bridges[a][b] for a in bits for b in bits), default=0)
 
-    def _tree_walk(self, row: Sequence[int], rank: int, mask: int) -> int:
-        """``2 w(T) - max_k d(p, k)`` in bridge distance for the robot at rank `rank`."""
+    def _tree_walk(self, row: Sequence[int], rank: int, mask: int, ends: int) -> int:
+        """``2 w(T) - max_e d(p, e)`` over possible last keys `e` of `ends`, in bridge distance."""
         known = self._cycles.get(mask)
         if known is None:
-            order = sorted((k for k in range(mask.bit_length()) if mask >> k & 1), key=self._ranks.__getitem__)
+            order = [k for k in self._by_rank if mask >> k & 1]
             ranks = [self._ranks[k] for k in order]
             around = sum(self._bridges[a][b] for a, b in zip(order, order[1:] + order[:1]))
             known = self._cycles[mask] = (tuple(order), ranks, around)
@@ -216,7 +244,9 @@ class RemainingKeysBound:
         at = bisect_left(ranks, rank)
         before, after = order[at - 1], order[at % len(order)]
         around += row[before] + row[after] - self._bridges[before][after]
-        return around - max(map(row.__getitem__, order))
+        if ends == mask:
+            return around - max(map(row.__getitem__, order))
+        return around - max(row[k] for k in order if ends >> k & 1)
 
     def _tree(self, mask: int) -> tuple[tuple[int, ...], int]:
         """The key bits of `mask` and the weight of their minimum spanning tree (memoised)."""

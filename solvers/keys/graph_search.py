@@ -60,6 +60,11 @@ class ContractedProblem(SearchProblem[int, Action]):
         bridges = layout.bridge_distances(vault.cells)
         # bridge_rows[node][k]: bridge distance from node to key k
         self.bridge_rows = [row[vault.robots:] for row in bridges]
+        # before[node]: per key k reachable from node, (bit of k, keys that every
+        # route from node to k needs): a walk from node reaches k only after them
+        self.before = [
+            [(bit, _common(options, self.goal)) for bit, _, options in choice] for choice in self.choices
+        ]
         self.bound = RemainingKeysBound(key_rows, self.bridge_rows[vault.robots:], robot_keys, self.ranks[vault.robots:])
 
     def initial(self) -> int:
@@ -90,12 +95,30 @@ class ContractedProblem(SearchProblem[int, Action]):
 
     def heuristic(self, state: int) -> int:
         nodes = self.positions(state)
+        left = self.goal & ~state
+        ends = []
+        for node in nodes:
+            # a key that another remaining key needs first cannot be the last one
+            needed = 0
+            for bit, needs in self.before[node]:
+                if left & bit:
+                    needed |= needs
+            ends.append(left & ~needed)
         return self.bound.bound(
             [self.distances[node] for node in nodes],
             [self.bridge_rows[node] for node in nodes],
-            self.goal & ~state,
+            left,
             [self.ranks[node] for node in nodes],
+            ends,
         )
+
+
+def _common(options: list[tuple[int, Route]], everything: int) -> int:
+    """The keys that all of `options` need."""
+    needs = everything
+    for route_needs, _ in options:
+        needs &= route_needs
+    return needs
 
 
 class GraphSearch(Solver):
