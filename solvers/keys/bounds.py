@@ -16,9 +16,13 @@ independently, so their bounds add up.  Per component:
   remaining key and ends at some remaining key `e`; it covers the Steiner tree `T` of
   `p` and the keys, and every edge of `T` off the path from `p` to `e` is walked at
   least twice (in and back out), so the walk is at least
-  ``2 w(T) - d(p, e) >= 2 w(T) - max_k d(p, k)``; ``2 w(T)`` is the sum of the
+  ``2 w(T) - d(p, e) >= 2 w(T) - max_e d(p, e)``; ``2 w(T)`` is the sum of the
   distances between cyclically consecutive terminals in depth-first preorder.  On a
-  loop-free vault this is the exact door-free optimum.
+  loop-free vault this is the exact door-free optimum.  The max runs over the keys
+  that can be last (`ends`, from the caller): a key that every walk from `p` to some
+  other remaining key needs (a door on it, or the key lies on it) is collected before
+  that key, so it is not last.  The caller must prove "every walk": a key needed only
+  by the shortest route to another can still be the last (tests/test_keys_bounds.py).
 - One robot at `p`, spanning-tree bound (the larger of the two is used where the
   vault has long cycles, see `SPANNING_SLACK`): it visits the remaining keys ``R`` in
   some order ``k1 .. km``; its walk is at least ``d(p, k1) + d(k1, k2) + ... ``, and the

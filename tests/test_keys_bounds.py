@@ -1,0 +1,80 @@
+"""The graph search's bound against exact costs-to-go, state by state.
+
+The bound lets a robot alone in its component end only on a key that no other
+remaining key needs first, where "needs" means: every route to it needs that key.
+Using only the shortest route's needs would be wrong; `FAR_KEY_LAST` shows it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from models.keys import Vault, generate, parse
+from solvers.keys.graph_search import ContractedProblem
+from solvers.keys.routes import contract
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
+
+# The short way from @ to k crosses door E (5 moves), the long way does not (9).
+# Best: k the long way, then back to e, 20 beyond @: 9 + 9 + 20 = 38, ending at e.
+FAR_KEY_LAST = parse(
+    "############################\n"
+    "#e...................@..E.k#\n"
+    "#####################.####.#\n"
+    "#####################......#\n"
+    "############################\n",
+    "far-key-last",
+)
+
+
+def exact_costs(problem: ContractedProblem) -> dict[int, float]:
+    """Cost-to-go of every reachable state (each action adds a key, so states form a DAG)."""
+    costs: dict[int, float] = {}
+
+    def cost(state: int) -> float:
+        if state not in costs:
+            if problem.is_goal(state):
+                costs[state] = 0
+            else:
+                costs[state] = min(
+                    (step + cost(after) for _, after, step in problem.successors(state)), default=float("inf")
+                )
+        return costs[state]
+
+    cost(problem.initial())
+    return costs
+
+
+def vaults() -> list[Vault]:
+    loops = [parse((EXAMPLES / name).read_text(), name) for name in ("loop-1.txt", "four-robots-2.txt")]
+    generated = [
+        generate(seed, size=(9, 13, 17)[seed % 3], keys=6, loops=(2, 5, 8)[seed % 3], robots=1 + 3 * (seed % 4 == 3))
+        for seed in range(12)
+    ]
+    return [FAR_KEY_LAST, *loops, *generated]
+
+
+@pytest.mark.parametrize("vault", vaults(), ids=lambda vault: vault.name)
+def test_bound_never_exceeds_the_cost_to_go(vault: Vault) -> None:
+    problem = ContractedProblem(contract(vault), vault)
+    for state, cost in exact_costs(problem).items():
+        assert problem.heuristic(state) <= cost, (state, cost)
+
+
+def test_a_key_needed_only_by_the_shortest_route_can_still_be_last() -> None:
+    problem = ContractedProblem(contract(FAR_KEY_LAST), FAR_KEY_LAST)
+    start = problem.initial()
+    assert exact_costs(problem)[start] == 38
+    e, k = 0, 1  # key bits, alphabetical
+    node = problem.positions(start)[0]
+    to_k = [route for route in contract(FAR_KEY_LAST).routes[node] if route.target == problem.robots + k]
+    shortest = min(to_k, key=lambda route: route.length)
+    assert shortest.needs == 1 << e
+    assert problem.heuristic(start) <= 38
+    # the naive rule (shortest route to k needs e, so e is never last) overshoots
+    naive = problem.bound.bound(
+        [problem.distances[node]], [problem.bridge_rows[node]], 0b11, [problem.ranks[node]], [1 << k]
+    )
+    assert naive > 38
