@@ -7,7 +7,8 @@ are held; the route's length is the action cost.  For each (robot node, target k
 only the shortest usable route is tried: a longer usable route to the same key ends
 in the same state.  A* runs on the shared engine with the admissible
 `RemainingKeysBound` (door-free distances: the shortest route between two nodes,
-which ignores doors; bridge distances from the door-free layout).  The plan is the routes' cell paths as `KeyMove`s.
+which ignores doors; bridge distances from the door-free layout), told which keys
+can be a robot's last: not those that every route to another remaining key needs.  The plan is the routes' cell paths as `KeyMove`s.
 """
 
 from __future__ import annotations
