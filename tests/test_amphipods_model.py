@@ -5,9 +5,19 @@ from __future__ import annotations
 import pytest
 
 from models.amphipods import AmphipodMove as M
-from models.amphipods import Burrow, check_plan, deep, detect, features, generate, parse, path
+from models.amphipods import (
+    Burrow,
+    check_plan,
+    deep,
+    detect,
+    features,
+    generate,
+    parse,
+    path,
+)
 from models.base import InvalidInstance, InvalidPlan
 from models.registry import detect_puzzle
+from tests.known import read
 
 EXAMPLE = """#############
 #...........#
@@ -87,8 +97,7 @@ def test_deep_transform_inserts_the_two_lines() -> None:
         "#############\n#...........#\n###B#C#B#D###\n  #D#C#B#A#\n  #D#B#A#C#\n  #A#D#C#A#\n  #########\n"
     )
     assert deeper.name == "example+deep"
-    with open("/work/shared/examples/amphipods/depth4-example.txt", encoding="utf-8") as handle:
-        assert deeper.rooms == parse(handle.read(), "x").rooms
+    assert deeper.rooms == parse(read("amphipods/depth4-example.txt"), "x").rooms
 
 
 def test_deep_transform_needs_a_second_room_line() -> None:
