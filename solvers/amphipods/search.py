@@ -48,8 +48,6 @@ class MacroMoves(SearchProblem[State, Action]):
         self.start = "." * 11 + "0000"
         self.h: dict[State, int] = {self.start: self._initial_heuristic()}
         self.exits = self._exit_table()
-        # The engine calls `heuristic` once per generated state: skip the method layer.
-        self.heuristic = self.h.__getitem__  # type: ignore[method-assign]
 
     def initial(self) -> State:
         return self.start
@@ -222,5 +220,6 @@ class MacroSearch(Solver):
             return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
         if outcome.status == "exhausted":
             return Answer(Status.INFEASIBLE, stats=stats, message="no canonical plan exists (contraction lemma)")
-        plan = [to_move(move) for action in outcome.actions for move in action]
-        return checked(instance, plan, outcome.cost, Status.OPTIMAL, outcome.cost, stats)
+        cost, actions = outcome.solution()
+        plan = [to_move(move) for action in actions for move in action]
+        return checked(instance, plan, cost, Status.OPTIMAL, cost, stats)

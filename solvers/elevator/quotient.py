@@ -131,8 +131,8 @@ class QuotientSearch(Solver):
         outcome = best_first_search(QuotientProblem(instance), Strategy.ASTAR, deadline)
         stats = outcome.stats()
         if outcome.status == "solved":
-            plan = labelled_plan(instance, outcome.actions)
-            return Answer(Status.OPTIMAL, outcome.cost, outcome.cost, plan, stats)
+            cost, actions = outcome.solution()
+            return Answer(Status.OPTIMAL, cost, cost, labelled_plan(instance, actions), stats)
         if outcome.status == "exhausted":
             return Answer(Status.INFEASIBLE, stats=stats, message="every reachable safe state explored up to renaming")
         return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
