@@ -132,7 +132,10 @@ def ordinal(n: int) -> str:
     if not 1 <= n <= MAX_ORDINAL:
         raise ValueError(f"no ordinal word for {n} (1 to {MAX_ORDINAL})")
     words = _cardinal(n)
-    head, last = re.match(r"(.*?)([a-z]+)$", words).groups()
+    split = re.match(r"(.*?)([a-z]+)$", words)
+    if split is None:  # every cardinal word ends in a letter
+        raise AssertionError(f"cardinal {words!r} does not end in a word")
+    head, last = split.groups()
     if last in _IRREGULAR:
         last = _IRREGULAR[last]
     elif last.endswith("y"):
@@ -184,9 +187,9 @@ def parse(text: str, source: str = "<string>") -> Facility:
     for element in elements:
         for kind, other in ((GENERATOR, MICROCHIP), (MICROCHIP, GENERATOR)):
             if (element, kind) in seen and (element, other) not in seen:
-                _, line, column = seen[(element, kind)]
+                _, at_line, column = seen[(element, kind)]
                 raise InvalidInstance(
-                    f"{element} has a {kind} but no {other}", source=source, line=line, column=column,
+                    f"{element} has a {kind} but no {other}", source=source, line=at_line, column=column,
                     expected=f"a {other} for every {kind}",
                 )
     return Facility(
