@@ -129,13 +129,13 @@ def door_free_layout(vault: Vault) -> DoorFreeLayout:
     bridge_depth: dict[Cell, int] = {}
     parent_depth: list[int] = []
     for cell in order:
-        above = parent[cell]
-        if above is None:
+        tree_parent = parent[cell]
+        if tree_parent is None:
             bridge_depth[cell] = 0
             parent_depth.append(0)
         else:
-            bridge_depth[cell] = bridge_depth[above] + (low[cell] > rank[above])
-            parent_depth.append(bridge_depth[above])
+            bridge_depth[cell] = bridge_depth[tree_parent] + (low[cell] > rank[tree_parent])
+            parent_depth.append(bridge_depth[tree_parent])
     return DoorFreeLayout(rank, component, bridge_depth, parent_depth)
 
 
@@ -208,10 +208,10 @@ class RemainingKeysBound:
         """``2 w(T) - max_k d(p, k)`` in bridge distance for the robot at rank `rank`."""
         known = self._cycles.get(mask)
         if known is None:
-            order = sorted((k for k in range(mask.bit_length()) if mask >> k & 1), key=self._ranks.__getitem__)
-            ranks = [self._ranks[k] for k in order]
-            around = sum(self._bridges[a][b] for a, b in zip(order, order[1:] + order[:1]))
-            known = self._cycles[mask] = (tuple(order), ranks, around)
+            ring = sorted((k for k in range(mask.bit_length()) if mask >> k & 1), key=self._ranks.__getitem__)
+            ranks = [self._ranks[k] for k in ring]
+            around = sum(self._bridges[a][b] for a, b in zip(ring, ring[1:] + ring[:1], strict=True))
+            known = self._cycles[mask] = (tuple(ring), ranks, around)
         order, ranks, around = known
         at = bisect_left(ranks, rank)
         before, after = order[at - 1], order[at % len(order)]
