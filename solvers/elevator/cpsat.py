@@ -27,7 +27,7 @@ from math import comb
 
 from ortools.sat.python import cp_model
 
-from models.elevator import Facility, all_safe
+from models.elevator import ElevatorMove, Facility, all_safe
 from solvers.base import Answer, Deadline, Solver, Stats, Status
 from solvers.cpsat import configured_solver, run_stats
 from solvers.elevator.common import (
@@ -138,8 +138,8 @@ class HorizonModel:
                 elevator_below = sum(self.elevator[t][f] for f in range(b + 1))
                 model.add(sum(crossings[t:]) >= 2 * below - 3 * elevator_below)
 
-    def plan(self, solver: cp_model.CpSolver, names: list[str]) -> list:
-        moves = []
+    def plan(self, solver: cp_model.CpSolver, names: list[str]) -> list[ElevatorMove]:
+        moves: list[ElevatorMove] = []
         for t in range(1, self.horizon + 1):
             load = tuple(i for i in range(len(names)) if solver.boolean_value(self.ride[i][t]))
             moves.append(to_move(1 if solver.boolean_value(self.up[t]) else -1, load, names))
