@@ -74,7 +74,8 @@ def encode(burrow: Burrow) -> Encoding:
         action = _action(kind, source, target, depth)
         actions.append(action)
         table[action.name] = AmphipodMove(position_label(source), position_label(target))
-    positions: list[Position] = [("H", h) for h in range(11)] + [(room, slot) for room in range(4) for slot in range(depth)]
+    positions: list[Position] = [("H", h) for h in range(11)]
+    positions += [(room, slot) for room in range(4) for slot in range(depth)]
     domain = domain_text(
         pddl_name(f"burrow-depth-{depth}"),
         types=["kind", "position"],
