@@ -67,7 +67,7 @@ def render(records: Iterable[RunRecord], fmt: str = "table") -> str:
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(COLUMNS)
-        for record, row in zip(sorted(records, key=lambda r: (r.instance, r.variant)), body):
+        for record, row in zip(sorted(records, key=lambda r: (r.instance, r.variant)), body, strict=True):
             writer.writerow([_name(record), *row[1:]])
         return out.getvalue()
     if fmt == "markdown":
@@ -75,8 +75,9 @@ def render(records: Iterable[RunRecord], fmt: str = "table") -> str:
         lines += ["| " + " | ".join(row) + " |" for row in body]
         return "\n".join(lines) + "\n" + _notes(records)
     widths = [max(len(COLUMNS[i]), *(len(row[i]) for row in body)) for i in range(len(COLUMNS))] if body else []
-    lines = ["  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths))]
-    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in body]
+    # without rows there are no widths, and the header is left out too
+    lines = ["  ".join(c.ljust(w) for c, w in zip(COLUMNS, widths, strict=False))]
+    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in body]
     return "\n".join(lines) + "\n" + _notes(records)
 
 

@@ -170,7 +170,7 @@ def parse(text: str, source: str = "<string>") -> Burrow:
         if number > len(lines):
             raise fail(f"file ends before the {what}", number, 1, repr(wanted))
         line = lines[number - 1]
-        for column, (got, want) in enumerate(zip(line, wanted), start=1):
+        for column, (got, want) in enumerate(zip(line, wanted, strict=False), start=1):  # length checked below
             if got != want:
                 raise fail(f"unexpected {got!r} in the {what}", number, column, repr(want))
         if len(line) != len(wanted):
@@ -196,7 +196,7 @@ def parse(text: str, source: str = "<string>") -> Burrow:
             column = min(len(line), len(frame)) + 1
             raise fail(f"room line has {len(line)} characters, not {len(frame)} (ragged wall)", number, column,
                        repr(frame.replace(".", "X")))
-        for column, (got, want) in enumerate(zip(line, frame), start=1):
+        for column, (got, want) in enumerate(zip(line, frame, strict=True), start=1):
             if want != ".":
                 if got != want:
                     raise fail(f"unexpected {got!r} in a room line's wall", number, column, repr(want))

@@ -153,7 +153,7 @@ class Schedule:
         model.minimize(sum(
             m.energy * (abs(ROOM_DOORS[m.room] - ROOM_DOORS[m.home]) if option == DIRECT
                         else walk(ROOM_DOORS[m.room], option, ROOM_DOORS[m.home])) * chosen
-            for m, choices in zip(self.movers, self.options) for option, chosen in choices.items()
+            for m, choices in zip(self.movers, self.options, strict=True) for option, chosen in choices.items()
         ))
 
     def plan(self, solver: cp_model.CpSolver) -> list[AmphipodMove]:

@@ -102,7 +102,7 @@ class QuotientProblem(SearchProblem[Canonical, Action]):
 def canonical(labelled: tuple[int, ...], floors: int) -> Canonical:
     """The quotient state of a labelled state ``(elevator, g_0, c_0, g_1, c_1, ...)``."""
     generators, chips = labelled[1::2], labelled[2::2]
-    return (labelled[0], *sorted(chip * floors + generator for chip, generator in zip(chips, generators)))
+    return (labelled[0], *sorted(chip * floors + generator for chip, generator in zip(chips, generators, strict=True)))
 
 
 def labelled_plan(facility: Facility, actions: list[Action]) -> list[ElevatorMove]:

@@ -35,6 +35,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from models.keys import WALL, Cell, Vault
 
@@ -70,7 +71,7 @@ class DoorFreeLayout:
         """
         order = sorted(range(len(cells)), key=lambda i: self.rank[cells[i]])
         ranks = [self.rank[cells[i]] for i in order]
-        gaps = [min(self.parent_depth[a + 1 : b + 1]) for a, b in zip(ranks, ranks[1:])]
+        gaps = [min(self.parent_depth[a + 1 : b + 1]) for a, b in pairwise(ranks)]
         result = [[UNREACHABLE] * len(cells) for _ in cells]
         for a, i in enumerate(order):
             result[i][i] = 0
@@ -246,5 +247,5 @@ class RemainingKeysBound:
             weight += nearest
             row = distances[left.pop(at)]
             del attach[at]
-            attach = [a if a < row[k] else row[k] for a, k in zip(attach, left)]
+            attach = [a if a < row[k] else row[k] for a, k in zip(attach, left, strict=True)]
         return weight
