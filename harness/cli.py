@@ -104,7 +104,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 
 
 @main.command()
-@click.argument("folder", type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @solver_option
 @time_limit_option
 @memory_limit_option
@@ -120,11 +120,12 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
               help="Also run your own program on each instance (of PUZZLE); its last printed integer "
                    "is its claimed optimum, judged like any other claim (repeatable).")
-def compare(folder: Path, solver_names: tuple[str, ...], time_limit: float, memory_limit: int, jobs: int,
+def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, memory_limit: int, jobs: int,
             variants: bool, out: Path | None, resume: bool, json_path: Path | None,
             external_specs: tuple[str, ...]) -> None:
-    """Run every applicable solver on every instance file below FOLDER, check every plan,
-    and compare the costs with each other and with the index of known optima."""
+    """Run every applicable solver on every instance file in PATHS (files, or folders searched
+    recursively), check every plan, and compare the costs with each other and with the index
+    of known optima."""
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs)
     if resume and out is None:
@@ -139,7 +140,7 @@ def compare(folder: Path, solver_names: tuple[str, ...], time_limit: float, memo
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
     records, tasks = [], []
-    for instance_file in discover(folder):
+    for instance_file in _discover_all(paths):
         unreadable, planned = _plan_instance(instance_file, solver_names, externals, variants, time_limit,
                                              memory_limit)
         records += unreadable
@@ -169,6 +170,15 @@ def compare(folder: Path, solver_names: tuple[str, ...], time_limit: float, memo
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
     sys.exit(_exit_status(records))
+
+
+def _discover_all(paths: tuple[Path, ...]) -> list[InstanceFile]:
+    """The instance files of every path, each file once, in the order first found."""
+    found: dict[Path, InstanceFile] = {}
+    for path in paths:
+        for instance_file in discover(path):
+            found.setdefault(instance_file.path.resolve(), instance_file)
+    return list(found.values())
 
 
 def _fresh_results_path() -> Path:
@@ -350,12 +360,14 @@ def record_optima(file: Path, index_path: Path, min_agreeing: int) -> None:
     """
     records = [r for r in read_records(file) if not r.variant]
     entries: dict[str, dict[str, object]] = {}
-    commit = environment()["commit"]
     for verdict in judge_all(records):
         if verdict.verdict is not Verdict.AGREE or len(verdict.provers) < min_agreeing:
             continue
         entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
-        entry["origin"] = f"agreed by {', '.join(verdict.provers)} (crosscheck {commit})"
+        # Provenance is the code that ran, which the records carry, not the code recording it.
+        commits = sorted({str(r.environment.get("commit", "?")) for r in records
+                          if r.instance == verdict.instance and r.solver in verdict.provers})
+        entry["origin"] = f"agreed by {', '.join(verdict.provers)} (crosscheck {', '.join(commits)})"
         entries[verdict.instance] = entry
     for name in append_entries(index_path, entries):
         click.echo(f"{name}: {entries[name]}")

@@ -118,7 +118,7 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
         return Verdict.UNVERIFIED, None, _unverified_reason(records, best_plan)
     if expected is not None and answer != expected:
         return Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}"
-    names = tuple(r.solver for r in provers)
+    names = tuple(dict.fromkeys(r.solver for r in provers))  # a solver run twice proves once
     return Verdict.AGREE, answer, f"{len(names)} exact: {', '.join(names)}", names
 
 

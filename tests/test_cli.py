@@ -144,6 +144,16 @@ def test_two_jobs_give_the_same_verdicts_as_one(folder: Path, tmp_path: Path) ->
     assert outputs[0] == outputs[1]
 
 
+def test_compare_takes_several_paths_and_runs_each_file_once(folder: Path, tmp_path: Path) -> None:
+    json_path = tmp_path / "runs.json"
+    small = folder / "keys" / "small.txt"
+    result = invoke("compare", str(small), str(folder / "keys"), str(small), "--solver", "test-plain",
+                    "--json", str(json_path))
+    records = json.loads(json_path.read_text())
+    assert sorted(r["instance"] for r in records) == ["keys/broken.txt", "keys/small.txt"]
+    assert result.exit_code == 3  # broken.txt is unreadable; small.txt agrees with its index entry
+
+
 def test_report_rebuilds_the_table(folder: Path, tmp_path: Path) -> None:
     out = tmp_path / "runs.jsonl"
     invoke("compare", str(folder), "--solver", "test-liar", "--out", str(out))

@@ -22,6 +22,13 @@ def test_agreeing_optima() -> None:
     assert (outcome.verdict, outcome.answer) == (Verdict.AGREE, 8)
 
 
+def test_a_solver_recorded_twice_counts_as_one_prover() -> None:
+    """Results files merged from two runs must not let one solver vouch for itself."""
+    outcome = judge([record("a", Status.OPTIMAL, 8, 8, True), record("a", Status.OPTIMAL, 8, 8, True),
+                     record("b", Status.OPTIMAL, 8, 8, True)])
+    assert outcome.provers == ("a", "b")
+
+
 def test_a_timeout_beside_an_optimum_still_agrees() -> None:
     assert verdict(record("a", Status.OPTIMAL, 8, 8, True), record("b", Status.TIMEOUT, bound=5)) is Verdict.AGREE
 
