@@ -22,13 +22,13 @@ from pathlib import Path
 import click
 
 from harness.external import External
-from harness.index import INFEASIBLE, InstanceFile, append_entries, discover
+from harness.index import INFEASIBLE, Expected, InstanceFile, append_entries, discover
 from harness.progress import Progress
 from harness.records import RunRecord, Task, append_record, dump_records, environment, read_records, repair_tail
 from harness.report import FORMATS, render
 from harness.run import run_tasks
 from harness.verdicts import FAILURES, Verdict, judge_all
-from models.base import InvalidInstance, Puzzle
+from models.base import Instance, InvalidInstance, Puzzle
 from models.registry import PUZZLES, get_puzzle, load_instance
 from solvers.base import Status
 from solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
@@ -134,7 +134,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     out = out or _fresh_results_path()
     out.parent.mkdir(parents=True, exist_ok=True)
     repair_tail(out)
-    done: dict[tuple, RunRecord] = {}
+    done: dict[tuple[str, bool, str], RunRecord] = {}  # by RunRecord.key
     if resume:
         done = {record.key: record for record in read_records(out)}
     elif out.exists() and out.stat().st_size:
@@ -211,7 +211,7 @@ def _parse_externals(specs: tuple[str, ...]) -> list[External]:
 
 
 def _task(instance_file: InstanceFile, solver: str, variant: bool, time_limit: float,
-          memory_limit: int, external: str | None = None) -> tuple[Task, int | str | None]:
+          memory_limit: int, external: str | None = None) -> tuple[Task, Expected]:
     task = Task(path=str(instance_file.path), instance=instance_file.name, solver=solver, variant=variant,
                 time_limit=time_limit, memory_limit_mb=memory_limit, plugins=plugin_modules(), external=external)
     return task, instance_file.variant_expected if variant else instance_file.expected
@@ -219,7 +219,7 @@ def _task(instance_file: InstanceFile, solver: str, variant: bool, time_limit: f
 
 def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], externals: list[External],
                    variants: bool, time_limit: float,
-                   memory_limit: int) -> tuple[list[RunRecord], list[tuple[Task, object]]]:
+                   memory_limit: int) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
     """The runs one instance file needs, or an error record when it cannot be read."""
     try:
         puzzle, instance = load_instance(str(instance_file.path))
@@ -238,7 +238,7 @@ def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], e
     return [], planned
 
 
-def _variant_applies(puzzle: Puzzle, instance: object) -> bool:
+def _variant_applies(puzzle: Puzzle, instance: Instance) -> bool:
     try:
         puzzle.variant(instance)
     except InvalidInstance:
@@ -289,7 +289,8 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
     puzzle = get_puzzle(puzzle_name)
     values = _generator_values(puzzle, params)
     folder.mkdir(parents=True, exist_ok=True)
-    family = {"puzzle": puzzle.name, "params": values, "instances": {}, "environment": environment()}
+    instances: dict[str, dict[str, int]] = {}  # file name -> its seed
+    family = {"puzzle": puzzle.name, "params": values, "instances": instances, "environment": environment()}
     for number in range(seed, seed + count):
         try:
             instance = puzzle.generate(number, **values)
@@ -297,7 +298,7 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
             raise click.BadParameter(str(error), param_hint="--param") from None
         path = folder / f"{instance.name}.txt"
         path.write_text(instance.to_text(), encoding="utf-8")
-        family["instances"][path.name] = {"seed": number}
+        instances[path.name] = {"seed": number}
         click.echo(str(path))
     (folder / "family.json").write_text(json.dumps(family, indent=2) + "\n", encoding="utf-8")
 
@@ -355,14 +356,14 @@ def export(path: Path, folder: Path, variant: bool) -> None:
               help="The index.toml to extend (instance names in FILE are relative to its folder).")
 @click.option("--min-agreeing", type=click.IntRange(min=1), default=2, show_default=True,
               help="How many solvers must have proven the same exact answer.")
-def record_optima(file: Path, index_path: Path | None, min_agreeing: int) -> None:
+def record_optima(file: Path, index_path: Path, min_agreeing: int) -> None:
     """Add to the index the optima that formulations proved and agreed on in a results file.
 
     Only instances the index does not list yet are added (variant runs are skipped);
     an optimum is never typed in by hand, it comes from agreeing runs.
     """
     records = [r for r in read_records(file) if not r.variant]
-    entries = {}
+    entries: dict[str, dict[str, object]] = {}
     for verdict in judge_all(records):
         if verdict.verdict is not Verdict.AGREE or len(verdict.provers) < min_agreeing:
             continue

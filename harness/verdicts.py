@@ -72,14 +72,18 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
     return InstanceVerdict(first.instance, first.variant, *verdict)
 
 
-def _judge(records: list[RunRecord], expected: int | str | None) -> tuple:
+#: What `_judge` finds: verdict, answer, reason and, for `agree`, the provers.
+_Judgement = tuple[Verdict, int | str | None, str] | tuple[Verdict, int | str | None, str, tuple[str, ...]]
+
+
+def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
     if all(r.puzzle is None and r.status is Status.ERROR for r in records):
         return Verdict.ERROR, None, records[0].message.splitlines()[0] if records[0].message else "unreadable"
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
         return Verdict.INVALID_PLAN, None, "; ".join(f"{r.solver}: {r.plan_error}" for r in invalid)
     checked = [r for r in records if r.plan_valid]
-    best_plan = min((r.checked_cost for r in checked), default=None)
+    best_plan = min((_checked_cost(r) for r in checked), default=None)
     infeasible = [r for r in records if r.status is Status.INFEASIBLE]
     # Claimed optima: proven ones carry a checked plan; external programs claim a bare number.
     optimal = [r for r in records if r.status is Status.OPTIMAL]
@@ -87,7 +91,7 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> tuple:
         return Verdict.FALSE_INFEASIBLE, best_plan, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "
             f"{_best(checked)} has a checked plan of cost {best_plan}")
-    beaten = [r for r in optimal if best_plan is not None and r.cost > best_plan]
+    beaten = [r for r in optimal if best_plan is not None and _claimed(r) > best_plan]
     if beaten:
         return Verdict.FALSE_OPTIMAL, best_plan, "; ".join(
             f"{r.solver} claimed optimum {r.cost}, {_best(checked)} has a checked plan of cost {best_plan}"
@@ -96,7 +100,7 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> tuple:
     if too_high:
         return Verdict.DISAGREE, best_plan, "; ".join(
             f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high)
-    below = [(r, b) for r in optimal for b in records if b.bound is not None and r.cost < b.bound]
+    below = [(r, b) for r in optimal for b in records if b.bound is not None and _claimed(r) < b.bound]
     if below:
         return Verdict.DISAGREE, best_plan, "; ".join(
             f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below)
@@ -119,7 +123,21 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> tuple:
 
 
 def _best(checked: list[RunRecord]) -> str:
-    return min(checked, key=lambda r: r.checked_cost).solver
+    return min(checked, key=_checked_cost).solver
+
+
+def _checked_cost(record: RunRecord) -> int:
+    """The checker's cost of a record whose plan it accepted (the run loop always sets it)."""
+    if record.checked_cost is None:
+        raise ValueError(f"{record.solver} on {record.instance}: a valid plan without a checked cost")
+    return record.checked_cost
+
+
+def _claimed(record: RunRecord) -> int:
+    """The cost an `optimal` record claims (solvers and external programs always give one)."""
+    if record.cost is None:
+        raise ValueError(f"{record.solver} on {record.instance}: an optimal record without a cost")
+    return record.cost
 
 
 def _unverified_reason(records: list[RunRecord], best_plan: int | None) -> str:

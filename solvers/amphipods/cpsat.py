@@ -118,7 +118,7 @@ class Schedule:
 
         # Order literals between events, and who holds which stop at each event.
         count = len(events)
-        before = {}
+        before: dict[tuple[int, int], cp_model.BoolVarT] = {}
         for e in range(count):
             for f in range(e + 1, count):
                 literal = model.new_bool_var(f"before_{e}_{f}")
@@ -153,22 +153,22 @@ class Schedule:
         model.minimize(sum(
             m.energy * (abs(ROOM_DOORS[m.room] - ROOM_DOORS[m.home]) if option == DIRECT
                         else walk(ROOM_DOORS[m.room], option, ROOM_DOORS[m.home])) * chosen
-            for m, choices in zip(self.movers, self.options) for option, chosen in choices.items()
+            for m, choices in zip(self.movers, self.options, strict=True) for option, chosen in choices.items()
         ))
 
     def plan(self, solver: cp_model.CpSolver) -> list[AmphipodMove]:
         """The plan of a solution: its events in time order."""
         n = len(self.movers)
-        events = []
+        events: list[tuple[int, int, str, int]] = []  # (time, mover, what, stop or DIRECT)
         for i in range(n):
             option = next(o for o, chosen in self.options[i].items() if solver.boolean_value(chosen))
             if option == DIRECT:
-                events.append((solver.value(self.leave[i]), i, "direct", None))
+                events.append((solver.value(self.leave[i]), i, "direct", DIRECT))
             else:
                 events.append((solver.value(self.leave[i]), i, "out", option))
                 events.append((solver.value(self.arrive[i]), i, "home", option))
         entered = [0, 0, 0, 0]
-        moves = []
+        moves: list[AmphipodMove] = []
         for _, i, what, stop in sorted(events):
             m = self.movers[i]
             source = room_label(m.room, m.slot) if what != "home" else hallway_label(stop)

@@ -46,7 +46,8 @@ class BreadthFirst(Solver):
         outcome = best_first_search(LabelledProblem(instance), Strategy.BFS, deadline)
         stats = outcome.stats()
         if outcome.status == "solved":
-            return Answer(Status.OPTIMAL, outcome.cost, outcome.cost, outcome.actions, stats)
+            cost, actions = outcome.solution()
+            return Answer(Status.OPTIMAL, cost, cost, list(actions), stats)
         if outcome.status == "exhausted":
             return Answer(Status.INFEASIBLE, stats=stats, message="every reachable safe state explored")
         return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)

@@ -35,6 +35,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from models.keys import WALL, Cell, Vault
 
@@ -70,7 +71,7 @@ class DoorFreeLayout:
         """
         order = sorted(range(len(cells)), key=lambda i: self.rank[cells[i]])
         ranks = [self.rank[cells[i]] for i in order]
-        gaps = [min(self.parent_depth[a + 1 : b + 1]) for a, b in zip(ranks, ranks[1:])]
+        gaps = [min(self.parent_depth[a + 1 : b + 1]) for a, b in pairwise(ranks)]
         result = [[UNREACHABLE] * len(cells) for _ in cells]
         for a, i in enumerate(order):
             result[i][i] = 0
@@ -129,13 +130,13 @@ def door_free_layout(vault: Vault) -> DoorFreeLayout:
     bridge_depth: dict[Cell, int] = {}
     parent_depth: list[int] = []
     for cell in order:
-        above = parent[cell]
-        if above is None:
+        tree_parent = parent[cell]
+        if tree_parent is None:
             bridge_depth[cell] = 0
             parent_depth.append(0)
         else:
-            bridge_depth[cell] = bridge_depth[above] + (low[cell] > rank[above])
-            parent_depth.append(bridge_depth[above])
+            bridge_depth[cell] = bridge_depth[tree_parent] + (low[cell] > rank[tree_parent])
+            parent_depth.append(bridge_depth[tree_parent])
     return DoorFreeLayout(rank, component, bridge_depth, parent_depth)
 
 
@@ -208,10 +209,10 @@ class RemainingKeysBound:
         """``2 w(T) - max_k d(p, k)`` in bridge distance for the robot at rank `rank`."""
         known = self._cycles.get(mask)
         if known is None:
-            order = sorted((k for k in range(mask.bit_length()) if mask >> k & 1), key=self._ranks.__getitem__)
-            ranks = [self._ranks[k] for k in order]
-            around = sum(self._bridges[a][b] for a, b in zip(order, order[1:] + order[:1]))
-            known = self._cycles[mask] = (tuple(order), ranks, around)
+            ring = sorted((k for k in range(mask.bit_length()) if mask >> k & 1), key=self._ranks.__getitem__)
+            ranks = [self._ranks[k] for k in ring]
+            around = sum(self._bridges[a][b] for a, b in zip(ring, ring[1:] + ring[:1], strict=True))
+            known = self._cycles[mask] = (tuple(ring), ranks, around)
         order, ranks, around = known
         at = bisect_left(ranks, rank)
         before, after = order[at - 1], order[at % len(order)]
@@ -246,5 +247,5 @@ class RemainingKeysBound:
             weight += nearest
             row = distances[left.pop(at)]
             del attach[at]
-            attach = [a if a < row[k] else row[k] for a, k in zip(attach, left)]
+            attach = [a if a < row[k] else row[k] for a, k in zip(attach, left, strict=True)]
         return weight
