@@ -24,7 +24,7 @@ import click
 from harness.external import External
 from harness.index import INFEASIBLE, Expected, InstanceFile, append_entries, discover
 from harness.progress import Progress
-from harness.records import RunRecord, Task, append_record, dump_records, environment, read_records, repair_tail
+from harness.records import UNREADABLE, RunRecord, Task, append_record, dump_records, environment, read_records, repair_tail
 from harness.report import FORMATS, render
 from harness.run import run_tasks
 from harness.verdicts import FAILURES, Verdict, judge_all
@@ -95,10 +95,11 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     try:
         puzzle, _ = load_instance(str(path))
     except InvalidInstance as error:
-        raise click.ClickException(str(error)) from None
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_FAILED_RUNS)  # unreadable, like an error row in `compare`
     instance_file = discover(path)[0]
     names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
-    tasks = [_task(instance_file, name, variant, time_limit, memory_limit) for name in names]
+    tasks = [_task(instance_file, puzzle.name, name, variant, time_limit, memory_limit) for name in names]
     records = run_tasks(tasks, jobs=1)
     click.echo(dump_records(records) if as_json else render(records), nl=not as_json)
     sys.exit(_exit_status(records))
@@ -210,10 +211,11 @@ def _parse_externals(specs: tuple[str, ...]) -> list[External]:
     return externals
 
 
-def _task(instance_file: InstanceFile, solver: str, variant: bool, time_limit: float,
+def _task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, time_limit: float,
           memory_limit: int, external: str | None = None) -> tuple[Task, Expected]:
-    task = Task(path=str(instance_file.path), instance=instance_file.name, solver=solver, variant=variant,
-                time_limit=time_limit, memory_limit_mb=memory_limit, plugins=plugin_modules(), external=external)
+    task = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
+                variant=variant, time_limit=time_limit, memory_limit_mb=memory_limit, plugins=plugin_modules(),
+                external=external)
     return task, instance_file.variant_expected if variant else instance_file.expected
 
 
@@ -224,7 +226,7 @@ def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], e
     try:
         puzzle, instance = load_instance(str(instance_file.path))
     except InvalidInstance as error:
-        return [RunRecord(instance=instance_file.name, puzzle=None, solver="-", status=Status.ERROR,
+        return [RunRecord(instance=instance_file.name, puzzle=None, solver=UNREADABLE, status=Status.ERROR,
                           message=str(error), expected=instance_file.expected)], []
     candidates = solvers_for(puzzle.name) if solver_names else default_solvers_for(puzzle.name)
     names = [s.name for s in candidates if not solver_names or s.name in solver_names]
@@ -232,8 +234,9 @@ def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], e
     which = [False]
     if variants and _variant_applies(puzzle, instance):
         which.append(True)
-    planned = [_task(instance_file, name, variant, time_limit, memory_limit) for variant in which for name in names]
-    planned += [_task(instance_file, e.name, variant, time_limit, memory_limit, e.command)
+    planned = [_task(instance_file, puzzle.name, name, variant, time_limit, memory_limit)
+               for variant in which for name in names]
+    planned += [_task(instance_file, puzzle.name, e.name, variant, time_limit, memory_limit, e.command)
                 for variant in which for e in mine]
     return [], planned
 

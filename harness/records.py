@@ -23,6 +23,10 @@ from pydantic import BaseModel, Field
 from solvers.base import Stats, Status
 
 
+#: The solver name of the record standing for a file that could not be read or parsed.
+UNREADABLE = "-"
+
+
 class Task(BaseModel):
     """One run to perform: `solver` on the instance file at `path`.
 
@@ -33,6 +37,7 @@ class Task(BaseModel):
     path: str
     instance: str
     solver: str
+    puzzle: str | None = None  # known once the file was parsed; crash records carry it
     variant: bool = False
     time_limit: float | None = None
     memory_limit_mb: int | None = None

@@ -125,7 +125,7 @@ def _child(task: Task, expected: Expected, conn: Connection) -> None:
 
 
 def _failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
-    return RunRecord(instance=task.instance, puzzle=None, solver=task.solver, variant=task.variant,
+    return RunRecord(instance=task.instance, puzzle=task.puzzle, solver=task.solver, variant=task.variant,
                      status=status, message=message, seconds=seconds, expected=expected,
                      environment=_environment(task))
 

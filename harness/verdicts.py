@@ -17,7 +17,9 @@ Verdicts, worst first:
 - ``disagree``: claims contradict each other otherwise (a lower bound above a
   checked plan, a claimed optimum below another's lower bound, infeasibility
   against a claimed optimum).
-- ``wrong-expected``: all exact answers agree but differ from the index.
+- ``wrong-expected``: all exact answers agree but differ from the index; or, with no
+  exact answer, a checked plan beats the index's optimum (or its "infeasible"), or a
+  proven lower bound exceeds it.
 - ``unverified``: no solver produced an exact answer within the limits.
 - ``agree``: exact answers agree with each other and with the index (if it knows).
 """
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from harness.index import INFEASIBLE
-from harness.records import RunRecord
+from harness.records import UNREADABLE, RunRecord
 from solvers.base import Status
 
 
@@ -77,7 +79,7 @@ _Judgement = tuple[Verdict, int | str | None, str] | tuple[Verdict, int | str | 
 
 
 def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
-    if all(r.puzzle is None and r.status is Status.ERROR for r in records):
+    if all(r.solver == UNREADABLE for r in records):
         return Verdict.ERROR, None, records[0].message.splitlines()[0] if records[0].message else "unreadable"
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
@@ -115,6 +117,9 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
     elif infeasible:
         answer, provers = INFEASIBLE, infeasible
     else:
+        contradiction = _index_contradiction(records, best_plan, expected)
+        if contradiction:
+            return Verdict.WRONG_EXPECTED, None, contradiction
         return Verdict.UNVERIFIED, None, _unverified_reason(records, best_plan)
     if expected is not None and answer != expected:
         return Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}"
@@ -138,6 +143,19 @@ def _claimed(record: RunRecord) -> int:
     if record.cost is None:
         raise ValueError(f"{record.solver} on {record.instance}: an optimal record without a cost")
     return record.cost
+
+
+def _index_contradiction(records: list[RunRecord], best_plan: int | None, expected: int | str | None) -> str:
+    """Why the index entry cannot be right, judged without any exact answer ('' if it may be)."""
+    if expected is None:
+        return ""
+    if best_plan is not None and (expected == INFEASIBLE or best_plan < int(expected)):
+        return f"index says {expected}; a checked plan costs {best_plan}"
+    if isinstance(expected, int):
+        above = [r for r in records if r.bound is not None and r.bound > expected]
+        if above:
+            return f"index says {expected}; " + ", ".join(f"{r.solver} proved a lower bound {r.bound}" for r in above)
+    return ""
 
 
 def _unverified_reason(records: list[RunRecord], best_plan: int | None) -> str:
