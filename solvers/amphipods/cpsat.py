@@ -24,7 +24,6 @@ best bound are those of the puzzle.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -32,7 +31,7 @@ from ortools.sat.python import cp_model
 from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
 from solvers.amphipods.common import Layout, checked
 from solvers.base import Answer, Deadline, Solver, Status
-from solvers.cpsat import configured_solver, run_stats
+from solvers.cpsat import configured_solver, integer_bound, run_stats
 
 DIRECT = -1
 
@@ -193,7 +192,7 @@ class ScheduleModel(Solver):
         stats = run_stats(solver)
         if status == cp_model.INFEASIBLE:
             return Answer(Status.INFEASIBLE, stats=stats, message="no canonical plan exists (contraction lemma)")
-        bound = schedule.constant + math.ceil(solver.best_objective_bound - 1e-6)
+        bound = schedule.constant + (integer_bound(solver.best_objective_bound) or 0)  # energies are >= 0
         stats["best_bound"] = bound
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Answer(Status.TIMEOUT, bound=bound, stats=stats, message=solver.status_name(status))

@@ -66,7 +66,6 @@ CP-SAT's INFEASIBLE.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -74,7 +73,7 @@ from ortools.sat.python import cp_model
 
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Status
-from solvers.cpsat import SEED, WORKERS, configured_solver, run_stats
+from solvers.cpsat import SEED, WORKERS, configured_solver, integer_bound, run_stats
 from solvers.keys.routes import ContractedVault, contract
 
 #: CP-SAT parameters fixed for reproducible runs.
@@ -399,7 +398,7 @@ class KeysCpSat(Solver):
             return Answer(Status.INFEASIBLE, stats=stats)
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
-        bound = self._bound(solver.best_objective_bound)
+        bound = integer_bound(solver.best_objective_bound)
         stats["best_bound"] = solver.best_objective_bound
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Answer(Status.TIMEOUT, bound=bound, stats=stats, message="no solution within the time limit")
@@ -412,13 +411,6 @@ class KeysCpSat(Solver):
     @staticmethod
     def _node_name(cv: ContractedVault, node: int) -> str:
         return f"start{node}" if node < cv.robots else cv.letters[node - cv.robots]
-
-    @staticmethod
-    def _bound(value: float) -> int | None:
-        """CP-SAT's objective bound as an integer lower bound (costs are integers, >= 0)."""
-        if not math.isfinite(value):
-            return None
-        return max(0, math.ceil(value - 1e-6))
 
     @staticmethod
     def _plan(
