@@ -24,7 +24,16 @@ import click
 from harness.external import External
 from harness.index import INFEASIBLE, Expected, InstanceFile, append_entries, discover
 from harness.progress import Progress
-from harness.records import UNREADABLE, RunRecord, Task, append_record, dump_records, environment, read_records, repair_tail
+from harness.records import (
+    UNREADABLE,
+    RunRecord,
+    Task,
+    append_record,
+    dump_records,
+    environment,
+    read_records,
+    repair_tail,
+)
 from harness.report import FORMATS, render
 from harness.run import run_tasks
 from harness.verdicts import FAILURES, Verdict, judge_all
@@ -358,7 +367,8 @@ def export(path: Path, folder: Path, variant: bool) -> None:
 @click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The index.toml to extend (instance names in FILE are relative to its folder).")
 @click.option("--min-agreeing", type=click.IntRange(min=1), default=2, show_default=True,
-              help="How many solvers must have proven the same exact answer.")
+              help="How many independent solvers (sharing no contraction or bound) must have proven "
+                   "the same exact answer.")
 def record_optima(file: Path, index_path: Path, min_agreeing: int) -> None:
     """Add to the index the optima that formulations proved and agreed on in a results file.
 
@@ -368,13 +378,14 @@ def record_optima(file: Path, index_path: Path, min_agreeing: int) -> None:
     records = [r for r in read_records(file) if not r.variant]
     entries: dict[str, dict[str, object]] = {}
     for verdict in judge_all(records):
-        if verdict.verdict is not Verdict.AGREE or len(verdict.provers) < min_agreeing:
+        if verdict.verdict is not Verdict.AGREE or verdict.independent < min_agreeing:
             continue
         entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
         # Provenance is the code that ran, which the records carry, not the code recording it.
         commits = sorted({str(r.environment.get("commit", "?")) for r in records
                           if r.instance == verdict.instance and r.solver in verdict.provers})
-        entry["origin"] = f"agreed by {', '.join(verdict.provers)} (crosscheck {', '.join(commits)})"
+        entry["origin"] = (f"agreed by {', '.join(verdict.provers)}, {verdict.independent} independent "
+                           f"(crosscheck {', '.join(commits)})")
         entries[verdict.instance] = entry
     for name in append_entries(index_path, entries):
         click.echo(f"{name}: {entries[name]}")

@@ -22,7 +22,6 @@ from pydantic import BaseModel, Field
 
 from solvers.base import Stats, Status
 
-
 #: The solver name of the record standing for a file that could not be read or parsed.
 UNREADABLE = "-"
 
@@ -73,6 +72,7 @@ class RunRecord(BaseModel):
     message: str = ""
     expected: int | str | None = None
     features: dict[str, int] = Field(default_factory=dict)  # the instance's size measures
+    shares: list[str] = Field(default_factory=list)  # see `Solver.shares`: what makes answers dependent
     plan: list[Any] | None = None
     environment: dict[str, Any] = Field(default_factory=dict)
 

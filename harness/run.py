@@ -47,6 +47,7 @@ class _Shared(TypedDict):
     expected: Expected
     environment: dict[str, Any]
     features: NotRequired[dict[str, int]]  # known once the instance is parsed
+    shares: NotRequired[list[str]]  # the solver's shared answer-deciding components
 
 
 def run_task(task: Task, expected: Expected = None) -> RunRecord:
@@ -64,6 +65,7 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     if task.external is not None:
         return _external(task, task.external, instance, puzzle.name, base)
     solver = get_solver(task.solver)
+    base["shares"] = sorted(solver.shares)
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)

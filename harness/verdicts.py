@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 
 from harness.index import INFEASIBLE
 from harness.records import UNREADABLE, RunRecord
@@ -63,6 +64,7 @@ class InstanceVerdict:
     answer: int | str | None  # the agreed optimum, INFEASIBLE, or None
     reason: str
     provers: tuple[str, ...] = ()  # the solvers whose exact answers agree (for `agree`)
+    independent: int = 0  # how many of them share no answer-deciding component (`Solver.shares`)
 
 
 def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
@@ -75,7 +77,8 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
 
 
 #: What `_judge` finds: verdict, answer, reason and, for `agree`, the provers.
-_Judgement = tuple[Verdict, int | str | None, str] | tuple[Verdict, int | str | None, str, tuple[str, ...]]
+_Judgement = (tuple[Verdict, int | str | None, str]
+              | tuple[Verdict, int | str | None, str, tuple[str, ...], int])
 
 
 def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
@@ -123,8 +126,24 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
         return Verdict.UNVERIFIED, None, _unverified_reason(records, best_plan)
     if expected is not None and answer != expected:
         return Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}"
-    names = tuple(dict.fromkeys(r.solver for r in provers))  # a solver run twice proves once
-    return Verdict.AGREE, answer, f"{len(names)} exact: {', '.join(names)}", names
+    by_solver = {r.solver: r for r in provers}  # a solver run twice proves once
+    names, independent = tuple(by_solver), independent_count(list(by_solver.values()))
+    return (Verdict.AGREE, answer, f"{len(names)} exact ({independent} independent): {', '.join(names)}",
+            names, independent)
+
+
+def independent_count(provers: list[RunRecord]) -> int:
+    """The most provers no two of which share an answer-deciding component.
+
+    Formulations that share a contraction or a bound can be wrong together; their
+    agreement is one piece of evidence.  There are a handful of provers, so every
+    subset is tried, largest first.
+    """
+    for size in range(len(provers), 0, -1):
+        for group in combinations(provers, size):
+            if all(not set(a.shares) & set(b.shares) for a, b in combinations(group, 2)):
+                return size
+    return 0
 
 
 def _best(checked: list[RunRecord]) -> str:

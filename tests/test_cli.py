@@ -242,6 +242,20 @@ def test_record_optima_adds_only_agreed_answers(folder: Path, tmp_path: Path) ->
     assert "keys/broken.txt" not in index
 
 
+def test_record_optima_needs_independent_formulations(folder: Path, tmp_path: Path) -> None:
+    """keys-graph and keys-cpsat share the route contraction: together they are one proof."""
+    (folder / "keys" / "other.txt").write_text("#######\n#a.@.b#\n#######\n")
+    index = folder / "index.toml"
+    for solvers, recorded in ((("keys-graph", "keys-cpsat"), False), (("keys-grid", "keys-cpsat"), True)):
+        out = tmp_path / f"{solvers[0]}.jsonl"
+        invoke("compare", str(folder / "keys" / "other.txt"), *[f"--solver={name}" for name in solvers],
+               "--out", str(out))
+        invoke("record-optima", str(out), "--index", str(index))
+        entry = tomllib.loads(index.read_text()).get("keys/other.txt")
+        assert (entry is not None) is recorded
+    assert entry == {"optimum": 6, "origin": entry["origin"]} and "2 independent" in entry["origin"]
+
+
 def test_plot_draws_pngs(folder: Path, tmp_path: Path) -> None:
     out = tmp_path / "runs.jsonl"
     invoke("compare", str(folder), "--solver", "test-plain", "--solver", "test-liar", "--out", str(out))

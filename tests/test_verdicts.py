@@ -8,9 +8,10 @@ from solvers.base import Status
 
 
 def record(solver: str, status: Status, cost: int | None = None, bound: int | None = None,
-           valid: bool | None = None, expected: int | str | None = None) -> RunRecord:
+           valid: bool | None = None, expected: int | str | None = None, shares: tuple[str, ...] = ()) -> RunRecord:
     return RunRecord(instance="x.txt", puzzle="keys", solver=solver, status=status, cost=cost, bound=bound,
-                     plan_valid=valid, checked_cost=cost if valid else None, expected=expected)
+                     plan_valid=valid, checked_cost=cost if valid else None, expected=expected,
+                     shares=list(shares))
 
 
 def verdict(*records: RunRecord) -> Verdict:
@@ -92,3 +93,13 @@ def test_runs_that_all_crashed_are_not_mistaken_for_an_unreadable_file() -> None
                for name in ("a", "b")]
     outcome = judge(crashed)
     assert outcome.verdict is Verdict.UNVERIFIED and "unreadable" not in outcome.reason
+
+
+def test_provers_sharing_a_component_count_as_one_piece_of_evidence() -> None:
+    outcome = judge([record("grid", Status.OPTIMAL, 8, 8, True, shares=("bound",)),
+                     record("graph", Status.OPTIMAL, 8, 8, True, shares=("routes", "bound")),
+                     record("cpsat", Status.OPTIMAL, 8, 8, True, shares=("routes",))])
+    assert outcome.independent == 2  # grid and cpsat share nothing; graph shares with both
+    pair = judge([record("graph", Status.OPTIMAL, 8, 8, True, shares=("routes",)),
+                  record("cpsat", Status.OPTIMAL, 8, 8, True, shares=("routes",))])
+    assert (pair.verdict, pair.independent) == (Verdict.AGREE, 1)

@@ -184,6 +184,7 @@ class ScheduleModel(Solver):
     name = "amphipods-cpsat"
     puzzle = "amphipods"
     summary = "CP-SAT scheduling model: leave/arrive events, stop choice, no-overlap, room order, path clear"
+    shares = frozenset({"solvers.amphipods.common.Layout"})
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         schedule = Schedule(Layout.of(instance))

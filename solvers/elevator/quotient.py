@@ -124,6 +124,7 @@ class QuotientSearch(Solver):
     name = "elevator-quotient"
     puzzle = "elevator"
     summary = "A* over states up to renaming of elements, safety-free crossing bound"
+    shares = frozenset({"solvers.elevator.common.crossing_bound"})
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):

@@ -39,6 +39,7 @@ class BreadthFirst(Solver):
     name = "elevator-bfs"
     puzzle = "elevator"
     summary = "breadth-first search over labelled states (element names kept)"
+    shares = frozenset({"solvers.elevator.common.labelled_moves"})
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):

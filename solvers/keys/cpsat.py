@@ -275,6 +275,7 @@ class KeysCpSat(Solver):
     name = "keys-cpsat"
     puzzle = "keys"
     summary = "CP-SAT: one circuit per robot over the contracted graph, route choice per arc, global key ranks"
+    shares = frozenset({"solvers.keys.routes"})
 
     def __init__(self, num_workers: int = WORKERS, random_seed: int = SEED) -> None:
         self.num_workers = num_workers

@@ -102,6 +102,7 @@ class GraphSearch(Solver):
     name = "keys-graph"
     puzzle = "keys"
     summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
+    shares = frozenset({"solvers.keys.routes", "solvers.keys.bounds"})
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         vault = contract(instance)

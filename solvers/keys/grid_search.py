@@ -133,6 +133,7 @@ class GridSearch(Solver):
     name = "keys-grid"
     puzzle = "keys"
     summary = "A* over (robot cells, keys held), one cell move per action"
+    shares = frozenset({"solvers.keys.bounds"})
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         if collectable_keys(instance) != set(instance.keys):
