@@ -41,7 +41,7 @@ def main() -> None:
 
     examples = [parse(path.read_text(encoding="utf-8"), path.name) for path in sorted(EXAMPLES.glob("depth*.txt"))]
     print("amphipods-search on the published examples:")
-    for burrow, result in zip(examples, run(MacroSearch(), examples, 60)):
+    for burrow, result in zip(examples, run(MacroSearch(), examples, 60), strict=True):
         print(f"  {burrow.name:16} {result.status:8} {result.cost} in {result.seconds:.3f} s, "
               f"{result.stats['expanded']} expanded")
 
@@ -57,7 +57,7 @@ def main() -> None:
         if unsolvable:
             print(f"  without solution: {describe(unsolvable)}")
         if depth == 4:
-            solvable = [b for b, r in zip(burrows, results) if r.status is Status.OPTIMAL]
+            solvable = [b for b, r in zip(burrows, results, strict=True) if r.status is Status.OPTIMAL]
 
     if not args.cpsat:
         return

@@ -44,7 +44,7 @@ def main() -> None:
         results = [run("elevator-quotient", instance, 120) for instance in instances]
         solved = [r.seconds for r in results if r.status is Status.OPTIMAL]
         if pairs == 5:
-            feasible_five = [i for i, r in zip(instances, results) if r.status is Status.OPTIMAL]
+            feasible_five = [i for i, r in zip(instances, results, strict=True) if r.status is Status.OPTIMAL]
         median = statistics.median(solved)
         print(f"{pairs:>5} {len(solved):>8} {median:>9.3f} {max(solved):>8.3f} "
               f"{statistics.median(r.seconds for r in results):>9.3f} {TARGETS[pairs]:>8.2f} {median / TARGETS[pairs]:>6.2f}")

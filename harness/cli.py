@@ -22,13 +22,22 @@ from pathlib import Path
 import click
 
 from harness.external import External
-from harness.index import INFEASIBLE, InstanceFile, append_entries, discover
+from harness.index import INFEASIBLE, Expected, InstanceFile, append_entries, discover
 from harness.progress import Progress
-from harness.records import RunRecord, Task, append_record, dump_records, environment, read_records, repair_tail
+from harness.records import (
+    UNREADABLE,
+    RunRecord,
+    Task,
+    append_record,
+    dump_records,
+    environment,
+    read_records,
+    repair_tail,
+)
 from harness.report import FORMATS, render
 from harness.run import run_tasks
 from harness.verdicts import FAILURES, Verdict, judge_all
-from models.base import InvalidInstance, Puzzle
+from models.base import Instance, InvalidInstance, Puzzle
 from models.registry import PUZZLES, get_puzzle, load_instance
 from solvers.base import Status
 from solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
@@ -95,10 +104,11 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     try:
         puzzle, _ = load_instance(str(path))
     except InvalidInstance as error:
-        raise click.ClickException(str(error)) from None
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(EXIT_FAILED_RUNS)  # unreadable, like an error row in `compare`
     instance_file = discover(path)[0]
     names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
-    tasks = [_task(instance_file, name, variant, time_limit, memory_limit) for name in names]
+    tasks = [_task(instance_file, puzzle.name, name, variant, time_limit, memory_limit) for name in names]
     records = run_tasks(tasks, jobs=1)
     click.echo(dump_records(records) if as_json else render(records), nl=not as_json)
     sys.exit(_exit_status(records))
@@ -134,7 +144,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     out = out or _fresh_results_path()
     out.parent.mkdir(parents=True, exist_ok=True)
     repair_tail(out)
-    done: dict[tuple, RunRecord] = {}
+    done: dict[tuple[str, bool, str], RunRecord] = {}  # by RunRecord.key
     if resume:
         done = {record.key: record for record in read_records(out)}
     elif out.exists() and out.stat().st_size:
@@ -210,21 +220,22 @@ def _parse_externals(specs: tuple[str, ...]) -> list[External]:
     return externals
 
 
-def _task(instance_file: InstanceFile, solver: str, variant: bool, time_limit: float,
-          memory_limit: int, external: str | None = None) -> tuple[Task, int | str | None]:
-    task = Task(path=str(instance_file.path), instance=instance_file.name, solver=solver, variant=variant,
-                time_limit=time_limit, memory_limit_mb=memory_limit, plugins=plugin_modules(), external=external)
+def _task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, time_limit: float,
+          memory_limit: int, external: str | None = None) -> tuple[Task, Expected]:
+    task = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
+                variant=variant, time_limit=time_limit, memory_limit_mb=memory_limit, plugins=plugin_modules(),
+                external=external)
     return task, instance_file.variant_expected if variant else instance_file.expected
 
 
 def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], externals: list[External],
                    variants: bool, time_limit: float,
-                   memory_limit: int) -> tuple[list[RunRecord], list[tuple[Task, object]]]:
+                   memory_limit: int) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
     """The runs one instance file needs, or an error record when it cannot be read."""
     try:
         puzzle, instance = load_instance(str(instance_file.path))
     except InvalidInstance as error:
-        return [RunRecord(instance=instance_file.name, puzzle=None, solver="-", status=Status.ERROR,
+        return [RunRecord(instance=instance_file.name, puzzle=None, solver=UNREADABLE, status=Status.ERROR,
                           message=str(error), expected=instance_file.expected)], []
     candidates = solvers_for(puzzle.name) if solver_names else default_solvers_for(puzzle.name)
     names = [s.name for s in candidates if not solver_names or s.name in solver_names]
@@ -232,13 +243,14 @@ def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], e
     which = [False]
     if variants and _variant_applies(puzzle, instance):
         which.append(True)
-    planned = [_task(instance_file, name, variant, time_limit, memory_limit) for variant in which for name in names]
-    planned += [_task(instance_file, e.name, variant, time_limit, memory_limit, e.command)
+    planned = [_task(instance_file, puzzle.name, name, variant, time_limit, memory_limit)
+               for variant in which for name in names]
+    planned += [_task(instance_file, puzzle.name, e.name, variant, time_limit, memory_limit, e.command)
                 for variant in which for e in mine]
     return [], planned
 
 
-def _variant_applies(puzzle: Puzzle, instance: object) -> bool:
+def _variant_applies(puzzle: Puzzle, instance: Instance) -> bool:
     try:
         puzzle.variant(instance)
     except InvalidInstance:
@@ -289,7 +301,8 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
     puzzle = get_puzzle(puzzle_name)
     values = _generator_values(puzzle, params)
     folder.mkdir(parents=True, exist_ok=True)
-    family = {"puzzle": puzzle.name, "params": values, "instances": {}, "environment": environment()}
+    instances: dict[str, dict[str, int]] = {}  # file name -> its seed
+    family = {"puzzle": puzzle.name, "params": values, "instances": instances, "environment": environment()}
     for number in range(seed, seed + count):
         try:
             instance = puzzle.generate(number, **values)
@@ -297,7 +310,7 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
             raise click.BadParameter(str(error), param_hint="--param") from None
         path = folder / f"{instance.name}.txt"
         path.write_text(instance.to_text(), encoding="utf-8")
-        family["instances"][path.name] = {"seed": number}
+        instances[path.name] = {"seed": number}
         click.echo(str(path))
     (folder / "family.json").write_text(json.dumps(family, indent=2) + "\n", encoding="utf-8")
 
@@ -354,23 +367,25 @@ def export(path: Path, folder: Path, variant: bool) -> None:
 @click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The index.toml to extend (instance names in FILE are relative to its folder).")
 @click.option("--min-agreeing", type=click.IntRange(min=1), default=2, show_default=True,
-              help="How many solvers must have proven the same exact answer.")
-def record_optima(file: Path, index_path: Path | None, min_agreeing: int) -> None:
+              help="How many independent solvers (sharing no contraction or bound) must have proven "
+                   "the same exact answer.")
+def record_optima(file: Path, index_path: Path, min_agreeing: int) -> None:
     """Add to the index the optima that formulations proved and agreed on in a results file.
 
     Only instances the index does not list yet are added (variant runs are skipped);
     an optimum is never typed in by hand, it comes from agreeing runs.
     """
     records = [r for r in read_records(file) if not r.variant]
-    entries = {}
+    entries: dict[str, dict[str, object]] = {}
     for verdict in judge_all(records):
-        if verdict.verdict is not Verdict.AGREE or len(verdict.provers) < min_agreeing:
+        if verdict.verdict is not Verdict.AGREE or verdict.independent < min_agreeing:
             continue
         entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
         # Provenance is the code that ran, which the records carry, not the code recording it.
         commits = sorted({str(r.environment.get("commit", "?")) for r in records
                           if r.instance == verdict.instance and r.solver in verdict.provers})
-        entry["origin"] = f"agreed by {', '.join(verdict.provers)} (crosscheck {', '.join(commits)})"
+        entry["origin"] = (f"agreed by {', '.join(verdict.provers)}, {verdict.independent} independent "
+                           f"(crosscheck {', '.join(commits)})")
         entries[verdict.instance] = entry
     for name in append_entries(index_path, entries):
         click.echo(f"{name}: {entries[name]}")

@@ -35,6 +35,7 @@ class External:
         label, separator, command = spec.partition("=")
         if not separator or not label.strip() or not command.strip():
             raise ValueError(f"expected [PUZZLE:]NAME=COMMAND, got {spec!r}")
+        puzzle: str | None
         puzzle, colon, name = label.partition(":")
         if not colon:
             puzzle, name = None, label

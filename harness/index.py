@@ -15,8 +15,10 @@ optimum of its variant (four robots, deep burrow, extended elevator) may be give
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
@@ -46,7 +48,7 @@ def find_index(start: Path) -> Path | None:
     return None
 
 
-def load_index(path: Path) -> dict[str, dict]:
+def load_index(path: Path) -> dict[str, dict[str, Any]]:
     """The index's tables by relative instance path; `ValueError` names a bad file."""
     try:
         with open(path, "rb") as handle:
@@ -55,7 +57,7 @@ def load_index(path: Path) -> dict[str, dict]:
         raise ValueError(f"{path}: {error}") from None
 
 
-def expectation(entry: dict | None, *, variant: bool = False) -> Expected:
+def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> Expected:
     """What an index entry says about the instance (or its variant)."""
     if not entry:
         return None
@@ -84,7 +86,7 @@ def discover(target: Path) -> list[InstanceFile]:
     return found
 
 
-def append_entries(path: Path, entries: dict[str, dict]) -> list[str]:
+def append_entries(path: Path, entries: Mapping[str, Mapping[str, object]]) -> list[str]:
     """Add index tables for instances the index does not list yet; return their names.
 
     Existing entries (and the file's comments) are left exactly as they are: a known

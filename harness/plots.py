@@ -36,7 +36,7 @@ def plot_all(records: Iterable[RunRecord], folder: Path) -> list[Path]:
     records = [r for r in records if r.puzzle is not None]
     folder.mkdir(parents=True, exist_ok=True)
     written = [cactus(records, folder / "cactus.png")]
-    for puzzle in sorted({r.puzzle for r in records}):
+    for puzzle in sorted({r.puzzle for r in records if r.puzzle is not None}):
         written.append(time_by_size([r for r in records if r.puzzle == puzzle], puzzle,
                                     folder / f"size-{puzzle}.png"))
     return written
@@ -57,7 +57,7 @@ def cactus(records: list[RunRecord], path: Path) -> Path:
 
 def time_by_size(records: list[RunRecord], puzzle: str, path: Path) -> Path:
     """Time against the first size feature, per solver (hollow marks: not solved)."""
-    feature = next((name for r in records for name in r.features), None)
+    feature = next((name for r in records for name in r.features), "")  # "": no features, nothing to plot
     figure, axes = plt.subplots(figsize=(7, 4.5))
     for solver in sorted({r.solver for r in records}):
         runs = [r for r in records if r.solver == solver and feature in r.features]

@@ -22,6 +22,9 @@ from pydantic import BaseModel, Field
 
 from solvers.base import Stats, Status
 
+#: The solver name of the record standing for a file that could not be read or parsed.
+UNREADABLE = "-"
+
 
 class Task(BaseModel):
     """One run to perform: `solver` on the instance file at `path`.
@@ -33,6 +36,7 @@ class Task(BaseModel):
     path: str
     instance: str
     solver: str
+    puzzle: str | None = None  # known once the file was parsed; crash records carry it
     variant: bool = False
     time_limit: float | None = None
     memory_limit_mb: int | None = None
@@ -68,6 +72,7 @@ class RunRecord(BaseModel):
     message: str = ""
     expected: int | str | None = None
     features: dict[str, int] = Field(default_factory=dict)  # the instance's size measures
+    shares: list[str] = Field(default_factory=list)  # see `Solver.shares`: what makes answers dependent
     plan: list[Any] | None = None
     environment: dict[str, Any] = Field(default_factory=dict)
 

@@ -92,7 +92,7 @@ def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") ->
     body = rows(records)
     if fmt == "csv":  # every row names its instance, for spreadsheets
         body = [[_name(record), *row[1:]]
-                for record, row in zip(sorted(records, key=lambda r: (r.instance, r.variant)), body)]
+                for record, row in zip(sorted(records, key=lambda r: (r.instance, r.variant)), body, strict=True)]
         return _format(COLUMNS, body, fmt)
     return _format(COLUMNS, body, fmt) + _notes(records)
 
@@ -110,8 +110,9 @@ def _format(columns: Sequence[str], body: list[list[str]], fmt: str) -> str:
         lines += ["| " + " | ".join(row) + " |" for row in body]
         return "\n".join(lines) + "\n"
     widths = [max(len(columns[i]), *(len(row[i]) for row in body)) for i in range(len(columns))] if body else []
-    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip()]
-    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in body]
+    # without rows there are no widths, and the header is left out too
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=False)).rstrip()]
+    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in body]
     return "\n".join(lines) + "\n"
 
 

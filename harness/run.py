@@ -16,9 +16,12 @@ import resource
 import signal
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext
+from multiprocessing.process import BaseProcess
+from typing import Any, NotRequired, TypedDict
 
 from harness.external import run_external
 from harness.index import Expected
@@ -32,13 +35,25 @@ from solvers.registry import add_plugins, get_solver
 GRACE_SECONDS = 5.0
 
 #: Child processes still running, so an interrupted comparison can kill them all.
-_LIVE: set[multiprocessing.Process] = set()
+_LIVE: set[BaseProcess] = set()
+
+
+class _Shared(TypedDict):
+    """The fields every record of one task has in common."""
+
+    instance: str
+    solver: str
+    variant: bool
+    expected: Expected
+    environment: dict[str, Any]
+    features: NotRequired[dict[str, int]]  # known once the instance is parsed
+    shares: NotRequired[list[str]]  # the solver's shared answer-deciding components
 
 
 def run_task(task: Task, expected: Expected = None) -> RunRecord:
     """Load the instance, solve it, and check the plan with the puzzle's own checker."""
-    base = dict(instance=task.instance, solver=task.solver, variant=task.variant, expected=expected,
-                environment=_environment(task))
+    base = _Shared(instance=task.instance, solver=task.solver, variant=task.variant, expected=expected,
+                   environment=_environment(task))
     add_plugins(task.plugins)
     try:
         puzzle, instance = load_instance(task.path)
@@ -48,8 +63,9 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
         return RunRecord(puzzle=None, status=Status.ERROR, message=str(error), **base)
     base["features"] = puzzle.features(instance)
     if task.external is not None:
-        return _external(task, instance, puzzle.name, base)
+        return _external(task, task.external, instance, puzzle.name, base)
     solver = get_solver(task.solver)
+    base["shares"] = sorted(solver.shares)
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
@@ -57,20 +73,21 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
 
 
-def _external(task: Task, instance: Instance, puzzle: str, base: dict) -> RunRecord:
-    """Run an external program and record its bare claim (there is no plan to check)."""
+def _external(task: Task, command: str, instance: Instance, puzzle: str, base: _Shared) -> RunRecord:
+    """Run the external program `command` and record its bare claim (there is no plan to check)."""
     start = time.perf_counter()
-    claim = run_external(task.external, instance.to_text(), Deadline(task.time_limit))
+    claim = run_external(command, instance.to_text(), Deadline(task.time_limit))
     seconds = time.perf_counter() - start
     if claim.cost is not None:
         status, cost = Status.OPTIMAL, claim.cost
     else:
         status, cost = (Status.TIMEOUT if claim.timed_out else Status.ERROR), None
     return RunRecord(puzzle=puzzle, status=status, cost=cost, bound=cost, seconds=seconds,
-                     stats={"external": task.external}, message=claim.message, **base)
+                     stats={"external": command}, message=claim.message, **base)
 
 
-def _checked(result: Result, check_plan: Callable, instance: object, puzzle: str, base: dict) -> RunRecord:
+def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], instance: Instance, puzzle: str,
+             base: _Shared) -> RunRecord:
     plan_valid, plan_error, checked_cost = None, "", None
     if result.plan is not None:
         try:
@@ -87,7 +104,7 @@ def _checked(result: Result, check_plan: Callable, instance: object, puzzle: str
     )
 
 
-def _environment(task: Task) -> dict:
+def _environment(task: Task) -> dict[str, Any]:
     return {**environment(), "time_limit": task.time_limit, "memory_limit_mb": task.memory_limit_mb}
 
 
@@ -110,12 +127,12 @@ def _child(task: Task, expected: Expected, conn: Connection) -> None:
 
 
 def _failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
-    return RunRecord(instance=task.instance, puzzle=None, solver=task.solver, variant=task.variant,
+    return RunRecord(instance=task.instance, puzzle=task.puzzle, solver=task.solver, variant=task.variant,
                      status=status, message=message, seconds=seconds, expected=expected,
                      environment=_environment(task))
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context() -> ForkServerContext:
     """A forkserver whose server has imported the solvers once, so children start fast."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["harness.run", "solvers.registry"])
@@ -124,8 +141,9 @@ def _context() -> multiprocessing.context.BaseContext:
 
 def run_isolated(task: Task, expected: Expected = None) -> RunRecord:
     """Run `task` in a child process under its limits; always returns a record."""
-    receive, send = _context().Pipe(duplex=False)
-    process = _context().Process(target=_child, args=(task, expected, send), daemon=True)
+    context = _context()
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(task, expected, send), daemon=True)
     start = time.perf_counter()
     process.start()
     _LIVE.add(process)
@@ -159,7 +177,7 @@ def _death(exitcode: int, task: Task) -> tuple[Status, str]:
     return Status.ERROR, f"solver process exited with status {exitcode} before reporting"
 
 
-def _kill_group(process: multiprocessing.Process) -> None:
+def _kill_group(process: BaseProcess) -> None:
     """Kill the child's whole process group (any grandchildren too) and reap it."""
     if process.pid is not None:
         try:

@@ -17,7 +17,9 @@ Verdicts, worst first:
 - ``disagree``: claims contradict each other otherwise (a lower bound above a
   checked plan, a claimed optimum below another's lower bound, infeasibility
   against a claimed optimum).
-- ``wrong-expected``: all exact answers agree but differ from the index.
+- ``wrong-expected``: all exact answers agree but differ from the index; or, with no
+  exact answer, a checked plan beats the index's optimum (or its "infeasible"), or a
+  proven lower bound exceeds it.
 - ``unverified``: no solver produced an exact answer within the limits.
 - ``agree``: exact answers agree with each other and with the index (if it knows).
 """
@@ -27,9 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 
 from harness.index import INFEASIBLE
-from harness.records import RunRecord
+from harness.records import UNREADABLE, RunRecord
 from solvers.base import Status
 
 
@@ -61,6 +64,7 @@ class InstanceVerdict:
     answer: int | str | None  # the agreed optimum, INFEASIBLE, or None
     reason: str
     provers: tuple[str, ...] = ()  # the solvers whose exact answers agree (for `agree`)
+    independent: int = 0  # how many of them share no answer-deciding component (`Solver.shares`)
 
 
 def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
@@ -72,14 +76,19 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
     return InstanceVerdict(first.instance, first.variant, *verdict)
 
 
-def _judge(records: list[RunRecord], expected: int | str | None) -> tuple:
-    if all(r.puzzle is None and r.status is Status.ERROR for r in records):
+#: What `_judge` finds: verdict, answer, reason and, for `agree`, the provers.
+_Judgement = (tuple[Verdict, int | str | None, str]
+              | tuple[Verdict, int | str | None, str, tuple[str, ...], int])
+
+
+def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
+    if all(r.solver == UNREADABLE for r in records):
         return Verdict.ERROR, None, records[0].message.splitlines()[0] if records[0].message else "unreadable"
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
         return Verdict.INVALID_PLAN, None, "; ".join(f"{r.solver}: {r.plan_error}" for r in invalid)
     checked = [r for r in records if r.plan_valid]
-    best_plan = min((r.checked_cost for r in checked), default=None)
+    best_plan = min((_checked_cost(r) for r in checked), default=None)
     infeasible = [r for r in records if r.status is Status.INFEASIBLE]
     # Claimed optima: proven ones carry a checked plan; external programs claim a bare number.
     optimal = [r for r in records if r.status is Status.OPTIMAL]
@@ -87,7 +96,7 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> tuple:
         return Verdict.FALSE_INFEASIBLE, best_plan, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "
             f"{_best(checked)} has a checked plan of cost {best_plan}")
-    beaten = [r for r in optimal if best_plan is not None and r.cost > best_plan]
+    beaten = [r for r in optimal if best_plan is not None and _claimed(r) > best_plan]
     if beaten:
         return Verdict.FALSE_OPTIMAL, best_plan, "; ".join(
             f"{r.solver} claimed optimum {r.cost}, {_best(checked)} has a checked plan of cost {best_plan}"
@@ -96,7 +105,7 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> tuple:
     if too_high:
         return Verdict.DISAGREE, best_plan, "; ".join(
             f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high)
-    below = [(r, b) for r in optimal for b in records if b.bound is not None and r.cost < b.bound]
+    below = [(r, b) for r in optimal for b in records if b.bound is not None and _claimed(r) < b.bound]
     if below:
         return Verdict.DISAGREE, best_plan, "; ".join(
             f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below)
@@ -111,15 +120,61 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> tuple:
     elif infeasible:
         answer, provers = INFEASIBLE, infeasible
     else:
+        contradiction = _index_contradiction(records, best_plan, expected)
+        if contradiction:
+            return Verdict.WRONG_EXPECTED, None, contradiction
         return Verdict.UNVERIFIED, None, _unverified_reason(records, best_plan)
     if expected is not None and answer != expected:
         return Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}"
-    names = tuple(dict.fromkeys(r.solver for r in provers))  # a solver run twice proves once
-    return Verdict.AGREE, answer, f"{len(names)} exact: {', '.join(names)}", names
+    by_solver = {r.solver: r for r in provers}  # a solver run twice proves once
+    names, independent = tuple(by_solver), independent_count(list(by_solver.values()))
+    return (Verdict.AGREE, answer, f"{len(names)} exact ({independent} independent): {', '.join(names)}",
+            names, independent)
+
+
+def independent_count(provers: list[RunRecord]) -> int:
+    """The most provers no two of which share an answer-deciding component.
+
+    Formulations that share a contraction or a bound can be wrong together; their
+    agreement is one piece of evidence.  There are a handful of provers, so every
+    subset is tried, largest first.
+    """
+    for size in range(len(provers), 0, -1):
+        for group in combinations(provers, size):
+            if all(not set(a.shares) & set(b.shares) for a, b in combinations(group, 2)):
+                return size
+    return 0
 
 
 def _best(checked: list[RunRecord]) -> str:
-    return min(checked, key=lambda r: r.checked_cost).solver
+    return min(checked, key=_checked_cost).solver
+
+
+def _checked_cost(record: RunRecord) -> int:
+    """The checker's cost of a record whose plan it accepted (the run loop always sets it)."""
+    if record.checked_cost is None:
+        raise ValueError(f"{record.solver} on {record.instance}: a valid plan without a checked cost")
+    return record.checked_cost
+
+
+def _claimed(record: RunRecord) -> int:
+    """The cost an `optimal` record claims (solvers and external programs always give one)."""
+    if record.cost is None:
+        raise ValueError(f"{record.solver} on {record.instance}: an optimal record without a cost")
+    return record.cost
+
+
+def _index_contradiction(records: list[RunRecord], best_plan: int | None, expected: int | str | None) -> str:
+    """Why the index entry cannot be right, judged without any exact answer ('' if it may be)."""
+    if expected is None:
+        return ""
+    if best_plan is not None and (expected == INFEASIBLE or best_plan < int(expected)):
+        return f"index says {expected}; a checked plan costs {best_plan}"
+    if isinstance(expected, int):
+        above = [r for r in records if r.bound is not None and r.bound > expected]
+        if above:
+            return f"index says {expected}; " + ", ".join(f"{r.solver} proved a lower bound {r.bound}" for r in above)
+    return ""
 
 
 def _unverified_reason(records: list[RunRecord], best_plan: int | None) -> str:

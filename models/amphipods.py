@@ -32,9 +32,9 @@ How `check_plan` reads the rules (only the stated rules; nothing else is enforce
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from models.base import InvalidInstance, InvalidPlan, Puzzle
 
@@ -62,9 +62,12 @@ class AmphipodMove(NamedTuple):
 
 # --- positions ---------------------------------------------------------------------
 # A position is ("H", h) with h the 0-based hallway index, or (r, s) with r the
-# 0-based room index and s the 0-based slot counted from the top.
+# 0-based room index and s the 0-based slot counted from the top.  Comparing the first
+# item with "H" tells the two apart (and narrows the type for mypy).
 
-Position = tuple[str | int, int]
+HallwayCell = tuple[Literal["H"], int]
+RoomCell = tuple[int, int]
+Position = HallwayCell | RoomCell
 
 
 def hallway_label(h: int) -> str:
@@ -167,7 +170,7 @@ def parse(text: str, source: str = "<string>") -> Burrow:
         if number > len(lines):
             raise fail(f"file ends before the {what}", number, 1, repr(wanted))
         line = lines[number - 1]
-        for column, (got, want) in enumerate(zip(line, wanted), start=1):
+        for column, (got, want) in enumerate(zip(line, wanted, strict=False), start=1):  # length checked below
             if got != want:
                 raise fail(f"unexpected {got!r} in the {what}", number, column, repr(want))
         if len(line) != len(wanted):
@@ -193,7 +196,7 @@ def parse(text: str, source: str = "<string>") -> Burrow:
             column = min(len(line), len(frame)) + 1
             raise fail(f"room line has {len(line)} characters, not {len(frame)} (ragged wall)", number, column,
                        repr(frame.replace(".", "X")))
-        for column, (got, want) in enumerate(zip(line, frame), start=1):
+        for column, (got, want) in enumerate(zip(line, frame, strict=True), start=1):
             if want != ".":
                 if got != want:
                     raise fail(f"unexpected {got!r} in a room line's wall", number, column, repr(want))
@@ -205,7 +208,13 @@ def parse(text: str, source: str = "<string>") -> Burrow:
                 raise fail(f"more than {depth} amphipods of kind {got} (the rooms are {depth} deep)", number, column,
                            f"exactly {depth} of each kind")
             rooms[(column - 4) // 2].append(got)
-    return Burrow(name=_stem(source), rooms=tuple("".join(room) for room in rooms))  # type: ignore[arg-type]
+    return Burrow(name=_stem(source), rooms=_four("".join(room) for room in rooms))
+
+
+def _four(rooms: Iterable[str]) -> tuple[str, str, str, str]:
+    """The rooms as the 4-tuple a `Burrow` holds (`ValueError` unless there are exactly four)."""
+    a, b, c, d = rooms
+    return a, b, c, d
 
 
 def _stem(source: str) -> str:
@@ -226,10 +235,8 @@ def deep(burrow: Burrow) -> Burrow:
             source=burrow.name, expected="a burrow of depth >= 2",
         )
     inserted = [line.strip().strip("#").split("#") for line in DEEP_LINES]
-    rooms = tuple(
-        room[0] + inserted[0][r] + inserted[1][r] + room[1:] for r, room in enumerate(burrow.rooms)
-    )
-    return Burrow(name=f"{burrow.name}+deep", rooms=rooms)  # type: ignore[arg-type]
+    rooms = _four(room[0] + inserted[0][r] + inserted[1][r] + room[1:] for r, room in enumerate(burrow.rooms))
+    return Burrow(name=f"{burrow.name}+deep", rooms=rooms)
 
 
 # --- the referee -------------------------------------------------------------------
@@ -242,8 +249,8 @@ def check_plan(burrow: Burrow, plan: Sequence[Sequence[object]]) -> int:
     """
     depth = burrow.depth
     cells: dict[Position, str] = {("H", h): EMPTY for h in range(HALLWAY_LENGTH)}
-    for r, room in enumerate(burrow.rooms):
-        for s, kind in enumerate(room):
+    for r, occupants in enumerate(burrow.rooms):
+        for s, kind in enumerate(occupants):
             cells[(r, s)] = kind
     energy = 0
     for step, move in enumerate(plan):
@@ -264,7 +271,7 @@ def check_plan(burrow: Burrow, plan: Sequence[Sequence[object]]) -> int:
         route = path(source, target)
         blocked = [cell for cell in route if cells[cell] != EMPTY]
         if blocked:
-            where = _label(blocked[0])
+            where = position_label(blocked[0])
             raise InvalidPlan(step, f"{kind} from {source_label} to {target_label} runs into {cells[blocked[0]]} "
                                     f"at {where}")
         if target[0] == "H" and target[1] in ROOM_DOORS:
@@ -282,14 +289,15 @@ def check_plan(burrow: Burrow, plan: Sequence[Sequence[object]]) -> int:
         cells[source], cells[target] = EMPTY, kind
         energy += len(route) * ENERGY[kind]
     for r in range(4):
-        wrong = [_label((r, s)) for s in range(depth) if cells[(r, s)] != KINDS[r]]
+        wrong = [position_label((r, s)) for s in range(depth) if cells[(r, s)] != KINDS[r]]
         if wrong:
             raise InvalidPlan(len(plan), f"plan ends with room {KINDS[r]} not sorted at {', '.join(wrong)}")
     return energy
 
 
-def _label(position: Position) -> str:
-    return hallway_label(position[1]) if position[0] == "H" else room_label(position[0], position[1])  # type: ignore[arg-type]
+def position_label(position: Position) -> str:
+    """The label of a position: ``H1`` ... ``H11`` or ``A1`` ... ``D<depth>``."""
+    return hallway_label(position[1]) if position[0] == "H" else room_label(*position)
 
 
 # --- generator ---------------------------------------------------------------------
@@ -319,16 +327,16 @@ def generate(seed: int, depth: int = 2, style: str = "random", swaps: int = 0) -
         for _ in range(swaps):
             a, b = rng.sample(range(len(cells)), 2)
             cells[a], cells[b] = cells[b], cells[a]
-        rooms = tuple("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
-        return Burrow(name=f"burrow-d{depth}-swaps{swaps}-s{seed}", rooms=rooms)  # type: ignore[arg-type]
+        rooms = _four("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
+        return Burrow(name=f"burrow-d{depth}-swaps{swaps}-s{seed}", rooms=rooms)
     size = depth if style == "random" else 2
     while True:
         pool = [kind for kind in KINDS for _ in range(size)]
         rng.shuffle(pool)
-        rooms = tuple("".join(pool[r * size:(r + 1) * size]) for r in range(4))
+        rooms = _four("".join(pool[r * size:(r + 1) * size]) for r in range(4))
         if style == "random" or all(room[-1] != KINDS[r] for r, room in enumerate(rooms)):
             break
-    burrow = Burrow(name=f"burrow-d{depth}-{style}-s{seed}", rooms=rooms)  # type: ignore[arg-type]
+    burrow = Burrow(name=f"burrow-d{depth}-{style}-s{seed}", rooms=rooms)
     if style == "real" and depth == 4:
         burrow = Burrow(name=burrow.name, rooms=deep(burrow).rooms)
     return burrow

@@ -69,7 +69,7 @@ class Facility:
         lines = []
         for floor in range(self.floors):
             phrases = []
-            for element, chip, generator in zip(self.elements, self.chips, self.generators):
+            for element, chip, generator in zip(self.elements, self.chips, self.generators, strict=True):
                 if generator == floor:
                     phrases.append(f"{_article(element)} {element} generator")
                 if chip == floor:
@@ -87,7 +87,7 @@ def is_safe(chips: Sequence[int], generators: Sequence[int], floor: int) -> bool
     """True when no microchip on `floor` meets a foreign generator without its own."""
     if floor not in generators:
         return True
-    return all(generator == floor for chip, generator in zip(chips, generators) if chip == floor)
+    return all(generator == floor for chip, generator in zip(chips, generators, strict=True) if chip == floor)
 
 
 def all_safe(chips: Sequence[int], generators: Sequence[int]) -> bool:
@@ -132,7 +132,10 @@ def ordinal(n: int) -> str:
     if not 1 <= n <= MAX_ORDINAL:
         raise ValueError(f"no ordinal word for {n} (1 to {MAX_ORDINAL})")
     words = _cardinal(n)
-    head, last = re.match(r"(.*?)([a-z]+)$", words).groups()
+    split = re.match(r"(.*?)([a-z]+)$", words)
+    if split is None:  # every cardinal word ends in a letter
+        raise AssertionError(f"cardinal {words!r} does not end in a word")
+    head, last = split.groups()
     if last in _IRREGULAR:
         last = _IRREGULAR[last]
     elif last.endswith("y"):
@@ -184,9 +187,9 @@ def parse(text: str, source: str = "<string>") -> Facility:
     for element in elements:
         for kind, other in ((GENERATOR, MICROCHIP), (MICROCHIP, GENERATOR)):
             if (element, kind) in seen and (element, other) not in seen:
-                _, line, column = seen[(element, kind)]
+                _, at_line, column = seen[(element, kind)]
                 raise InvalidInstance(
-                    f"{element} has a {kind} but no {other}", source=source, line=line, column=column,
+                    f"{element} has a {kind} but no {other}", source=source, line=at_line, column=column,
                     expected=f"a {other} for every {kind}",
                 )
     return Facility(
@@ -229,7 +232,7 @@ def _parse_line(line: str, number: int, source: str) -> list[tuple[str, str, int
             if not element:
                 raise fail("expected an element name", article.end(), "a lowercase element name")
             position = element.end()
-            for suffix, kind in _KINDS:
+            for suffix, kind in _KINDS:  # noqa: B007  (kind is used after the loop: break keeps the match)
                 if line.startswith(suffix, position):
                     position += len(suffix)
                     break
@@ -261,7 +264,7 @@ def extended(facility: Facility) -> Facility:
     if clash:
         raise InvalidInstance(f"the instance already has {', '.join(clash)}", source=facility.name,
                               expected="no elerium or dilithium before the extended transform")
-    floors = dict(zip(facility.elements, zip(facility.chips, facility.generators)))
+    floors = dict(zip(facility.elements, zip(facility.chips, facility.generators, strict=True), strict=True))
     floors.update({element: (0, 0) for element in EXTRA_ELEMENTS})
     elements = tuple(sorted(floors))
     return Facility(

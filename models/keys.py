@@ -263,9 +263,9 @@ def generate(
     for _ in range(1000):
         trial = [row[:] for row in grid]
         chosen = rng.sample(cells, keys + doors)
-        for letter, (r, c) in zip(letters, chosen):
+        for letter, (r, c) in zip(letters, chosen, strict=False):  # keys first; the rest of `chosen` are doors
             trial[r][c] = letter
-        for letter, (r, c) in zip(rng.sample(letters, doors), chosen[keys:]):
+        for letter, (r, c) in zip(rng.sample(letters, doors), chosen[keys:], strict=True):
             trial[r][c] = letter.upper()
         vault = Vault(name=name, rows=tuple("".join(row) for row in trial))
         if robots == 4:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from models import amphipods, elevator, keys
-from models.base import InvalidInstance, Puzzle
+from models.base import Instance, InvalidInstance, Puzzle
 
 PUZZLES: dict[str, Puzzle] = {
     puzzle.name: puzzle
@@ -37,7 +37,7 @@ def detect_puzzle(text: str, source: str) -> Puzzle:
     )
 
 
-def load_instance(path: str, puzzle_name: str | None = None) -> tuple[Puzzle, object]:
+def load_instance(path: str, puzzle_name: str | None = None) -> tuple[Puzzle, Instance]:
     """Read and parse the instance file at `path` (puzzle detected unless named).
 
     Raises `InvalidInstance` (naming the file) for unreadable or malformed files.

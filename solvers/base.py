@@ -111,6 +111,11 @@ class Solver(ABC):
     name: ClassVar[str]
     puzzle: ClassVar[str]
     summary: ClassVar[str]
+    #: Components that decide this formulation's answers and that other formulations use
+    #: too (a contraction, a heuristic bound).  Two formulations sharing one can be wrong
+    #: together, so their agreement counts as one piece of evidence, not two.  Parsers
+    #: and plan checkers are not listed: every plan is replayed independently anyway.
+    shares: ClassVar[frozenset[str]] = frozenset()
 
     def unavailable(self) -> str | None:
         """Why this solver cannot run on this machine (a missing optional extra), or `None`.

@@ -7,6 +7,8 @@ own time limit. The stats of a run name the seed and workers so that records car
 
 from __future__ import annotations
 
+import math
+
 from ortools.sat.python import cp_model
 
 from solvers.base import Deadline, Stats
@@ -40,3 +42,14 @@ def run_stats(solver: cp_model.CpSolver) -> Stats:
         "num_workers": solver.parameters.num_workers,
         "random_seed": solver.parameters.random_seed,
     }
+
+
+def integer_bound(value: float) -> int | None:
+    """CP-SAT's objective bound as an integer lower bound on a non-negative integer objective.
+
+    `None` when CP-SAT has no finite bound yet.  The tolerance keeps floating-point noise
+    (42.0000001 for an optimum of 42) from rounding up past the optimum.
+    """
+    if not math.isfinite(value):
+        return None
+    return max(0, math.ceil(value - 1e-6))

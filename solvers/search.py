@@ -19,13 +19,13 @@ from __future__ import annotations
 import heapq
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import count
 from typing import Generic, TypeVar
 
-from solvers.base import Deadline
+from solvers.base import Deadline, Stats
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")
@@ -77,8 +77,14 @@ class SearchOutcome(Generic[A]):
     expanded: int
     generated: int
 
-    def stats(self) -> dict[str, int]:
+    def stats(self) -> Stats:
         return {"expanded": self.expanded, "generated": self.generated}
+
+    def solution(self) -> tuple[int, list[A]]:
+        """The optimal cost and actions of a solved search; `ValueError` for any other status."""
+        if self.status != "solved" or self.cost is None or self.actions is None:
+            raise ValueError(f"the search ended {self.status!r}, it has no solution")
+        return self.cost, self.actions
 
 
 def best_first_search(
@@ -98,21 +104,22 @@ def best_first_search(
     return _uniform_cost(problem, deadline, use_heuristic=strategy is Strategy.ASTAR)
 
 
-def _plan(parents: dict, state: S) -> list:
-    actions = []
-    while True:
-        parent, action = parents[state]
-        if parent is None:
-            break
+#: Each reached state's (parent, action from the parent); the start maps to None.
+Parents = dict[S, tuple[S, A] | None]
+
+
+def _plan(parents: Parents[S, A], state: S) -> list[A]:
+    actions: list[A] = []
+    while (link := parents[state]) is not None:
+        state, action = link
         actions.append(action)
-        state = parent
     actions.reverse()
     return actions
 
 
 def _breadth_first(problem: SearchProblem[S, A], deadline: Deadline) -> SearchOutcome[A]:
     start = problem.initial()
-    parents: dict = {start: (None, None)}
+    parents: Parents[S, A] = {start: None}
     if problem.is_goal(start):
         return SearchOutcome("solved", 0, [], 0, 0, 1)
     frontier: deque[tuple[S, int]] = deque([(start, 0)])
@@ -136,11 +143,11 @@ def _breadth_first(problem: SearchProblem[S, A], deadline: Deadline) -> SearchOu
 
 
 def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuristic: bool) -> SearchOutcome[A]:
-    h = problem.heuristic if use_heuristic else (lambda state: 0)
+    h: Callable[[S], int] = problem.heuristic if use_heuristic else (lambda state: 0)
     start = problem.initial()
     tie = count()
-    best: dict = {start: 0}
-    parents: dict = {start: (None, None)}
+    best: dict[S, int] = {start: 0}
+    parents: Parents[S, A] = {start: None}
     heap: list[tuple[int, int, int, S]] = [(h(start), next(tie), 0, start)]
     expanded, generated = 0, 1
     while heap:

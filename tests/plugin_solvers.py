@@ -6,6 +6,7 @@ They exercise the harness's isolation and verdicts; none of them is a formulatio
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 import time
 
@@ -42,6 +43,26 @@ class Crasher(Solver):
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         os._exit(7)
+
+
+class Raiser(Solver):
+    """Raises an exception, as a solver with a bug would."""
+
+    name, puzzle, summary = "test-raiser", "keys", "raises an exception"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        raise RuntimeError("a bug in the formulation")
+
+
+class Terminated(Solver):
+    """Is killed by a signal (SIGTERM) in the middle of its run."""
+
+    name, puzzle, summary = "test-terminated", "keys", "killed by a signal"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(60)
+        return Answer(Status.TIMEOUT)
 
 
 class Hog(Solver):
@@ -111,4 +132,4 @@ class Absent(Solver):
         return Answer(Status.UNSUPPORTED, message=str(self.unavailable()))
 
 
-SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Hog, Liar, Plain, Absent]
+SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Raiser, Terminated, Hog, Liar, Plain, Absent]

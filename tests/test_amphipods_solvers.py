@@ -7,7 +7,15 @@ import json
 
 import pytest
 
-from models.amphipods import ENERGY, KINDS, ROOM_DOORS, Burrow, check_plan, generate, parse
+from models.amphipods import (
+    ENERGY,
+    KINDS,
+    ROOM_DOORS,
+    Burrow,
+    check_plan,
+    generate,
+    parse,
+)
 from solvers.amphipods.common import Layout
 from solvers.amphipods.cpsat import ScheduleModel
 from solvers.amphipods.search import MacroMoves, MacroSearch
@@ -15,14 +23,13 @@ from solvers.amphipods.steps import StepSearch
 from solvers.base import Result, Status
 from solvers.registry import solvers_for
 from solvers.search import best_first_search
+from tests.known import published_optima, read
 
-with open("/work/shared/examples/answers.json", encoding="utf-8") as handle:
-    ANSWERS = {name: cost for name, cost in json.load(handle).items() if name.startswith("amphipods/")}
+ANSWERS = published_optima("amphipods")
 
 
 def example(name: str) -> Burrow:
-    with open(f"instances/{name}", encoding="utf-8") as handle:
-        return parse(handle.read(), name)
+    return parse(read(name), name)
 
 
 def solved(result: Result, burrow: Burrow) -> int:

@@ -65,7 +65,7 @@ def test_unknown_solver_lists_the_valid_names(folder: Path) -> None:
 
 def test_solve_rejects_a_bad_file_naming_line_and_column(folder: Path) -> None:
     result = invoke("solve", str(folder / "keys" / "broken.txt"))
-    assert result.exit_code == 1
+    assert result.exit_code == 3  # the README's status for an unreadable file
     assert "broken.txt:2:4: unknown character '?'" in result.output
 
 
@@ -103,10 +103,17 @@ def test_a_sleeper_is_stopped_with_its_children(tmp_path: Path) -> None:
 
 def test_crash_and_memory_hog_become_rows_and_the_run_goes_on(folder: Path, tmp_path: Path) -> None:
     out = tmp_path / "runs.jsonl"
-    result = invoke("compare", str(folder), "--solver", "test-crasher", "--solver", "test-hog",
-                    "--solver", "test-liar", "--memory-limit", "512", "--time-limit", "20", "--out", str(out))
-    statuses = {r.solver: r.status.value for r in read_records(out)}
-    assert statuses == {"-": "error", "test-crasher": "error", "test-hog": "memout", "test-liar": "optimal"}
+    result = invoke("compare", str(folder), "--solver", "test-crasher", "--solver", "test-raiser",
+                    "--solver", "test-terminated", "--solver", "test-hog", "--solver", "test-liar",
+                    "--memory-limit", "512", "--time-limit", "20", "--out", str(out))
+    records = {r.solver: r for r in read_records(out)}
+    assert {name: r.status.value for name, r in records.items()} == {
+        "-": "error", "test-crasher": "error", "test-raiser": "error", "test-terminated": "error",
+        "test-hog": "memout", "test-liar": "optimal"}
+    assert "exited with status 7" in records["test-crasher"].message
+    assert "RuntimeError: a bug in the formulation" in records["test-raiser"].message
+    assert "SIGTERM" in records["test-terminated"].message
+    assert all(r.puzzle == "keys" for name, r in records.items() if name != "-")  # crashes keep their puzzle
     assert "broken.txt" in result.output and "2:4" in result.output
     assert result.exit_code == 1  # the liar's invalid plan
 
@@ -233,6 +240,20 @@ def test_record_optima_adds_only_agreed_answers(folder: Path, tmp_path: Path) ->
     assert index["keys/other.txt"]["optimum"] == 6 and "test-plain" in index["keys/other.txt"]["origin"]
     assert index["keys/small.txt"] == {"optimum": 8}  # listed already: untouched
     assert "keys/broken.txt" not in index
+
+
+def test_record_optima_needs_independent_formulations(folder: Path, tmp_path: Path) -> None:
+    """keys-graph and keys-cpsat share the route contraction: together they are one proof."""
+    (folder / "keys" / "other.txt").write_text("#######\n#a.@.b#\n#######\n")
+    index = folder / "index.toml"
+    for solvers, recorded in ((("keys-graph", "keys-cpsat"), False), (("keys-grid", "keys-cpsat"), True)):
+        out = tmp_path / f"{solvers[0]}.jsonl"
+        invoke("compare", str(folder / "keys" / "other.txt"), *[f"--solver={name}" for name in solvers],
+               "--out", str(out))
+        invoke("record-optima", str(out), "--index", str(index))
+        entry = tomllib.loads(index.read_text()).get("keys/other.txt")
+        assert (entry is not None) is recorded
+    assert entry == {"optimum": 6, "origin": entry["origin"]} and "2 independent" in entry["origin"]
 
 
 def test_plot_draws_pngs(folder: Path, tmp_path: Path) -> None:

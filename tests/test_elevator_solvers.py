@@ -10,7 +10,13 @@ import pytest
 from harness.index import discover
 from models.elevator import Facility, all_safe, check_plan, extended, generate, parse
 from solvers.base import Status
-from solvers.elevator.common import crossing_bound, item_names, labelled_bound, labelled_moves, start_state
+from solvers.elevator.common import (
+    crossing_bound,
+    item_names,
+    labelled_bound,
+    labelled_moves,
+    start_state,
+)
 from solvers.elevator.cpsat import TimeIndexed, quotient_state_cap
 from solvers.elevator.quotient import QuotientSearch, canonical
 from solvers.elevator.search import BreadthFirst

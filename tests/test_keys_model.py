@@ -7,7 +7,14 @@ import json
 import pytest
 
 from models.base import InvalidInstance, InvalidPlan
-from models.keys import KeyMove, check_plan, collectable_keys, four_robots, generate, parse
+from models.keys import (
+    KeyMove,
+    check_plan,
+    collectable_keys,
+    four_robots,
+    generate,
+    parse,
+)
 
 ONE_ROBOT_1 = "#########\n#b.A.@.a#\n#########\n"
 # optimal: two steps east for a, then six west through door A for b

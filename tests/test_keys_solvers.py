@@ -7,8 +7,6 @@ joins these tests by being registered.
 from __future__ import annotations
 
 import json
-import tomllib
-from pathlib import Path
 
 import pytest
 
@@ -19,10 +17,12 @@ from solvers.keys.grid_search import CellProblem
 from solvers.keys.routes import contract
 from solvers.registry import solvers_for
 from solvers.search import best_first_search
+from tests.known import INDEX, INSTANCES, published_optima
 
-INSTANCES = Path(__file__).resolve().parent.parent / "instances"
-INDEX = tomllib.loads((INSTANCES / "index.toml").read_text())
-EXAMPLES = sorted(name for name in INDEX if name.startswith("keys/"))
+EXAMPLES = sorted(published_optima("keys"))
+#: Generated vaults up to 81x81; one-robot vaults with loops take keys-graph several seconds.
+GENERATED = [pytest.param(name, marks=[pytest.mark.slow] if "-l20-r1-" in name else [])
+             for name in sorted(INDEX) if name.startswith("keys/generated/")]
 SOLVERS = [solver.name for solver in solvers_for("keys")]
 LIMIT = 60.0
 
@@ -45,11 +45,24 @@ def test_both_search_formulations_are_registered() -> None:
     assert {"keys-grid", "keys-graph"} <= set(SOLVERS)
 
 
-@pytest.mark.parametrize("name", SOLVERS)
-@pytest.mark.parametrize("example", EXAMPLES)
+#: (solver, example) pairs that take over ten seconds even on an idle machine.
+SLOW_PAIRS = {("keys-cpsat", "keys/one-robot-4.txt"), ("keys-fd", "keys/one-robot-4.txt")}
+
+
+@pytest.mark.parametrize(("name", "example"), [
+    pytest.param(name, example, marks=[pytest.mark.slow] if (name, example) in SLOW_PAIRS else [])
+    for example in EXAMPLES for name in SOLVERS
+])
 def test_published_examples(name: str, example: str) -> None:
     vault = parse((INSTANCES / example).read_text(), example)
     assert_verified_optimum(name, vault, INDEX[example]["optimum"])
+
+
+@pytest.mark.parametrize("example", GENERATED)
+def test_graph_search_reproduces_the_recorded_optima_of_generated_vaults(example: str) -> None:
+    """Regression guard: the optima that formulations agreed on when they were recorded."""
+    vault = parse((INSTANCES / example).read_text(), example)
+    assert_verified_optimum("keys-graph", vault, INDEX[example]["optimum"])
 
 
 @pytest.mark.parametrize("name", SOLVERS)

@@ -99,7 +99,7 @@ def _ground_task(encoding: Encoding) -> tuple[list[tuple[str, tuple, tuple, int]
     actions = []
     for part in _sexp(_lines(encoding.domain))[0]:
         if part[0] == ":action":
-            fields = dict(zip(part[2::2], part[3::2]))
+            fields = dict(zip(part[2::2], part[3::2], strict=True))
             actions.append((part[1], _literals(fields[":precondition"]), _literals(fields[":effect"])))
     init = next(part for part in _sexp(encoding.problem)[0] if part[0] == ":init")
     state = {tuple(atom) for atom in init[1:] if atom[0] != "="}
@@ -146,7 +146,7 @@ def test_amphipod_actions_are_exactly_the_checkers_moves() -> None:
             amphipods.room_label(r, s) for r in range(4) for s in range(depth)]
         every = [amphipods.AmphipodMove(a, b) for a in labels for b in labels if a != b]
 
-        def cost_of(plan: list, move: Any) -> int:
+        def cost_of(plan: list, move: Any, burrow: Any = burrow, depth: int = depth) -> int:  # this loop's burrow
             cells = {amphipods.room_label(r, s): kind for r, room in enumerate(burrow.rooms)
                      for s, kind in enumerate(room)}
             for source, target in plan:

@@ -8,9 +8,10 @@ from solvers.base import Status
 
 
 def record(solver: str, status: Status, cost: int | None = None, bound: int | None = None,
-           valid: bool | None = None, expected: int | str | None = None) -> RunRecord:
+           valid: bool | None = None, expected: int | str | None = None, shares: tuple[str, ...] = ()) -> RunRecord:
     return RunRecord(instance="x.txt", puzzle="keys", solver=solver, status=status, cost=cost, bound=bound,
-                     plan_valid=valid, checked_cost=cost if valid else None, expected=expected)
+                     plan_valid=valid, checked_cost=cost if valid else None, expected=expected,
+                     shares=list(shares))
 
 
 def verdict(*records: RunRecord) -> Verdict:
@@ -67,3 +68,38 @@ def test_bare_claim_below_a_proven_optimum_disagrees() -> None:
 
 def test_bare_claim_alone_is_not_an_exact_answer() -> None:
     assert verdict(record("mine", Status.OPTIMAL, 5, 5, None)) is Verdict.UNVERIFIED
+
+
+def test_a_checked_plan_below_the_index_is_flagged_without_any_exact_answer() -> None:
+    outcome = judge([record("a", Status.FEASIBLE, 8, 3, True, expected=10), record("b", Status.TIMEOUT, bound=4)])
+    assert outcome.verdict is Verdict.WRONG_EXPECTED and "checked plan costs 8" in outcome.reason
+
+
+def test_a_checked_plan_contradicting_an_infeasible_index_entry_is_flagged() -> None:
+    assert verdict(record("a", Status.FEASIBLE, 8, 3, True, expected="infeasible")) is Verdict.WRONG_EXPECTED
+
+
+def test_a_proven_bound_above_the_index_is_flagged() -> None:
+    outcome = judge([record("a", Status.TIMEOUT, bound=12, expected=10)])
+    assert outcome.verdict is Verdict.WRONG_EXPECTED and "lower bound 12" in outcome.reason
+
+
+def test_bounds_and_plans_consistent_with_the_index_stay_unverified() -> None:
+    assert verdict(record("a", Status.FEASIBLE, 12, 9, True, expected=10)) is Verdict.UNVERIFIED
+
+
+def test_runs_that_all_crashed_are_not_mistaken_for_an_unreadable_file() -> None:
+    crashed = [RunRecord(instance="x.txt", puzzle="keys", solver=name, status=Status.ERROR, message="boom")
+               for name in ("a", "b")]
+    outcome = judge(crashed)
+    assert outcome.verdict is Verdict.UNVERIFIED and "unreadable" not in outcome.reason
+
+
+def test_provers_sharing_a_component_count_as_one_piece_of_evidence() -> None:
+    outcome = judge([record("grid", Status.OPTIMAL, 8, 8, True, shares=("bound",)),
+                     record("graph", Status.OPTIMAL, 8, 8, True, shares=("routes", "bound")),
+                     record("cpsat", Status.OPTIMAL, 8, 8, True, shares=("routes",))])
+    assert outcome.independent == 2  # grid and cpsat share nothing; graph shares with both
+    pair = judge([record("graph", Status.OPTIMAL, 8, 8, True, shares=("routes",)),
+                  record("cpsat", Status.OPTIMAL, 8, 8, True, shares=("routes",))])
+    assert (pair.verdict, pair.independent) == (Verdict.AGREE, 1)

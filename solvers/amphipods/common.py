@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from models.amphipods import Burrow, check_plan, settled
+from models.amphipods import AmphipodMove, Burrow, check_plan, settled
 from solvers.base import Answer, Stats, Status
 
 
@@ -46,7 +46,7 @@ class Layout:
         return self.depth - self.settled[room] - entered - 1
 
 
-def checked(burrow: Burrow, plan: Sequence, claimed: int, status: Status, bound: int | None,
+def checked(burrow: Burrow, plan: Sequence[AmphipodMove], claimed: int, status: Status, bound: int | None,
             stats: Stats, message: str = "") -> Answer:
     """An answer with `plan`, after the puzzle's checker confirmed it costs `claimed`.
 

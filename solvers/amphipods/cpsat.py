@@ -24,7 +24,6 @@ best bound are those of the puzzle.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -32,7 +31,7 @@ from ortools.sat.python import cp_model
 from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
 from solvers.amphipods.common import Layout, checked
 from solvers.base import Answer, Deadline, Solver, Status
-from solvers.cpsat import configured_solver, run_stats
+from solvers.cpsat import configured_solver, integer_bound, run_stats
 
 DIRECT = -1
 
@@ -118,7 +117,7 @@ class Schedule:
 
         # Order literals between events, and who holds which stop at each event.
         count = len(events)
-        before = {}
+        before: dict[tuple[int, int], cp_model.BoolVarT] = {}
         for e in range(count):
             for f in range(e + 1, count):
                 literal = model.new_bool_var(f"before_{e}_{f}")
@@ -153,22 +152,22 @@ class Schedule:
         model.minimize(sum(
             m.energy * (abs(ROOM_DOORS[m.room] - ROOM_DOORS[m.home]) if option == DIRECT
                         else walk(ROOM_DOORS[m.room], option, ROOM_DOORS[m.home])) * chosen
-            for m, choices in zip(self.movers, self.options) for option, chosen in choices.items()
+            for m, choices in zip(self.movers, self.options, strict=True) for option, chosen in choices.items()
         ))
 
     def plan(self, solver: cp_model.CpSolver) -> list[AmphipodMove]:
         """The plan of a solution: its events in time order."""
         n = len(self.movers)
-        events = []
+        events: list[tuple[int, int, str, int]] = []  # (time, mover, what, stop or DIRECT)
         for i in range(n):
             option = next(o for o, chosen in self.options[i].items() if solver.boolean_value(chosen))
             if option == DIRECT:
-                events.append((solver.value(self.leave[i]), i, "direct", None))
+                events.append((solver.value(self.leave[i]), i, "direct", DIRECT))
             else:
                 events.append((solver.value(self.leave[i]), i, "out", option))
                 events.append((solver.value(self.arrive[i]), i, "home", option))
         entered = [0, 0, 0, 0]
-        moves = []
+        moves: list[AmphipodMove] = []
         for _, i, what, stop in sorted(events):
             m = self.movers[i]
             source = room_label(m.room, m.slot) if what != "home" else hallway_label(stop)
@@ -185,6 +184,7 @@ class ScheduleModel(Solver):
     name = "amphipods-cpsat"
     puzzle = "amphipods"
     summary = "CP-SAT scheduling model: leave/arrive events, stop choice, no-overlap, room order, path clear"
+    shares = frozenset({"solvers.amphipods.common.Layout"})
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         schedule = Schedule(Layout.of(instance))
@@ -193,7 +193,7 @@ class ScheduleModel(Solver):
         stats = run_stats(solver)
         if status == cp_model.INFEASIBLE:
             return Answer(Status.INFEASIBLE, stats=stats, message="no canonical plan exists (contraction lemma)")
-        bound = schedule.constant + math.ceil(solver.best_objective_bound - 1e-6)
+        bound = schedule.constant + (integer_bound(solver.best_objective_bound) or 0)  # energies are >= 0
         stats["best_bound"] = bound
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Answer(Status.TIMEOUT, bound=bound, stats=stats, message=solver.status_name(status))

@@ -34,6 +34,11 @@ State = str
 Move = tuple[str, int, int, int, int]
 #: One step out of a room followed by every forced move home it unlocks.
 Action = tuple[Move, ...]
+#: A stop the top mover of a room may reach: (stop, cost, heuristic drop, deadlock slice
+#: bounds lo and hi, kinds that would deadlock with it there, action).
+Exit = tuple[int, int, int, int, int, frozenset[str], Action]
+#: A room's top mover at one progress: (kind, the room's next progress digit, exits per side).
+RoomExits = tuple[str, str, tuple[tuple[Exit, ...], ...]]
 DOTS = ["." * n for n in range(12)]
 HOME = {kind: r for r, kind in enumerate(KINDS)}
 DOOR_OF = {kind: ROOM_DOORS[r] for r, kind in enumerate(KINDS)}
@@ -48,8 +53,6 @@ class MacroMoves(SearchProblem[State, Action]):
         self.start = "." * 11 + "0000"
         self.h: dict[State, int] = {self.start: self._initial_heuristic()}
         self.exits = self._exit_table()
-        # The engine calls `heuristic` once per generated state: skip the method layer.
-        self.heuristic = self.h.__getitem__  # type: ignore[method-assign]
 
     def initial(self) -> State:
         return self.start
@@ -111,21 +114,21 @@ class MacroMoves(SearchProblem[State, Action]):
                         h_values[child] = h_here - h_drop
                         yield action, child, step_cost
 
-    def _exit_table(self) -> list[list[tuple]]:
+    def _exit_table(self) -> list[list[RoomExits]]:
         """Per room and progress: the top mover, its room's next progress digit, and per
         side the stops it may reach with (stop, cost, heuristic drop, deadlock slice
         bounds, kinds that would deadlock with it there, action), nearest first."""
-        table = []
+        table: list[list[RoomExits]] = []
         for r, room in enumerate(self.layout.rooms):
             door = ROOM_DOORS[r]
-            rows = []
+            rows: list[RoomExits] = []
             for p in range(self.layout.need[r]):
                 kind = room[p]
                 e, home = ENERGY[kind], DOOR_OF[kind]
                 old_walk = abs(door - home) if home != door else 2
-                sides = []
+                sides: list[tuple[Exit, ...]] = []
                 for stops in (reversed([h for h in STOPS if h < door]), [h for h in STOPS if h > door]):
-                    side = []
+                    side: list[Exit] = []
                     for h in stops:
                         if home > h:
                             lo, hi, bad = h + 1, home, {k for k in KINDS if DOOR_OF[k] < h}
@@ -214,6 +217,7 @@ class MacroSearch(Solver):
     name = "amphipods-search"
     puzzle = "amphipods"
     summary = "A* over macro moves (room to stop, stop to room, room to room), no-blocking energy heuristic"
+    shares = frozenset({"solvers.amphipods.common.Layout"})
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         outcome = best_first_search(MacroMoves(Layout.of(instance)), Strategy.ASTAR, deadline)
@@ -222,5 +226,6 @@ class MacroSearch(Solver):
             return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
         if outcome.status == "exhausted":
             return Answer(Status.INFEASIBLE, stats=stats, message="no canonical plan exists (contraction lemma)")
-        plan = [to_move(move) for action in outcome.actions for move in action]
-        return checked(instance, plan, outcome.cost, Status.OPTIMAL, outcome.cost, stats)
+        cost, actions = outcome.solution()
+        plan = [to_move(move) for action in actions for move in action]
+        return checked(instance, plan, cost, Status.OPTIMAL, cost, stats)

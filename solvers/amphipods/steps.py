@@ -155,5 +155,5 @@ class StepSearch(Solver):
             return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
         if outcome.status == "exhausted":
             return Answer(Status.INFEASIBLE, stats=stats)
-        plan = fold(problem, outcome.actions)
-        return checked(instance, plan, outcome.cost, Status.OPTIMAL, outcome.cost, stats)
+        cost, actions = outcome.solution()
+        return checked(instance, fold(problem, actions), cost, Status.OPTIMAL, cost, stats)

@@ -17,7 +17,7 @@ Labelled = tuple[int, ...]
 
 def start_state(facility: Facility) -> Labelled:
     floors: list[int] = [0]
-    for chip, generator in zip(facility.chips, facility.generators):
+    for chip, generator in zip(facility.chips, facility.generators, strict=True):
         floors += [generator, chip]
     return tuple(floors)
 
@@ -38,7 +38,7 @@ def floor_is_safe(state: Sequence[int], floor: int) -> bool:
     if floor not in generators:
         return True
     chips = state[2::2]
-    return all(generator == floor for chip, generator in zip(chips, generators) if chip == floor)
+    return all(generator == floor for chip, generator in zip(chips, generators, strict=True) if chip == floor)
 
 
 def labelled_moves(state: Labelled, floors: int) -> Iterator[tuple[int, tuple[int, ...], Labelled]]:

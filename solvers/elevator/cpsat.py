@@ -27,7 +27,7 @@ from math import comb
 
 from ortools.sat.python import cp_model
 
-from models.elevator import Facility, all_safe
+from models.elevator import ElevatorMove, Facility, all_safe
 from solvers.base import Answer, Deadline, Solver, Stats, Status
 from solvers.cpsat import configured_solver, run_stats
 from solvers.elevator.common import (
@@ -138,8 +138,8 @@ class HorizonModel:
                 elevator_below = sum(self.elevator[t][f] for f in range(b + 1))
                 model.add(sum(crossings[t:]) >= 2 * below - 3 * elevator_below)
 
-    def plan(self, solver: cp_model.CpSolver, names: list[str]) -> list:
-        moves = []
+    def plan(self, solver: cp_model.CpSolver, names: list[str]) -> list[ElevatorMove]:
+        moves: list[ElevatorMove] = []
         for t in range(1, self.horizon + 1):
             load = tuple(i for i in range(len(names)) if solver.boolean_value(self.ride[i][t]))
             moves.append(to_move(1 if solver.boolean_value(self.up[t]) else -1, load, names))
@@ -150,6 +150,7 @@ class TimeIndexed(Solver):
     name = "elevator-cpsat"
     puzzle = "elevator"
     summary = "time-indexed CP-SAT model, horizons upward from the crossing bound"
+    shares = frozenset({"solvers.elevator.common.crossing_bound", "solvers.elevator.common.labelled_moves"})
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
@@ -164,25 +165,30 @@ class TimeIndexed(Solver):
             counts[floor] += 1
         horizon = crossing_bound(instance.floors, 0, counts)
         horizon += (horizon - instance.top) % 2
-        cap = quotient_state_cap(instance)
-        stats: Stats = {"conflicts": 0, "branches": 0, "wall_time": 0.0, "horizons": 0}
+        cap: int | None = None  # counting states takes a second on big facilities: only once needed
+        effort: dict[str, float] = {"conflicts": 0, "branches": 0, "wall_time": 0.0}  # summed over horizons
+        horizons = 0
+        stats: Stats = {**effort, "horizons": horizons}
         names = item_names(instance)
-        while horizon < cap:
+        while True:
             if deadline.expired():
                 return Answer(Status.TIMEOUT, bound=horizon, stats=stats)
             model = HorizonModel(instance, horizon)
             solver = configured_solver(deadline)
             status = solver.solve(model.model)
-            run = run_stats(solver)
-            stats |= {key: stats[key] + run[key] for key in ("conflicts", "branches", "wall_time")}
-            stats |= {"num_workers": run["num_workers"], "random_seed": run["random_seed"]}
-            stats["horizons"] += 1
-            stats["best_bound"] = horizon
+            effort["conflicts"] += solver.num_conflicts
+            effort["branches"] += solver.num_branches
+            effort["wall_time"] += solver.wall_time
+            horizons += 1
+            # the last run's set-up (seed, workers), the effort of all runs
+            stats |= run_stats(solver) | effort | {"horizons": horizons, "best_bound": horizon}
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 return Answer(Status.OPTIMAL, horizon, horizon, model.plan(solver, names), stats)
             if status != cp_model.INFEASIBLE:
                 return Answer(Status.TIMEOUT, bound=horizon, stats=stats,
                               message=f"horizon {horizon} undecided at the time limit")
             horizon += 2
-        return Answer(Status.INFEASIBLE, stats=stats,
-                      message=f"every horizon below {cap} (the number of states up to renaming) is infeasible")
+            cap = cap or quotient_state_cap(instance)
+            if horizon >= cap:  # a plan visits distinct states, so it is shorter than their number
+                return Answer(Status.INFEASIBLE, stats=stats, message=(
+                    f"every horizon below {cap} (the number of states up to renaming) is infeasible"))

@@ -102,7 +102,7 @@ class QuotientProblem(SearchProblem[Canonical, Action]):
 def canonical(labelled: tuple[int, ...], floors: int) -> Canonical:
     """The quotient state of a labelled state ``(elevator, g_0, c_0, g_1, c_1, ...)``."""
     generators, chips = labelled[1::2], labelled[2::2]
-    return (labelled[0], *sorted(chip * floors + generator for chip, generator in zip(chips, generators)))
+    return (labelled[0], *sorted(chip * floors + generator for chip, generator in zip(chips, generators, strict=True)))
 
 
 def labelled_plan(facility: Facility, actions: list[Action]) -> list[ElevatorMove]:
@@ -124,6 +124,7 @@ class QuotientSearch(Solver):
     name = "elevator-quotient"
     puzzle = "elevator"
     summary = "A* over states up to renaming of elements, safety-free crossing bound"
+    shares = frozenset({"solvers.elevator.common.crossing_bound"})
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
@@ -131,8 +132,8 @@ class QuotientSearch(Solver):
         outcome = best_first_search(QuotientProblem(instance), Strategy.ASTAR, deadline)
         stats = outcome.stats()
         if outcome.status == "solved":
-            plan = labelled_plan(instance, outcome.actions)
-            return Answer(Status.OPTIMAL, outcome.cost, outcome.cost, plan, stats)
+            cost, actions = outcome.solution()
+            return Answer(Status.OPTIMAL, cost, cost, labelled_plan(instance, actions), stats)
         if outcome.status == "exhausted":
             return Answer(Status.INFEASIBLE, stats=stats, message="every reachable safe state explored up to renaming")
         return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)

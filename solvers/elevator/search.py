@@ -39,6 +39,7 @@ class BreadthFirst(Solver):
     name = "elevator-bfs"
     puzzle = "elevator"
     summary = "breadth-first search over labelled states (element names kept)"
+    shares = frozenset({"solvers.elevator.common.labelled_moves"})
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
@@ -46,7 +47,8 @@ class BreadthFirst(Solver):
         outcome = best_first_search(LabelledProblem(instance), Strategy.BFS, deadline)
         stats = outcome.stats()
         if outcome.status == "solved":
-            return Answer(Status.OPTIMAL, outcome.cost, outcome.cost, outcome.actions, stats)
+            cost, actions = outcome.solution()
+            return Answer(Status.OPTIMAL, cost, cost, list(actions), stats)
         if outcome.status == "exhausted":
             return Answer(Status.INFEASIBLE, stats=stats, message="every reachable safe state explored")
         return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)

@@ -39,6 +39,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from models.keys import WALL, Cell, Vault
 
@@ -74,7 +75,7 @@ class DoorFreeLayout:
         """
         order = sorted(range(len(cells)), key=lambda i: self.rank[cells[i]])
         ranks = [self.rank[cells[i]] for i in order]
-        gaps = [min(self.parent_depth[a + 1 : b + 1]) for a, b in zip(ranks, ranks[1:])]
+        gaps = [min(self.parent_depth[a + 1 : b + 1]) for a, b in pairwise(ranks)]
         result = [[UNREACHABLE] * len(cells) for _ in cells]
         for a, i in enumerate(order):
             result[i][i] = 0
@@ -240,10 +241,10 @@ class RemainingKeysBound:
         """``2 w(T) - max_e d(p, e)`` over possible last keys `e` of `ends`, in bridge distance."""
         known = self._cycles.get(mask)
         if known is None:
-            order = [k for k in self._by_rank if mask >> k & 1]
-            ranks = [self._ranks[k] for k in order]
-            around = sum(self._bridges[a][b] for a, b in zip(order, order[1:] + order[:1]))
-            known = self._cycles[mask] = (tuple(order), ranks, around)
+            ring = [k for k in self._by_rank if mask >> k & 1]
+            ranks = [self._ranks[k] for k in ring]
+            around = sum(self._bridges[a][b] for a, b in zip(ring, ring[1:] + ring[:1], strict=True))
+            known = self._cycles[mask] = (tuple(ring), ranks, around)
         order, ranks, around = known
         at = bisect_left(ranks, rank)
         before, after = order[at - 1], order[at % len(order)]
@@ -280,5 +281,5 @@ class RemainingKeysBound:
             weight += nearest
             row = distances[left.pop(at)]
             del attach[at]
-            attach = [a if a < row[k] else row[k] for a, k in zip(attach, left)]
+            attach = [a if a < row[k] else row[k] for a, k in zip(attach, left, strict=True)]
         return weight

@@ -66,14 +66,14 @@ CP-SAT's INFEASIBLE.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Status
-from solvers.cpsat import SEED, WORKERS, configured_solver, run_stats
+from solvers.cpsat import SEED, WORKERS, configured_solver, integer_bound, run_stats
 from solvers.keys.routes import ContractedVault, contract
 
 #: CP-SAT parameters fixed for reproducible runs.
@@ -275,6 +275,7 @@ class KeysCpSat(Solver):
     name = "keys-cpsat"
     puzzle = "keys"
     summary = "CP-SAT: one circuit per robot over the contracted graph, route choice per arc, global key ranks"
+    shares = frozenset({"solvers.keys.routes"})
 
     def __init__(self, num_workers: int = WORKERS, random_seed: int = SEED) -> None:
         self.num_workers = num_workers
@@ -307,7 +308,7 @@ class KeysCpSat(Solver):
 
         # Circuits: per robot, local node 0 is its start, then its region's keys.
         arc_literals: dict[tuple[int, int], list[tuple[int, cp_model.IntVar]]] = {}
-        visits: dict[int, list[cp_model.IntVar]] = {node: [] for node in range(robots, robots + keys)}
+        visits: dict[int, list[cp_model.BoolVarT]] = {node: [] for node in range(robots, robots + keys)}
         ends: list[dict[int, cp_model.IntVar]] = [{} for _ in range(robots)]
         for robot in range(robots):
             local = {robot: 0} | {node: index + 1 for index, node in enumerate(region[robot])}
@@ -331,21 +332,21 @@ class KeysCpSat(Solver):
                     circuit.append((local[source], local[target], literal))
                     arc_literals.setdefault((source, target), []).append((robot, literal))
             model.add_circuit(circuit)
-        for literals in visits.values():
-            model.add_exactly_one(literals)
+        for visitors in visits.values():
+            model.add_exactly_one(visitors)
 
         # Route choice on used arcs, rank precedences, and the objective.
         sole_collector = sum(1 for keys_of_robot in region if keys_of_robot) == 1
         choices: dict[tuple[int, int], list[tuple[cp_model.IntVar, ArcRoute]]] = {}
         objective = []
         robot_cost: dict[int, list[cp_model.LinearExprT]] = {}
-        for (source, target), literals in arc_literals.items():
-            if len(literals) == 1:
-                used = literals[0][1]
+        for (source, target), robot_literals in arc_literals.items():
+            if len(robot_literals) == 1:
+                used = robot_literals[0][1]
             else:
                 used = model.new_bool_var(f"used_{source}_{target}")
                 hint.value(used, (source, target) in hint.route)
-                model.add(sum(literal for _, literal in literals) == used)
+                model.add(sum(literal for _, literal in robot_literals) == used)
             routes = arcs[(source, target)]
             if len(routes) == 1:
                 chosen = [(used, routes[0])]
@@ -372,7 +373,7 @@ class KeysCpSat(Solver):
                     if route.needs >> k & 1 and not implied >> k & 1:
                         model.add(rank[k] < rank[j]).only_enforce_if(literal)
                 objective.append(route.length * literal)
-                for robot, _ in literals:
+                for robot, _ in robot_literals:
                     robot_cost.setdefault(robot, []).append(route.length * literal)
         model.minimize(sum(objective))
 
@@ -398,7 +399,7 @@ class KeysCpSat(Solver):
             return Answer(Status.INFEASIBLE, stats=stats)
         if status == cp_model.MODEL_INVALID:
             raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
-        bound = self._bound(solver.best_objective_bound)
+        bound = integer_bound(solver.best_objective_bound)
         stats["best_bound"] = solver.best_objective_bound
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Answer(Status.TIMEOUT, bound=bound, stats=stats, message="no solution within the time limit")
@@ -413,16 +414,15 @@ class KeysCpSat(Solver):
         return f"start{node}" if node < cv.robots else cv.letters[node - cv.robots]
 
     @staticmethod
-    def _bound(value: float) -> int | None:
-        """CP-SAT's objective bound as an integer lower bound (costs are integers, >= 0)."""
-        if not math.isfinite(value):
-            return None
-        return max(0, math.ceil(value - 1e-6))
-
-    @staticmethod
-    def _plan(solver, cv, rank, arc_literals, choices) -> list[KeyMove]:
+    def _plan(
+        solver: cp_model.CpSolver,
+        cv: ContractedVault,
+        rank: Sequence[cp_model.IntVar],
+        arc_literals: Mapping[tuple[int, int], Sequence[tuple[int, cp_model.IntVar]]],
+        choices: Mapping[tuple[int, int], Sequence[tuple[cp_model.IntVar, ArcRoute]]],
+    ) -> list[KeyMove]:
         """The chosen routes as moves, executed in rank order of their target keys."""
-        segments = []
+        segments: list[tuple[int, int, str]] = []
         for arc, literals in arc_literals.items():
             for robot, literal in literals:
                 if solver.boolean_value(literal):

@@ -126,6 +126,7 @@ class GraphSearch(Solver):
     name = "keys-graph"
     puzzle = "keys"
     summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
+    shares = frozenset({"solvers.keys.routes", "solvers.keys.bounds"})
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         vault = contract(instance)
@@ -133,8 +134,9 @@ class GraphSearch(Solver):
         outcome = best_first_search(problem, "astar", deadline)
         stats = {**outcome.stats(), "routes": sum(len(routes) for routes in vault.routes)}
         if outcome.status == "solved":
-            plan = [KeyMove(robot, direction) for robot, route in outcome.actions for direction in route.path]
-            return Answer(Status.OPTIMAL, cost=outcome.cost, bound=outcome.cost, plan=plan, stats=stats)
+            cost, actions = outcome.solution()
+            plan = [KeyMove(robot, direction) for robot, route in actions for direction in route.path]
+            return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=plan, stats=stats)
         if outcome.status == "exhausted":
             # the contraction is exact, so no goal among the reachable states proves it
             return Answer(Status.INFEASIBLE, stats=stats, message="every reachable state expanded")

@@ -133,6 +133,7 @@ class GridSearch(Solver):
     name = "keys-grid"
     puzzle = "keys"
     summary = "A* over (robot cells, keys held), one cell move per action"
+    shares = frozenset({"solvers.keys.bounds"})
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         if collectable_keys(instance) != set(instance.keys):
@@ -140,7 +141,8 @@ class GridSearch(Solver):
         outcome = best_first_search(CellProblem(instance), "astar", deadline)
         stats = outcome.stats()
         if outcome.status == "solved":
-            return Answer(Status.OPTIMAL, cost=outcome.cost, bound=outcome.cost, plan=list(outcome.actions), stats=stats)
+            cost, actions = outcome.solution()
+            return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=list(actions), stats=stats)
         if outcome.status == "exhausted":
             return Answer(Status.INFEASIBLE, stats=stats, message="every reachable state expanded")
         return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import BinaryIO
 
 from solvers.base import Deadline
 from solvers.planner.pddl import GroundAction
@@ -114,7 +115,7 @@ def solve(domain: str, problem: str, deadline: Deadline, translate_options: Sequ
 
 
 def _call(command: list[str], cwd: Path, deadline: Deadline, environment: dict[str, str] | None = None,
-          stdin=None) -> tuple[int | None, str]:
+          stdin: BinaryIO | None = None) -> tuple[int | None, str]:
     """Run `command` until it ends or the deadline passes (then kill it: exit code None).
 
     Output goes to a file rather than a pipe, so a chatty planner never blocks and the

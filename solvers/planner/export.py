@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from models.base import Instance
 from solvers.planner.fd import encoder
 
 
-def export(puzzle: str, instance: Any, folder: Path) -> tuple[Path, Path]:
+def export(puzzle: str, instance: Instance, folder: Path) -> tuple[Path, Path]:
     """Write ``<name>-domain.pddl`` and ``<name>-problem.pddl`` for `instance` into `folder`."""
     encoding = encoder(puzzle).encode(instance)
     folder.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ raises `MemoryError`, which the harness records as ``memout``.
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Any, ClassVar
 
 from solvers.base import Answer, Deadline, Solver, Status
@@ -27,7 +28,7 @@ ENCODERS = {
 }
 
 
-def encoder(puzzle: str) -> Any:
+def encoder(puzzle: str) -> ModuleType:
     """The encoder module of `puzzle` (a `KeyError` names the puzzles that have one)."""
     if puzzle not in ENCODERS:
         raise KeyError(f"no PDDL encoder for {puzzle!r}; encoders exist for {', '.join(ENCODERS)}")

@@ -19,28 +19,34 @@ times the kind's energy.  The goal puts every kind in every cell of its room.
 
 from __future__ import annotations
 
-from models.amphipods import ENERGY, KINDS, STOPS, AmphipodMove, Burrow, Position, hallway_label, path, room_label
+from models.amphipods import (
+    ENERGY,
+    KINDS,
+    STOPS,
+    AmphipodMove,
+    Burrow,
+    HallwayCell,
+    Position,
+    RoomCell,
+    path,
+    position_label,
+)
 from solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text
 
 
-def _label(position: Position) -> str:
-    place, index = position
-    return hallway_label(index) if place == "H" else room_label(place, index)  # type: ignore[arg-type]
-
-
 def _name(position: Position) -> str:
-    return _label(position).lower()
+    return position_label(position).lower()
 
 
 def moves(depth: int) -> list[tuple[str, Position, Position]]:
     """Every (kind, source, target) the rules allow in some state of a burrow of `depth`."""
-    rooms = [(room, slot) for room in range(4) for slot in range(depth)]
-    stops = [("H", h) for h in STOPS]
-    found = []
+    rooms: list[RoomCell] = [(room, slot) for room in range(4) for slot in range(depth)]
+    stops: list[HallwayCell] = [("H", h) for h in STOPS]
+    found: list[tuple[str, Position, Position]] = []
     for kind in KINDS:
         home = [(room, slot) for room, slot in rooms if KINDS[room] == kind]
         for source in rooms:
-            targets = stops + [cell for cell in rooms if cell[0] == source[0] and cell != source]
+            targets: list[Position] = stops + [cell for cell in rooms if cell[0] == source[0] and cell != source]
             targets += [cell for cell in home if cell[0] != source[0]]
             found += [(kind, source, target) for target in targets]
         found += [(kind, stop, cell) for stop in stops for cell in home]
@@ -62,13 +68,14 @@ def _action(kind: str, source: Position, target: Position, depth: int) -> Action
 def encode(burrow: Burrow) -> Encoding:
     """The burrow as a PDDL task whose optimal plans are the burrow's optimal move sequences."""
     depth = burrow.depth
-    table = {}
-    actions = []
+    table: dict[str, AmphipodMove] = {}
+    actions: list[Action] = []
     for kind, source, target in moves(depth):
         action = _action(kind, source, target, depth)
         actions.append(action)
-        table[action.name] = AmphipodMove(_label(source), _label(target))
-    positions = [("H", h) for h in range(11)] + [(room, slot) for room in range(4) for slot in range(depth)]
+        table[action.name] = AmphipodMove(position_label(source), position_label(target))
+    positions: list[Position] = [("H", h) for h in range(11)]
+    positions += [(room, slot) for room in range(4) for slot in range(depth)]
     domain = domain_text(
         pddl_name(f"burrow-depth-{depth}"),
         types=["kind", "position"],

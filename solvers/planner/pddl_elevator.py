@@ -152,7 +152,7 @@ def encode(facility: Facility) -> Encoding:
                 "preconditions keep the floor left and the floor reached safe.",
     )
     init = ["(elevator f1)"] + (["(start-safe)"] if all_safe(facility.chips, facility.generators) else [])
-    for e, (chip, gen) in enumerate(zip(facility.chips, facility.generators)):
+    for e, (chip, gen) in enumerate(zip(facility.chips, facility.generators, strict=True)):
         init += [atoms.item((e, GENERATOR), gen), atoms.item((e, MICROCHIP), chip)]
         if chip != gen:
             init.append(atoms.lone(e, chip))
