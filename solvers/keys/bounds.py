@@ -207,7 +207,8 @@ class RemainingKeysBound:
         (the caller's proof); it is used for robots alone in their component.
         """
         total = 0
-        memo = self._memo
+        # with one component every call is a new (rank, keys) pair: no memo to pay for
+        memo = self._memo if len(self.groups) > 1 else {}
         for robots, keys, spanning in self.groups:
             left = remaining & keys
             if not left:
