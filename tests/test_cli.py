@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 import harness.cli
+import solvers.registry
 from harness.cli import main
 from harness.progress import Progress
 from harness.records import RunRecord, read_records
@@ -30,8 +31,13 @@ VAULT = "#########\n#b.A.@.a#\n#########\n"
 @pytest.fixture(autouse=True)
 def plugins(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Register the test solvers (the harness passes them on to every run), and keep
-    default results files out of the working tree."""
+    default results files out of the working tree.
+
+    The CLI registers them in this process too; the registry is restored afterwards so
+    that later test modules never meet a solver that sleeps for ten minutes.
+    """
     monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.plugin_solvers")
+    monkeypatch.setattr(solvers.registry, "SOLVERS", dict(solvers.registry.SOLVERS))
     names = iter(range(10**6))
     monkeypatch.setattr(harness.cli, "_fresh_results_path",
                         lambda: tmp_path / "results" / f"default-{next(names)}.jsonl")

@@ -191,7 +191,7 @@ class RemainingKeysBound:
         self._cycles: dict[int, tuple[tuple[int, ...], list[int], int]] = {}
         self._by_rank = sorted(range(len(self._ranks)), key=self._ranks.__getitem__)
         # bound per component, keyed by its robots' ranks (which fix their rows) and keys
-        self._memo: dict[tuple, int] = {}
+        self._memo: dict[tuple[int | tuple[int, ...], ...], int] = {}
 
     def bound(
         self,
@@ -216,7 +216,7 @@ class RemainingKeysBound:
             if len(robots) == 1:
                 robot = robots[0]
                 end = left if ends is None else ends[robot] & left or left
-                key = (ranks[robot], left, end)
+                key: tuple[int | tuple[int, ...], ...] = (ranks[robot], left, end)
                 walk = memo.get(key)
                 if walk is None:
                     walk = self._tree_walk(bridge_rows[robot], ranks[robot], left, end)
