@@ -252,9 +252,9 @@ def test_record_optima_needs_independent_formulations(folder: Path, tmp_path: Pa
     """keys-graph and keys-cpsat share the route contraction: together they are one proof."""
     (folder / "keys" / "other.txt").write_text("#######\n#a.@.b#\n#######\n")
     index = folder / "index.toml"
-    for solvers, recorded in ((("keys-graph", "keys-cpsat"), False), (("keys-grid", "keys-cpsat"), True)):
-        out = tmp_path / f"{solvers[0]}.jsonl"
-        invoke("compare", str(folder / "keys" / "other.txt"), *[f"--solver={name}" for name in solvers],
+    for pair, recorded in ((("keys-graph", "keys-cpsat"), False), (("keys-grid", "keys-cpsat"), True)):
+        out = tmp_path / f"{pair[0]}.jsonl"
+        invoke("compare", str(folder / "keys" / "other.txt"), *[f"--solver={name}" for name in pair],
                "--out", str(out))
         invoke("record-optima", str(out), "--index", str(index))
         entry = tomllib.loads(index.read_text()).get("keys/other.txt")
