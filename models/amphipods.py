@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from models.base import InvalidInstance, InvalidPlan, Puzzle
+from models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
 
 KINDS = "ABCD"
 ENERGY = {"A": 1, "B": 10, "C": 100, "D": 1000}
@@ -208,18 +208,13 @@ def parse(text: str, source: str = "<string>") -> Burrow:
                 raise fail(f"more than {depth} amphipods of kind {got} (the rooms are {depth} deep)", number, column,
                            f"exactly {depth} of each kind")
             rooms[(column - 4) // 2].append(got)
-    return Burrow(name=_stem(source), rooms=_four("".join(room) for room in rooms))
+    return Burrow(name=instance_name(source), rooms=_four("".join(room) for room in rooms))
 
 
 def _four(rooms: Iterable[str]) -> tuple[str, str, str, str]:
     """The rooms as the 4-tuple a `Burrow` holds (`ValueError` unless there are exactly four)."""
     a, b, c, d = rooms
     return a, b, c, d
-
-
-def _stem(source: str) -> str:
-    base = source.replace("\\", "/").rsplit("/", 1)[-1]
-    return base[:-4] if base.endswith(".txt") else base
 
 
 def deep(burrow: Burrow) -> Burrow:

@@ -96,3 +96,10 @@ class Puzzle:
     generate: Callable[..., Any]
     generator_params: dict[str, str] = field(default_factory=dict)
     features: Callable[[Any], dict[str, int]] = lambda instance: {}
+
+
+def instance_name(source: str) -> str:
+    """The name an instance parsed from `source` (a path or a label) goes by: its file name
+    without the folder and without a ``.txt`` suffix."""
+    base = source.replace("\\", "/").rsplit("/", 1)[-1]
+    return base.removesuffix(".txt")

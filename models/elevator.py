@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from models.base import InvalidInstance, InvalidPlan, Puzzle
+from models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
 
 GENERATOR, MICROCHIP = "generator", "microchip"
 UP, DOWN = "up", "down"
@@ -193,7 +193,7 @@ def parse(text: str, source: str = "<string>") -> Facility:
                     expected=f"a {other} for every {kind}",
                 )
     return Facility(
-        name=_stem(source),
+        name=instance_name(source),
         floors=len(lines),
         elements=elements,
         chips=tuple(seen[(element, MICROCHIP)][0] for element in elements),
@@ -249,11 +249,6 @@ def _parse_line(line: str, number: int, source: str) -> list[tuple[str, str, int
     if line[position:] != ".":
         raise fail(f"unexpected text {line[position:]!r}", position, "'.' at the end of the line, or ', ' / ' and '")
     return items
-
-
-def _stem(source: str) -> str:
-    base = source.replace("\\", "/").rsplit("/", 1)[-1]
-    return base[:-4] if base.endswith(".txt") else base
 
 
 # --- variant -----------------------------------------------------------------------

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from models.base import InvalidInstance, InvalidPlan, Puzzle
+from models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
 
 Cell = tuple[int, int]  # (row, column), 0-based
 
@@ -117,12 +117,7 @@ def parse(text: str, source: str = "<string>") -> Vault:
             )
     if robots == 0:
         raise InvalidInstance("no robot in the grid", source=source, line=1, column=1, expected="at least one '@'")
-    return Vault(name=_stem(source), rows=tuple(lines))
-
-
-def _stem(source: str) -> str:
-    base = source.replace("\\", "/").rsplit("/", 1)[-1]
-    return base[:-4] if base.endswith(".txt") else base
+    return Vault(name=instance_name(source), rows=tuple(lines))
 
 
 FOUR_ROBOT_BLOCK = ("@#@", "###", "@#@")
