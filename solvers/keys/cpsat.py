@@ -76,8 +76,6 @@ from solvers.base import Answer, Deadline, Solver, Status
 from solvers.cpsat import SEED, WORKERS, configured_solver, integer_bound, run_stats
 from solvers.keys.routes import ContractedVault, contract
 
-#: CP-SAT parameters fixed for reproducible runs.
-
 
 @dataclass(frozen=True)
 class ArcRoute:
