@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +20,8 @@ from solvers.elevator.cpsat import TimeIndexed, quotient_state_cap
 from solvers.elevator.quotient import QuotientSearch, canonical
 from solvers.elevator.search import BreadthFirst
 from solvers.registry import solvers_for
+from tests.known import INSTANCES
 
-INSTANCES = Path(__file__).resolve().parents[1] / "instances"
 SOLVERS = [BreadthFirst(), QuotientSearch(), TimeIndexed()]
 
 

@@ -20,6 +20,7 @@ from models.registry import PUZZLES, load_instance
 from solvers.base import Status
 from solvers.planner import downward
 from solvers.registry import get_solver, solvers_for
+from tests.known import INSTANCES
 
 try:
     downward.binaries()
@@ -29,7 +30,6 @@ except downward.PlannerMissing as missing:
         raise
     pytest.skip(str(missing), allow_module_level=True)
 
-INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 #: Published examples the planner solves in a few seconds; the rest run with -m slow.
 QUICK = {
     "keys/one-robot-1.txt", "keys/one-robot-2.txt", "keys/one-robot-3.txt", "keys/one-robot-5.txt",
