@@ -30,6 +30,13 @@ class Status(StrEnum):
     UNSUPPORTED = "unsupported"  # the formulation does not apply to this instance
 
 
+#: Statuses that answer the question exactly: a proven optimum, or a proof that no plan
+#: exists.  (The harness counts an optimum as exact only once its plan passed the checker.)
+EXACT_STATUSES = frozenset({Status.OPTIMAL, Status.INFEASIBLE})
+#: Statuses of runs that failed (crashed or ran out of memory), unlike a timeout, which
+#: is an honest "not within the limits".
+FAILED_STATUSES = frozenset({Status.ERROR, Status.MEMOUT})
+
 Stats = dict[str, int | float | str]
 
 

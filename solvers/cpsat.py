@@ -3,15 +3,18 @@
 Each run uses a fixed random seed and a fixed number of workers (results then depend on
 the model and the machine only), and takes the time left on the run's `Deadline` as its
 own time limit. The stats of a run name the seed and workers so that records carry them.
+`run_answer` turns a finished run into the solver's `Answer` the same way for every model.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ortools.sat.python import cp_model
 
-from solvers.base import Deadline, Stats
+from solvers.base import Answer, Deadline, Stats, Status
 
 #: Workers per CP-SAT run: the harness's default is one run per core, so two keep a
 #: run's portfolio small without leaving a two-core machine idle when running alone.
@@ -44,12 +47,53 @@ def run_stats(solver: cp_model.CpSolver) -> Stats:
     }
 
 
-def integer_bound(value: float) -> int | None:
+def integer_bound(value: float) -> int:
     """CP-SAT's objective bound as an integer lower bound on a non-negative integer objective.
 
-    `None` when CP-SAT has no finite bound yet.  The tolerance keeps floating-point noise
-    (42.0000001 for an optimum of 42) from rounding up past the optimum.
+    0 while CP-SAT has no finite bound yet (every objective here is a sum of non-negative
+    lengths or energies).  The tolerance keeps floating-point noise (42.0000001 for an
+    optimum of 42) from rounding up past the optimum.
     """
     if not math.isfinite(value):
-        return None
+        return 0
     return max(0, math.ceil(value - 1e-6))
+
+
+def has_solution(status: Any, model: cp_model.CpModel) -> bool | None:
+    """True when CP-SAT found a solution, False when it proved there is none, None when
+    the time ran out first.
+
+    MODEL_INVALID is a bug of the formulation, not an answer: it raises `RuntimeError`
+    naming CP-SAT's complaint (the run becomes an ``error``).
+    """
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return True
+    if status == cp_model.INFEASIBLE:
+        return False
+    return None
+
+
+def run_answer(solver: cp_model.CpSolver, status: Any, model: cp_model.CpModel, plan: Callable[[], Sequence[Any]],
+           stats: Stats, *, offset: int = 0, infeasible: str = "") -> Answer:
+    """The answer of a finished optimisation run whose objective plus `offset` is the plan's cost.
+
+    OPTIMAL -> ``optimal``; FEASIBLE -> ``feasible``; INFEASIBLE -> ``infeasible`` with
+    the message `infeasible` (why the model's infeasibility proves the instance's); no
+    decision -> ``timeout``.  Every answer carries CP-SAT's best bound plus `offset` as
+    its proven lower bound, also recorded as ``best_bound`` in the stats.  `plan()`
+    reads the witness from `solver`.
+    """
+    stats = {**stats, "cp_status": solver.status_name(status)}
+    found = has_solution(status, model)
+    if found is False:
+        return Answer(Status.INFEASIBLE, stats=stats, message=infeasible)
+    bound = offset + integer_bound(solver.best_objective_bound)
+    stats["best_bound"] = bound
+    if found is None:
+        return Answer(Status.TIMEOUT, bound=bound, stats=stats, message="no solution within the time limit")
+    cost = offset + round(solver.objective_value)
+    if status == cp_model.OPTIMAL:
+        return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=list(plan()), stats=stats)
+    return Answer(Status.FEASIBLE, cost=cost, bound=min(bound, cost), plan=list(plan()), stats=stats)

@@ -19,13 +19,13 @@ from __future__ import annotations
 import heapq
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import count
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from solvers.base import Deadline, Stats
+from solvers.base import Answer, Deadline, Stats, Status
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")
@@ -35,9 +35,19 @@ CHECK_EVERY = 512
 
 
 class Strategy(StrEnum):
+    """The search algorithm."""
+
     BFS = "bfs"
     DIJKSTRA = "dijkstra"
     ASTAR = "astar"
+
+
+class Ending(StrEnum):
+    """How a search ended."""
+
+    SOLVED = "solved"  # a goal reached at optimal cost
+    EXHAUSTED = "exhausted"  # every reachable state expanded without a goal: proven infeasible
+    TIMEOUT = "timeout"  # the deadline passed first
 
 
 class SearchProblem(ABC, Generic[S, A]):
@@ -64,13 +74,12 @@ class SearchProblem(ABC, Generic[S, A]):
 class SearchOutcome(Generic[A]):
     """How a search ended.
 
-    `status` is ``solved`` (cost and actions set, optimal), ``exhausted`` (every
-    reachable state expanded, no goal: proven infeasible) or ``timeout``.  `bound`
+    `status` says how (cost and actions are set exactly when it is solved).  `bound`
     is a proven lower bound on the optimal cost: the cost itself when solved, the
     smallest open f-value (or BFS depth) at a timeout, ``None`` when exhausted.
     """
 
-    status: str
+    status: Ending
     cost: int | None
     actions: list[A] | None
     bound: int | None
@@ -82,14 +91,30 @@ class SearchOutcome(Generic[A]):
 
     def solution(self) -> tuple[int, list[A]]:
         """The optimal cost and actions of a solved search; `ValueError` for any other status."""
-        if self.status != "solved" or self.cost is None or self.actions is None:
+        if self.status is not Ending.SOLVED or self.cost is None or self.actions is None:
             raise ValueError(f"the search ended {self.status!r}, it has no solution")
         return self.cost, self.actions
+
+    def answer(self, plan: Callable[[list[A]], Sequence[Any]] = list, *, infeasible: str = "",
+               stats: Stats | None = None) -> Answer:
+        """The solver's answer: solved -> optimal with ``plan(actions)`` as the witness
+        (the puzzle's moves), exhausted -> infeasible with the message `infeasible` (why
+        exhausting this state space proves it), timeout -> timeout with the bound.
+
+        The answer's stats are the search's counts plus `stats`.
+        """
+        stats = self.stats() | (stats or {})
+        if self.status is Ending.SOLVED:
+            cost, actions = self.solution()
+            return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=list(plan(actions)), stats=stats)
+        if self.status is Ending.EXHAUSTED:
+            return Answer(Status.INFEASIBLE, stats=stats, message=infeasible)
+        return Answer(Status.TIMEOUT, bound=self.bound, stats=stats)
 
 
 def best_first_search(
     problem: SearchProblem[S, A],
-    strategy: Strategy | str = Strategy.ASTAR,
+    strategy: Strategy = Strategy.ASTAR,
     deadline: Deadline | None = None,
 ) -> SearchOutcome[A]:
     """Search `problem` with `strategy` until a goal, exhaustion or the deadline.
@@ -98,7 +123,6 @@ def best_first_search(
     heuristic is used only by A*.
     """
     deadline = deadline or Deadline(None)
-    strategy = Strategy(strategy)
     if strategy is Strategy.BFS:
         return _breadth_first(problem, deadline)
     return _uniform_cost(problem, deadline, use_heuristic=strategy is Strategy.ASTAR)
@@ -121,14 +145,14 @@ def _breadth_first(problem: SearchProblem[S, A], deadline: Deadline) -> SearchOu
     start = problem.initial()
     parents: Parents[S, A] = {start: None}
     if problem.is_goal(start):
-        return SearchOutcome("solved", 0, [], 0, 0, 1)
+        return SearchOutcome(Ending.SOLVED, 0, [], 0, 0, 1)
     frontier: deque[tuple[S, int]] = deque([(start, 0)])
     expanded, generated = 0, 1
     while frontier:
         state, depth = frontier.popleft()
         expanded += 1
         if expanded % CHECK_EVERY == 0 and deadline.expired():
-            return SearchOutcome("timeout", None, None, depth, expanded, generated)
+            return SearchOutcome(Ending.TIMEOUT, None, None, depth, expanded, generated)
         for action, successor, cost in problem.successors(state):
             if cost != 1:
                 raise ValueError(f"BFS needs unit action costs, got {cost}")
@@ -137,9 +161,9 @@ def _breadth_first(problem: SearchProblem[S, A], deadline: Deadline) -> SearchOu
                 continue
             parents[successor] = (state, action)
             if problem.is_goal(successor):
-                return SearchOutcome("solved", depth + 1, _plan(parents, successor), depth + 1, expanded, generated)
+                return SearchOutcome(Ending.SOLVED, depth + 1, _plan(parents, successor), depth + 1, expanded, generated)
             frontier.append((successor, depth + 1))
-    return SearchOutcome("exhausted", None, None, None, expanded, generated)
+    return SearchOutcome(Ending.EXHAUSTED, None, None, None, expanded, generated)
 
 
 def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuristic: bool) -> SearchOutcome[A]:
@@ -155,10 +179,10 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
         if g > best[state]:
             continue  # stale entry: the state was reached more cheaply since
         if problem.is_goal(state):
-            return SearchOutcome("solved", g, _plan(parents, state), g, expanded, generated)
+            return SearchOutcome(Ending.SOLVED, g, _plan(parents, state), g, expanded, generated)
         expanded += 1
         if expanded % CHECK_EVERY == 0 and deadline.expired():
-            return SearchOutcome("timeout", None, None, f, expanded, generated)
+            return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, generated)
         for action, successor, cost in problem.successors(state):
             generated += 1
             new_g = g + cost
@@ -168,4 +192,4 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
             best[successor] = new_g
             parents[successor] = (state, action)
             heapq.heappush(heap, (new_g + h(successor), next(tie), new_g, successor))
-    return SearchOutcome("exhausted", None, None, None, expanded, generated)
+    return SearchOutcome(Ending.EXHAUSTED, None, None, None, expanded, generated)

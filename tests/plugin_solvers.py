@@ -1,4 +1,4 @@
-"""Misbehaving key-vault solvers, registered through CROSSCHECK_SOLVERS in harness tests.
+"""Misbehaving solvers (mostly of the key vault), registered through CROSSCHECK_SOLVERS in harness tests.
 
 They exercise the harness's isolation and verdicts; none of them is a formulation.
 """
@@ -10,6 +10,7 @@ import signal
 import tempfile
 import time
 
+from models.amphipods import AmphipodMove, Burrow
 from models.keys import DIRECTIONS, KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Status
 from solvers.search import SearchProblem, Strategy, best_first_search
@@ -85,6 +86,16 @@ class Liar(Solver):
         return Answer(Status.OPTIMAL, cost=1, bound=1, plan=[(0, next(iter(DIRECTIONS)))])
 
 
+class AmphipodLiar(Solver):
+    """Claims that one legal move, the top of room A to the hallway's left end, sorts the
+    burrow (wrong on any burrow that this move does not sort)."""
+
+    name, puzzle, summary = "test-amphipod-liar", "amphipods", "claims a one-move optimum"
+
+    def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
+        return Answer(Status.OPTIMAL, cost=30, bound=30, plan=[AmphipodMove("A1", "H1")])
+
+
 class _Cells(SearchProblem):
     """Plain BFS states: (robot cells, keys held)."""
 
@@ -114,10 +125,7 @@ class Plain(Solver):
     name, puzzle, summary = "test-plain", "keys", "breadth-first over cells (tests only)"
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
-        outcome = best_first_search(_Cells(instance), Strategy.BFS, deadline)
-        if outcome.status != "solved":
-            return Answer(Status.TIMEOUT, bound=outcome.bound)
-        return Answer(Status.OPTIMAL, cost=outcome.cost, bound=outcome.cost, plan=outcome.actions)
+        return best_first_search(_Cells(instance), Strategy.BFS, deadline).answer()
 
 
 class Absent(Solver):
@@ -132,4 +140,4 @@ class Absent(Solver):
         return Answer(Status.UNSUPPORTED, message=str(self.unavailable()))
 
 
-SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Raiser, Terminated, Hog, Liar, Plain, Absent]
+SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Raiser, Terminated, Hog, Liar, AmphipodLiar, Plain, Absent]

@@ -23,6 +23,7 @@ import solvers.registry
 from harness.cli import main
 from harness.progress import Progress
 from harness.records import RunRecord, read_records
+from tests.known import INSTANCES
 from tests.plugin_solvers import grandchild_pidfile
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"
@@ -81,6 +82,20 @@ def test_liar_plan_is_invalid_and_exit_status_says_so(folder: Path) -> None:
     [record] = json.loads(result.output)
     assert record["status"] == "optimal" and record["plan_valid"] is False
     assert {"solver", "status", "cost", "bound", "plan_valid", "seconds", "stats"} <= set(record)
+
+
+def test_a_wrong_amphipod_plan_is_judged_invalid_not_an_error(tmp_path: Path) -> None:
+    """Only the harness checks plans: a formulation's wrong amphipod plan is an
+    ``invalid-plan`` verdict (exit 1), not a crash of the solver (exit 3)."""
+    root = tmp_path / "instances"
+    (root / "amphipods").mkdir(parents=True)
+    (root / "amphipods" / "example.txt").write_text((INSTANCES / "amphipods" / "depth2-example.txt").read_text())
+    out = tmp_path / "runs.jsonl"
+    result = invoke("compare", str(root), "--solver", "test-amphipod-liar", "--out", str(out))
+    [record] = read_records(out)
+    assert record.status.value == "optimal" and record.plan_valid is False, record
+    assert "invalid-plan" in result.output
+    assert result.exit_code == 1
 
 
 def _alive(pid: int) -> bool:

@@ -16,7 +16,7 @@ from solvers.keys.graph_search import ContractedProblem
 from solvers.keys.grid_search import CellProblem
 from solvers.keys.routes import contract
 from solvers.registry import solvers_for
-from solvers.search import best_first_search
+from solvers.search import Strategy, best_first_search
 from tests.known import INDEX, INSTANCES, published_optima
 
 EXAMPLES = sorted(published_optima("keys"))
@@ -90,9 +90,9 @@ def test_heuristics_are_admissible(seed: int) -> None:
     """A* with each bound finds the cost that Dijkstra (no heuristic) finds."""
     vault = agreement_vault(seed)
     for problem in (CellProblem(vault), ContractedProblem(contract(vault), vault)):
-        exact = best_first_search(problem, "dijkstra").cost
+        exact = best_first_search(problem, Strategy.DIJKSTRA).cost
         assert problem.heuristic(problem.initial()) <= exact
-        assert best_first_search(problem, "astar").cost == exact
+        assert best_first_search(problem, Strategy.ASTAR).cost == exact
 
 
 def test_grid_search_times_out_honestly_on_a_large_vault() -> None:

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from solvers.base import Deadline
-from solvers.search import SearchProblem, Strategy, best_first_search
+from solvers.base import Deadline, Status
+from solvers.search import Ending, SearchProblem, Strategy, best_first_search
 
 
 class Graph(SearchProblem[int, tuple[int, int]]):
@@ -32,17 +32,22 @@ class Graph(SearchProblem[int, tuple[int, int]]):
 
 
 def random_graph(seed: int, nodes: int = 9, unit: bool = False) -> Graph:
+    """A seeded graph whose heuristic is a random fraction of each node's true distance
+    to the goal (admissible, often inconsistent; any value where the goal is unreachable)."""
     rng = random.Random(seed)
     edges = {
         u: [(v, 1 if unit else rng.randint(0, 9)) for v in rng.sample(range(nodes), rng.randint(0, 3))]
         for u in range(nodes)
     }
-    return Graph(edges, goal=nodes - 1)
+    graph = Graph(edges, goal=nodes - 1)
+    to_goal = {u: brute_force(Graph(edges, graph.goal), nodes, start=u) for u in range(nodes)}
+    graph.h = {u: rng.randint(0, 99) if d is None else int(d * rng.random()) for u, d in to_goal.items()}
+    return graph
 
 
-def brute_force(graph: Graph, nodes: int) -> int | None:
+def brute_force(graph: Graph, nodes: int, start: int = 0) -> int | None:
     """Bellman-Ford style relaxation: the independent reference."""
-    dist = {0: 0}
+    dist = {start: 0}
     for _ in range(nodes):
         for u, outs in graph.edges.items():
             if u in dist:
@@ -60,6 +65,11 @@ def path_cost(graph: Graph, actions: list[tuple[int, int]]) -> int:
         node = v
     assert node == graph.goal
     return total
+
+
+def test_random_heuristics_are_informative() -> None:
+    """The graphs below give A* real guidance (not a zero heuristic) in most cases."""
+    assert sum(any(random_graph(seed).h.values()) for seed in range(60)) > 30
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -123,3 +133,17 @@ def test_counters_count_expansions() -> None:
     outcome = best_first_search(chain, Strategy.DIJKSTRA)
     assert (outcome.cost, outcome.expanded, outcome.generated) == (5, 5, 6)
     assert list(itertools.chain(outcome.stats())) == ["expanded", "generated"]
+
+
+def test_each_ending_becomes_its_answer() -> None:
+    edges = {0: [(1, 2)], 1: [(2, 3)]}
+    solved = best_first_search(Graph(edges, 2), Strategy.DIJKSTRA).answer(lambda actions: [v for _, v in actions])
+    assert (solved.status, solved.cost, solved.bound, solved.plan) == (Status.OPTIMAL, 5, 5, [1, 2])
+    assert solved.stats == {"expanded": 2, "generated": 3}
+    exhausted = best_first_search(Graph(edges, 7), Strategy.DIJKSTRA).answer(infeasible="why", stats={"extra": 1})
+    assert (exhausted.status, exhausted.plan, exhausted.message, exhausted.stats["extra"]) == (
+        Status.INFEASIBLE, None, "why", 1)
+    timeout = best_first_search(Endless(), Strategy.BFS, Deadline(0.01))
+    assert timeout.status is Ending.TIMEOUT
+    answer = timeout.answer()
+    assert (answer.status, answer.bound, answer.plan) == (Status.TIMEOUT, timeout.bound, None)

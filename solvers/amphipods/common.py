@@ -1,4 +1,4 @@
-"""What the amphipod formulations share: the fixed part of a burrow and plan checking.
+"""What the amphipod formulations share: the fixed part of a burrow.
 
 `Layout` is the instance seen the way the macro-move formulations see it.  They rely
 on the *contraction lemma*: some optimal plan is canonical, i.e.
@@ -16,11 +16,9 @@ empirically on every instance it finishes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from models.amphipods import AmphipodMove, Burrow, check_plan, settled
-from solvers.base import Answer, Stats, Status
+from models.amphipods import Burrow, settled
 
 
 @dataclass(frozen=True)
@@ -45,14 +43,3 @@ class Layout:
         """The slot (0 = top) the next entrant of `room` takes after `entered` entrants."""
         return self.depth - self.settled[room] - entered - 1
 
-
-def checked(burrow: Burrow, plan: Sequence[AmphipodMove], claimed: int, status: Status, bound: int | None,
-            stats: Stats, message: str = "") -> Answer:
-    """An answer with `plan`, after the puzzle's checker confirmed it costs `claimed`.
-
-    A disagreement is a bug in the formulation and raises (the run becomes `error`).
-    """
-    cost = check_plan(burrow, plan)
-    if cost != claimed:
-        raise AssertionError(f"formulation claims cost {claimed} but its plan costs {cost}")
-    return Answer(status, cost=cost, bound=bound, plan=list(plan), stats=stats, message=message)

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
-from solvers.amphipods.common import Layout, checked
-from solvers.base import Answer, Deadline, Solver, Status
-from solvers.cpsat import configured_solver, integer_bound, run_stats
+from solvers.amphipods.common import Layout
+from solvers.base import Answer, Deadline, Solver
+from solvers.cpsat import configured_solver, run_answer, run_stats
 
 DIRECT = -1
 
@@ -190,14 +190,5 @@ class ScheduleModel(Solver):
         schedule = Schedule(Layout.of(instance))
         solver = configured_solver(deadline)
         status = solver.solve(schedule.model)
-        stats = run_stats(solver)
-        if status == cp_model.INFEASIBLE:
-            return Answer(Status.INFEASIBLE, stats=stats, message="no canonical plan exists (contraction lemma)")
-        bound = schedule.constant + (integer_bound(solver.best_objective_bound) or 0)  # energies are >= 0
-        stats["best_bound"] = bound
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Answer(Status.TIMEOUT, bound=bound, stats=stats, message=solver.status_name(status))
-        cost = schedule.constant + round(solver.objective_value)
-        if status == cp_model.OPTIMAL:
-            return checked(instance, schedule.plan(solver), cost, Status.OPTIMAL, cost, stats)
-        return checked(instance, schedule.plan(solver), cost, Status.FEASIBLE, min(bound, cost), stats)
+        return run_answer(solver, status, schedule.model, lambda: schedule.plan(solver), run_stats(solver),
+                          offset=schedule.constant, infeasible="no canonical plan exists (contraction lemma)")

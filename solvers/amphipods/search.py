@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
-from solvers.amphipods.common import Layout, checked
-from solvers.base import Answer, Deadline, Solver, Status
+from solvers.amphipods.common import Layout
+from solvers.base import Answer, Deadline, Solver
 from solvers.search import SearchProblem, Strategy, best_first_search
 
 State = str
@@ -221,11 +221,5 @@ class MacroSearch(Solver):
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         outcome = best_first_search(MacroMoves(Layout.of(instance)), Strategy.ASTAR, deadline)
-        stats = outcome.stats()
-        if outcome.status == "timeout":
-            return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
-        if outcome.status == "exhausted":
-            return Answer(Status.INFEASIBLE, stats=stats, message="no canonical plan exists (contraction lemma)")
-        cost, actions = outcome.solution()
-        plan = [to_move(move) for action in actions for move in action]
-        return checked(instance, plan, cost, Status.OPTIMAL, cost, stats)
+        return outcome.answer(lambda actions: [to_move(move) for action in actions for move in action],
+                              infeasible="no canonical plan exists (contraction lemma)")

@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from models.amphipods import ENERGY, HALLWAY_LENGTH, KINDS, ROOM_DOORS, AmphipodMove, Burrow, hallway_label, room_label
-from solvers.amphipods.common import checked
-from solvers.base import Answer, Deadline, Solver, Status
+from solvers.base import Answer, Deadline, Solver
 from solvers.search import SearchProblem, Strategy, best_first_search
 
 #: (cell, cells, mover cell or -1, mover started in the hallway)
@@ -150,10 +149,4 @@ class StepSearch(Solver):
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         problem = Burrowing(instance)
         outcome = best_first_search(problem, Strategy.ASTAR, deadline)
-        stats = outcome.stats()
-        if outcome.status == "timeout":
-            return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
-        if outcome.status == "exhausted":
-            return Answer(Status.INFEASIBLE, stats=stats)
-        cost, actions = outcome.solution()
-        return checked(instance, fold(problem, actions), cost, Status.OPTIMAL, cost, stats)
+        return outcome.answer(lambda actions: fold(problem, actions), infeasible="every reachable state expanded")

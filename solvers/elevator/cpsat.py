@@ -29,7 +29,7 @@ from ortools.sat.python import cp_model
 
 from models.elevator import ElevatorMove, Facility, all_safe
 from solvers.base import Answer, Deadline, Solver, Stats, Status
-from solvers.cpsat import configured_solver, run_stats
+from solvers.cpsat import configured_solver, has_solution, run_stats
 from solvers.elevator.common import (
     crossing_bound,
     item_names,
@@ -182,9 +182,10 @@ class TimeIndexed(Solver):
             horizons += 1
             # the last run's set-up (seed, workers), the effort of all runs
             stats |= run_stats(solver) | effort | {"horizons": horizons, "best_bound": horizon}
-            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            found = has_solution(status, model.model)
+            if found:
                 return Answer(Status.OPTIMAL, horizon, horizon, model.plan(solver, names), stats)
-            if status != cp_model.INFEASIBLE:
+            if found is None:
                 return Answer(Status.TIMEOUT, bound=horizon, stats=stats,
                               message=f"horizon {horizon} undecided at the time limit")
             horizon += 2

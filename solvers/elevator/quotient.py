@@ -130,10 +130,5 @@ class QuotientSearch(Solver):
         if not start_is_safe(instance):
             return Answer(Status.INFEASIBLE, message="the start is unsafe")
         outcome = best_first_search(QuotientProblem(instance), Strategy.ASTAR, deadline)
-        stats = outcome.stats()
-        if outcome.status == "solved":
-            cost, actions = outcome.solution()
-            return Answer(Status.OPTIMAL, cost, cost, labelled_plan(instance, actions), stats)
-        if outcome.status == "exhausted":
-            return Answer(Status.INFEASIBLE, stats=stats, message="every reachable safe state explored up to renaming")
-        return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
+        return outcome.answer(lambda actions: labelled_plan(instance, actions),
+                              infeasible="every reachable safe state explored up to renaming")

@@ -45,10 +45,4 @@ class BreadthFirst(Solver):
         if not start_is_safe(instance):
             return Answer(Status.INFEASIBLE, message="the start is unsafe")
         outcome = best_first_search(LabelledProblem(instance), Strategy.BFS, deadline)
-        stats = outcome.stats()
-        if outcome.status == "solved":
-            cost, actions = outcome.solution()
-            return Answer(Status.OPTIMAL, cost, cost, list(actions), stats)
-        if outcome.status == "exhausted":
-            return Answer(Status.INFEASIBLE, stats=stats, message="every reachable safe state explored")
-        return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
+        return outcome.answer(infeasible="every reachable safe state explored")

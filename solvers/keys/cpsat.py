@@ -73,7 +73,7 @@ from ortools.sat.python import cp_model
 
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Status
-from solvers.cpsat import SEED, WORKERS, configured_solver, integer_bound, run_stats
+from solvers.cpsat import SEED, WORKERS, configured_solver, run_answer, run_stats
 from solvers.keys.routes import ContractedVault, contract
 
 
@@ -391,21 +391,9 @@ class KeysCpSat(Solver):
             "num_booleans": solver.num_booleans,
             "arcs": len(arcs),
             "routes": sum(len(routes) for routes in arcs.values()),
-            "cp_status": solver.status_name(status),
         }
-        if status == cp_model.INFEASIBLE:
-            return Answer(Status.INFEASIBLE, stats=stats)
-        if status == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
-        bound = integer_bound(solver.best_objective_bound)
-        stats["best_bound"] = solver.best_objective_bound
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Answer(Status.TIMEOUT, bound=bound, stats=stats, message="no solution within the time limit")
-        cost = round(solver.objective_value)
-        plan = self._plan(solver, cv, rank, arc_literals, choices)
-        if status == cp_model.OPTIMAL:
-            return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=plan, stats=stats)
-        return Answer(Status.FEASIBLE, cost=cost, bound=min(bound or 0, cost), plan=plan, stats=stats)
+        return run_answer(solver, status, model, lambda: self._plan(solver, cv, rank, arc_literals, choices), stats,
+                          infeasible="the exact model has no solution")
 
     @staticmethod
     def _node_name(cv: ContractedVault, node: int) -> str:

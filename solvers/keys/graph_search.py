@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from models.keys import KeyMove, Vault
-from solvers.base import Answer, Deadline, Solver, Status
+from solvers.base import Answer, Deadline, Solver
 from solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
 from solvers.keys.routes import ContractedVault, Route, contract
-from solvers.search import SearchProblem, best_first_search
+from solvers.search import SearchProblem, Strategy, best_first_search
 
 Action = tuple[int, Route]  # (robot, route it walks)
 
@@ -131,13 +131,10 @@ class GraphSearch(Solver):
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         vault = contract(instance)
         problem = ContractedProblem(vault, instance)
-        outcome = best_first_search(problem, "astar", deadline)
-        stats = {**outcome.stats(), "routes": sum(len(routes) for routes in vault.routes)}
-        if outcome.status == "solved":
-            cost, actions = outcome.solution()
-            plan = [KeyMove(robot, direction) for robot, route in actions for direction in route.path]
-            return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=plan, stats=stats)
-        if outcome.status == "exhausted":
-            # the contraction is exact, so no goal among the reachable states proves it
-            return Answer(Status.INFEASIBLE, stats=stats, message="every reachable state expanded")
-        return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
+        outcome = best_first_search(problem, Strategy.ASTAR, deadline)
+        # the contraction is exact, so no goal among the reachable states proves infeasibility
+        return outcome.answer(
+            lambda actions: [KeyMove(robot, direction) for robot, route in actions for direction in route.path],
+            infeasible="every reachable state expanded",
+            stats={"routes": sum(len(routes) for routes in vault.routes)},
+        )

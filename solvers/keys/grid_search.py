@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from models.keys import DIRECTIONS, WALL, KeyMove, Vault, collectable_keys
 from solvers.base import Answer, Deadline, Solver, Status
 from solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
-from solvers.search import SearchProblem, best_first_search
+from solvers.search import SearchProblem, Strategy, best_first_search
 
 
 class CellProblem(SearchProblem[int, KeyMove]):
@@ -138,11 +138,5 @@ class GridSearch(Solver):
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         if collectable_keys(instance) != set(instance.keys):
             return Answer(Status.INFEASIBLE, message="some key cannot be reached even with every reachable door open")
-        outcome = best_first_search(CellProblem(instance), "astar", deadline)
-        stats = outcome.stats()
-        if outcome.status == "solved":
-            cost, actions = outcome.solution()
-            return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=list(actions), stats=stats)
-        if outcome.status == "exhausted":
-            return Answer(Status.INFEASIBLE, stats=stats, message="every reachable state expanded")
-        return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
+        outcome = best_first_search(CellProblem(instance), Strategy.ASTAR, deadline)
+        return outcome.answer(infeasible="every reachable state expanded")
