@@ -39,7 +39,7 @@ from harness.run import run_tasks
 from harness.verdicts import FAILURES, Verdict, judge_all
 from models.base import Instance, InvalidInstance, Puzzle
 from models.registry import PUZZLES, get_puzzle, load_instance
-from solvers.base import Status
+from solvers.base import FAILED_STATUSES, Status
 from solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
 EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
@@ -262,7 +262,7 @@ def _exit_status(records: list[RunRecord]) -> int:
     verdicts = judge_all(records)
     if any(v.verdict in FAILURES for v in verdicts):
         return EXIT_WRONG
-    if any(r.status in (Status.ERROR, Status.MEMOUT) for r in records):
+    if any(r.status in FAILED_STATUSES for r in records):
         return EXIT_FAILED_RUNS
     return EXIT_OK
 

@@ -19,16 +19,10 @@ matplotlib.use("Agg")  # files only; never open a window
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
 from harness.records import RunRecord  # noqa: E402
-from solvers.base import Status  # noqa: E402
 
 
 def _seconds(record: RunRecord) -> float:
     return max(record.seconds, 1e-4)  # log axes cannot show zero
-
-
-def solved(record: RunRecord) -> bool:
-    """An exact answer: a proven optimum with an accepted plan, or a proof of infeasibility."""
-    return (record.status is Status.OPTIMAL and record.plan_valid is True) or record.status is Status.INFEASIBLE
 
 
 def plot_all(records: Iterable[RunRecord], folder: Path) -> list[Path]:
@@ -46,7 +40,7 @@ def cactus(records: list[RunRecord], path: Path) -> Path:
     """Solved runs against time, per solver."""
     times: dict[str, list[float]] = defaultdict(list)
     for record in records:
-        if solved(record):
+        if record.exact:
             times[record.solver].append(_seconds(record))
     figure, axes = plt.subplots(figsize=(7, 4.5))
     for solver, values in sorted(times.items()):
@@ -61,8 +55,8 @@ def time_by_size(records: list[RunRecord], puzzle: str, path: Path) -> Path:
     figure, axes = plt.subplots(figsize=(7, 4.5))
     for solver in sorted({r.solver for r in records}):
         runs = [r for r in records if r.solver == solver and feature in r.features]
-        done = [r for r in runs if solved(r)]
-        failed = [r for r in runs if not solved(r)]
+        done = [r for r in runs if r.exact]
+        failed = [r for r in runs if not r.exact]
         line = axes.scatter([r.features[feature] for r in done], [_seconds(r) for r in done], label=solver, s=18)
         axes.scatter([r.features[feature] for r in failed], [_seconds(r) for r in failed],
                      facecolors="none", edgecolors=line.get_facecolor(), s=18)

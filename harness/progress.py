@@ -7,9 +7,7 @@ import time
 from typing import TextIO
 
 from harness.records import RunRecord
-from solvers.base import Status
-
-FAILED = (Status.ERROR, Status.MEMOUT)
+from solvers.base import FAILED_STATUSES
 
 
 class Progress:
@@ -25,7 +23,7 @@ class Progress:
 
     def __call__(self, record: RunRecord) -> None:
         self.done += 1
-        self.failed += record.status in FAILED
+        self.failed += record.status in FAILED_STATUSES
         self._draw()
 
     def _draw(self) -> None:

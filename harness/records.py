@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from solvers.base import Stats, Status
+from solvers.base import EXACT_STATUSES, Stats, Status
 
 #: The solver name of the record standing for a file that could not be read or parsed.
 UNREADABLE = "-"
@@ -75,6 +75,12 @@ class RunRecord(BaseModel):
     shares: list[str] = Field(default_factory=list)  # see `Solver.shares`: what makes answers dependent
     plan: list[Any] | None = None
     environment: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def exact(self) -> bool:
+        """An exact answer: a proof of infeasibility, or a proven optimum whose plan the
+        checker accepted (a bare claimed number of an external program is not one)."""
+        return self.status in EXACT_STATUSES and (self.status is Status.INFEASIBLE or self.plan_valid is True)
 
     @property
     def key(self) -> tuple[str, bool, str]:

@@ -19,8 +19,6 @@ COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "
 SUMMARY_COLUMNS = ("puzzle", "solver", "runs", "exact", "feasible", "timeout", "memout", "error", "invalid plans",
                    "median s (exact)", "max s (exact)")
 FORMATS = ("table", "markdown", "csv")
-#: Statuses that are exact answers: a proven optimum, or a proof that there is none.
-EXACT = {Status.OPTIMAL, Status.INFEASIBLE}
 
 
 def effort(record: RunRecord) -> str:
@@ -73,9 +71,9 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
             groups.setdefault((record.puzzle, record.solver), []).append(record)
     table = []
     for (puzzle, solver), runs in sorted(groups.items()):
-        times = [r.seconds for r in runs if r.status in EXACT]
-        counts = [sum(r.status in statuses for r in runs)
-                  for statuses in (EXACT, {Status.FEASIBLE}, {Status.TIMEOUT}, {Status.MEMOUT}, {Status.ERROR})]
+        times = [r.seconds for r in runs if r.exact]
+        counts = [sum(r.exact for r in runs), *(sum(r.status is status for r in runs)
+                  for status in (Status.FEASIBLE, Status.TIMEOUT, Status.MEMOUT, Status.ERROR))]
         table.append([
             puzzle, solver, str(len(runs)), *map(str, counts), str(sum(r.plan_valid is False for r in runs)),
             f"{statistics.median(times):.3f}" if times else "-", f"{max(times):.3f}" if times else "-",

@@ -113,7 +113,7 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
         return Verdict.DISAGREE, None, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible, "
             f"{', '.join(r.solver for r in optimal)} claimed an optimum")
-    proven = [r for r in optimal if r.plan_valid]
+    proven = [r for r in optimal if r.exact]
     answer: int | str | None
     if proven:
         answer, provers = best_plan, proven
