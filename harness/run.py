@@ -25,6 +25,7 @@ from typing import Any, NotRequired, TypedDict
 
 from harness.external import run_external
 from harness.index import Expected
+from harness.lifeline import die_with_reader
 from harness.records import RunRecord, Task, environment
 from models.base import Instance, InvalidInstance, InvalidPlan
 from models.registry import load_instance
@@ -111,19 +112,28 @@ def _environment(task: Task) -> dict[str, Any]:
 # --- isolation -----------------------------------------------------------------------
 
 def _child(task: Task, expected: Expected, conn: Connection) -> None:
-    """Child process body: own process group, memory cap, result sent back through `conn`."""
+    """Child process body: own process group, dies with the harness, record sent back through `conn`."""
     os.setsid()
+    die_with_reader(conn.fileno())
+    conn.send(limited_record(task, expected).model_dump(mode="json"))
+    conn.close()
+
+
+def limited_record(task: Task, expected: Expected) -> RunRecord:
+    """Run `task` in this process under its memory cap; a crash by exception becomes a record.
+
+    For a process of the run's own (its limit stays with it).
+    """
     if task.memory_limit_mb:
         limit = task.memory_limit_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
-        record = run_task(task, expected)
+        return run_task(task, expected)
     except MemoryError:
-        record = _failure(task, expected, Status.MEMOUT, f"memory limit of {task.memory_limit_mb} MB reached")
+        return _failure(task, expected, Status.MEMOUT, f"memory limit of {task.memory_limit_mb} MB reached")
     except BaseException as error:  # report, never crash silently
-        record = _failure(task, expected, Status.ERROR, f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=5)}")
-    conn.send(record.model_dump(mode="json"))
-    conn.close()
+        return _failure(task, expected, Status.ERROR,
+                        f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=5)}")
 
 
 def _failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
@@ -139,8 +149,17 @@ def _context() -> ForkServerContext:
     return context
 
 
-def run_isolated(task: Task, expected: Expected = None) -> RunRecord:
-    """Run `task` in a child process under its limits; always returns a record."""
+def hard_limit(task: Task) -> float | None:
+    """Seconds after which a run's process group is killed from outside."""
+    return None if task.time_limit is None else task.time_limit + GRACE_SECONDS + 0.1 * task.time_limit
+
+
+def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[], bool] | None = None) -> RunRecord:
+    """Run `task` in a child process under its limits; always returns a record.
+
+    `should_stop` is asked every half second; when it says so, the run is killed (a
+    Dask worker uses it when the client cancels the run).
+    """
     context = _context()
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(task, expected, send), daemon=True)
@@ -148,10 +167,9 @@ def run_isolated(task: Task, expected: Expected = None) -> RunRecord:
     process.start()
     _LIVE.add(process)
     send.close()
-    hard_limit = None if task.time_limit is None else task.time_limit + GRACE_SECONDS + 0.1 * task.time_limit
     record = None
     try:
-        if receive.poll(hard_limit):
+        if _ready(receive, hard_limit(task), should_stop):
             record = RunRecord.model_validate(receive.recv())
     except EOFError:
         pass  # the child died before sending: judged below from its exit code
@@ -159,12 +177,32 @@ def run_isolated(task: Task, expected: Expected = None) -> RunRecord:
         _kill_group(process)
         _LIVE.discard(process)
         receive.close()
-    elapsed = time.perf_counter() - start
     if record is not None:
         return record
-    if process.exitcode is None or (hard_limit is not None and elapsed >= hard_limit):
-        return _failure(task, expected, Status.TIMEOUT, f"killed after {elapsed:.1f} s (limit {task.time_limit} s)", elapsed)
-    return _failure(task, expected, *_death(process.exitcode, task), seconds=elapsed)
+    return judged(task, expected, process.exitcode, time.perf_counter() - start)
+
+
+def _ready(receive: Connection, limit: float | None, should_stop: Callable[[], bool] | None) -> bool:
+    """Wait until the record can be read (or the child died), the limit passed, or `should_stop`."""
+    if should_stop is None:
+        return receive.poll(limit)
+    deadline = None if limit is None else time.monotonic() + limit
+    while deadline is None or time.monotonic() < deadline:
+        wait = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
+        if receive.poll(wait):
+            return True
+        if should_stop():
+            return False
+    return False
+
+
+def judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float) -> RunRecord:
+    """The record of a run that sent none: killed at its limit, or dead with `exitcode`."""
+    limit = hard_limit(task)
+    if exitcode is None or (limit is not None and elapsed >= limit):
+        return _failure(task, expected, Status.TIMEOUT, f"killed after {elapsed:.1f} s (limit {task.time_limit} s)",
+                        elapsed)
+    return _failure(task, expected, *_death(exitcode, task), seconds=elapsed)
 
 
 def _death(exitcode: int, task: Task) -> tuple[Status, str]:
