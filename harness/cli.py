@@ -17,29 +17,35 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from harness.external import External
 from harness.index import INFEASIBLE, Expected, InstanceFile, append_entries, discover
+from harness.measure import oversubscription
 from harness.progress import Progress
 from harness.records import (
     UNREADABLE,
+    RunKey,
     RunRecord,
     Task,
     append_record,
     dump_records,
     environment,
+    json_schema,
     read_records,
     repair_tail,
 )
-from harness.report import FORMATS, render
+from harness.report import FORMATS, HUMAN_FORMATS, notes, render
 from harness.run import run_tasks
+from harness.schema import NewerSchemaError
 from harness.verdicts import FAILURES, Verdict, judge_all
 from models.base import Instance, InvalidInstance, Puzzle
 from models.registry import PUZZLES, get_puzzle, load_instance
 from solvers.base import FAILED_STATUSES, Status
+from solvers.cpsat import default_workers
 from solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
 EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
@@ -87,6 +93,46 @@ memory_limit_option = click.option(
 solver_option = click.option(
     "--solver", "solver_names", multiple=True, metavar="NAME",
     help="Run only this solver (repeatable; default: every solver of the puzzle).")
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+    help="What to print on stdout: a table for people (table, markdown; verdict notes follow), or data only "
+         "(csv, jsonl: tidy rows, one per run; json: the full records as one array; notes go to stderr).")
+cpsat_workers_option = click.option(
+    "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
+    help="Worker threads of every CP-SAT run [default: 2]; recorded in each record.")
+
+
+def _print(records: list[RunRecord], fmt: str) -> None:
+    """`records` in `fmt` on stdout; for the data formats, the verdict notes on stderr."""
+    click.echo(render(records, fmt), nl=False)
+    if fmt not in HUMAN_FORMATS:
+        click.echo(notes(records), err=True, nl=False)
+
+
+def _saver(out: Path | None) -> Callable[[RunRecord], None]:
+    """What saves each finished record: appended to `out` (made ready first), or nothing."""
+    if out is None:
+        return lambda record: None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    repair_tail(out)
+    return lambda record: append_record(out, record)
+
+
+def _warn_oversubscribed(tasks: list[Task], jobs: int) -> None:
+    """Warn on stderr when the runs at a time would have more threads than there are cores."""
+    threads = max((_threads(task) for task in tasks), default=1)
+    warning = oversubscription(min(jobs, len(tasks)), threads)
+    if warning:
+        click.echo(warning, err=True)
+
+
+def _threads(task: Task) -> int:
+    """The threads one run of `task` uses: CP-SAT's workers, else one."""
+    try:
+        solver = get_solver(task.solver)
+    except KeyError:  # an external program: one process as far as we know
+        return 1
+    return (task.cpsat_workers or default_workers()) if solver.runs_cpsat else 1
 
 
 @main.command()
@@ -96,9 +142,13 @@ solver_option = click.option(
               help="Solve the puzzle's variant (four robots, deep burrow, extended elevator).")
 @time_limit_option
 @memory_limit_option
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of run records instead of a table.")
-def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: float,
-          memory_limit: int, as_json: bool) -> None:
+@cpsat_workers_option
+@format_option
+@click.option("--json", "as_json", is_flag=True, hidden=True, help="Same as --format json (kept for old scripts).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also append one JSON Lines record per run to this file (as compare --out does).")
+def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: float, memory_limit: int,
+          cpsat_workers: int | None, fmt: str, as_json: bool, out: Path | None) -> None:
     """Solve one instance file with the named solvers (all applicable ones by default)."""
     _check_solver_names(solver_names)
     try:
@@ -108,9 +158,12 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         sys.exit(EXIT_FAILED_RUNS)  # unreadable, like an error row in `compare`
     instance_file = discover(path)[0]
     names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
-    tasks = [_task(instance_file, puzzle.name, name, variant, time_limit, memory_limit) for name in names]
-    records = run_tasks(tasks, jobs=1)
-    click.echo(dump_records(records) if as_json else render(records), nl=not as_json)
+    tasks = [(task.model_copy(update={"cpsat_workers": cpsat_workers}), expected)
+             for task, expected in (_task(instance_file, puzzle.name, name, variant, time_limit, memory_limit)
+                                    for name in names)]
+    _warn_oversubscribed([task for task, _ in tasks], jobs=1)
+    records = run_tasks(tasks, jobs=1, on_record=_saver(out))
+    _print(records, "json" if as_json else fmt)
     sys.exit(_exit_status(records))
 
 
@@ -125,15 +178,20 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Append one JSON Lines record per finished run to this file, as it finishes "
                    "[default: a new results/compare-DATE-TIME.jsonl].")
-@click.option("--resume", is_flag=True, help="Skip runs already recorded in --out.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write all records of this comparison as one JSON array to this file.")
+@click.option("--resume", is_flag=True, help="Skip runs already recorded in --out (each repetition counts).")
+@click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Run each (instance, solver) this many times, each run its own record with a repeat index.")
+@cpsat_workers_option
+@format_option
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), hidden=True,
+              help="Also write all records as one JSON array to this file (kept for old scripts; "
+                   "use --format json).")
 @click.option("--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
               help="Also run your own program on each instance (of PUZZLE); its last printed integer "
                    "is its claimed optimum, judged like any other claim (repeatable).")
 def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, memory_limit: int, jobs: int,
-            variants: bool, out: Path | None, resume: bool, json_path: Path | None,
-            external_specs: tuple[str, ...]) -> None:
+            variants: bool, out: Path | None, resume: bool, repeat: int, cpsat_workers: int | None, fmt: str,
+            json_path: Path | None, external_specs: tuple[str, ...]) -> None:
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
@@ -144,9 +202,9 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     out = out or _fresh_results_path()
     out.parent.mkdir(parents=True, exist_ok=True)
     repair_tail(out)
-    done: dict[tuple[str, bool, str], RunRecord] = {}  # by RunRecord.key
+    done: dict[RunKey, RunRecord] = {}  # by RunRecord.key
     if resume:
-        done = {record.key: record for record in read_records(out)}
+        done = {record.key: record for record in _read(out)}
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
@@ -155,7 +213,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         unreadable, planned = _plan_instance(instance_file, solver_names, externals, variants, time_limit,
                                              memory_limit)
         records += unreadable
-        for task, expected in planned:
+        for task, expected in _repeated(planned, repeat, cpsat_workers):
             if task.key in done:
                 records.append(done[task.key])
             else:
@@ -163,24 +221,40 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     for record in records:
         if record.key not in done:
             append_record(out, record)
-    progress = Progress(len(tasks), jobs)
+    _warn_oversubscribed([task for task, _ in tasks], jobs)
+    progress = Progress(len(tasks), jobs, limit=time_limit)
 
     def finished(record: RunRecord) -> None:
         append_record(out, record)
         progress(record)
 
     try:
-        records += run_tasks(tasks, jobs=jobs, on_record=finished)
+        records += run_tasks(tasks, jobs=jobs, on_record=finished, on_start=progress.started)
     except KeyboardInterrupt:
         progress.close()
         click.echo(f"interrupted: finished runs are saved in {out}; continue with --out {out} --resume", err=True)
         sys.exit(130)
     progress.close()
-    click.echo(render(records))
-    click.echo(f"records: {out}")
+    _print(records, fmt)
+    click.echo(f"records: {out}", err=True)
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
     sys.exit(_exit_status(records))
+
+
+def _repeated(planned: list[tuple[Task, Expected]], repeat: int,
+              cpsat_workers: int | None) -> list[tuple[Task, Expected]]:
+    """Each planned run `repeat` times (repeat index 0, 1, ...), with the CP-SAT worker count."""
+    return [(task.model_copy(update={"repeat": number, "cpsat_workers": cpsat_workers}), expected)
+            for task, expected in planned for number in range(repeat)]
+
+
+def _read(path: Path) -> list[RunRecord]:
+    """The records of a results file; a file from a newer crosscheck is a usage error."""
+    try:
+        return read_records(path)
+    except NewerSchemaError as error:
+        raise click.ClickException(str(error)) from None
 
 
 def _discover_all(paths: tuple[Path, ...]) -> list[InstanceFile]:
@@ -269,12 +343,35 @@ def _exit_status(records: list[RunRecord]) -> int:
 
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--format", "fmt", type=click.Choice((*FORMATS, "parquet")), default="table", show_default=True,
+              help="table or markdown for people (verdict notes follow); csv, jsonl (tidy: one flat row per "
+                   "run), json (full records) or parquet (tidy, needs the analysis extra and -o) for programs.")
 @click.option("--by", type=click.Choice(["run", "solver"]), default="run", show_default=True,
-              help="One row per run, or a summary per puzzle and solver (exact answers, timeouts, times).")
-def report(file: Path, fmt: str, by: str) -> None:
+              help="One row per (instance, solver), or a summary per puzzle and solver (exact answers, "
+                   "timeouts, times: medians over each instance's repetitions, then over instances).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file instead of stdout (required for parquet).")
+def report(file: Path, fmt: str, by: str, output: Path | None) -> None:
     """Rebuild the comparison table from a JSON Lines results file (from --out)."""
-    click.echo(render(read_records(file), fmt, by), nl=False)
+    records = _read(file)
+    if fmt == "parquet":
+        if output is None or by != "run":
+            raise click.UsageError("--format parquet writes the tidy rows (--by run) to a file: add -o FILE.parquet")
+        from harness.tidy import write_parquet
+
+        write_parquet(records, output)
+    elif output is not None:
+        output.write_text(render(records, fmt, by), encoding="utf-8")
+    else:
+        click.echo(render(records, fmt, by), nl=False)
+    if fmt not in HUMAN_FORMATS:
+        click.echo(notes(records), err=True, nl=False)
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of one run record (one line of a results file)."""
+    click.echo(json.dumps(json_schema(), indent=2))
 
 
 @main.command()
@@ -285,7 +382,7 @@ def plot(file: Path, folder: Path) -> None:
     """Draw a cactus plot and time-against-size plots from a results file (from --out)."""
     from harness.plots import plot_all  # matplotlib is slow to import; only this command needs it
 
-    for path in plot_all(read_records(file), folder):
+    for path in plot_all(_read(file), folder):
         click.echo(str(path))
 
 
@@ -369,16 +466,25 @@ def export(path: Path, folder: Path, variant: bool) -> None:
 @click.option("--min-agreeing", type=click.IntRange(min=1), default=2, show_default=True,
               help="How many independent solvers (sharing no contraction or bound) must have proven "
                    "the same exact answer.")
-def record_optima(file: Path, index_path: Path, min_agreeing: int) -> None:
+@click.option("--allow-single", is_flag=True,
+              help="Also record optima proven by a single independent line of evidence (--min-agreeing 1).")
+def record_optima(file: Path, index_path: Path, min_agreeing: int, allow_single: bool) -> None:
     """Add to the index the optima that formulations proved and agreed on in a results file.
 
     Only instances the index does not list yet are added (variant runs are skipped);
-    an optimum is never typed in by hand, it comes from agreeing runs.
+    an optimum is never typed in by hand, it comes from agreeing runs.  An agreement of
+    fewer than --min-agreeing independent provers is refused, and said so on stderr.
     """
-    records = [r for r in read_records(file) if not r.variant]
+    records = [r for r in _read(file) if not r.variant]
+    required = 1 if allow_single else min_agreeing
     entries: dict[str, dict[str, object]] = {}
     for verdict in judge_all(records):
-        if verdict.verdict is not Verdict.AGREE or verdict.independent < min_agreeing:
+        if verdict.verdict is not Verdict.AGREE:
+            continue
+        if verdict.independent < required:
+            click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on {verdict.independent} "
+                       f"independent prover(s) ({', '.join(verdict.provers)}), {required} required "
+                       f"(--allow-single records it anyway)", err=True)
             continue
         entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
         # Provenance is the code that ran, which the records carry, not the code recording it.

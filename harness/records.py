@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from harness.schema import SCHEMA_VERSION, upgrade
 from solvers.base import EXACT_STATUSES, Stats, Status
 
 #: The solver name of the record standing for a file that could not be read or parsed.
@@ -42,11 +43,17 @@ class Task(BaseModel):
     memory_limit_mb: int | None = None
     plugins: tuple[str, ...] = ()  # extra solver modules to register first (CROSSCHECK_SOLVERS)
     external: str | None = None  # an external program's command (`solver` is then its name)
+    repeat: int = 0  # which repetition of the same run this is (`compare --repeat`)
+    cpsat_workers: int | None = None  # CP-SAT's worker threads (None: solvers.cpsat.WORKERS)
 
     @property
-    def key(self) -> tuple[str, bool, str]:
+    def key(self) -> RunKey:
         """Identifies a run across a resumed comparison."""
-        return (self.instance, self.variant, self.solver)
+        return (self.instance, self.variant, self.solver, self.repeat)
+
+
+#: What identifies a run: instance, variant, solver and repetition.
+RunKey = tuple[str, bool, str, int]
 
 
 class RunRecord(BaseModel):
@@ -54,9 +61,15 @@ class RunRecord(BaseModel):
 
     `plan_valid` is None when there was no plan to check; `checked_cost` is the cost
     the checker recomputed.  `expected` is the index's optimum (an int, the string
-    ``"infeasible"``, or None when unknown).
+    ``"infeasible"``, or None when unknown).  Times: `seconds` is the solver's own,
+    `wall_seconds` the harness's for the whole run (start of the process to its
+    record), `cpu_seconds` the user and system time of the run's process and the
+    children it waited for (Fast Downward's included); `peak_memory_mb` the largest
+    resident set among them.  Measurements are None where unknown (old records, runs
+    in the harness's own process).  The field list is versioned: see `harness.schema`.
     """
 
+    schema_version: int = SCHEMA_VERSION
     instance: str
     puzzle: str | None
     solver: str
@@ -68,6 +81,11 @@ class RunRecord(BaseModel):
     plan_error: str = ""
     checked_cost: int | None = None
     seconds: float = 0.0
+    wall_seconds: float | None = None
+    cpu_seconds: float | None = None
+    peak_memory_mb: float | None = None
+    repeat: int = 0
+    cpsat_workers: int | None = None
     stats: Stats = Field(default_factory=dict)
     message: str = ""
     expected: int | str | None = None
@@ -83,8 +101,8 @@ class RunRecord(BaseModel):
         return self.status in EXACT_STATUSES and (self.status is Status.INFEASIBLE or self.plan_valid is True)
 
     @property
-    def key(self) -> tuple[str, bool, str]:
-        return (self.instance, self.variant, self.solver)
+    def key(self) -> RunKey:
+        return (self.instance, self.variant, self.solver, self.repeat)
 
 
 @cache
@@ -132,17 +150,28 @@ def append_record(path: Path, record: RunRecord) -> None:
 
 
 def read_records(path: Path) -> list[RunRecord]:
-    """All complete records in a JSON Lines file (a truncated line is skipped)."""
+    """All complete records in a JSON Lines file (a truncated line is skipped).
+
+    Records of older schema versions load with defaults for the newer fields; a record
+    of a newer version raises `harness.schema.NewerSchemaError` naming file and line.
+    """
     return list(_iter_records(path)) if path.exists() else []
 
 
 def _iter_records(path: Path) -> Iterator[RunRecord]:
     with open(path, encoding="utf-8") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, start=1):
             if not line.endswith("\n"):
                 return  # the last line was cut short by an interruption
             if line.strip():
-                yield RunRecord.model_validate(json.loads(line))
+                yield RunRecord.model_validate(upgrade(json.loads(line), f"{path}:{number}"))
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of one record (one line of a results file), from the pydantic model."""
+    schema = RunRecord.model_json_schema()
+    schema["title"] = f"crosscheck run record, schema version {SCHEMA_VERSION}"
+    return schema
 
 
 def repair_tail(path: Path) -> None:

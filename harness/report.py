@@ -1,24 +1,39 @@
-"""Tables rebuilt from run records: plain text, Markdown or CSV.
+"""Tables rebuilt from run records: plain text and Markdown for people, tidy data for programs.
 
 Reports never rerun anything: `crosscheck report FILE` and the table printed at the
 end of `compare` come from the same records through `render`.
+
+Human formats (``table``, ``markdown``) show one row per (instance, solver): with
+repeated runs (``compare --repeat``) the row gives the median, minimum and interquartile
+range of the solver's seconds over the repetitions.  The verdict and how many
+independent formulations proved the answer stand on the instance's first row, and the
+reasons behind every verdict other than ``agree`` follow the table (`notes`).
+
+Machine formats (``csv``, ``jsonl``: the tidy rows of `harness.tidy`; ``json``: the full
+records as one JSON array) hold data only, one row per record; `notes` is for stderr.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import statistics
 from collections.abc import Iterable, Sequence
 
-from harness.records import RunRecord
+from harness.records import RunRecord, dump_records
+from harness.tidy import to_csv, to_jsonl
 from harness.verdicts import InstanceVerdict, judge_all
 from solvers.base import Status
 
-COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "effort", "verdict")
-SUMMARY_COLUMNS = ("puzzle", "solver", "runs", "exact", "feasible", "timeout", "memout", "error", "invalid plans",
-                   "median s (exact)", "max s (exact)")
-FORMATS = ("table", "markdown", "csv")
+COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "effort", "verdict", "independent")
+#: With repetitions, "seconds" becomes these columns.
+REPEAT_COLUMNS = ("runs", "median s", "min s", "iqr s")
+SUMMARY_COLUMNS = ("puzzle", "solver", "instances", "runs", "exact", "feasible", "timeout", "memout", "error",
+                   "invalid plans", "median s (exact)", "max s (exact)", "median cpu s (exact)", "max peak MB")
+HUMAN_FORMATS = ("table", "markdown")
+MACHINE_FORMATS = ("csv", "jsonl", "json")
+FORMATS = HUMAN_FORMATS + MACHINE_FORMATS
 
 
 def effort(record: RunRecord) -> str:
@@ -41,68 +56,125 @@ def _name(record: RunRecord | InstanceVerdict) -> str:
     return record.instance + (" [variant]" if record.variant else "")
 
 
-def rows(records: list[RunRecord]) -> list[list[str]]:
-    """One row per run; the instance's verdict stands on its first row."""
-    verdicts = {(v.instance, v.variant): v for v in judge_all(records)}
-    table, seen = [], set()
+def spread(values: Sequence[float]) -> tuple[float, float, float]:
+    """Median, minimum and interquartile range of `values` (the range is 0 for one value)."""
+    quartiles = statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else [values[0]] * 3
+    return statistics.median(values), min(values), quartiles[2] - quartiles[0]
+
+
+def _joined(values: Iterable[str]) -> str:
+    """Distinct values in first-seen order, separated by '/' (repetitions that differ show it)."""
+    return "/".join(dict.fromkeys(values))
+
+
+def _groups(records: list[RunRecord]) -> list[list[RunRecord]]:
+    """The repetitions of each (instance, variant, solver), sorted by instance."""
+    groups: dict[tuple[str, bool, str], list[RunRecord]] = {}
     for record in sorted(records, key=lambda r: (r.instance, r.variant)):
-        key = (record.instance, record.variant)
-        verdict = verdicts[key].verdict.value if key not in seen else ""
+        groups.setdefault((record.instance, record.variant, record.solver), []).append(record)
+    return list(groups.values())
+
+
+def rows(records: list[RunRecord]) -> tuple[tuple[str, ...], list[list[str]]]:
+    """The columns and one row per (instance, solver), repetitions summarised; the instance's
+    verdict stands on its first row."""
+    verdicts = {(v.instance, v.variant): v for v in judge_all(records)}
+    groups = _groups(records)
+    repeated = any(len(group) > 1 for group in groups)
+    table, seen = [], set()
+    for group in groups:
+        first = group[0]
+        key = (first.instance, first.variant)
+        verdict = verdicts[key] if key not in seen else None
         seen.add(key)
+        median, low, iqr = spread([r.seconds for r in group])
+        times = [str(len(group)), f"{median:.3f}", f"{low:.3f}", f"{iqr:.3f}"] if repeated else [f"{median:.3f}"]
         table.append([
-            _name(record) if verdict else "",
-            record.solver,
-            record.status.value,
-            "" if record.cost is None else str(record.cost),
-            "" if record.bound is None else str(record.bound),
-            _plan_cell(record),
-            f"{record.seconds:.3f}",
-            effort(record),
-            verdict,
+            _name(first) if verdict else "", first.solver, _joined(r.status.value for r in group),
+            _joined("" if r.cost is None else str(r.cost) for r in group),
+            _joined("" if r.bound is None else str(r.bound) for r in group),
+            _joined(_plan_cell(r) for r in group), *times, effort(first),
+            verdict.verdict.value if verdict else "", str(verdict.independent) if verdict else "",
         ])
-    return table
+    columns = COLUMNS[:6] + REPEAT_COLUMNS + COLUMNS[7:] if repeated else COLUMNS
+    return columns, table
 
 
 def summary_rows(records: list[RunRecord]) -> list[list[str]]:
-    """One row per (puzzle, solver): how many runs ended how, and the times of the exact ones."""
+    """One row per (puzzle, solver): how many runs ended how, and the times of the exact ones.
+
+    Times are first summarised per instance (the median over its repetitions), then over
+    instances, so an instance run five times weighs as much as one run once.
+    """
     groups: dict[tuple[str, str], list[RunRecord]] = {}
     for record in records:
         if record.puzzle is not None:  # unreadable files have no solver to summarise
             groups.setdefault((record.puzzle, record.solver), []).append(record)
     table = []
     for (puzzle, solver), runs in sorted(groups.items()):
-        times = [r.seconds for r in runs if r.exact]
+        per_instance = _groups([r for r in runs if r.exact])
+        times = [statistics.median(r.seconds for r in group) for group in per_instance]
+        cpu = [statistics.median(cpus) for group in per_instance
+               if (cpus := [r.cpu_seconds for r in group if r.cpu_seconds is not None])]
+        peaks = [r.peak_memory_mb for r in runs if r.peak_memory_mb is not None]
         counts = [sum(r.exact for r in runs), *(sum(r.status is status for r in runs)
                   for status in (Status.FEASIBLE, Status.TIMEOUT, Status.MEMOUT, Status.ERROR))]
         table.append([
-            puzzle, solver, str(len(runs)), *map(str, counts), str(sum(r.plan_valid is False for r in runs)),
+            puzzle, solver, str(len({(r.instance, r.variant) for r in runs})), str(len(runs)), *map(str, counts),
+            str(sum(r.plan_valid is False for r in runs)),
             f"{statistics.median(times):.3f}" if times else "-", f"{max(times):.3f}" if times else "-",
+            f"{statistics.median(cpu):.3f}" if cpu else "-", f"{max(peaks):.0f}" if peaks else "-",
         ])
     return table
 
 
 def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") -> str:
-    """The run table (or with `by="solver"` the per-solver summary) followed by the
-    verdicts that are not plain agreement."""
+    """The records in format `fmt`: for people, the run table (or with `by="solver"` the
+    per-solver summary) followed by `notes`; for programs, data only (see the module doc;
+    the per-solver summary as CSV is the summary table, one row per solver)."""
     records = list(records)
     if by == "solver":
-        return _format(SUMMARY_COLUMNS, summary_rows(records), fmt) + _notes(records)
-    body = rows(records)
-    if fmt == "csv":  # every row names its instance, for spreadsheets
-        body = [[_name(record), *row[1:]]
-                for record, row in zip(sorted(records, key=lambda r: (r.instance, r.variant)), body, strict=True)]
-        return _format(COLUMNS, body, fmt)
-    return _format(COLUMNS, body, fmt) + _notes(records)
+        table = summary_rows(records)
+        if fmt in MACHINE_FORMATS:
+            return _summary_data([dict(zip(SUMMARY_COLUMNS, map(_number, row), strict=True)) for row in table], fmt)
+        return _format(SUMMARY_COLUMNS, table, fmt) + notes(records)
+    if fmt == "json":
+        return dump_records(records) + "\n"
+    if fmt == "csv":
+        return to_csv(records)
+    if fmt == "jsonl":
+        return to_jsonl(records)
+    columns, body = rows(records)
+    return _format(columns, body, fmt) + notes(records)
+
+
+def _number(cell: str) -> int | float | str | None:
+    """A summary cell as data: a number where it is one, None for '-'."""
+    if cell == "-":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(cell)
+        except ValueError:
+            continue
+    return cell
+
+
+def _summary_data(table: list[dict[str, int | float | str | None]], fmt: str) -> str:
+    """The per-solver summary as CSV (empty cells for unknown), JSON Lines or a JSON array."""
+    if fmt == "json":
+        return json.dumps(table, indent=2) + "\n"
+    if fmt == "jsonl":
+        return "".join(json.dumps(row) + "\n" for row in table)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SUMMARY_COLUMNS)
+    writer.writerows(["" if value is None else value for value in row.values()] for row in table)
+    return out.getvalue()
 
 
 def _format(columns: Sequence[str], body: list[list[str]], fmt: str) -> str:
-    """`body` under `columns` as CSV, a Markdown table or aligned plain text."""
-    if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(columns)
-        writer.writerows(body)
-        return out.getvalue()
+    """`body` under `columns` as a Markdown table or aligned plain text."""
     if fmt == "markdown":
         lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
         lines += ["| " + " | ".join(row) + " |" for row in body]
@@ -114,7 +186,7 @@ def _format(columns: Sequence[str], body: list[list[str]], fmt: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _notes(records: list[RunRecord]) -> str:
+def notes(records: list[RunRecord]) -> str:
     """The reason behind every verdict other than `agree`, and a count of verdicts."""
     verdicts = judge_all(records)
     lines = [f"{_name(v)}: {v.verdict.value}: {v.reason}" for v in verdicts if v.verdict.value != "agree"]

@@ -26,10 +26,12 @@ from typing import Any, NotRequired, TypedDict
 from harness.external import run_external
 from harness.index import Expected
 from harness.lifeline import die_with_reader
+from harness.measure import killed_usage, own_usage
 from harness.records import RunRecord, Task, environment
 from models.base import Instance, InvalidInstance, InvalidPlan
 from models.registry import load_instance
 from solvers.base import Deadline, Result, Status
+from solvers.cpsat import WORKERS_VARIABLE, default_workers
 from solvers.registry import add_plugins, get_solver
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
@@ -45,6 +47,8 @@ class _Shared(TypedDict):
     instance: str
     solver: str
     variant: bool
+    repeat: int
+    cpsat_workers: int
     expected: Expected
     environment: dict[str, Any]
     features: NotRequired[dict[str, int]]  # known once the instance is parsed
@@ -52,9 +56,14 @@ class _Shared(TypedDict):
 
 
 def run_task(task: Task, expected: Expected = None) -> RunRecord:
-    """Load the instance, solve it, and check the plan with the puzzle's own checker."""
-    base = _Shared(instance=task.instance, solver=task.solver, variant=task.variant, expected=expected,
-                   environment=_environment(task))
+    """Load the instance, solve it, and check the plan with the puzzle's own checker.
+
+    `task.cpsat_workers`, when set, becomes this process's CP-SAT worker count.
+    """
+    if task.cpsat_workers is not None:
+        os.environ[WORKERS_VARIABLE] = str(task.cpsat_workers)
+    base = _Shared(instance=task.instance, solver=task.solver, variant=task.variant, repeat=task.repeat,
+                   cpsat_workers=default_workers(), expected=expected, environment=_environment(task))
     add_plugins(task.plugins)
     try:
         puzzle, instance = load_instance(task.path)
@@ -115,7 +124,8 @@ def _child(task: Task, expected: Expected, conn: Connection) -> None:
     """Child process body: own process group, dies with the harness, record sent back through `conn`."""
     os.setsid()
     die_with_reader(conn.fileno())
-    conn.send(limited_record(task, expected).model_dump(mode="json"))
+    record = limited_record(task, expected).model_copy(update=own_usage().fields())  # last: the check counts too
+    conn.send(record.model_dump(mode="json"))
     conn.close()
 
 
@@ -138,8 +148,9 @@ def limited_record(task: Task, expected: Expected) -> RunRecord:
 
 def _failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
     return RunRecord(instance=task.instance, puzzle=task.puzzle, solver=task.solver, variant=task.variant,
-                     status=status, message=message, seconds=seconds, expected=expected,
-                     environment=_environment(task))
+                     repeat=task.repeat, status=status, message=message,
+                     seconds=seconds, expected=expected, environment=_environment(task),
+                     cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
 
 
 def _context() -> ForkServerContext:
@@ -167,19 +178,22 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
     process.start()
     _LIVE.add(process)
     send.close()
-    record = None
+    record, usage = None, None
     try:
         if _ready(receive, hard_limit(task), should_stop):
             record = RunRecord.model_validate(receive.recv())
     except EOFError:
         pass  # the child died before sending: judged below from its exit code
     finally:
+        if record is None and process.pid is not None:
+            usage = killed_usage(process.pid)  # what it used, read before the kill
         _kill_group(process)
         _LIVE.discard(process)
         receive.close()
-    if record is not None:
-        return record
-    return judged(task, expected, process.exitcode, time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    if record is None:
+        record = judged(task, expected, process.exitcode, elapsed).model_copy(update=usage.fields() if usage else {})
+    return record.model_copy(update={"wall_seconds": round(elapsed, 6)})
 
 
 def _ready(receive: Connection, limit: float | None, should_stop: Callable[[], bool] | None) -> bool:
@@ -233,13 +247,20 @@ def run_tasks(
     on_record: Callable[[RunRecord], None] = lambda record: None,
     *,
     isolate: bool = True,
+    on_start: Callable[[Task], None] = lambda task: None,
 ) -> list[RunRecord]:
-    """Run every task (`jobs` at a time), calling `on_record` as each one finishes.
+    """Run every task (`jobs` at a time), calling `on_start` as each one starts and
+    `on_record` as each one finishes.
 
     Records come back in task order, whatever order they finished in.
     """
     tasks = list(tasks)
-    runner = run_isolated if isolate else run_task
+    run = run_isolated if isolate else run_task
+
+    def runner(task: Task, expected: Expected) -> RunRecord:
+        on_start(task)
+        return run(task, expected)
+
     if jobs <= 1 or len(tasks) <= 1:
         records = []
         for task, expected in tasks:

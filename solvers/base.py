@@ -123,6 +123,9 @@ class Solver(ABC):
     #: together, so their agreement counts as one piece of evidence, not two.  Parsers
     #: and plan checkers are not listed: every plan is replayed independently anyway.
     shares: ClassVar[frozenset[str]] = frozenset()
+    #: True when a run solves with CP-SAT, whose worker threads (`solvers.cpsat.default_workers`)
+    #: share the cores: the harness counts them before running several runs at a time.
+    runs_cpsat: ClassVar[bool] = False
 
     def unavailable(self) -> str | None:
         """Why this solver cannot run on this machine (a missing optional extra), or `None`.

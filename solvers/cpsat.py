@@ -9,6 +9,7 @@ own time limit. The stats of a run name the seed and workers so that records car
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,17 +20,31 @@ from solvers.base import Answer, Deadline, Stats, Status
 #: Workers per CP-SAT run: the harness's default is one run per core, so two keep a
 #: run's portfolio small without leaving a two-core machine idle when running alone.
 WORKERS = 2
+#: The environment variable that overrides `WORKERS` for every CP-SAT run of a process
+#: (the harness sets it in each run's process from ``--cpsat-workers``).
+WORKERS_VARIABLE = "CROSSCHECK_CPSAT_WORKERS"
 #: The fixed random seed of every CP-SAT run unless a formulation asks for another.
 SEED = 20240601
 #: CP-SAT treats a zero time limit as "stop at once before loading"; give it a moment.
 MINIMUM_SECONDS = 0.01
 
 
-def configured_solver(deadline: Deadline, seed: int = SEED, workers: int = WORKERS) -> cp_model.CpSolver:
-    """A CP-SAT solver with the seed, the workers and the time left on `deadline` set."""
+def default_workers() -> int:
+    """The workers of a CP-SAT run: `WORKERS_VARIABLE` when set (a positive integer), else `WORKERS`."""
+    text = os.environ.get(WORKERS_VARIABLE, "")
+    if not text:
+        return WORKERS
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"{WORKERS_VARIABLE} must be a positive integer, got {text!r}")
+    return int(text)
+
+
+def configured_solver(deadline: Deadline, seed: int = SEED, workers: int | None = None) -> cp_model.CpSolver:
+    """A CP-SAT solver with the seed, the workers (default: `default_workers()`) and the
+    time left on `deadline` set."""
     solver = cp_model.CpSolver()
     solver.parameters.random_seed = seed
-    solver.parameters.num_workers = workers
+    solver.parameters.num_workers = default_workers() if workers is None else workers
     remaining = deadline.remaining()
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, MINIMUM_SECONDS)

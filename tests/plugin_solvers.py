@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -140,4 +142,20 @@ class Absent(Solver):
         return Answer(Status.UNSUPPORTED, message=str(self.unavailable()))
 
 
-SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Raiser, Terminated, Hog, Liar, AmphipodLiar, Plain, Absent]
+#: What `Spawner`'s child process does: hold 200 MB and spend 0.5 s of CPU, then exit.
+SPAWNED_MB, SPAWNED_CPU = 200, 0.5
+_SPAWNED = (f"import time; block = bytearray({SPAWNED_MB} * 2**20)\n"
+            f"while time.process_time() < {SPAWNED_CPU}: pass")
+
+
+class Spawner(Solver):
+    """Runs a child process, as Fast Downward does, so tests see its usage counted in the run's."""
+
+    name, puzzle, summary = "test-spawner", "keys", "waits for a busy child process (tests only)"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        subprocess.run([sys.executable, "-c", _SPAWNED], check=True)
+        return Answer(Status.TIMEOUT, message="spawned a child")
+
+
+SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Raiser, Terminated, Hog, Liar, AmphipodLiar, Plain, Absent, Spawner]

@@ -79,7 +79,7 @@ def test_solve_rejects_a_bad_file_naming_line_and_column(folder: Path) -> None:
 def test_liar_plan_is_invalid_and_exit_status_says_so(folder: Path) -> None:
     result = invoke("solve", str(folder / "keys" / "small.txt"), "--solver", "test-liar", "--json")
     assert result.exit_code == 1
-    [record] = json.loads(result.output)
+    [record] = json.loads(result.stdout)
     assert record["status"] == "optimal" and record["plan_valid"] is False
     assert {"solver", "status", "cost", "bound", "plan_valid", "seconds", "stats"} <= set(record)
 
@@ -112,8 +112,9 @@ def test_a_sleeper_is_stopped_with_its_children(tmp_path: Path) -> None:
     start = time.monotonic()
     result = invoke("solve", str(path), "--solver", "test-sleeper", "--time-limit", "0.5", "--json")
     elapsed = time.monotonic() - start
-    [record] = json.loads(result.output)
+    [record] = json.loads(result.stdout)
     assert record["status"] == "timeout"
+    assert record["cpu_seconds"] is not None and record["wall_seconds"] >= 0.5  # read before the kill
     assert elapsed < 30  # the limit plus the grace period, not the solver's 600 s sleep
     grandchild = int(Path(grandchild_pidfile(path.stem)).read_text())
     deadline = time.monotonic() + 5
@@ -189,19 +190,21 @@ def test_an_unavailable_solver_runs_only_when_named(folder: Path) -> None:
     assert "test-absent" in listing and "[not run by default: the test-absent extra" in listing
     assert "test-absent" not in {solver.name for solver in default_solvers_for("keys")}
     named = invoke("solve", str(folder / "keys" / "small.txt"), "--solver", "test-absent", "--json")
-    assert [(r["solver"], r["status"]) for r in json.loads(named.output)] == [("test-absent", "unsupported")]
+    assert [(r["solver"], r["status"]) for r in json.loads(named.stdout)] == [("test-absent", "unsupported")]
 
 
 def test_report_rebuilds_the_table(folder: Path, tmp_path: Path) -> None:
     out = tmp_path / "runs.jsonl"
     invoke("compare", str(folder), "--solver", "test-liar", "--out", str(out))
-    for fmt, marker in (("table", "invalid-plan"), ("markdown", "| instance |"), ("csv", "instance,solver")):
+    for fmt, marker in (("table", "invalid-plan"), ("markdown", "| instance |"),
+                        ("csv", "instance,variant,puzzle,solver,repeat,status")):
         result = invoke("report", str(out), "--format", fmt)
-        assert result.exit_code == 0 and marker in result.output
-    summary = invoke("report", str(out), "--by", "solver", "--format", "csv").output.splitlines()
+        assert result.exit_code == 0 and marker in result.stdout
+    summary = invoke("report", str(out), "--by", "solver", "--format", "csv").stdout.splitlines()
     # test-liar claims an optimum with a plan the checker rejects, on the one readable vault:
-    # an invalid plan, and no exact answer
-    assert summary[1].startswith("keys,test-liar,1,0,0,0,0,0,1,")
+    # 1 instance, 1 run, no exact answer (the plan is invalid), no feasible/timeout/memout/error,
+    # 1 invalid plan
+    assert summary[1].startswith("keys,test-liar,1,1,0,0,0,0,0,1,")
     assert os.path.getsize(out) > 0
 
 
@@ -314,7 +317,7 @@ def test_variants_run_where_the_transform_applies(tmp_path: Path) -> None:
     assert runs[("open.txt", True)]["features"]["robots"] == 4
     assert "open.txt [variant]" in result.output and result.exit_code == 0
     solved = invoke("solve", str(root / "open.txt"), "--solver", "test-plain", "--four-robots", "--json")
-    assert json.loads(solved.output)[0]["cost"] == runs[("open.txt", True)]["cost"]
+    assert json.loads(solved.stdout)[0]["cost"] == runs[("open.txt", True)]["cost"]
 
 
 def test_compare_saves_records_by_default(folder: Path, tmp_path: Path) -> None:

@@ -185,6 +185,7 @@ class ScheduleModel(Solver):
     puzzle = "amphipods"
     summary = "CP-SAT scheduling model: leave/arrive events, stop choice, no-overlap, room order, path clear"
     shares = frozenset({"solvers.amphipods.common.Layout"})
+    runs_cpsat = True
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         schedule = Schedule(Layout.of(instance))

@@ -151,6 +151,7 @@ class TimeIndexed(Solver):
     puzzle = "elevator"
     summary = "time-indexed CP-SAT model, horizons upward from the crossing bound"
     shares = frozenset({"solvers.elevator.common.crossing_bound", "solvers.elevator.common.labelled_moves"})
+    runs_cpsat = True
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):

@@ -73,7 +73,7 @@ from ortools.sat.python import cp_model
 
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Status
-from solvers.cpsat import SEED, WORKERS, configured_solver, run_answer, run_stats
+from solvers.cpsat import SEED, configured_solver, run_answer, run_stats
 from solvers.keys.routes import ContractedVault, contract
 
 
@@ -274,9 +274,10 @@ class KeysCpSat(Solver):
     puzzle = "keys"
     summary = "CP-SAT: one circuit per robot over the contracted graph, route choice per arc, global key ranks"
     shares = frozenset({"solvers.keys.routes"})
+    runs_cpsat = True
 
-    def __init__(self, num_workers: int = WORKERS, random_seed: int = SEED) -> None:
-        self.num_workers = num_workers
+    def __init__(self, num_workers: int | None = None, random_seed: int = SEED) -> None:
+        self.num_workers = num_workers  # None: solvers.cpsat.default_workers() at each run
         self.random_seed = random_seed
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:

@@ -1,0 +1,74 @@
+"""What a run cost the machine: CPU seconds and peak memory, and how many cores it had.
+
+A run's process is a child of the multiprocessing forkserver, not of the harness, so the
+harness cannot wait for it and read its usage.  The run measures itself instead
+(`own_usage`, called in the run's process just before it sends its record): its own
+user and system time plus that of every child it waited for (Fast Downward's search is
+one), and the largest resident set among them.  A run killed from outside never sends a
+record; `killed_usage` then reads what Linux still shows of it in ``/proc`` just before the
+kill (its own time and that of its waited-for children; children still running when the
+group is killed are not counted).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+#: ``ru_maxrss`` is in kilobytes on Linux, in bytes on macOS.
+_MAXRSS_PER_MB = 1024 * 1024 if sys.platform == "darwin" else 1024
+
+
+@dataclass(frozen=True)
+class Usage:
+    """CPU seconds (user + system) and peak resident memory in MB of a run's processes."""
+
+    cpu_seconds: float
+    peak_memory_mb: float | None
+
+    def fields(self) -> dict[str, float | None]:
+        """As the `harness.records.RunRecord` fields of the same names."""
+        return {"cpu_seconds": round(self.cpu_seconds, 6),
+                "peak_memory_mb": None if self.peak_memory_mb is None else round(self.peak_memory_mb, 3)}
+
+
+def own_usage() -> Usage:
+    """This process's usage so far, its waited-for children included (see the module doc)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return Usage(cpu, max(own.ru_maxrss, children.ru_maxrss) / _MAXRSS_PER_MB)
+
+
+def killed_usage(pid: int) -> Usage | None:
+    """The usage of process `pid` (still alive) read from ``/proc``; None where unreadable."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    # Fields after the parenthesised command name: utime, stime, cutime, cstime are 14-17 (1-based).
+    fields = stat[stat.rindex(")") + 2:].split()
+    ticks = sum(int(value) for value in fields[11:15])
+    peak = next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmHWM:")), None)
+    return Usage(ticks / os.sysconf("SC_CLK_TCK"), peak)
+
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system knows it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every system
+        return os.cpu_count() or 1
+
+
+def oversubscription(jobs: int, threads: int) -> str:
+    """A warning when `jobs` runs at a time of up to `threads` threads each exceed the cores ('' if not)."""
+    available = cores()
+    if jobs * threads <= available:
+        return ""
+    return (f"warning: {jobs} jobs x {threads} solver threads = {jobs * threads} exceed the {available} cores; "
+            f"times will include waiting for a core (lower --jobs or --cpsat-workers)")

@@ -1,0 +1,40 @@
+"""Versions of the run-record schema, so saved results stay readable as the record grows.
+
+Every record written carries ``schema_version``.  History:
+
+- 1: records written before the field existed (read as version 1; the fields added
+  later take their defaults: ``repeat`` 0, measurements unknown).
+- 2: adds ``schema_version``, ``repeat`` (the repetition's index), ``wall_seconds`` (the
+  harness's wall time for the whole run), ``cpu_seconds`` and ``peak_memory_mb`` (the
+  run's process and its waited-for children), and ``cpsat_workers``.
+
+A file written by a newer crosscheck (a version above `SCHEMA_VERSION`) is refused with
+`NewerSchemaError` rather than read wrongly.  `crosscheck schema` prints the current JSON
+Schema, generated from the pydantic model `harness.records.RunRecord`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: The version of the records this crosscheck writes.
+SCHEMA_VERSION = 2
+#: The version of a record that has no ``schema_version`` field (written before it existed).
+UNVERSIONED = 1
+
+
+class NewerSchemaError(ValueError):
+    """A record written by a newer crosscheck than this one: its meaning is unknown here."""
+
+
+def upgrade(data: dict[str, Any], where: str) -> dict[str, Any]:
+    """`data` (one record as parsed JSON) ready for validation: an unversioned record is
+    marked version 1; a newer one raises `NewerSchemaError` naming `where` (file:line)."""
+    version = data.setdefault("schema_version", UNVERSIONED)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ValueError(f"{where}: schema_version must be an integer, got {version!r}")
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(
+            f"{where}: record schema version {version} is newer than this crosscheck reads "
+            f"(up to {SCHEMA_VERSION}); upgrade crosscheck to read this file")
+    return data

@@ -1,0 +1,147 @@
+"""Run records as tidy data: one row per record, every column a plain value.
+
+This is what ``crosscheck report FILE --format csv|jsonl|parquet`` writes, and what
+`load` hands to pandas::
+
+    import harness.tidy
+    frame = harness.tidy.load("runs.jsonl")   # or a .csv / .parquet written by `report`
+    frame[frame.exact].groupby("solver").seconds.median()
+
+Columns (`COLUMNS` first, in this order, then the solvers' numeric and text statistics
+under their own names, e.g. ``expanded``, ``generated``, ``conflicts``, ``branches``,
+then the instance's size measures as ``feature_NAME``):
+
+- ``instance``, ``variant`` (bool), ``puzzle``, ``solver``, ``repeat``: which run;
+- ``status``; ``exact`` (bool: a proven optimum with an accepted plan, or a proof of
+  infeasibility); ``verdict`` and ``independent`` of the instance (on every row: how many
+  formulations sharing no answer-deciding component proved the agreed answer);
+- ``expected`` (the index's optimum, empty when unknown or infeasible) and
+  ``expected_infeasible`` (bool);
+- ``cost``, ``bound``, ``checked_cost``, ``plan_valid`` (bool, empty without a plan),
+  ``plan_length``;
+- ``seconds`` (the solver's), ``wall_seconds`` (the harness's), ``cpu_seconds``,
+  ``peak_memory_mb``, ``cpsat_workers``, ``time_limit``, ``memory_limit_mb``;
+- ``shares`` (the solver's shared components, ``;``-separated), ``commit``, ``host``,
+  ``schema_version``, ``message``.
+
+A statistic whose name is already a column is written as ``stat_NAME``.  Empty cells
+are unknown values (None).  pandas and pyarrow come with the ``analysis`` extra.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from harness.index import INFEASIBLE
+from harness.records import RunRecord, read_records
+from harness.verdicts import judge_all
+
+if TYPE_CHECKING:  # pandas is optional (the analysis extra)
+    import pandas
+
+Scalar = str | int | float | bool | None
+
+COLUMNS = (
+    "instance", "variant", "puzzle", "solver", "repeat", "status", "exact", "verdict", "independent",
+    "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
+    "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit",
+    "memory_limit_mb", "shares", "commit", "host", "schema_version", "message",
+)
+#: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
+_SKIPPED_STATS = frozenset({"traceback"})
+
+
+def rows(records: Iterable[RunRecord]) -> list[dict[str, Scalar]]:
+    """One flat row per record, in the records' order, with the columns of every record."""
+    records = list(records)
+    verdicts = {(v.instance, v.variant): v for v in judge_all(records)}
+    flat = []
+    for record in records:
+        verdict = verdicts[(record.instance, record.variant)]
+        row = _fixed(record)
+        row["verdict"], row["independent"] = verdict.verdict.value, verdict.independent
+        for name, value in sorted(record.stats.items()):
+            if name not in _SKIPPED_STATS:
+                row[f"stat_{name}" if name in COLUMNS else name] = value
+        row.update({f"feature_{name}": value for name, value in sorted(record.features.items())})
+        flat.append(row)
+    names = list(COLUMNS) + sorted({name for row in flat for name in row} - set(COLUMNS),
+                                   key=lambda name: (name.startswith("feature_"), name))
+    return [{name: row.get(name) for name in names} for row in flat]
+
+
+def _fixed(record: RunRecord) -> dict[str, Scalar]:
+    """The columns every record has (`rows` adds the verdict)."""
+    environment = record.environment
+    return {
+        "instance": record.instance, "variant": record.variant, "puzzle": record.puzzle, "solver": record.solver,
+        "repeat": record.repeat, "status": record.status.value, "exact": record.exact,
+        "expected": record.expected if isinstance(record.expected, int) else None,
+        "expected_infeasible": record.expected == INFEASIBLE,
+        "cost": record.cost, "bound": record.bound, "checked_cost": record.checked_cost,
+        "plan_valid": record.plan_valid, "plan_length": None if record.plan is None else len(record.plan),
+        "seconds": record.seconds, "wall_seconds": record.wall_seconds, "cpu_seconds": record.cpu_seconds,
+        "peak_memory_mb": record.peak_memory_mb, "cpsat_workers": record.cpsat_workers,
+        "time_limit": environment.get("time_limit"), "memory_limit_mb": environment.get("memory_limit_mb"),
+        "shares": ";".join(record.shares), "commit": environment.get("commit"), "host": environment.get("host"),
+        "schema_version": record.schema_version, "message": record.message,
+    }
+
+
+def _cell(value: Scalar) -> Scalar:
+    """A CSV cell: empty for unknown, lower-case booleans (read as booleans by pandas and R)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def to_csv(records: Iterable[RunRecord]) -> str:
+    """The tidy rows as CSV with a header line (nothing else)."""
+    table = rows(records)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table[0] if table else COLUMNS)
+    writer.writerows([_cell(value) for value in row.values()] for row in table)
+    return out.getvalue()
+
+
+def to_jsonl(records: Iterable[RunRecord]) -> str:
+    """The tidy rows as JSON Lines (one flat object per record; null for unknown)."""
+    return "".join(json.dumps(row) + "\n" for row in rows(records))
+
+
+def frame(records: Iterable[RunRecord]) -> pandas.DataFrame:
+    """The tidy rows as a pandas DataFrame (needs the analysis extra)."""
+    import pandas
+
+    table = rows(records)
+    return pandas.DataFrame(table, columns=list(table[0]) if table else list(COLUMNS))
+
+
+def write_parquet(records: Iterable[RunRecord], path: Path) -> None:
+    """The tidy rows as a Parquet file (needs the analysis extra: pandas and pyarrow)."""
+    frame(records).to_parquet(path, index=False)
+
+
+def load(path: str | Path) -> pandas.DataFrame:
+    """A results file as a tidy DataFrame, one row per run (the columns of `rows`).
+
+    `path` is a JSON Lines results file (from ``compare --out``), or a ``.csv`` or
+    ``.parquet`` file written by ``report --format csv|parquet``.
+    """
+    import pandas
+
+    path = Path(path)
+    if path.suffix == ".parquet":
+        return pandas.read_parquet(path)
+    if path.suffix == ".csv":
+        return pandas.read_csv(path)
+    return frame(read_records(path))
+

@@ -1,0 +1,211 @@
+"""Measurements researchers analyse: repetitions, CPU and memory, the record schema,
+tidy output, progress, and independent provers."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.measure import cores, oversubscription
+from harness.progress import Progress
+from harness.records import RunRecord, Task, append_record, read_records
+from harness.report import render, spread
+from harness.schema import SCHEMA_VERSION, NewerSchemaError
+from harness.tidy import COLUMNS, load, rows, to_csv
+from solvers.base import Status
+from tests.plugin_solvers import SPAWNED_CPU, SPAWNED_MB
+from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def vaults(tmp_path: Path) -> Path:
+    """A folder with a vault of known optimum 8 and an unreadable one."""
+    root = tmp_path / "vaults"
+    root.mkdir()
+    (root / "small.txt").write_text(VAULT)
+    (root / "broken.txt").write_text("#####\n#@.?#\n#####\n")
+    (root / "index.toml").write_text('["small.txt"]\noptimum = 8\n')
+    return root
+
+
+def record(solver: str, status: Status = Status.OPTIMAL, cost: int | None = 8, *, instance: str = "x.txt",
+           shares: tuple[str, ...] = (), seconds: float = 0.1, repeat: int = 0) -> RunRecord:
+    exact = status is Status.OPTIMAL
+    return RunRecord(instance=instance, puzzle="keys", solver=solver, status=status, cost=cost if exact else None,
+                     bound=cost, plan_valid=True if exact else None, checked_cost=cost if exact else None,
+                     plan=[1] * 8 if exact else None, shares=list(shares), seconds=seconds, repeat=repeat,
+                     stats={"expanded": 12, "traceback": "not a column"}, features={"keys": 2})
+
+
+def save(path: Path, records: list[RunRecord]) -> Path:
+    for one in records:
+        append_record(path, one)
+    return path
+
+
+# --- the schema ------------------------------------------------------------------------
+
+def test_every_record_carries_the_schema_version_and_old_ones_still_load(tmp_path: Path) -> None:
+    path = save(tmp_path / "runs.jsonl", [record("a")])
+    assert json.loads(path.read_text())["schema_version"] == SCHEMA_VERSION
+    old = {"instance": "x.txt", "puzzle": "keys", "solver": "a", "status": "timeout", "seconds": 1.5}
+    path.write_text(json.dumps(old) + "\n")
+    [loaded] = read_records(path)
+    assert (loaded.schema_version, loaded.repeat, loaded.cpu_seconds) == (1, 0, None)
+
+
+def test_a_newer_schema_version_fails_clearly(tmp_path: Path) -> None:
+    path = save(tmp_path / "runs.jsonl", [record("a")])
+    newer = json.loads(path.read_text()) | {"schema_version": SCHEMA_VERSION + 1}
+    path.write_text(path.read_text() + json.dumps(newer) + "\n")
+    with pytest.raises(NewerSchemaError, match=rf"runs.jsonl:2: record schema version {SCHEMA_VERSION + 1} is newer"):
+        read_records(path)
+    result = invoke("report", str(path))
+    assert result.exit_code == 1 and "upgrade crosscheck" in result.output
+
+
+def test_schema_command_prints_the_json_schema() -> None:
+    result = invoke("schema")
+    schema = json.loads(result.stdout)
+    assert f"schema version {SCHEMA_VERSION}" in schema["title"]
+    assert {"schema_version", "repeat", "cpu_seconds", "peak_memory_mb", "wall_seconds",
+            "cpsat_workers"} <= set(schema["properties"])
+
+
+# --- repetitions -----------------------------------------------------------------------
+
+def test_repeats_are_separate_records_and_resume_counts_them(vaults: Path, tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    invoke("compare", str(vaults / "small.txt"), "--solver", "test-plain", "--repeat", "2",
+           "--out", str(out), "--jobs", "1")
+    assert sorted(r.repeat for r in read_records(out)) == [0, 1]
+    result = invoke("compare", str(vaults / "small.txt"), "--solver", "test-plain", "--repeat", "3",
+                    "--out", str(out), "--resume", "--jobs", "1")
+    assert sorted(r.repeat for r in read_records(out)) == [0, 1, 2]  # only the third one ran
+    assert "median s" in result.stdout and "iqr s" in result.stdout
+
+
+def test_the_table_shows_median_min_and_iqr_over_repetitions() -> None:
+    runs = [record("a", seconds=s, repeat=n) for n, s in enumerate((3.0, 1.0, 2.0))]
+    lines = render(runs).splitlines()
+    assert lines[0].split()[6:10] == ["runs", "median", "s", "min"]
+    assert lines[1].split()[6:10] == ["3", "2.000", "1.000", "1.000"]  # quartiles 1.5 and 2.5
+    assert spread([4.0]) == (4.0, 4.0, 0.0)
+
+
+def test_the_solver_summary_weighs_each_instance_once() -> None:
+    runs = [record("a", instance="x.txt", seconds=1.0, repeat=n) for n in range(3)]
+    runs.append(record("a", instance="y.txt", seconds=5.0))
+    [row] = list(csv.DictReader(io.StringIO(render(runs, "csv", "solver"))))
+    assert (row["instances"], row["runs"], row["median s (exact)"]) == ("2", "4", "3.0")
+
+
+# --- what a run cost -------------------------------------------------------------------
+
+def test_cpu_and_memory_include_the_children_of_a_run(vaults: Path) -> None:
+    result = invoke("solve", str(vaults / "small.txt"), "--solver", "test-spawner", "--format", "json")
+    [run] = json.loads(result.stdout)
+    assert run["cpu_seconds"] >= SPAWNED_CPU and run["peak_memory_mb"] >= SPAWNED_MB
+    assert run["wall_seconds"] >= run["seconds"] > 0
+
+
+def test_cpsat_workers_reach_the_solver_and_the_record() -> None:
+    result = invoke("solve", str(ROOT / "instances" / "keys" / "loop-1.txt"), "--solver", "keys-cpsat",
+                    "--cpsat-workers", "1", "--format", "json")
+    [run] = json.loads(result.stdout)
+    assert run["cpsat_workers"] == 1 and run["stats"]["num_workers"] == 1
+
+
+def test_more_threads_than_cores_is_warned_about(vaults: Path) -> None:
+    assert oversubscription(1, cores()) == ""
+    assert "exceed the" in oversubscription(2, cores())
+    result = invoke("solve", str(ROOT / "instances" / "keys" / "loop-1.txt"), "--solver", "keys-cpsat",
+                    "--cpsat-workers", str(cores() + 1))
+    assert "warning" in result.stderr and "--cpsat-workers" in result.stderr
+
+
+# --- tidy data -------------------------------------------------------------------------
+
+def test_tidy_csv_has_one_plain_row_per_record(vaults: Path, tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    invoke("compare", str(vaults), "--solver", "keys-grid", "--solver", "test-liar", "--out", str(out))
+    result = invoke("report", str(out), "--format", "csv")
+    table = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert len(table) == len(read_records(out)) == 3  # nothing but CSV: no prose rows
+    assert list(table[0])[: len(COLUMNS)] == list(COLUMNS)
+    assert all(row["verdict"] for row in table)  # the verdict on every row
+    plain = next(row for row in table if row["solver"] == "keys-grid")
+    assert (plain["instance"], plain["variant"], plain["puzzle"], plain["expected"]) == ("small.txt", "false",
+                                                                                         "keys", "8")
+    assert plain["checked_cost"] == "8" and int(plain["expanded"]) > 0 and float(plain["cpu_seconds"]) > 0
+    assert "instances:" in result.stderr  # the summary goes to stderr
+
+
+def test_independent_provers_stand_in_the_table_and_on_every_tidy_row() -> None:
+    shared = [record("a", shares=("routes",)), record("b", shares=("routes",)), record("c", Status.TIMEOUT)]
+    assert {row["independent"] for row in rows(shared)} == {1}
+    apart = [record("a", shares=("routes",)), record("b", shares=("bounds",))]
+    assert {row["independent"] for row in rows(apart)} == {2}
+    header, first = render(apart).splitlines()[:2]
+    assert header.split()[-2:] == ["verdict", "independent"] and first.split()[-2:] == ["agree", "2"]
+
+
+def test_jsonl_parquet_and_load_give_the_same_rows(tmp_path: Path) -> None:
+    path = save(tmp_path / "runs.jsonl", [record("a"), record("b", Status.TIMEOUT, None)])
+    flat = [json.loads(line) for line in invoke("report", str(path), "--format", "jsonl").stdout.splitlines()]
+    assert [row["solver"] for row in flat] == ["a", "b"] and flat[0]["feature_keys"] == 2
+    assert "traceback" not in flat[0] and flat[1]["cost"] is None
+    parquet = tmp_path / "runs.parquet"
+    assert invoke("report", str(path), "--format", "parquet", "-o", str(parquet)).exit_code == 0
+    assert load(parquet).to_dict("records")[0]["expanded"] == 12
+    assert list(load(path).solver) == ["a", "b"]
+    (tmp_path / "runs.csv").write_text(to_csv(read_records(path)))
+    assert load(tmp_path / "runs.csv").exact.tolist() == [True, False]
+    assert invoke("report", str(path), "--format", "parquet").exit_code == 2  # needs -o
+
+
+def test_readme_example_loads_results_and_plots_median_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("```python\n", readme.index("### Analysing results")) + len("```python\n")
+    example = readme[start: readme.index("```", start)]
+    assert "harness.tidy.load(" in example
+    save(tmp_path / "runs.jsonl", [record("a", seconds=1.0), record("b", seconds=2.0)])
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    exec(compile(example, "README.md", "exec"), {})
+    assert (tmp_path / "median-time.png").stat().st_size > 0
+
+
+# --- progress and the index ------------------------------------------------------------
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_runs_in_flight_and_the_worst_case_left() -> None:
+    progress = Progress(3, 1, _Terminal(), limit=10.0)
+    task = Task(path="v.txt", instance="v.txt", solver="keys-grid", repeat=1)
+    progress.started(task)
+    start = progress.flight[task.key][1]
+    lines = progress.lines(start + 4)
+    progress.close()
+    # two runs waiting at 10 s each, plus 6 s left of the one in flight, on one job
+    assert "worst case left 0:00:26" in lines[0] and "running 1" in lines[0]
+    assert lines[1].split() == ["v.txt", "keys-grid", "#1", "4", "s"]
+
+
+def test_record_optima_refuses_a_single_independent_line(tmp_path: Path) -> None:
+    path = save(tmp_path / "runs.jsonl", [record("a", shares=("routes",)), record("b", shares=("routes",))])
+    index = tmp_path / "index.toml"
+    refused = invoke("record-optima", str(path), "--index", str(index))
+    assert "x.txt: not recorded" in refused.stderr and "--allow-single" in refused.stderr
+    assert not index.exists() or "x.txt" not in index.read_text()
+    allowed = invoke("record-optima", str(path), "--index", str(index), "--allow-single")
+    assert allowed.exit_code == 0 and "optimum = 8" in index.read_text()
