@@ -1,142 +1,107 @@
-"""``keys-grid``: the classic search over (robot cells, keys held), one cell move at a time.
+"""``keys-grid``: the classic search over (robot cells, keys held), walking the grid itself.
 
-It deliberately ignores the route contraction (`solvers.keys.routes`) so that it checks
-it independently.  States are packed into one int: the low bits hold the key mask,
-then each robot's cell index ``row * width + column``.  Every action is one
-`KeyMove` of cost 1: onto any non-wall cell, onto a door only while its key is held;
-entering a key's cell adds the key.  A* runs on the shared engine with the admissible
-`RemainingKeysBound` over door-free breadth-first distances from each key (in moves
-and in bridges crossed).
+It uses neither the route contraction (`solvers.keys.routes`) nor the bounds of the
+graph search (`solvers.keys.bounds`), so it checks both independently.
+
+States are (the cell of each robot, keys held), packed into one int: the low bits
+hold the key mask, then each robot's terminal index (its start or a key's cell).  An
+action lets one robot walk, in the grid under the keys held, up to the first key it
+does not hold yet (`FirstKeyWalks`: a breadth-first search of the cells, never through
+a closed door nor through another uncollected key); its cost is the walk's length.
+A* runs on the shared engine with the cut-packing bound of `solvers.keys.grid_cuts`.
+The plan is the walks' cells as `KeyMove`s.
+
+Why walking "up to the first new key" loses no optimum, with any number of robots.
+Take an optimal plan and cut each robot's moves into segments, each ending with the
+move that picks up a key (a move after the robot's last pickup is wasted, so an
+optimal plan has none).  Now run the segments one after another, ordered by the
+time of their final move in the original plan.  Robots only interact through the
+keys held, which only grow.  A segment crossed only doors that were open when it
+crossed them, so their keys were picked up by segments that ended earlier: in the
+new order those keys are held when the segment starts.  Every key cell the segment
+walks over before its end was already held when it passed there (otherwise passing
+there would have been a pickup and ended the segment), so it is held in the new
+order too, and the key the segment ends on is still free then (it is picked up
+first at that moment).  So the reordered plan is valid, has the same cost, and
+consists of walks "from where the robot stands to a key not held yet, over no other
+uncollected key": exactly the actions here, each no shorter than the shortest such
+walk the search uses.  Conversely every action is a literal sequence of valid moves.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 
-from models.keys import DIRECTIONS, WALL, KeyMove, Vault, collectable_keys
+from models.keys import KeyMove, Vault, collectable_keys
 from solvers.base import Answer, Deadline, Solver, Status
-from solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
+from solvers.keys.grid_cuts import CutBound
+from solvers.keys.grid_walks import CellGraph, FirstKeyWalks
 from solvers.search import SearchProblem, Strategy, best_first_search
 
+#: (robot, cell it starts from, key cell it walks to, keys held while it walks)
+Walk = tuple[int, int, int, int]
 
-class CellProblem(SearchProblem[int, KeyMove]):
-    """Collect every key moving robots one cell at a time."""
+
+class WalkProblem(SearchProblem[int, Walk]):
+    """Collect every key, each action a robot's grid walk to the first new key it reaches."""
 
     def __init__(self, vault: Vault) -> None:
-        letters = "".join(sorted(vault.keys))
-        bit_of = {letter: 1 << index for index, letter in enumerate(letters)}
-        self.keys = len(letters)
+        self.graph = CellGraph(vault)
+        self.walks = FirstKeyWalks(self.graph)
+        self.cut_bound = CutBound(self.graph)
+        self.keys = len(self.graph.key_cells)
         self.goal = (1 << self.keys) - 1
-        self.robots = len(vault.robots)
-        width = vault.width
-        cells = vault.height * width
-        self.width = max(1, (cells - 1).bit_length())  # bits per robot cell
-        self.cell_mask = (1 << self.width) - 1
-        self.starts = [r * width + c for r, c in vault.robots]
-        # moves[cell]: (direction, next cell, door key bit or 0, key bit found or 0)
-        self.moves: list[list[tuple[str, int, int, int]]] = [[] for _ in range(cells)]
-        for r in range(vault.height):
-            for c in range(width):
-                if vault.rows[r][c] == WALL:
-                    continue
-                for direction, (dr, dc) in DIRECTIONS.items():
-                    char = vault.at((r + dr, c + dc))
-                    if char == WALL or (char.isupper() and char.lower() not in bit_of):
-                        continue  # a wall, or a door whose key is not in the grid
-                    door = bit_of[char.lower()] if char.isupper() else 0
-                    key = bit_of[char] if char.islower() else 0
-                    self.moves[r * width + c].append((direction, (r + dr) * width + c + dc, door, key))
-        # distances[cell][k]: door-free moves from cell to key k
-        self.distances = [[UNREACHABLE] * self.keys for _ in range(cells)]
-        for k, letter in enumerate(letters):
-            r, c = vault.keys[letter]
-            self._door_free_distances(r * width + c, k)
-        layout = door_free_layout(vault)
-        # bridges[cell][k]: bridge distance from cell to key k (0-1 breadth-first search:
-        # a step costs the difference of the two cells' bridge depths)
-        depth = [layout.bridge_depth.get((index // width, index % width), 0) for index in range(cells)]
-        self.bridges = [[UNREACHABLE] * self.keys for _ in range(cells)]
-        key_cells = [r * width + c for r, c in (vault.keys[letter] for letter in letters)]
-        for k, source in enumerate(key_cells):
-            self._bridge_distances(source, k, depth)
-        self.ranks = [layout.rank.get((index // width, index % width), 0) for index in range(cells)]
-        robot_keys = [
-            sum(1 << k for k in range(self.keys) if self.distances[start][k] < UNREACHABLE) for start in self.starts
-        ]
-        self.bound = RemainingKeysBound(
-            [self.distances[cell] for cell in key_cells],
-            [self.bridges[cell] for cell in key_cells],
-            robot_keys,
-            [self.ranks[cell] for cell in key_cells],
-        )
-
-    def _door_free_distances(self, source: int, key: int) -> None:
-        self.distances[source][key] = 0
-        queue = deque([source])
-        while queue:
-            cell = queue.popleft()
-            step = self.distances[cell][key] + 1
-            for _, other, _, _ in self.moves[cell]:
-                if self.distances[other][key] > step:
-                    self.distances[other][key] = step
-                    queue.append(other)
-
-    def _bridge_distances(self, source: int, key: int, depth: list[int]) -> None:
-        self.bridges[source][key] = 0
-        queue = deque([source])
-        while queue:
-            cell = queue.popleft()
-            here = self.bridges[cell][key]
-            for _, other, _, _ in self.moves[cell]:
-                weight = abs(depth[other] - depth[cell])
-                if self.bridges[other][key] > here + weight:
-                    self.bridges[other][key] = here + weight
-                    if weight:
-                        queue.append(other)
-                    else:
-                        queue.appendleft(other)
+        self.robots = len(self.graph.starts)
+        self.cells = self.graph.key_cells + self.graph.starts  # terminal index -> cell
+        self.width = max(1, (len(self.cells) - 1).bit_length())  # bits per robot terminal
+        self.terminal_mask = (1 << self.width) - 1
 
     def initial(self) -> int:
         state = 0
-        for robot, start in enumerate(self.starts):
-            state |= start << (self.keys + robot * self.width)
+        for robot in range(self.robots):
+            state |= (self.keys + robot) << (self.keys + robot * self.width)
         return state
 
     def is_goal(self, state: int) -> bool:
         return state & self.goal == self.goal
 
-    def positions(self, state: int) -> list[int]:
+    def terminals(self, state: int) -> list[int]:
         packed = state >> self.keys
-        return [(packed >> (robot * self.width)) & self.cell_mask for robot in range(self.robots)]
+        return [(packed >> (robot * self.width)) & self.terminal_mask for robot in range(self.robots)]
 
-    def successors(self, state: int) -> Iterable[tuple[KeyMove, int, int]]:
+    def successors(self, state: int) -> Iterable[tuple[Walk, int, int]]:
         held = state & self.goal
-        for robot, cell in enumerate(self.positions(state)):
+        for robot, terminal in enumerate(self.terminals(state)):
             shift = self.keys + robot * self.width
-            others = state ^ (cell << shift)
-            for direction, target, door, key in self.moves[cell]:
-                if door & held == door:
-                    yield KeyMove(robot, direction), others | (target << shift) | key, 1
+            others = state ^ (terminal << shift)
+            source = self.cells[terminal]
+            for bit, moves, target in self.walks.first_keys(source, held):
+                key = bit.bit_length() - 1  # a key's terminal index is its bit's position
+                yield (robot, source, target, held), others | (key << shift) | bit, moves
 
     def heuristic(self, state: int) -> int:
-        cells = self.positions(state)
-        return self.bound.bound(
-            [self.distances[cell] for cell in cells],
-            [self.bridges[cell] for cell in cells],
-            self.goal & ~state,
-            [self.ranks[cell] for cell in cells],
-        )
+        return self.cut_bound.bound(self.terminals(state), self.goal & ~state)
+
+    def plan(self, walks: list[Walk]) -> list[KeyMove]:
+        """The literal moves of a sequence of walks."""
+        return [
+            KeyMove(robot, direction)
+            for robot, source, target, held in walks
+            for direction in self.walks.path(source, target, held)
+        ]
 
 
 class GridSearch(Solver):
     name = "keys-grid"
     puzzle = "keys"
-    summary = "A* over (robot cells, keys held), one cell move per action"
-    shares = frozenset({"solvers.keys.bounds"})
+    summary = "A* over (robot cells, keys held), each action a grid walk to the first new key"
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         if collectable_keys(instance) != set(instance.keys):
             return Answer(Status.INFEASIBLE, message="some key cannot be reached even with every reachable door open")
-        outcome = best_first_search(CellProblem(instance), Strategy.ASTAR, deadline)
-        return outcome.answer(infeasible="every reachable state expanded")
+        problem = WalkProblem(instance)
+        outcome = best_first_search(problem, Strategy.ASTAR, deadline)
+        return outcome.answer(
+            problem.plan, infeasible="every reachable state expanded",
+            stats={"grid searches": problem.walks.searches},
+        )

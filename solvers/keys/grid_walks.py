@@ -1,0 +1,132 @@
+"""The vault as a grid of cells, and a robot's walks in it up to the first new key.
+
+`CellGraph` numbers the vault's cells ``r * width + c`` and keeps, per cell, its
+walkable neighbours (no wall, no door whose key is absent: that door never opens),
+the key bit of the door on it and the key bit of the key on it.  Key bits follow the
+letters in alphabetical order.
+
+`FirstKeyWalks.first_keys(cell, held)` runs a breadth-first search of one robot from
+`cell` under the keys `held`: it never enters a door whose key is not held, and a
+cell holding a key not yet held is reached but never walked through (entering it
+picks the key up, which ends the walk).  It returns each such key with the length of
+the shortest walk to it.  Answers are memoised by what the search touched: the run
+reads `held` only at the door and key cells it met, so any other `held` that agrees
+with it on those letters repeats the run exactly and gets the stored answer.
+"""
+
+from __future__ import annotations
+
+from models.keys import DIRECTIONS, WALL, Vault
+
+#: One walk's end: (key bit picked up, moves, cell of the key).
+Walk = tuple[int, int, int]
+
+
+class CellGraph:
+    """The vault's walkable cells, flat-numbered, with the letters on them."""
+
+    def __init__(self, vault: Vault) -> None:
+        self.width = vault.width
+        self.letters = "".join(sorted(vault.keys))
+        bit_of = {letter: 1 << index for index, letter in enumerate(self.letters)}
+        cells = vault.height * vault.width
+        self.door = [0] * cells
+        self.key = [0] * cells
+        self.walkable = [False] * cells
+        for r, row in enumerate(vault.rows):
+            for c, char in enumerate(row):
+                cell = r * self.width + c
+                if char.isupper():
+                    self.door[cell] = bit_of.get(char.lower(), 0)
+                    self.walkable[cell] = self.door[cell] != 0  # a door without its key is a wall
+                else:
+                    self.walkable[cell] = char != WALL
+                    self.key[cell] = bit_of.get(char, 0)
+        # steps[cell]: (direction, neighbour) for each walkable neighbour of a walkable cell
+        self.steps: list[tuple[tuple[str, int], ...]] = [() for _ in range(cells)]
+        for cell in range(cells):
+            if self.walkable[cell]:
+                r, c = divmod(cell, self.width)
+                self.steps[cell] = tuple(
+                    (direction, (r + dr) * self.width + c + dc)
+                    for direction, (dr, dc) in DIRECTIONS.items()
+                    if 0 <= r + dr < vault.height and 0 <= c + dc < vault.width
+                    and self.walkable[(r + dr) * self.width + c + dc]
+                )
+        self.neighbours = [tuple(other for _, other in steps) for steps in self.steps]
+        self.key_cells = [r * self.width + c for r, c in (vault.keys[letter] for letter in self.letters)]
+        self.starts = [r * self.width + c for r, c in vault.robots]
+
+
+class FirstKeyWalks:
+    """Shortest walks of one robot up to the first key it does not hold yet (memoised)."""
+
+    def __init__(self, graph: CellGraph) -> None:
+        self.graph = graph
+        # memo[cell][touched][held & touched]: the walks found from cell
+        self.memo: dict[int, dict[int, dict[int, tuple[Walk, ...]]]] = {}
+        self.searches = 0  # breadth-first searches actually run
+
+    def first_keys(self, cell: int, held: int) -> tuple[Walk, ...]:
+        """Every (key bit, moves, key cell) a walk from `cell` under `held` can pick up first."""
+        by_touched = self.memo.setdefault(cell, {})
+        for touched, answers in by_touched.items():
+            found = answers.get(held & touched)
+            if found is not None:
+                return found
+        touched, walks = self._search(cell, held)
+        by_touched.setdefault(touched, {})[held & touched] = walks
+        return walks
+
+    def _search(self, source: int, held: int) -> tuple[int, tuple[Walk, ...]]:
+        """Breadth-first search from `source`; returns (letters touched, walks)."""
+        self.searches += 1
+        graph = self.graph
+        door, key, neighbours = graph.door, graph.key, graph.neighbours
+        seen = bytearray(len(door))
+        seen[source] = 1
+        frontier = [source]
+        touched, moves = 0, 0
+        walks: list[Walk] = []
+        while frontier:
+            moves += 1
+            following = []
+            for cell in frontier:
+                for other in neighbours[cell]:
+                    if seen[other]:
+                        continue
+                    seen[other] = 1
+                    letter = door[other] | key[other]
+                    if letter:
+                        touched |= letter
+                        if not held & letter:
+                            if key[other]:
+                                walks.append((letter, moves, other))
+                            continue  # a closed door, or a new key that ends the walk
+                    following.append(other)
+            frontier = following
+        return touched, tuple(walks)
+
+    def path(self, source: int, target: int, held: int) -> list[str]:
+        """The directions of one shortest walk from `source` to the key cell `target` under `held`."""
+        graph = self.graph
+        came: dict[int, tuple[int, str]] = {source: (source, "")}
+        frontier = [source]
+        while target not in came:
+            following = []
+            for cell in frontier:
+                for direction, other in graph.steps[cell]:
+                    letter = graph.door[other] | graph.key[other]
+                    if other in came or (letter and not held & letter and other != target):
+                        continue
+                    came[other] = (cell, direction)
+                    following.append(other)
+            if not following:
+                raise ValueError(f"no walk from cell {source} to cell {target} under keys {held:b}")
+            frontier = following
+        directions = []
+        while target != source:
+            target, direction = came[target]
+            directions.append(direction)
+        directions.reverse()
+        return directions
