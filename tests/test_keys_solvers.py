@@ -13,7 +13,7 @@ import pytest
 from models.keys import Vault, check_plan, generate, parse
 from solvers.base import Status
 from solvers.keys.graph_search import ContractedProblem
-from solvers.keys.grid_search import CellProblem
+from solvers.keys.grid_search import WalkProblem
 from solvers.keys.routes import contract
 from solvers.registry import solvers_for
 from solvers.search import Strategy, best_first_search
@@ -89,27 +89,48 @@ def test_solvers_agree_on_generated_vaults(seed: int) -> None:
 def test_heuristics_are_admissible(seed: int) -> None:
     """A* with each bound finds the cost that Dijkstra (no heuristic) finds."""
     vault = agreement_vault(seed)
-    for problem in (CellProblem(vault), ContractedProblem(contract(vault), vault)):
+    for problem in (WalkProblem(vault), ContractedProblem(contract(vault), vault)):
         exact = best_first_search(problem, Strategy.DIJKSTRA).cost
         assert problem.heuristic(problem.initial()) <= exact
         assert best_first_search(problem, Strategy.ASTAR).cost == exact
 
 
 def test_grid_search_times_out_honestly_on_a_large_vault() -> None:
-    vault = generate(2, loops=0, robots=1)
-    optimum = assert_verified_optimum("keys-graph", vault)
-    result = solver("keys-grid").solve(vault, 0.5)
+    """Thousands of states stay open after 0.3 s; the bound is proven, so at most the optimum."""
+    example = "keys/generated/s81-k26-loops20/vault81-k26-d24-l20-r1-s1.txt"
+    vault = parse((INSTANCES / example).read_text(), example)
+    result = solver("keys-grid").solve(vault, 0.3)
     assert result.status is Status.TIMEOUT and result.plan is None
-    assert result.bound is not None and 0 < result.bound <= optimum
+    assert result.bound is not None and 0 < result.bound <= INDEX[example]["optimum"]
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_bridge_distances_agree_between_the_two_searches(seed: int) -> None:
-    """The graph search's ancestor formula and the grid search's 0-1 BFS give equal bridge distances."""
-    vault = generate(seed, size=41, keys=10, loops=2 * seed, robots=1 + 3 * (seed % 2))
-    contracted = contract(vault)
-    graph, grid = ContractedProblem(contracted, vault), CellProblem(vault)
-    for node, (r, c) in enumerate(contracted.cells):
-        assert graph.bridge_rows[node] == grid.bridges[r * vault.width + c]
-        others = [k for k in range(len(contracted.letters)) if contracted.key_node(k) != node]
-        assert [graph.distances[node][k] for k in others] == [grid.distances[r * vault.width + c][k] for k in others]
+@pytest.mark.parametrize("example", GENERATED)
+def test_grid_search_reproduces_the_recorded_optima_of_generated_vaults(example: str) -> None:
+    """Real-size vaults (81x81, 26 keys, one and four robots, with and without loops)."""
+    vault = parse((INSTANCES / example).read_text(), example)
+    assert_verified_optimum("keys-grid", vault, INDEX[example]["optimum"])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_grid_and_graph_search_agree_on_larger_generated_vaults(seed: int) -> None:
+    """41x41 vaults with 16 keys, with and without loops, one and four robots."""
+    vault = generate(seed, size=41, keys=16, loops=(0, 8)[seed % 2], robots=(1, 4)[seed // 2 % 2])
+    assert assert_verified_optimum("keys-grid", vault) == assert_verified_optimum("keys-graph", vault)
+
+
+# A door whose key is absent (Z) never opens: the short way to b is closed, 2 + 10 moves.
+ABSENT_KEY_DOOR = "#########\n#b.Z.@.a#\n#.#####.#\n#.......#\n#########\n"
+# Key a lies behind its own door A; the way round the loop reaches it in 9 moves.
+OWN_DOOR_LOOP = "#######\n#@.Aa.#\n#.###.#\n#.....#\n#######\n"
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+@pytest.mark.parametrize(("text", "optimum"), [(ABSENT_KEY_DOOR, 12), (OWN_DOOR_LOOP, 9)])
+def test_doors_without_their_key_stay_closed(name: str, text: str, optimum: int) -> None:
+    assert_verified_optimum(name, parse(text), optimum)
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_key_only_behind_its_own_door_is_infeasible(name: str) -> None:
+    result = solver(name).solve(parse("#######\n#@.Aa.#\n#######\n"), LIMIT)
+    assert result.status is Status.INFEASIBLE and result.plan is None

@@ -1,0 +1,97 @@
+"""keys-grid's pieces: memoised first-key walks and the cut-packing bound, against direct computation."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from models.keys import Vault, generate
+from solvers.keys import grid_cuts, grid_search, grid_walks
+from solvers.keys.grid_search import GridSearch, WalkProblem
+from solvers.keys.grid_walks import CellGraph, FirstKeyWalks
+from solvers.registry import solvers_for
+from solvers.search import Strategy, best_first_search
+
+
+def door_free(vault: Vault) -> Vault:
+    """The vault with every door whose key exists opened (replaced by floor)."""
+    rows = tuple("".join("." if ch.isupper() and ch.lower() in vault.keys else ch for ch in row) for row in vault.rows)
+    return Vault(name=vault.name, rows=rows)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_memoised_walks_equal_fresh_searches(seed: int) -> None:
+    """A stored answer is reused only for held keys that repeat the search exactly."""
+    vault = generate(seed, size=41, keys=16, loops=6, robots=1)
+    graph = CellGraph(vault)
+    memo, rng = FirstKeyWalks(graph), random.Random(seed)
+    sources = graph.key_cells + graph.starts
+    for _ in range(300):
+        source, held = rng.choice(sources), rng.getrandbits(16)
+        assert memo.first_keys(source, held) == FirstKeyWalks(graph).first_keys(source, held)
+    assert memo.searches < 300  # the memo did answer some queries
+
+
+def test_walks_stop_at_the_first_new_key_and_at_closed_doors() -> None:
+    #    the robot reaches a (1 move) and A's door blocks the rest; with a held, b (3 moves) behind A
+    graph = CellGraph(Vault(name="line", rows=("#######", "#@aAb.#", "#######")))
+    walks = FirstKeyWalks(graph)
+    start = graph.starts[0]
+    assert walks.first_keys(start, 0) == ((0b01, 1, graph.key_cells[0]),)
+    assert walks.first_keys(start, 0b01) == ((0b10, 3, graph.key_cells[1]),)
+    assert walks.path(start, graph.key_cells[1], 0b01) == ["E", "E", "E"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_cut_bound_is_the_door_free_optimum_on_trees_and_below_it_elsewhere(seed: int) -> None:
+    """Four-robot loop-free vaults are trees per quadrant, where the bound is exact."""
+    robots, loops = (1, 4)[seed % 2], (0, 3)[seed // 2 % 2]
+    vault = generate(seed, size=17, keys=7, loops=loops, robots=robots)
+    relaxed = WalkProblem(door_free(vault))
+    exact = best_first_search(relaxed, Strategy.DIJKSTRA).cost
+    problem = WalkProblem(vault)
+    bound = problem.heuristic(problem.initial())
+    assert bound == relaxed.heuristic(relaxed.initial())  # the bound ignores doors
+    assert bound <= exact
+    if robots == 4 and loops == 0:
+        assert bound == exact
+
+
+class StartingAt(WalkProblem):
+    """The same search from another state."""
+
+    def __init__(self, vault: Vault, start: int) -> None:
+        super().__init__(vault)
+        self.start = start
+
+    def initial(self) -> int:
+        return self.start
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cut_bound_never_exceeds_the_exact_cost_to_go(seed: int) -> None:
+    """State by state on small vaults: the bound against Dijkstra from that state."""
+    vault = generate(seed, size=13, keys=5, loops=2 * seed, robots=(1, 4)[seed % 2])
+    problem = WalkProblem(vault)
+    frontier, seen = [problem.initial()], set()
+    while frontier and len(seen) < 40:
+        state = frontier.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        exact = best_first_search(StartingAt(vault, state), Strategy.DIJKSTRA).cost
+        assert exact is not None and problem.heuristic(state) <= exact
+        frontier.extend(successor for _, successor, _ in problem.successors(state))
+
+
+def test_grid_search_shares_nothing_with_the_other_formulations() -> None:
+    """Its shares are disjoint from every other keys solver's, and it imports no other formulation's piece."""
+    others = set().union(*(solver.shares for solver in solvers_for("keys") if solver.name != "keys-grid"))
+    assert not GridSearch.shares & others
+    for module in (grid_search, grid_walks, grid_cuts):
+        tree = ast.parse(Path(module.__file__ or "").read_text())
+        imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert imported.isdisjoint({"solvers.keys.bounds", "solvers.keys.routes", "solvers.keys.graph_search"})
