@@ -1,8 +1,9 @@
 """Key vault benchmark: `keys-graph` (contraction included) on generated 81x81 vaults.
 
-Run as ``python -m benchmarks.bench_keys [--seeds N]``.  Prints, per variant (one or
-four robots, without or with loops), the median and maximum wall time over the seeds
-and the median's ratio to the target (at most 0.15 s with one robot, 0.3 s with four).
+Run as ``python -m benchmarks.bench_keys [--seeds N] [--warmups W --repeat R --save FILE.json]``.
+Prints, per variant (one or four robots, without or with loops), the median and maximum
+over the seeds of each vault's median time over repetitions (`benchmarks.timing`), and
+the median's ratio to the target (at most 0.15 s with one robot, 0.3 s with four).
 Every plan is replayed by the model's `check_plan`.  Not a timed test.
 """
 
@@ -10,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
+from benchmarks.timing import Timer, add_options
 from models.keys import check_plan, generate
 from solvers.registry import get_solver
 
@@ -24,8 +25,10 @@ def main() -> None:
     parser.add_argument("--loops", type=int, nargs="*", default=[0, 20], help="loop counts to try")
     parser.add_argument("--solver", default="keys-graph")
     parser.add_argument("--limit", type=float, default=60.0, help="time limit per run (s)")
+    add_options(parser)
     args = parser.parse_args()
     solver = get_solver(args.solver)
+    timer = Timer.from_args(args)
     print(f"{args.solver} on 81x81 vaults with 26 keys, seeds 0..{args.seeds - 1}")
     print(f"{'robots':>6} {'loops':>5} {'median s':>9} {'max s':>8} {'target s':>8} {'ratio':>6}  costs")
     for robots in (1, 4):
@@ -33,15 +36,16 @@ def main() -> None:
             times, costs = [], []
             for seed in range(args.seeds):
                 vault = generate(seed, size=81, keys=26, loops=loops, robots=robots)
-                start = time.perf_counter()
-                result = solver.solve(vault, args.limit)
-                times.append(time.perf_counter() - start)
+                timed = timer.solve(solver, vault, args.limit)
+                result = timed.result
+                times.append(timed.median)
                 if result.plan is not None:
                     assert check_plan(vault, result.plan) == result.cost
                 costs.append(str(result.cost) if result.status == "optimal" else result.status.value)
             median = statistics.median(times)
             target = TARGETS[robots]
             print(f"{robots:>6} {loops:>5} {median:>9.3f} {max(times):>8.3f} {target:>8.2f} {median / target:>6.2f}  {' '.join(costs)}")
+    timer.save()
 
 
 if __name__ == "__main__":

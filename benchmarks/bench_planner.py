@@ -1,7 +1,9 @@
 """Which instance sizes Fast Downward (A* + LM-cut) solves within a time limit, per puzzle.
 
-Run as ``python -m benchmarks.bench_planner [--time-limit 60] [--seeds 3] [--puzzle keys]``
-(needs the ``planners`` extra).  For each size of a ladder of seeded generated
+Run as ``python -m benchmarks.bench_planner [--time-limit 60] [--seeds 3] [--puzzle keys]
+[--warmups W --repeat R --save FILE.json]`` (needs the ``planners`` extra; defaults here:
+no warm-up, one repetition, as the ladder is long; times are each instance's median over
+repetitions, `benchmarks.timing`).  For each size of a ladder of seeded generated
 instances it prints how many seeds were solved (optimal or proven infeasible) and the
 median time over all seeds (a timeout counts as the limit); a ladder stops after the
 first size where no seed is solved.  Plans are replayed by the puzzle's checker.
@@ -11,9 +13,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 from typing import Any
 
+from benchmarks.timing import Timer, add_options
 from models.registry import PUZZLES
 from solvers.base import Status
 from solvers.registry import get_solver
@@ -31,7 +33,7 @@ LADDERS: dict[str, list[tuple[str, dict[str, Any]]]] = {
 SOLVER = {"keys": "keys-fd", "amphipods": "amphipods-fd", "elevator": "elevator-fd"}
 
 
-def run(puzzle: str, seeds: int, limit: float) -> None:
+def run(timer: Timer, puzzle: str, seeds: int, limit: float) -> None:
     model = PUZZLES[puzzle]
     solver = get_solver(SOLVER[puzzle])
     print(f"\n{puzzle} ({solver.name}, limit {limit:g} s, seeds 0-{seeds - 1})")
@@ -44,9 +46,8 @@ def run(puzzle: str, seeds: int, limit: float) -> None:
         times, solved = [], []
         for seed in range(seeds):
             instance = model.generate(seed, **params)
-            start = time.perf_counter()
-            result = solver.solve(instance, limit)
-            seconds = time.perf_counter() - start
+            timed = timer.solve(solver, instance, limit, puzzle)
+            result, seconds = timed.result, timed.median
             if result.status is Status.ERROR:
                 raise RuntimeError(f"{instance.name}: {result.message}")
             if result.plan is not None:
@@ -65,12 +66,16 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--puzzle", choices=sorted(LADDERS), action="append")
+    add_options(parser)
+    parser.set_defaults(warmups=0, repeat=1)
     arguments = parser.parse_args()
+    timer = Timer.from_args(arguments)
     for puzzle in arguments.puzzle or sorted(LADDERS):
         if puzzle in PUZZLES:
-            run(puzzle, arguments.seeds, arguments.time_limit)
+            run(timer, puzzle, arguments.seeds, arguments.time_limit)
         else:
             print(f"\n{puzzle}: model not available in this checkout")
+    timer.save()
 
 
 if __name__ == "__main__":

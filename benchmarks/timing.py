@@ -1,0 +1,105 @@
+"""Repeatable timings for the benchmark scripts: warm-up, repetitions, saved as pyperf JSON.
+
+Every script in `benchmarks/` times its solves through a `Timer`, and takes the same
+options (`add_options`): ``--warmups W`` discarded solves first, then ``--repeat N``
+timed ones of every instance, in the script's own process; ``--clock wall`` (the
+targets are wall-clock) or ``--clock cpu`` (user + system seconds of the process and its
+waited-for children: steadier on a loaded machine, but it counts every CP-SAT worker
+thread); ``--save FILE.json`` writes every value.  A script's figures are medians over
+instances of each instance's median over repetitions.  Two saved runs are compared by
+``python -m benchmarks.compare OLD.json NEW.json``, which flags regressions beyond noise.
+
+Why pyperf rather than pytest-benchmark: the scripts print tables with targets and
+ratios and must stay plain commands; pyperf's JSON format keeps every repetition with
+its warm-ups and metadata, and ``python -m pyperf stats|hist|compare_to FILE`` work on the
+saved files as they are.  pytest-benchmark would tie the scripts to a pytest run and
+compares runs by a fixed percentage only.  pyperf's own `Runner` is not used: it
+calibrates loops and spawns 20 processes, made for microbenchmarks, not solves of
+seconds to a minute; the `Timer` gives each value one solve instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.measure import own_usage
+from solvers.base import Result, Solver
+
+CLOCKS = ("wall", "cpu")
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The options every benchmark script shares (see the module doc)."""
+    parser.add_argument("--warmups", type=int, default=1, help="discarded solves of each instance first")
+    parser.add_argument("--repeat", type=int, default=3, help="timed solves of each instance")
+    parser.add_argument("--clock", choices=CLOCKS, default="wall", help="what a value measures")
+    parser.add_argument("--save", type=Path, help="write every value to this pyperf JSON file")
+
+
+@dataclass(frozen=True)
+class Timed:
+    """One instance's timings: the values (seconds on the timer's clock) and the last result."""
+
+    values: list[float]
+    result: Result
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.values)
+
+
+def _clock(clock: str) -> float:
+    return time.perf_counter() if clock == "wall" else own_usage().cpu_seconds
+
+
+class Timer:
+    """Times solves with warm-up and repetitions, and keeps them for `save`."""
+
+    def __init__(self, warmups: int = 1, repeat: int = 3, clock: str = "wall", save: Path | None = None) -> None:
+        if repeat < 1 or warmups < 0 or clock not in CLOCKS:
+            raise ValueError(f"need repeat >= 1, warmups >= 0 and a clock in {CLOCKS}")
+        self.warmups, self.repeat, self.clock, self.path = warmups, repeat, clock, save
+        self.benchmarks: list[Any] = []  # pyperf.Benchmark, one per timed instance
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Timer:
+        return cls(args.warmups, args.repeat, args.clock, args.save)
+
+    def solve(self, solver: Solver, instance: Any, limit: float | None, group: str = "") -> Timed:
+        """Solve `instance` `warmups` + `repeat` times; the values are the timed ones.
+
+        The benchmark is named ``GROUP/SOLVER/INSTANCE`` in the saved file.
+        """
+        warm = [self._once(solver, instance, limit)[0] for _ in range(self.warmups)]
+        timed = [self._once(solver, instance, limit) for _ in range(self.repeat)]
+        values, result = [value for value, _ in timed], timed[-1][1]
+        self._keep("/".join(part for part in (group, solver.name, instance.name) if part), values, warm, result)
+        return Timed(values, result)
+
+    def _once(self, solver: Solver, instance: Any, limit: float | None) -> tuple[float, Result]:
+        start = _clock(self.clock)
+        result = solver.solve(instance, limit)
+        return max(_clock(self.clock) - start, 1e-9), result  # pyperf wants positive values
+
+    def _keep(self, name: str, values: list[float], warm: list[float], result: Result) -> None:
+        import pyperf
+
+        metadata = {"name": name, "unit": "second", "loops": 1, "clock": self.clock, "status": result.status.value}
+        if result.cost is not None:
+            metadata["cost"] = result.cost
+        run = pyperf.Run(values, warmups=[(1, value) for value in warm], metadata=metadata, collect_metadata=False)
+        self.benchmarks.append(pyperf.Benchmark([run]))
+
+    def save(self) -> None:
+        """Write the kept benchmarks to the ``--save`` file (nothing without one)."""
+        if self.path is None or not self.benchmarks:
+            return
+        import pyperf
+
+        pyperf.BenchmarkSuite(self.benchmarks).dump(str(self.path), replace=True)
+        print(f"saved {len(self.benchmarks)} benchmarks ({self.clock} clock) to {self.path}")

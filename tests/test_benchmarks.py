@@ -1,0 +1,77 @@
+"""Benchmarks are repeatable: warm-up and repetitions saved as pyperf JSON, and two saved
+runs compared with regressions flagged only beyond noise."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pyperf
+import pytest
+
+from benchmarks import bench_elevator
+from benchmarks.compare import change, main
+from benchmarks.timing import Timer
+from models.elevator import generate
+from solvers.base import Answer, Deadline, Solver, Status
+
+
+class Counting(Solver):
+    """Counts its solves (the test checks warm-ups and repetitions are all run)."""
+
+    name, puzzle, summary = "counting", "elevator", "counts calls"
+    calls = 0
+
+    def _solve(self, instance: object, deadline: Deadline) -> Answer:
+        Counting.calls += 1
+        return Answer(Status.TIMEOUT, bound=3)
+
+
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_timer_runs_warmups_then_repetitions_and_saves_them(tmp_path: Path, clock: str) -> None:
+    Counting.calls = 0
+    timer = Timer(warmups=2, repeat=3, clock=clock, save=tmp_path / "run.json")
+    timed = timer.solve(Counting(), generate(0, pairs=1), 1.0, group="tiny")
+    timer.save()
+    assert Counting.calls == 5 and len(timed.values) == 3 and timed.result.status is Status.TIMEOUT
+    [bench] = pyperf.BenchmarkSuite.load(str(tmp_path / "run.json")).get_benchmarks()
+    assert bench.get_name() == f"tiny/counting/{generate(0, pairs=1).name}"
+    assert len(bench.get_values()) == 3 and bench.get_runs()[0].warmups is not None
+    assert len(bench.get_runs()[0].warmups) == 2
+    assert bench.get_metadata()["clock"] == clock and bench.get_metadata()["status"] == "timeout"
+
+
+def test_only_changes_beyond_noise_are_flagged() -> None:
+    old = [1.0, 1.1, 1.2]
+    assert change("x", old, [1.5, 1.6, 1.7], 0.1).verdict == "slower"
+    assert change("x", old, [0.5, 0.6, 0.7], 0.1).verdict == "faster"
+    assert change("x", old, [1.15, 1.5, 1.6], 0.1).verdict == "same"  # the ranges overlap
+    assert change("x", old, [1.205, 1.207, 1.209], 0.1).verdict == "same"  # within the threshold
+    assert change("x", [0.0001] * 3, [0.001] * 3, 0.1).verdict == "same"  # below the clock's resolution
+
+
+def _suite(path: Path, values: list[float], clock: str = "wall") -> str:
+    run = pyperf.Run(values, metadata={"name": "b", "unit": "second", "loops": 1, "clock": clock},
+                     collect_metadata=False)
+    pyperf.BenchmarkSuite([pyperf.Benchmark([run])]).dump(str(path), replace=True)
+    return str(path)
+
+
+def test_compare_exits_1_on_a_regression(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = _suite(tmp_path / "old.json", [1.0, 1.1, 1.2])
+    assert main([old, _suite(tmp_path / "same.json", [1.05, 1.1, 1.15])]) == 0
+    assert main([old, _suite(tmp_path / "slow.json", [2.0, 2.1, 2.2])]) == 1
+    assert "slower" in capsys.readouterr().out
+    assert main([old, _suite(tmp_path / "cpu.json", [2.0, 2.1, 2.2], "cpu")]) == 0
+    assert "different clocks" in capsys.readouterr().out
+
+
+def test_a_benchmark_script_saves_its_timings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "elevator.json"
+    monkeypatch.setattr(sys, "argv", ["bench_elevator", "--seeds", "2", "--cpsat", "0", "--warmups", "0",
+                                      "--repeat", "2", "--save", str(saved)])
+    bench_elevator.main()
+    names = {bench.get_name() for bench in pyperf.BenchmarkSuite.load(str(saved)).get_benchmarks()}
+    assert len(names) == 4 and all(name.split("/")[1] == "elevator-quotient" for name in names)
+    assert "target s" in capsys.readouterr().out  # the script's own table is still printed
