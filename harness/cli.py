@@ -179,6 +179,9 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
               help="Append one JSON Lines record per finished run to this file, as it finishes "
                    "[default: a new results/compare-DATE-TIME.jsonl].")
 @click.option("--resume", is_flag=True, help="Skip runs already recorded in --out (each repetition counts).")
+@click.option("--pin-cores", is_flag=True,
+              help="Pin each run to its own cores (the cores split between --jobs; Linux), recorded in the "
+                   "record's environment as pinned_cores.")
 @click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
               help="Run each (instance, solver) this many times, each run its own record with a repeat index.")
 @cpsat_workers_option
@@ -190,7 +193,8 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
               help="Also run your own program on each instance (of PUZZLE); its last printed integer "
                    "is its claimed optimum, judged like any other claim (repeatable).")
 def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, memory_limit: int, jobs: int,
-            variants: bool, out: Path | None, resume: bool, repeat: int, cpsat_workers: int | None, fmt: str,
+            variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
+            fmt: str,
             json_path: Path | None, external_specs: tuple[str, ...]) -> None:
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
@@ -229,7 +233,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         progress(record)
 
     try:
-        records += run_tasks(tasks, jobs=jobs, on_record=finished, on_start=progress.started)
+        records += run_tasks(tasks, jobs=jobs, on_record=finished, on_start=progress.started, pin_cores=pin_cores)
     except KeyboardInterrupt:
         progress.close()
         click.echo(f"interrupted: finished runs are saved in {out}; continue with --out {out} --resume", err=True)

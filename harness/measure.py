@@ -65,6 +65,16 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def core_groups(jobs: int) -> list[tuple[int, ...]]:
+    """The cores this process may use split into `jobs` disjoint groups, one per concurrent
+    run (`compare --pin-cores`); with more jobs than cores, groups of one core are shared."""
+    available = sorted(os.sched_getaffinity(0))
+    if jobs >= len(available):
+        return [(available[number % len(available)],) for number in range(jobs)]
+    size = len(available) // jobs
+    return [tuple(available[number * size:(number + 1) * size]) for number in range(jobs)]
+
+
 def oversubscription(jobs: int, threads: int) -> str:
     """A warning when `jobs` runs at a time of up to `threads` threads each exceed the cores ('' if not)."""
     available = cores()

@@ -45,6 +45,7 @@ class Task(BaseModel):
     external: str | None = None  # an external program's command (`solver` is then its name)
     repeat: int = 0  # which repetition of the same run this is (`compare --repeat`)
     cpsat_workers: int | None = None  # CP-SAT's worker threads (None: solvers.cpsat.WORKERS)
+    cores: tuple[int, ...] = ()  # the cores the run is pinned to (empty: not pinned)
 
     @property
     def key(self) -> RunKey:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import resource
 import signal
 import time
@@ -26,7 +27,7 @@ from typing import Any, NotRequired, TypedDict
 from harness.external import run_external
 from harness.index import Expected
 from harness.lifeline import die_with_reader
-from harness.measure import killed_usage, own_usage
+from harness.measure import core_groups, killed_usage, own_usage
 from harness.records import RunRecord, Task, environment
 from models.base import Instance, InvalidInstance, InvalidPlan
 from models.registry import load_instance
@@ -115,7 +116,8 @@ def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], in
 
 
 def _environment(task: Task) -> dict[str, Any]:
-    return {**environment(), "time_limit": task.time_limit, "memory_limit_mb": task.memory_limit_mb}
+    pinned = {"pinned_cores": list(task.cores)} if task.cores else {}
+    return {**environment(), "time_limit": task.time_limit, "memory_limit_mb": task.memory_limit_mb, **pinned}
 
 
 # --- isolation -----------------------------------------------------------------------
@@ -124,6 +126,8 @@ def _child(task: Task, expected: Expected, conn: Connection) -> None:
     """Child process body: own process group, dies with the harness, record sent back through `conn`."""
     os.setsid()
     die_with_reader(conn.fileno())
+    if task.cores:
+        os.sched_setaffinity(0, task.cores)  # children (Fast Downward) inherit it
     record = limited_record(task, expected).model_copy(update=own_usage().fields())  # last: the check counts too
     conn.send(record.model_dump(mode="json"))
     conn.close()
@@ -248,18 +252,27 @@ def run_tasks(
     *,
     isolate: bool = True,
     on_start: Callable[[Task], None] = lambda task: None,
+    pin_cores: bool = False,
 ) -> list[RunRecord]:
     """Run every task (`jobs` at a time), calling `on_start` as each one starts and
-    `on_record` as each one finishes.
+    `on_record` as each one finishes.  With `pin_cores`, each isolated run is pinned to
+    a group of cores no other run at the same time has (`harness.measure.core_groups`).
 
     Records come back in task order, whatever order they finished in.
     """
     tasks = list(tasks)
     run = run_isolated if isolate else run_task
+    groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
+    for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
+        groups.put(group)
 
     def runner(task: Task, expected: Expected) -> RunRecord:
         on_start(task)
-        return run(task, expected)
+        cores = groups.get()  # as many groups as jobs: one is always free here
+        try:
+            return run(task.model_copy(update={"cores": cores}) if cores else task, expected)
+        finally:
+            groups.put(cores)
 
     if jobs <= 1 or len(tasks) <= 1:
         records = []

@@ -158,4 +158,14 @@ class Spawner(Solver):
         return Answer(Status.TIMEOUT, message="spawned a child")
 
 
-SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Raiser, Terminated, Hog, Liar, AmphipodLiar, Plain, Absent, Spawner]
+class Affinity(Solver):
+    """Reports the cores its process may run on, so tests see `--pin-cores` take effect."""
+
+    name, puzzle, summary = "test-affinity", "keys", "reports its CPU affinity (tests only)"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.TIMEOUT, stats={"cores": ",".join(map(str, sorted(os.sched_getaffinity(0))))})
+
+
+SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Raiser, Terminated, Hog, Liar, AmphipodLiar, Plain, Absent, Spawner,
+                               Affinity]

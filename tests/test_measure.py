@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.measure import cores, oversubscription
+from harness.measure import core_groups, cores, oversubscription
 from harness.progress import Progress
 from harness.records import RunRecord, Task, append_record, read_records
 from harness.report import render, spread
@@ -128,6 +128,19 @@ def test_more_threads_than_cores_is_warned_about(vaults: Path) -> None:
     result = invoke("solve", str(ROOT / "instances" / "keys" / "loop-1.txt"), "--solver", "keys-cpsat",
                     "--cpsat-workers", str(cores() + 1))
     assert "warning" in result.stderr and "--cpsat-workers" in result.stderr
+
+
+def test_pinned_runs_get_their_own_cores(vaults: Path, tmp_path: Path) -> None:
+    groups = core_groups(2)
+    assert len(groups) == 2 and all(groups)
+    if cores() >= 2:
+        assert not set(groups[0]) & set(groups[1])
+    out = tmp_path / "runs.jsonl"
+    invoke("compare", str(vaults / "small.txt"), "--solver", "test-affinity", "--repeat", "2", "--jobs", "2",
+           "--pin-cores", "--out", str(out))
+    runs = read_records(out)
+    assert {str(r.stats["cores"]) for r in runs} <= {",".join(map(str, group)) for group in groups}
+    assert all(r.environment["pinned_cores"] == [int(c) for c in str(r.stats["cores"]).split(",")] for r in runs)
 
 
 # --- tidy data -------------------------------------------------------------------------
