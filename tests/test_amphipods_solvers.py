@@ -41,7 +41,8 @@ def solved(result: Result, burrow: Burrow) -> int:
 
 
 def test_registered() -> None:
-    assert [s.name for s in solvers_for("amphipods")] == ["amphipods-search", "amphipods-steps", "amphipods-cpsat", "amphipods-fd"]
+    assert [s.name for s in solvers_for("amphipods")] == [
+        "amphipods-search", "amphipods-steps", "amphipods-stops", "amphipods-cpsat", "amphipods-fd"]
 
 
 @pytest.mark.parametrize("name", sorted(ANSWERS))
