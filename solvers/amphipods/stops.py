@@ -298,17 +298,9 @@ class StopSearch(Solver):
         if stacks_of(start, depth) not in base:
             return Answer(Status.INFEASIBLE, stats=stats,
                           message=f"none of the {len(reachable)} reachable room stacks has every room sorted")
-        problem = StopMoves(instance, base)
-        outcome = best_first_search(problem, Strategy.ASTAR, deadline)
-        stats |= outcome.stats()
-        if outcome.status == "timeout":
-            return Answer(Status.TIMEOUT, bound=outcome.bound, stats=stats)
-        if outcome.status == "exhausted":
-            return Answer(Status.INFEASIBLE, stats=stats)
-        cost, moves = outcome.solution()
-        plan = [AmphipodMove(label(a, depth), label(b, depth)) for a, b in moves]
-        return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=plan, stats=stats)
-
+        outcome = best_first_search(StopMoves(instance, base), Strategy.ASTAR, deadline)
+        return outcome.answer(lambda moves: [AmphipodMove(label(a, depth), label(b, depth)) for a, b in moves],
+                              infeasible="every configuration whose stacks can reach the goal expanded", stats=stats)
 
 def label(cell: int, depth: int) -> str:
     """The position label of a cell index."""
