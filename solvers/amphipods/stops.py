@@ -42,6 +42,7 @@ configurations whose stacks cannot reach the goal are dead ends, never expanded.
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Iterator
 
@@ -81,15 +82,36 @@ def _clear(hall: str, a: int, b: int) -> bool:
     return hall[low:high + 1].count(".") == high + 1 - low
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _spans(hall: str) -> tuple[tuple[int, int], ...]:
+    """Per hallway cell p, the widest run lo..hi of cells around p free apart from p itself."""
+    spans = []
+    for p in range(HALLWAY_LENGTH):
+        lo, hi = p, p
+        while lo > 0 and hall[lo - 1] == ".":
+            lo -= 1
+        while hi < HALLWAY_LENGTH - 1 and hall[hi + 1] == ".":
+            hi += 1
+        spans.append((lo, hi))
+    return tuple(spans)
+
+
+def _enterable(rooms: list[str], room: int, depth: int) -> bool:
+    """Whether an amphipod of the room's kind may enter it: not full, no other kind inside."""
+    return len(rooms[room]) < depth and not rooms[room].strip(KINDS[room])
+
+
 def stack_moves(state: Stacks, depth: int) -> Iterator[tuple[Stacks, int]]:
     """Every stack move from `state` with its base cost (energy outside the columns)."""
     hall, rooms = _split(state)
+    spans = _spans(hall)
     for h, kind in enumerate(hall):
         t = HOME.get(kind)
-        if t is None or len(rooms[t]) == depth or rooms[t].strip(kind):
+        if t is None or not _enterable(rooms, t, depth):
             continue
         door = ROOM_DOORS[t]
-        if _clear(hall, h + (1 if door > h else -1), door):
+        lo, hi = spans[h]
+        if lo <= door <= hi:
             moved = rooms.copy()
             moved[t] = kind + rooms[t]
             yield _join(hall[:h] + "." + hall[h + 1:], moved), (abs(h - door) + 1) * ENERGY[kind]
@@ -99,11 +121,12 @@ def stack_moves(state: Stacks, depth: int) -> Iterator[tuple[Stacks, int]]:
         kind, door = room[0], ROOM_DOORS[r]
         left = rooms.copy()
         left[r] = room[1:]
-        for h in range(HALLWAY_LENGTH):
-            if h not in ROOM_DOORS and hall[h] == "." and _clear(hall, door, h):
+        lo, hi = spans[door]
+        for h in range(lo, hi + 1):
+            if h not in ROOM_DOORS:
                 yield _join(hall[:h] + kind + hall[h + 1:], left), (abs(h - door) + 1) * ENERGY[kind]
         t = HOME[kind]
-        if t != r and len(rooms[t]) < depth and not rooms[t].strip(kind) and _clear(hall, door, ROOM_DOORS[t]):
+        if t != r and _enterable(rooms, t, depth) and lo <= ROOM_DOORS[t] <= hi:
             left[t] = kind + rooms[t]
             yield _join(hall, left), (abs(door - ROOM_DOORS[t]) + 2) * ENERGY[kind]
 
@@ -135,17 +158,19 @@ def stack_predecessors(state: Stacks, depth: int) -> Iterator[tuple[Stacks, int]
     stop, a move from one room straight into another.
     """
     hall, rooms = _split(state)
+    spans = _spans(hall)
     for t, room in enumerate(rooms):
         kind, door = KINDS[t], ROOM_DOORS[t]
         if not room or room.strip(kind):
             continue  # nobody can have come home last: the room is empty or not clean
         came = rooms.copy()
         came[t] = room[1:]
-        for h in range(HALLWAY_LENGTH):
-            if h not in ROOM_DOORS and hall[h] == "." and _clear(hall, h, door):
+        lo, hi = spans[door]
+        for h in range(lo, hi + 1):
+            if h not in ROOM_DOORS:
                 yield _join(hall[:h] + kind + hall[h + 1:], came), (abs(h - door) + 1) * ENERGY[kind]
         for r, other in enumerate(rooms):
-            if r != t and len(other) < depth and _clear(hall, ROOM_DOORS[r], door):
+            if r != t and len(other) < depth and lo <= ROOM_DOORS[r] <= hi:
                 back = came.copy()
                 back[r] = kind + other
                 yield _join(hall, back), (abs(ROOM_DOORS[r] - door) + 2) * ENERGY[kind]
@@ -153,8 +178,9 @@ def stack_predecessors(state: Stacks, depth: int) -> Iterator[tuple[Stacks, int]
         if kind == ".":
             continue
         freed = hall[:h] + "." + hall[h + 1:]
+        lo, hi = spans[h]
         for r, room in enumerate(rooms):
-            if len(room) < depth and _clear(freed, ROOM_DOORS[r], h):
+            if len(room) < depth and lo <= ROOM_DOORS[r] <= hi:
                 back = rooms.copy()
                 back[r] = kind + room
                 yield _join(freed, back), (abs(h - ROOM_DOORS[r]) + 1) * ENERGY[kind]
