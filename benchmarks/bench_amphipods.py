@@ -1,6 +1,13 @@
-"""Amphipod timings: ``python -m benchmarks.bench_amphipods [--search N] [--cpsat N] [--warmups W --repeat R --save FILE.json]``.
+"""Amphipod timings: ``python -m benchmarks.bench_amphipods [--search N] [--cpsat N] [--stops N] [--steps]
+[--warmups W --repeat R --save FILE.json]``.
 
 Times are each burrow's median over repetitions (`benchmarks.timing`).
+
+Targets (issue 10): ``amphipods-stops`` (and ideally the literal ``amphipods-steps``)
+proves every real-kind depth-4 burrow, solvable or not, within 60 s, median at most
+15 s.  ``--stops N`` runs it on the first N seeds, each solve isolated by the harness
+(its own process: wall and CPU seconds, peak memory, plan replayed), next to
+``amphipods-search`` in the same run, and ``--steps`` adds ``amphipods-steps``.
 
 Targets (issue 3): ``amphipods-search`` median at most 0.5 s on depth-2 and 1 s on
 depth-4 burrows of the real kind; ``amphipods-cpsat`` proves optimality within 60 s on
@@ -12,9 +19,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 from pathlib import Path
 
 from benchmarks.timing import Timed, Timer, add_options
+from harness.records import RunRecord, Task
+from harness.run import run_isolated
 from models.amphipods import Burrow, generate, parse
 from solvers.amphipods.cpsat import ScheduleModel
 from solvers.amphipods.search import MacroSearch
@@ -23,6 +33,8 @@ from solvers.base import Solver, Status
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "amphipods"
 TARGETS = {2: 0.5, 4: 1.0}
 CPSAT_LIMIT = 60.0
+REAL_SIZE_LIMIT = 60.0
+MEMORY_LIMIT_MB = 8192
 
 
 def run(timer: Timer, solver: Solver, burrows: list[Burrow], limit: float) -> list[Timed]:
@@ -36,12 +48,55 @@ def describe(timings: list[Timed]) -> str:
     return f"median {statistics.median(times):.3f} s, max {max(times):.3f} s ({statuses})"
 
 
+def isolated(solver: str, burrows: list[Burrow], folder: Path) -> list[RunRecord]:
+    """Each burrow solved by `solver` in its own process, as ``crosscheck compare`` runs it."""
+    records = []
+    for burrow in burrows:
+        path = folder / f"{burrow.name}.txt"
+        path.write_text(burrow.to_text(), encoding="utf-8")
+        task = Task(path=str(path), instance=burrow.name, solver=solver, time_limit=REAL_SIZE_LIMIT,
+                    memory_limit_mb=MEMORY_LIMIT_MB)
+        record = run_isolated(task)
+        assert record.plan_valid is not False, f"{solver} on {burrow.name}: {record.plan_error}"
+        records.append(record)
+        print(f"  {burrow.name:22} {solver:16} {record.status:10} cost {record.cost} "
+              f"wall {record.seconds:6.2f} s cpu {record.cpu_seconds or 0:6.2f} s peak {record.peak_memory_mb or 0:5.0f} MB "
+              f"{record.stats.get('expanded')} expanded, {record.stats.get('stacks', '-')} stacks")
+    return records
+
+
+def real_size(seeds: int, solvers: list[str]) -> None:
+    """The issue-10 figures: each of `solvers` on real-kind depth-4 burrows, solvable and not."""
+    burrows = [generate(seed, depth=4, style="real") for seed in range(seeds)]
+    with tempfile.TemporaryDirectory() as folder:
+        runs = {solver: isolated(solver, burrows, Path(folder)) for solver in solvers}
+    search = runs["amphipods-search"]
+    for label, solvable in (("solvable", True), ("without solution", False)):
+        chosen = [i for i, r in enumerate(search) if (r.status is Status.OPTIMAL) == solvable]
+        if not chosen:
+            continue
+        base = statistics.median(search[i].cpu_seconds or 0 for i in chosen)
+        for solver, records in runs.items():
+            picked = [records[i] for i in chosen]
+            wall, cpu = [r.seconds for r in picked], [r.cpu_seconds or 0 for r in picked]
+            proved = sum(r.status in (Status.OPTIMAL, Status.INFEASIBLE) for r in picked)
+            print(f"{solver}, real kind, depth 4, {label}: proved {proved}/{len(picked)} within "
+                  f"{REAL_SIZE_LIMIT:.0f} s; wall median {statistics.median(wall):.2f} max {max(wall):.2f} s; "
+                  f"cpu median {statistics.median(cpu):.2f} max {max(cpu):.2f} s; "
+                  f"peak {max(r.peak_memory_mb or 0 for r in picked):.0f} MB; "
+                  f"median cpu / amphipods-search's {statistics.median(cpu) / max(base, 1e-9):.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--search", type=int, default=20, help="real-kind burrows per depth for the search")
     parser.add_argument("--cpsat", type=int, default=5, help="solvable real-kind depth-4 burrows for CP-SAT")
+    parser.add_argument("--stops", type=int, default=10, help="real-kind depth-4 burrows for amphipods-stops")
+    parser.add_argument("--steps", action="store_true", help="run amphipods-steps on them too (60 s each)")
     add_options(parser)
     args = parser.parse_args()
+    if args.stops:
+        real_size(args.stops, ["amphipods-search", "amphipods-stops"] + ["amphipods-steps"] * args.steps)
     timer = Timer.from_args(args)
 
     examples = [parse(path.read_text(encoding="utf-8"), path.name) for path in sorted(EXAMPLES.glob("depth*.txt"))]
