@@ -23,11 +23,12 @@ from pathlib import Path
 import click
 
 from harness.external import External
-from harness.index import INFEASIBLE, Expected, InstanceFile, append_entries, discover
+from harness.index import append_entries, discover
 from harness.measure import oversubscription
+from harness.plan import Choice, plan_comparison, task
 from harness.progress import Progress
+from harness.provenance import agreed_entries
 from harness.records import (
-    UNREADABLE,
     RunKey,
     RunRecord,
     Task,
@@ -41,10 +42,10 @@ from harness.records import (
 from harness.report import FORMATS, HUMAN_FORMATS, notes, render
 from harness.run import run_tasks
 from harness.schema import NewerSchemaError
-from harness.verdicts import FAILURES, Verdict, judge_all
-from models.base import Instance, InvalidInstance, Puzzle
+from harness.verdicts import FAILURES, judge_all
+from models.base import InvalidInstance, Puzzle
 from models.registry import PUZZLES, get_puzzle, load_instance
-from solvers.base import FAILED_STATUSES, Status
+from solvers.base import FAILED_STATUSES
 from solvers.cpsat import default_workers
 from solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
@@ -158,10 +159,9 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         sys.exit(EXIT_FAILED_RUNS)  # unreadable, like an error row in `compare`
     instance_file = discover(path)[0]
     names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
-    tasks = [(task.model_copy(update={"cpsat_workers": cpsat_workers}), expected)
-             for task, expected in (_task(instance_file, puzzle.name, name, variant, time_limit, memory_limit)
-                                    for name in names)]
-    _warn_oversubscribed([task for task, _ in tasks], jobs=1)
+    choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers)
+    tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
+    _warn_oversubscribed([run for run, _ in tasks], jobs=1)
     records = run_tasks(tasks, jobs=1, on_record=_saver(out))
     _print(records, "json" if as_json else fmt)
     sys.exit(_exit_status(records))
@@ -212,20 +212,12 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
-    records, tasks = [], []
-    for instance_file in _discover_all(paths):
-        unreadable, planned = _plan_instance(instance_file, solver_names, externals, variants, time_limit,
-                                             memory_limit)
-        records += unreadable
-        for task, expected in _repeated(planned, repeat, cpsat_workers):
-            if task.key in done:
-                records.append(done[task.key])
-            else:
-                tasks.append((task, expected))
+    choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers)
+    records, tasks = plan_comparison(paths, choice, done)
     for record in records:
         if record.key not in done:
             append_record(out, record)
-    _warn_oversubscribed([task for task, _ in tasks], jobs)
+    _warn_oversubscribed([run for run, _ in tasks], jobs)
     progress = Progress(len(tasks), jobs, limit=time_limit)
 
     def finished(record: RunRecord) -> None:
@@ -246,28 +238,12 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     sys.exit(_exit_status(records))
 
 
-def _repeated(planned: list[tuple[Task, Expected]], repeat: int,
-              cpsat_workers: int | None) -> list[tuple[Task, Expected]]:
-    """Each planned run `repeat` times (repeat index 0, 1, ...), with the CP-SAT worker count."""
-    return [(task.model_copy(update={"repeat": number, "cpsat_workers": cpsat_workers}), expected)
-            for task, expected in planned for number in range(repeat)]
-
-
 def _read(path: Path) -> list[RunRecord]:
     """The records of a results file; a file from a newer crosscheck is a usage error."""
     try:
         return read_records(path)
     except NewerSchemaError as error:
         raise click.ClickException(str(error)) from None
-
-
-def _discover_all(paths: tuple[Path, ...]) -> list[InstanceFile]:
-    """The instance files of every path, each file once, in the order first found."""
-    found: dict[Path, InstanceFile] = {}
-    for path in paths:
-        for instance_file in discover(path):
-            found.setdefault(instance_file.path.resolve(), instance_file)
-    return list(found.values())
 
 
 def _fresh_results_path() -> Path:
@@ -296,44 +272,6 @@ def _parse_externals(specs: tuple[str, ...]) -> list[External]:
             raise click.BadParameter(f"unknown puzzle {external.puzzle!r} (valid: {', '.join(PUZZLES)})",
                                      param_hint="--external")
     return externals
-
-
-def _task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, time_limit: float,
-          memory_limit: int, external: str | None = None) -> tuple[Task, Expected]:
-    task = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
-                variant=variant, time_limit=time_limit, memory_limit_mb=memory_limit, plugins=plugin_modules(),
-                external=external)
-    return task, instance_file.variant_expected if variant else instance_file.expected
-
-
-def _plan_instance(instance_file: InstanceFile, solver_names: tuple[str, ...], externals: list[External],
-                   variants: bool, time_limit: float,
-                   memory_limit: int) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
-    """The runs one instance file needs, or an error record when it cannot be read."""
-    try:
-        puzzle, instance = load_instance(str(instance_file.path))
-    except InvalidInstance as error:
-        return [RunRecord(instance=instance_file.name, puzzle=None, solver=UNREADABLE, status=Status.ERROR,
-                          message=str(error), expected=instance_file.expected)], []
-    candidates = solvers_for(puzzle.name) if solver_names else default_solvers_for(puzzle.name)
-    names = [s.name for s in candidates if not solver_names or s.name in solver_names]
-    mine = [e for e in externals if e.puzzle in (None, puzzle.name)]
-    which = [False]
-    if variants and _variant_applies(puzzle, instance):
-        which.append(True)
-    planned = [_task(instance_file, puzzle.name, name, variant, time_limit, memory_limit)
-               for variant in which for name in names]
-    planned += [_task(instance_file, puzzle.name, e.name, variant, time_limit, memory_limit, e.command)
-                for variant in which for e in mine]
-    return [], planned
-
-
-def _variant_applies(puzzle: Puzzle, instance: Instance) -> bool:
-    try:
-        puzzle.variant(instance)
-    except InvalidInstance:
-        return False
-    return True
 
 
 def _exit_status(records: list[RunRecord]) -> int:
@@ -479,24 +417,12 @@ def record_optima(file: Path, index_path: Path, min_agreeing: int, allow_single:
     an optimum is never typed in by hand, it comes from agreeing runs.  An agreement of
     fewer than --min-agreeing independent provers is refused, and said so on stderr.
     """
-    records = [r for r in _read(file) if not r.variant]
     required = 1 if allow_single else min_agreeing
-    entries: dict[str, dict[str, object]] = {}
-    for verdict in judge_all(records):
-        if verdict.verdict is not Verdict.AGREE:
-            continue
-        if verdict.independent < required:
-            click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on {verdict.independent} "
-                       f"independent prover(s) ({', '.join(verdict.provers)}), {required} required "
-                       f"(--allow-single records it anyway)", err=True)
-            continue
-        entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
-        # Provenance is the code that ran, which the records carry, not the code recording it.
-        commits = sorted({str(r.environment.get("commit", "?")) for r in records
-                          if r.instance == verdict.instance and r.solver in verdict.provers})
-        entry["origin"] = (f"agreed by {', '.join(verdict.provers)}, {verdict.independent} independent "
-                           f"(crosscheck {', '.join(commits)})")
-        entries[verdict.instance] = entry
+    entries, refused = agreed_entries(_read(file), required)
+    for verdict in refused:
+        click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on {verdict.independent} "
+                   f"independent prover(s) ({', '.join(verdict.provers)}), {required} required "
+                   f"(--allow-single records it anyway)", err=True)
     for name in append_entries(index_path, entries):
         click.echo(f"{name}: {entries[name]}")
 

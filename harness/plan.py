@@ -1,0 +1,101 @@
+"""Which runs a comparison makes: the instance files found, the solvers chosen, the tasks.
+
+The command line parses options and prints; deciding *what runs* happens here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.external import External
+from harness.index import Expected, InstanceFile, discover
+from harness.records import UNREADABLE, RunKey, RunRecord, Task
+from models.base import Instance, InvalidInstance, Puzzle
+from models.registry import load_instance
+from solvers.base import Status
+from solvers.registry import default_solvers_for, plugin_modules, solvers_for
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the user asked to run on every instance.
+
+    `solver_names` empty means the puzzle's default solvers; `externals` are run on the
+    instances of their puzzle (of every puzzle when they name none); `variants` adds a
+    run of each instance's variant where the transform applies; every run is made
+    `repeat` times (repeat index 0, 1, ...); `cpsat_workers` None means CP-SAT's default.
+    """
+
+    solver_names: tuple[str, ...] = ()
+    externals: tuple[External, ...] = ()
+    variants: bool = False
+    time_limit: float | None = None
+    memory_limit: int | None = None
+    repeat: int = 1
+    cpsat_workers: int | None = None
+
+
+def discover_all(paths: Iterable[Path]) -> list[InstanceFile]:
+    """The instance files of every path, each file once, in the order first found."""
+    found: dict[Path, InstanceFile] = {}
+    for path in paths:
+        for instance_file in discover(path):
+            found.setdefault(instance_file.path.resolve(), instance_file)
+    return list(found.values())
+
+
+def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, choice: Choice,
+         external: str | None = None, repeat: int = 0) -> tuple[Task, Expected]:
+    """The run of `solver` on one instance (or its variant), with what the index expects of it."""
+    run = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
+               variant=variant, time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit,
+               plugins=plugin_modules(), external=external, repeat=repeat, cpsat_workers=choice.cpsat_workers)
+    return run, instance_file.variant_expected if variant else instance_file.expected
+
+
+def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
+    """The runs one instance file needs (repetitions of a run next to each other), or an
+    error record when it cannot be read."""
+    try:
+        puzzle, instance = load_instance(str(instance_file.path))
+    except InvalidInstance as error:
+        return [RunRecord(instance=instance_file.name, puzzle=None, solver=UNREADABLE, status=Status.ERROR,
+                          message=str(error), expected=instance_file.expected)], []
+    candidates = solvers_for(puzzle.name) if choice.solver_names else default_solvers_for(puzzle.name)
+    names = [s.name for s in candidates if not choice.solver_names or s.name in choice.solver_names]
+    mine = [e for e in choice.externals if e.puzzle in (None, puzzle.name)]
+    which = [False]
+    if choice.variants and variant_applies(puzzle, instance):
+        which.append(True)
+    runs: list[tuple[str, bool, str | None]] = [(name, variant, None) for variant in which for name in names]
+    runs += [(e.name, variant, e.command) for variant in which for e in mine]
+    return [], [task(instance_file, puzzle.name, name, variant, choice, command, number)
+                for name, variant, command in runs for number in range(choice.repeat)]
+
+
+def plan_comparison(paths: Iterable[Path], choice: Choice, done: Mapping[RunKey, RunRecord]
+                    ) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
+    """The records a comparison already has (unreadable files, runs in `done` by their
+    `Task.key`) and the tasks still to run, in the order of the files found."""
+    records: list[RunRecord] = []
+    tasks: list[tuple[Task, Expected]] = []
+    for instance_file in discover_all(paths):
+        unreadable, planned = plan_instance(instance_file, choice)
+        records += unreadable
+        for run, expected in planned:
+            if run.key in done:
+                records.append(done[run.key])
+            else:
+                tasks.append((run, expected))
+    return records, tasks
+
+
+def variant_applies(puzzle: Puzzle, instance: Instance) -> bool:
+    """True when the puzzle's variant transform accepts `instance`."""
+    try:
+        puzzle.variant(instance)
+    except InvalidInstance:
+        return False
+    return True

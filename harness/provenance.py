@@ -1,0 +1,40 @@
+"""Optima worth recording in the index, with where they came from.
+
+An optimum is never typed in by hand: it comes from runs whose exact answers agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from harness.index import INFEASIBLE
+from harness.records import RunRecord
+from harness.verdicts import InstanceVerdict, Verdict, judge_all
+
+
+def agreed_entries(records: Iterable[RunRecord],
+                   min_agreeing: int) -> tuple[dict[str, dict[str, object]], list[InstanceVerdict]]:
+    """Index entries (``optimum`` or ``infeasible``, and ``origin``) per instance name for
+    every instance on which at least `min_agreeing` independent solvers proved the same
+    exact answer, and the agreements refused for resting on fewer.  Variant runs are left
+    out: the index lists the instances as written.
+
+    The origin names the agreeing solvers and the commits their records carry:
+    provenance is the code that ran, not the code recording it.
+    """
+    runs = [r for r in records if not r.variant]
+    entries: dict[str, dict[str, object]] = {}
+    refused: list[InstanceVerdict] = []
+    for verdict in judge_all(runs):
+        if verdict.verdict is not Verdict.AGREE:
+            continue
+        if verdict.independent < min_agreeing:
+            refused.append(verdict)
+            continue
+        entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
+        commits = sorted({str(r.environment.get("commit", "?")) for r in runs
+                          if r.instance == verdict.instance and r.solver in verdict.provers})
+        entry["origin"] = (f"agreed by {', '.join(verdict.provers)}, {verdict.independent} independent "
+                           f"(crosscheck {', '.join(commits)})")
+        entries[verdict.instance] = entry
+    return entries, refused
