@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -23,6 +24,7 @@ import solvers.registry
 from harness.cli import main
 from harness.progress import Progress
 from harness.records import RunRecord, read_records
+from harness.verdicts import judge_all
 from tests.known import INSTANCES
 from tests.plugin_solvers import grandchild_pidfile
 
@@ -218,9 +220,12 @@ def test_external_claims_are_judged(folder: Path, tmp_path: Path, claim: int, ve
     json_path = tmp_path / "runs.json"
     result = invoke("compare", str(folder / "keys"), "--solver", "test-plain",
                     "--external", f"keys:mine={_external(claim)}", "--json", str(json_path))
-    records = {r["solver"]: r for r in json.loads(json_path.read_text()) if r["instance"].endswith("small.txt")}
-    assert records["mine"]["cost"] == claim and records["test-plain"]["cost"] == 8
-    assert f"small.txt: {verdict}" in result.output or (verdict == "agree" and "1 agree" in result.output)
+    runs = [RunRecord(**r) for r in json.loads(json_path.read_text())]
+    records = {r.solver: r for r in runs if r.instance.endswith("small.txt")}
+    assert records["mine"].cost == claim and records["test-plain"].cost == 8
+    [judged] = [v for v in judge_all(runs) if v.instance.endswith("small.txt")]
+    assert judged.verdict.value == verdict
+    assert verdict == "agree" or f"small.txt: {verdict}" in result.output
     assert result.exit_code == (1 if verdict != "agree" else 3)  # 3: broken.txt is unreadable
 
 
@@ -278,7 +283,9 @@ def test_record_optima_needs_independent_formulations(folder: Path, tmp_path: Pa
         invoke("record-optima", str(out), "--index", str(index))
         entry = tomllib.loads(index.read_text()).get("keys/other.txt")
         assert (entry is not None) is recorded
-    assert entry == {"optimum": 6, "origin": entry["origin"]} and "2 independent" in entry["origin"]
+    assert entry is not None and set(entry) == {"optimum", "origin"} and entry["optimum"] == 6
+    assert re.fullmatch(r"agreed by (keys-grid, keys-cpsat|keys-cpsat, keys-grid), 2 independent "
+                        r"\(crosscheck [^,]+\)", entry["origin"]), entry["origin"]
 
 
 def test_plot_draws_pngs(folder: Path, tmp_path: Path) -> None:
