@@ -66,13 +66,12 @@ CP-SAT's INFEASIBLE.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from models.keys import KeyMove, Vault
-from solvers.base import Answer, Deadline, Solver, Status
+from solvers.base import Answer, Deadline, Solver, Stats, Status
 from solvers.cpsat import SEED, configured_solver, run_answer, run_stats
 from solvers.keys.routes import ContractedVault, contract
 
@@ -267,6 +266,172 @@ class _Hint:
             self.model.add_hint(variable, int(value))
 
 
+class VaultModel:
+    """The CP-SAT model of one contracted vault, built one constraint family at a time.
+
+    `rank[j]` is key j's position in the collection order; `arc_literals[(u, v)]` holds
+    (robot, literal) for every robot that may walk arc u -> v; `choices[(u, v)]` holds
+    (literal, route) for the routes of that arc; `ends[robot][node]` is true when
+    `node` is the robot's last key.
+    """
+
+    def __init__(self, vault: Vault, cv: ContractedVault) -> None:
+        self.cv = cv
+        self.arcs, self.before = usable_routes(cv)
+        self.region = regions(cv, self.arcs)
+        self.keys, self.robots = len(cv.letters), cv.robots
+        self.model = cp_model.CpModel()
+        self.hint = _Hint(self.model, cv, greedy_order(cv, self.arcs, self.region))
+        self.rank = self._ranks()
+        self.arc_literals: dict[tuple[int, int], list[tuple[int, cp_model.IntVar]]] = {}
+        self.ends: list[dict[int, cp_model.IntVar]] = [{} for _ in range(self.robots)]
+        self._circuits()
+        self.choices: dict[tuple[int, int], list[tuple[cp_model.IntVar, ArcRoute]]] = {}
+        self.robot_cost: dict[int, list[cp_model.LinearExprT]] = {}
+        self._route_choices()
+        self._tree_cuts(vault)
+
+    def stats(self) -> Stats:
+        """The model's size: usable arcs and routes."""
+        return {"arcs": len(self.arcs), "routes": sum(len(routes) for routes in self.arcs.values())}
+
+    def _ranks(self) -> list[cp_model.IntVar]:
+        """Ranks: a permutation of 0..K-1, bounded by the forced predecessors and successors."""
+        keys, before = self.keys, self.before
+        after_count = [sum(before[k] >> j & 1 for k in range(keys)) for j in range(keys)]
+        rank = [
+            self.model.new_int_var(bin(before[j]).count("1"), keys - 1 - after_count[j], f"rank_{self.cv.letters[j]}")
+            for j in range(keys)
+        ]
+        for j in range(keys):
+            self.hint.value(rank[j], self.hint.rank.get(j))
+        if keys:
+            self.model.add_all_different(rank)
+        for j in range(keys):
+            for k in range(keys):
+                if before[j] >> k & 1:
+                    self.model.add(rank[k] < rank[j])
+        return rank
+
+    def _circuits(self) -> None:
+        """One circuit per robot (local node 0 is its start, then its region's keys);
+        every key visited by exactly one robot."""
+        visits: dict[int, list[cp_model.BoolVarT]] = {node: [] for node in range(self.robots, self.robots + self.keys)}
+        for robot in range(self.robots):
+            local = {robot: 0} | {node: index + 1 for index, node in enumerate(self.region[robot])}
+            idle = self.model.new_bool_var(f"idle_r{robot}")
+            self.hint.value(idle, self.hint.arc(robot, robot, robot))
+            circuit = [(0, 0, idle)]
+            for node in self.region[robot]:
+                circuit += self._key_node(robot, node, local[node], visits)
+            for (source, target) in self.arcs:
+                if source in local and target in local and (source == robot or source >= self.robots):
+                    name = f"arc_r{robot}_{self._node_name(source)}_{self._node_name(target)}"
+                    literal = self.model.new_bool_var(name)
+                    self.hint.value(literal, self.hint.arc(robot, source, target))
+                    circuit.append((local[source], local[target], literal))
+                    self.arc_literals.setdefault((source, target), []).append((robot, literal))
+            self.model.add_circuit(circuit)
+        for visitors in visits.values():
+            self.model.add_exactly_one(visitors)
+
+    def _key_node(self, robot: int, node: int, local: int,
+                  visits: dict[int, list[cp_model.BoolVarT]]) -> list[tuple[int, int, cp_model.IntVar]]:
+        """The circuit arcs of key `node` in `robot`'s circuit: its self-loop (another
+        robot collects it) and its arc back to the start (the robot's last key)."""
+        name = self._node_name(node)
+        skip = self.model.new_bool_var(f"skip_r{robot}_{name}")
+        self.hint.value(skip, self.hint.owner.get(node, robot) != robot)
+        visits[node].append(~skip)
+        end = self.model.new_bool_var(f"end_r{robot}_{name}")
+        self.ends[robot][node] = end
+        self.hint.value(end, self.hint.arc(robot, node, robot))
+        return [(local, local, skip), (local, 0, end)]
+
+    def _route_choices(self) -> None:
+        """Per used arc: one route chosen, the rank order it implies, and the objective."""
+        sole_collector = sum(1 for keys_of_robot in self.region if keys_of_robot) == 1
+        objective = []
+        for (source, target), robot_literals in self.arc_literals.items():
+            used = self._used(source, target, robot_literals)
+            chosen = self._chosen_routes(source, target, used)
+            self.choices[(source, target)] = chosen
+            self._order_on_arc(source, target, used, sole_collector)
+            for literal, route in chosen:
+                self._needs_precede(target - self.robots, route, literal)
+                objective.append(route.length * literal)
+                for robot, _ in robot_literals:
+                    self.robot_cost.setdefault(robot, []).append(route.length * literal)
+        self.model.minimize(sum(objective))
+
+    def _used(self, source: int, target: int, robot_literals: list[tuple[int, cp_model.IntVar]]) -> cp_model.IntVar:
+        """A literal true iff some robot walks arc source -> target."""
+        if len(robot_literals) == 1:
+            return robot_literals[0][1]
+        used = self.model.new_bool_var(f"used_{source}_{target}")
+        self.hint.value(used, (source, target) in self.hint.route)
+        self.model.add(sum(literal for _, literal in robot_literals) == used)
+        return used
+
+    def _chosen_routes(self, source: int, target: int, used: cp_model.IntVar) -> list[tuple[cp_model.IntVar, ArcRoute]]:
+        """One literal per route of the arc; exactly one is true iff the arc is used."""
+        routes = self.arcs[(source, target)]
+        if len(routes) == 1:
+            return [(used, routes[0])]
+        chosen = [(self.model.new_bool_var(f"route_{source}_{target}_{index}"), route)
+                  for index, route in enumerate(routes)]
+        for literal, route in chosen:
+            self.hint.value(literal, self.hint.route.get((source, target)) is route)
+        self.model.add(sum(literal for literal, _ in chosen) == used)
+        return chosen
+
+    def _order_on_arc(self, source: int, target: int, used: cp_model.IntVar, sole_collector: bool) -> None:
+        """A used arc collects its target after its source (right after, for a sole collector)."""
+        j = target - self.robots
+        if sole_collector:
+            # One robot collects everything: its tour order is the global order.
+            predecessor = -1 if source < self.robots else self.rank[source - self.robots]
+            self.model.add(self.rank[j] == predecessor + 1).only_enforce_if(used)
+        elif source >= self.robots and not self.before[j] >> (source - self.robots) & 1:
+            self.model.add(self.rank[source - self.robots] < self.rank[j]).only_enforce_if(used)
+
+    def _needs_precede(self, j: int, route: ArcRoute, literal: cp_model.IntVar) -> None:
+        """A chosen route into key j needs its keys collected before j."""
+        # Needs implied by another need's forced predecessors follow transitively.
+        implied = self.before[j]
+        for k in range(self.keys):
+            if route.needs >> k & 1:
+                implied |= self.before[k]
+        for k in range(self.keys):
+            if route.needs >> k & 1 and not implied >> k & 1:
+                self.model.add(self.rank[k] < self.rank[j]).only_enforce_if(literal)
+
+    def _tree_cuts(self, vault: Vault) -> None:
+        """Redundant: in a tree-shaped region, a robot walks at least 2W - d(start, last key)."""
+        bounds = tree_bounds(vault, self.cv)
+        if bounds is None:
+            return
+        for robot, (steiner, distance) in enumerate(bounds):
+            if steiner:
+                self.model.add(sum(self.robot_cost.get(robot, [])) >= 2 * steiner - sum(
+                    distance[node] * end for node, end in self.ends[robot].items()
+                ))
+
+    def _node_name(self, node: int) -> str:
+        return f"start{node}" if node < self.robots else self.cv.letters[node - self.robots]
+
+    def plan(self, solver: cp_model.CpSolver) -> list[KeyMove]:
+        """The chosen routes as moves, executed in rank order of their target keys."""
+        segments: list[tuple[int, int, str]] = []
+        for arc, literals in self.arc_literals.items():
+            for robot, literal in literals:
+                if solver.boolean_value(literal):
+                    route = next(route for choice, route in self.choices[arc] if solver.boolean_value(choice))
+                    segments.append((solver.value(self.rank[arc[1] - self.robots]), robot, route.path))
+        segments.sort()
+        return [KeyMove(robot, direction) for _, robot, path in segments for direction in path]
+
+
 class KeysCpSat(Solver):
     """Circuits with optional keys, Pareto route choice and global collection ranks."""
 
@@ -284,136 +449,9 @@ class KeysCpSat(Solver):
         cv = contract(instance)
         if deadline.expired():
             return Answer(Status.TIMEOUT, message="time ran out while contracting the vault")
-        arcs, before = usable_routes(cv)
-        region = regions(cv, arcs)
-        keys, robots = len(cv.letters), cv.robots
-        model = cp_model.CpModel()
-        hint = _Hint(model, cv, greedy_order(cv, arcs, region))
-
-        # Ranks: a permutation of 0..K-1, bounded by the forced predecessors and successors.
-        after_count = [sum(before[k] >> j & 1 for k in range(keys)) for j in range(keys)]
-        rank = [
-            model.new_int_var(bin(before[j]).count("1"), keys - 1 - after_count[j], f"rank_{cv.letters[j]}")
-            for j in range(keys)
-        ]
-        for j in range(keys):
-            hint.value(rank[j], hint.rank.get(j))
-        if keys:
-            model.add_all_different(rank)
-        for j in range(keys):
-            for k in range(keys):
-                if before[j] >> k & 1:
-                    model.add(rank[k] < rank[j])
-
-        # Circuits: per robot, local node 0 is its start, then its region's keys.
-        arc_literals: dict[tuple[int, int], list[tuple[int, cp_model.IntVar]]] = {}
-        visits: dict[int, list[cp_model.BoolVarT]] = {node: [] for node in range(robots, robots + keys)}
-        ends: list[dict[int, cp_model.IntVar]] = [{} for _ in range(robots)]
-        for robot in range(robots):
-            local = {robot: 0} | {node: index + 1 for index, node in enumerate(region[robot])}
-            idle = model.new_bool_var(f"idle_r{robot}")
-            hint.value(idle, hint.arc(robot, robot, robot))
-            circuit = [(0, 0, idle)]
-            for node in region[robot]:
-                name = self._node_name(cv, node)
-                skip = model.new_bool_var(f"skip_r{robot}_{name}")
-                hint.value(skip, hint.owner.get(node, robot) != robot)
-                circuit.append((local[node], local[node], skip))
-                visits[node].append(~skip)
-                end = model.new_bool_var(f"end_r{robot}_{name}")
-                ends[robot][node] = end
-                hint.value(end, hint.arc(robot, node, robot))
-                circuit.append((local[node], 0, end))
-            for (source, target) in arcs:
-                if source in local and target in local and (source == robot or source >= robots):
-                    literal = model.new_bool_var(f"arc_r{robot}_{self._node_name(cv, source)}_{self._node_name(cv, target)}")
-                    hint.value(literal, hint.arc(robot, source, target))
-                    circuit.append((local[source], local[target], literal))
-                    arc_literals.setdefault((source, target), []).append((robot, literal))
-            model.add_circuit(circuit)
-        for visitors in visits.values():
-            model.add_exactly_one(visitors)
-
-        # Route choice on used arcs, rank precedences, and the objective.
-        sole_collector = sum(1 for keys_of_robot in region if keys_of_robot) == 1
-        choices: dict[tuple[int, int], list[tuple[cp_model.IntVar, ArcRoute]]] = {}
-        objective = []
-        robot_cost: dict[int, list[cp_model.LinearExprT]] = {}
-        for (source, target), robot_literals in arc_literals.items():
-            if len(robot_literals) == 1:
-                used = robot_literals[0][1]
-            else:
-                used = model.new_bool_var(f"used_{source}_{target}")
-                hint.value(used, (source, target) in hint.route)
-                model.add(sum(literal for _, literal in robot_literals) == used)
-            routes = arcs[(source, target)]
-            if len(routes) == 1:
-                chosen = [(used, routes[0])]
-            else:
-                chosen = [(model.new_bool_var(f"route_{source}_{target}_{index}"), route) for index, route in enumerate(routes)]
-                for literal, route in chosen:
-                    hint.value(literal, hint.route.get((source, target)) is route)
-                model.add(sum(literal for literal, _ in chosen) == used)
-            choices[(source, target)] = chosen
-            j = target - robots
-            if sole_collector:
-                # One robot collects everything: its tour order is the global order.
-                predecessor = -1 if source < robots else rank[source - robots]
-                model.add(rank[j] == predecessor + 1).only_enforce_if(used)
-            elif source >= robots and not before[j] >> (source - robots) & 1:
-                model.add(rank[source - robots] < rank[j]).only_enforce_if(used)
-            for literal, route in chosen:
-                # Needs implied by another need's forced predecessors follow transitively.
-                implied = before[j]
-                for k in range(keys):
-                    if route.needs >> k & 1:
-                        implied |= before[k]
-                for k in range(keys):
-                    if route.needs >> k & 1 and not implied >> k & 1:
-                        model.add(rank[k] < rank[j]).only_enforce_if(literal)
-                objective.append(route.length * literal)
-                for robot, _ in robot_literals:
-                    robot_cost.setdefault(robot, []).append(route.length * literal)
-        model.minimize(sum(objective))
-
-        # Redundant: in a tree-shaped region, a robot walks at least 2W - d(start, last key).
-        bounds = tree_bounds(instance, cv)
-        if bounds is not None:
-            for robot, (steiner, distance) in enumerate(bounds):
-                if steiner:
-                    model.add(sum(robot_cost.get(robot, [])) >= 2 * steiner - sum(
-                        distance[node] * end for node, end in ends[robot].items()
-                    ))
-
-        # Solve.
+        vault_model = VaultModel(instance, cv)
         solver = configured_solver(deadline, self.random_seed, self.num_workers)
-        status = solver.solve(model)
-        stats = run_stats(solver) | {
-            "num_booleans": solver.num_booleans,
-            "arcs": len(arcs),
-            "routes": sum(len(routes) for routes in arcs.values()),
-        }
-        return run_answer(solver, status, model, lambda: self._plan(solver, cv, rank, arc_literals, choices), stats,
+        status = solver.solve(vault_model.model)
+        stats = run_stats(solver) | {"num_booleans": solver.num_booleans} | vault_model.stats()
+        return run_answer(solver, status, vault_model.model, lambda: vault_model.plan(solver), stats,
                           infeasible="the exact model has no solution")
-
-    @staticmethod
-    def _node_name(cv: ContractedVault, node: int) -> str:
-        return f"start{node}" if node < cv.robots else cv.letters[node - cv.robots]
-
-    @staticmethod
-    def _plan(
-        solver: cp_model.CpSolver,
-        cv: ContractedVault,
-        rank: Sequence[cp_model.IntVar],
-        arc_literals: Mapping[tuple[int, int], Sequence[tuple[int, cp_model.IntVar]]],
-        choices: Mapping[tuple[int, int], Sequence[tuple[cp_model.IntVar, ArcRoute]]],
-    ) -> list[KeyMove]:
-        """The chosen routes as moves, executed in rank order of their target keys."""
-        segments: list[tuple[int, int, str]] = []
-        for arc, literals in arc_literals.items():
-            for robot, literal in literals:
-                if solver.boolean_value(literal):
-                    route = next(route for choice, route in choices[arc] if solver.boolean_value(choice))
-                    segments.append((solver.value(rank[arc[1] - cv.robots]), robot, route.path))
-        segments.sort()
-        return [KeyMove(robot, direction) for _, robot, path in segments for direction in path]
