@@ -17,8 +17,8 @@ from the bottom.  The model describes exactly the canonical plans:
 - objective: the energy, i.e. a constant (climbing out of rooms and filling rooms
   from the bottom cost the same in every canonical plan) plus the hallway walks.
 
-Every solution is a legal plan (it is extracted, event by event, and replayed by the
-puzzle's checker), and every canonical plan is a solution, so the optimum and the
+Every solution is a legal plan (it is extracted event by event; the harness replays
+it with the puzzle's checker), and every canonical plan is a solution, so the optimum and the
 best bound are those of the puzzle.
 """
 
@@ -74,48 +74,58 @@ class Schedule:
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.movers = movers(layout)
-        model = self.model = cp_model.CpModel()
+        self.model = cp_model.CpModel()
         n = len(self.movers)
-        horizon = 2 * n
+        self.horizon = 2 * n
+        self.leave = [self.model.new_int_var(0, self.horizon - 1, f"leave_{i}") for i in range(n)]
+        self.arrive = [self.model.new_int_var(0, self.horizon - 1, f"arrive_{i}") for i in range(n)]
+        self.events = self.leave + self.arrive  # mover i leaves at event i, arrives at event n + i
+        self.options = [self._options(i, m) for i, m in enumerate(self.movers)]
+        self._one_move_at_a_time()
+        self._room_order()
+        self._one_amphipod_per_stop()
+        self._paths_clear(self._held_stops())
+        self._objective()
 
-        # Variables: event times, option choices.
-        self.leave = [model.new_int_var(0, horizon - 1, f"leave_{i}") for i in range(n)]
-        self.arrive = [model.new_int_var(0, horizon - 1, f"arrive_{i}") for i in range(n)]
-        self.options: list[dict[int, cp_model.IntVar]] = []
-        for i, m in enumerate(self.movers):
-            choices = {h: model.new_bool_var(f"stop_{i}_{hallway_label(h)}") for h in STOPS}
-            if m.home != m.room:
-                choices[DIRECT] = model.new_bool_var(f"direct_{i}")
-            model.add_exactly_one(choices.values())
-            self.options.append(choices)
+    def _options(self, i: int, m: Mover) -> dict[int, cp_model.IntVar]:
+        """Mover i's choice of exactly one stop, or of going home directly."""
+        choices = {h: self.model.new_bool_var(f"stop_{i}_{hallway_label(h)}") for h in STOPS}
+        if m.home != m.room:
+            choices[DIRECT] = self.model.new_bool_var(f"direct_{i}")
+        self.model.add_exactly_one(choices.values())
+        return choices
 
-        # One amphipod moves at a time; arrival after departure; a direct move is one event.
-        events = self.leave + self.arrive
-        model.add_all_different(events)
-        for i in range(n):
-            model.add(self.arrive[i] > self.leave[i])
-            if DIRECT in self.options[i]:
-                model.add(self.arrive[i] == self.leave[i] + 1).only_enforce_if(self.options[i][DIRECT])
+    def _one_move_at_a_time(self) -> None:
+        """Distinct event times; arrival after departure; a direct move is one event."""
+        self.model.add_all_different(self.events)
+        for i, choices in enumerate(self.options):
+            self.model.add(self.arrive[i] > self.leave[i])
+            if DIRECT in choices:
+                self.model.add(self.arrive[i] == self.leave[i] + 1).only_enforce_if(choices[DIRECT])
 
-        # Rooms: movers leave top first; entrants come after the room's last mover left.
+    def _room_order(self) -> None:
+        """Movers leave top first; entrants come after their home room's last mover left."""
         last: dict[int, int] = {}
         for i, m in enumerate(self.movers):
             if i > 0 and self.movers[i - 1].room == m.room:
-                model.add(self.leave[i - 1] < self.leave[i])
+                self.model.add(self.leave[i - 1] < self.leave[i])
             last[m.room] = i
         for i, m in enumerate(self.movers):
-            model.add(self.arrive[i] > self.leave[last[m.home]])
+            self.model.add(self.arrive[i] > self.leave[last[m.home]])
 
-        # A stop holds at most one amphipod at a time.
+    def _one_amphipod_per_stop(self) -> None:
+        """A stop holds at most one amphipod at a time."""
         for h in STOPS:
             intervals = []
-            for i in range(n):
-                size = model.new_int_var(1, horizon, f"wait_{i}_{hallway_label(h)}")
-                intervals.append(model.new_optional_interval_var(
+            for i in range(len(self.movers)):
+                size = self.model.new_int_var(1, self.horizon, f"wait_{i}_{hallway_label(h)}")
+                intervals.append(self.model.new_optional_interval_var(
                     self.leave[i], size, self.arrive[i], self.options[i][h], f"hold_{i}_{hallway_label(h)}"))
-            model.add_no_overlap(intervals)
+            self.model.add_no_overlap(intervals)
 
-        # Order literals between events, and who holds which stop at each event.
+    def _held_stops(self) -> dict[tuple[int, int], cp_model.IntVar]:
+        """``held[h, e]``, forced true when another amphipod holds stop h at event e."""
+        model, events, n = self.model, self.events, len(self.movers)
         count = len(events)
         before: dict[tuple[int, int], cp_model.BoolVarT] = {}
         for e in range(count):
@@ -132,8 +142,11 @@ class Schedule:
                 inside = [before[j, e], before[e, n + j]]  # leave_j < event < arrive_j
                 for h in STOPS:
                     model.add_bool_or([held[h, e], self.options[j][h].Not(), inside[0].Not(), inside[1].Not()])
+        return held
 
-        # Path clear at each event, for each option.
+    def _paths_clear(self, held: dict[tuple[int, int], cp_model.IntVar]) -> None:
+        """At each of its events, no stop on the stretch a mover walks is held."""
+        n = len(self.movers)
         for i, m in enumerate(self.movers):
             door, home_door = ROOM_DOORS[m.room], ROOM_DOORS[m.home]
             for option, chosen in self.options[i].items():
@@ -143,13 +156,15 @@ class Schedule:
                     stretches = {i: between(door, option) + [option], n + i: between(option, home_door)}
                 for event, stops in stretches.items():
                     for h in stops:
-                        model.add_implication(chosen, held[h, event].Not())
+                        self.model.add_implication(chosen, held[h, event].Not())
 
-        # Objective: hallway walks (the rest is constant).
+    def _objective(self) -> None:
+        """The hallway walks; climbing out and filling rooms is the constant `constant`."""
+        layout = self.layout
         self.constant = sum((m.slot + 1) * m.energy for m in self.movers) + sum(
             (layout.entry_slot(t, k) + 1) * ENERGY[KINDS[t]] for t in range(4) for k in range(layout.need[t])
         )
-        model.minimize(sum(
+        self.model.minimize(sum(
             m.energy * (abs(ROOM_DOORS[m.room] - ROOM_DOORS[m.home]) if option == DIRECT
                         else walk(ROOM_DOORS[m.room], option, ROOM_DOORS[m.home])) * chosen
             for m, choices in zip(self.movers, self.options, strict=True) for option, chosen in choices.items()

@@ -97,61 +97,76 @@ def door_free_layout(vault: Vault) -> DoorFreeLayout:
     west.  Cells are flat indices ``r * (width + 1) + c`` inside (a wall column pads
     every row, so east and west never wrap), turned back into cells at the end.
     """
-    keys, stride = set(vault.keys), vault.width + 1
+    stride = vault.width + 1
+    search = _LowLinks(*_door_free_grid(vault, stride))
+    depth = [0] * len(search.rank)
+    parent_depth: list[int] = []
+    for cell in search.order:
+        above = search.parent[cell]
+        if above < 0:
+            parent_depth.append(0)
+        else:
+            depth[cell] = depth[above] + (search.low[cell] > search.rank[above])  # a bridge above `cell`
+            parent_depth.append(depth[above])
+    cells = {cell: divmod(cell, stride) for cell in search.order}
+    return DoorFreeLayout(
+        {cells[i]: search.rank[i] for i in search.order},
+        {cells[i]: search.component[i] for i in search.order},
+        {cells[i]: depth[i] for i in search.order},
+        parent_depth,
+    )
+
+
+def _door_free_grid(vault: Vault, stride: int) -> tuple[list[bool], list[list[int]]]:
+    """Per flat cell, whether it is passable with every door open, and its passable
+    neighbours (north, south, east, west)."""
+    keys = set(vault.keys)
     flat = "".join(row.ljust(vault.width, WALL) + WALL for row in vault.rows)
     size = len(flat)
     passable = [char != WALL and not (char.isupper() and char.lower() not in keys) for char in flat]
-    around = [
+    return passable, [
         [j for j in (i - stride, i + stride, i + 1, i - 1) if 0 <= j < size and passable[j]] if passable[i] else []
         for i in range(size)
     ]
-    rank = [-1] * size
-    low = [0] * size
-    parent = [-1] * size
-    component = [0] * size
-    order: list[int] = []
-    roots = 0
-    for root in range(size):
-        if not passable[root] or rank[root] >= 0:
-            continue
-        label, roots = roots, roots + 1
-        rank[root] = low[root] = len(order)
-        order.append(root)
-        component[root] = label
+
+
+class _LowLinks:
+    """An iterative depth-first search of the passable cells, roots in index order:
+    preorder `order`, `rank` (-1 off the grid), Tarjan's `low` links, `parent` (-1 for
+    roots) and `component` labels."""
+
+    def __init__(self, passable: list[bool], around: list[list[int]]) -> None:
+        size = len(around)
+        self.rank, self.low, self.parent, self.component = [-1] * size, [0] * size, [-1] * size, [0] * size
+        self.order: list[int] = []
+        roots = 0
+        for root in range(size):
+            if passable[root] and self.rank[root] < 0:
+                self._search(root, roots, around)
+                roots += 1
+
+    def _visit(self, cell: int, parent: int, label: int) -> None:
+        self.rank[cell] = self.low[cell] = len(self.order)
+        self.order.append(cell)
+        self.parent[cell], self.component[cell] = parent, label
+
+    def _search(self, root: int, label: int, around: list[list[int]]) -> None:
+        self._visit(root, -1, label)
         stack = [(root, iter(around[root]))]
         while stack:
             cell, neighbours = stack[-1]
             for other in neighbours:
-                if rank[other] < 0:
-                    rank[other] = low[other] = len(order)
-                    order.append(other)
-                    parent[other], component[other] = cell, label
+                if self.rank[other] < 0:
+                    self._visit(other, cell, label)
                     stack.append((other, iter(around[other])))
                     break
-                if other != parent[cell] and rank[other] < low[cell]:
-                    low[cell] = rank[other]
+                if other != self.parent[cell] and self.rank[other] < self.low[cell]:
+                    self.low[cell] = self.rank[other]
             else:
                 stack.pop()
                 if stack:
                     above = stack[-1][0]
-                    if low[cell] < low[above]:
-                        low[above] = low[cell]
-    depth = [0] * size
-    parent_depth: list[int] = []
-    for cell in order:
-        above = parent[cell]
-        if above < 0:
-            parent_depth.append(0)
-        else:
-            depth[cell] = depth[above] + (low[cell] > rank[above])
-            parent_depth.append(depth[above])
-    cells = {cell: divmod(cell, stride) for cell in order}
-    return DoorFreeLayout(
-        {cells[i]: rank[i] for i in order},
-        {cells[i]: component[i] for i in order},
-        {cells[i]: depth[i] for i in order},
-        parent_depth,
-    )
+                    self.low[above] = min(self.low[above], self.low[cell])
 
 
 class RemainingKeysBound:
