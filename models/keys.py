@@ -26,6 +26,16 @@ DIRECTIONS: dict[str, Cell] = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, 
 ALPHABET = "one of '#', '.', '@', 'a'-'z', 'A'-'Z'"
 
 
+def is_key(char: str) -> bool:
+    """True for a key's cell (a lowercase letter)."""
+    return "a" <= char <= "z"
+
+
+def door_key(char: str) -> str | None:
+    """The key letter that opens a door's cell `char` (uppercase), or None for any other cell."""
+    return char.lower() if "A" <= char <= "Z" else None
+
+
 class KeyMove(NamedTuple):
     """Robot `robot` (index into `Vault.robots`) steps one cell in `direction`."""
 
@@ -48,7 +58,7 @@ class Vault:
             for c, char in enumerate(row):
                 if char == ROBOT:
                     robots.append((r, c))
-                elif char.islower():
+                elif is_key(char):
                     keys[char] = (r, c)
         object.__setattr__(self, "robots", tuple(robots))
         object.__setattr__(self, "keys", keys)
@@ -60,6 +70,22 @@ class Vault:
     @property
     def width(self) -> int:
         return len(self.rows[0])
+
+    @property
+    def letters(self) -> str:
+        """The vault's key letters in alphabetical order: key ``i`` of every key mask."""
+        return "".join(sorted(self.keys))
+
+    def key_bits(self) -> dict[str, int]:
+        """Each key letter's bit in a key mask (``1 << i`` for the i-th of `letters`)."""
+        return {letter: 1 << index for index, letter in enumerate(self.letters)}
+
+    def passable(self, char: str) -> bool:
+        """Whether a robot may ever stand on a cell showing `char` with every key held:
+        not a wall, and not a door whose key is missing from the grid (such a door never
+        opens).  A door with its key in the grid opens once that key is held."""
+        key = door_key(char)
+        return char != WALL and (key is None or key in self.keys)
 
     def at(self, cell: Cell) -> str:
         """The character at `cell`; outside the grid counts as wall."""
@@ -197,11 +223,11 @@ def collectable_keys(vault: Vault) -> set[str]:
         while queue:
             cell = queue.popleft()
             char = vault.at(cell)
-            if char.islower():
+            if is_key(char):
                 found.add(char)
             for _, target in vault.open_neighbours(cell):
-                door = vault.at(target)
-                if target in seen or (door.isupper() and door.lower() not in held):
+                key = door_key(vault.at(target))
+                if target in seen or (key is not None and key not in held):
                     continue
                 seen.add(target)
                 queue.append(target)
@@ -318,7 +344,7 @@ def features(vault: Vault) -> dict[str, int]:
     return {
         "keys": len(vault.keys),
         "robots": len(vault.robots),
-        "doors": sum(char.isupper() for row in vault.rows for char in row),
+        "doors": sum(door_key(char) is not None for row in vault.rows for char in row),
         "cells": sum(char != WALL for row in vault.rows for char in row),
     }
 

@@ -68,8 +68,8 @@ def test_a_key_needed_only_by_the_shortest_route_can_still_be_last() -> None:
     start = problem.initial()
     assert exact_costs(problem)[start] == 38
     e, k = 0, 1  # key bits, alphabetical
-    node = problem.positions(start)[0]
-    to_k = [route for route in contract(FAR_KEY_LAST).routes[node] if route.target == problem.robots + k]
+    node = problem.packing.positions(start)[0]
+    to_k = [route for route in contract(FAR_KEY_LAST).routes[node] if route.target == problem.packing.robots + k]
     shortest = min(to_k, key=lambda route: route.length)
     assert shortest.needs == 1 << e
     assert problem.heuristic(start) <= 38

@@ -5,16 +5,22 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.base import InvalidInstance, InvalidPlan
 from models.keys import (
+    DIRECTIONS,
     KeyMove,
     check_plan,
     collectable_keys,
+    door_key,
     four_robots,
     generate,
+    is_key,
     parse,
 )
+from solvers.keys.packing import RobotPacking
 
 ONE_ROBOT_1 = "#########\n#b.A.@.a#\n#########\n"
 # optimal: two steps east for a, then six west through door A for b
@@ -106,3 +112,55 @@ def test_generator_is_deterministic_and_solvable(robots: int) -> None:
 def test_generator_rejects_bad_parameters(params: dict) -> None:
     with pytest.raises(ValueError):
         generate(0, **params)
+
+
+# --- the vault vocabulary (key letters, key bits, doors' keys, passable cells) ------------
+
+# A vault with a door whose key is missing (Z), doors with keys, and a robot next to both.
+VOCABULARY_VAULT = "#########\n#b.A@Zc.#\n#.#B#C#a#\n#########\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), loops=st.integers(0, 3), robots=st.sampled_from([1, 4]),
+       walk=st.lists(st.tuples(st.integers(0, 3), st.sampled_from("NSEW")), max_size=60))
+def test_vocabulary_agrees_with_the_checker_step_by_step(seed: int, loops: int, robots: int,
+                                                         walk: list[tuple[int, str]]) -> None:
+    """Walking at random, a step is legal for the checker exactly when the vocabulary
+    says the target is passable and its door's key bit is held; key bits follow the
+    keys collected.  (The checker reads the rules itself, so this can fail.)"""
+    vault = parse(VOCABULARY_VAULT) if seed % 4 == 0 else generate(seed, size=9, keys=4, loops=loops, robots=robots)
+    bits, positions, held, plan = vault.key_bits(), list(vault.robots), 0, []
+    assert list(bits) == sorted(vault.keys) == list(vault.letters)
+    for robot, direction in walk:
+        robot %= len(positions)
+        (r, c), (dr, dc) = positions[robot], DIRECTIONS[direction]
+        char = vault.at((r + dr, c + dc))
+        key = door_key(char)
+        legal = vault.passable(char) and (key is None or held & bits[key] != 0)
+        move = KeyMove(robot, direction)
+        try:
+            check_plan(vault, [*plan, move])
+            accepted = True
+        except InvalidPlan as error:
+            accepted = error.step == len(plan) + 1  # only "keys left at the end": the step itself was fine
+        assert accepted == legal, (vault.rows, plan, move)
+        if legal:
+            plan.append(move)
+            positions[robot] = (r + dr, c + dc)
+            held |= bits[char] if is_key(char) else 0
+
+
+def test_vocabulary_of_doors_and_keys() -> None:
+    vault = parse(VOCABULARY_VAULT)
+    assert vault.letters == "abc" and vault.key_bits() == {"a": 1, "b": 2, "c": 4}
+    assert [door_key(char) for char in "A#.aZ@"] == ["a", None, None, None, "z", None]
+    assert [is_key(char) for char in "aA.#"] == [True, False, False, False]
+    assert [vault.passable(char) for char in "#.@aABCZ"] == [False, True, True, True, True, True, True, False]
+
+
+def test_robot_packing_round_trips() -> None:
+    packing = RobotPacking.for_positions(keys=3, robots=4, positions=81)
+    assert packing.bits_per_robot == 7 and packing.all_keys == 0b111
+    state = packing.pack([80, 0, 5, 17], held=0b101)
+    assert packing.positions(state) == [80, 0, 5, 17] and state & packing.all_keys == 0b101
+    assert RobotPacking.for_positions(keys=0, robots=1, positions=1).bits_per_robot == 1

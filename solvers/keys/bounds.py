@@ -120,10 +120,9 @@ def door_free_layout(vault: Vault) -> DoorFreeLayout:
 def _door_free_grid(vault: Vault, stride: int) -> tuple[list[bool], list[list[int]]]:
     """Per flat cell, whether it is passable with every door open, and its passable
     neighbours (north, south, east, west)."""
-    keys = set(vault.keys)
     flat = "".join(row.ljust(vault.width, WALL) + WALL for row in vault.rows)
     size = len(flat)
-    passable = [char != WALL and not (char.isupper() and char.lower() not in keys) for char in flat]
+    passable = [vault.passable(char) for char in flat]
     return passable, [
         [j for j in (i - stride, i + stride, i + 1, i - 1) if 0 <= j < size and passable[j]] if passable[i] else []
         for i in range(size)

@@ -203,12 +203,8 @@ def tree_bounds(vault: Vault, cv: ContractedVault) -> list[tuple[int, dict[int, 
     spanning the start and the keys twice, except those on the path to the walk's last
     key e, once: it is at least ``2 W - d(start, e)`` long.
     """
-    def passable(cell: tuple[int, int]) -> bool:
-        char = vault.at(cell)
-        return char != "#" and not (char.isupper() and char.lower() not in vault.keys)
-
     def neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
-        return [target for _, target in vault.open_neighbours(cell) if passable(target)]
+        return [target for _, target in vault.open_neighbours(cell) if vault.passable(vault.at(target))]
 
     node_of_cell = {cell: node for node, cell in enumerate(cv.cells)}
     starts = set(cv.cells[:cv.robots])

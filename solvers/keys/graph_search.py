@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver
 from solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
+from solvers.keys.packing import RobotPacking
 from solvers.keys.routes import ContractedVault, Route, contract
 from solvers.search import SearchProblem, Strategy, best_first_search
 
@@ -29,11 +30,8 @@ class ContractedProblem(SearchProblem[int, Action]):
 
     def __init__(self, vault: ContractedVault, instance: Vault) -> None:
         self.keys = len(vault.letters)
-        self.robots = vault.robots
+        self.packing = RobotPacking.for_positions(self.keys, vault.robots, len(vault.cells))
         self.goal = vault.all_keys
-        nodes = len(vault.cells)
-        self.width = max(1, (nodes - 1).bit_length())  # bits per robot node
-        self.node_mask = (1 << self.width) - 1
         # choices[node]: per target key (bit, target node, routes by length as (needs, route))
         self.choices: list[list[tuple[int, int, list[tuple[int, Route]]]]] = []
         # distances[node][k]: door-free distance from node to key k
@@ -69,22 +67,15 @@ class ContractedProblem(SearchProblem[int, Action]):
         self.bound = RemainingKeysBound(key_rows, self.bridge_rows[vault.robots:], robot_keys, self.ranks[vault.robots:])
 
     def initial(self) -> int:
-        state = 0
-        for robot in range(self.robots):
-            state |= robot << (self.keys + robot * self.width)
-        return state
+        return self.packing.pack(range(self.packing.robots))  # robot i starts on node i
 
     def is_goal(self, state: int) -> bool:
         return state & self.goal == self.goal
 
-    def positions(self, state: int) -> list[int]:
-        packed = state >> self.keys
-        return [(packed >> (robot * self.width)) & self.node_mask for robot in range(self.robots)]
-
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
-        for robot, node in enumerate(self.positions(state)):
-            shift = self.keys + robot * self.width
+        for robot, node in enumerate(self.packing.positions(state)):
+            shift = self.packing.shift(robot)
             others = state ^ (node << shift)
             for bit, target, options in self.choices[node]:
                 if held & bit:
@@ -95,7 +86,7 @@ class ContractedProblem(SearchProblem[int, Action]):
                         break
 
     def heuristic(self, state: int) -> int:
-        nodes = self.positions(state)
+        nodes = self.packing.positions(state)
         left = self.goal & ~state
         ends = []
         for node in nodes:

@@ -36,6 +36,7 @@ from models.keys import KeyMove, Vault, collectable_keys
 from solvers.base import Answer, Deadline, Solver, Status
 from solvers.keys.grid_cuts import CutBound
 from solvers.keys.grid_walks import CellGraph, FirstKeyWalks
+from solvers.keys.packing import RobotPacking
 from solvers.search import SearchProblem, Strategy, best_first_search
 
 #: (robot, cell it starts from, key cell it walks to, keys held while it walks)
@@ -50,29 +51,20 @@ class WalkProblem(SearchProblem[int, Walk]):
         self.walks = FirstKeyWalks(self.graph)
         self.cut_bound = CutBound(self.graph)
         self.keys = len(self.graph.key_cells)
-        self.goal = (1 << self.keys) - 1
-        self.robots = len(self.graph.starts)
         self.cells = self.graph.key_cells + self.graph.starts  # terminal index -> cell
-        self.width = max(1, (len(self.cells) - 1).bit_length())  # bits per robot terminal
-        self.terminal_mask = (1 << self.width) - 1
+        self.packing = RobotPacking.for_positions(self.keys, len(self.graph.starts), len(self.cells))
+        self.goal = self.packing.all_keys
 
     def initial(self) -> int:
-        state = 0
-        for robot in range(self.robots):
-            state |= (self.keys + robot) << (self.keys + robot * self.width)
-        return state
+        return self.packing.pack(range(self.keys, len(self.cells)))  # robot i starts on terminal keys + i
 
     def is_goal(self, state: int) -> bool:
         return state & self.goal == self.goal
 
-    def terminals(self, state: int) -> list[int]:
-        packed = state >> self.keys
-        return [(packed >> (robot * self.width)) & self.terminal_mask for robot in range(self.robots)]
-
     def successors(self, state: int) -> Iterable[tuple[Walk, int, int]]:
         held = state & self.goal
-        for robot, terminal in enumerate(self.terminals(state)):
-            shift = self.keys + robot * self.width
+        for robot, terminal in enumerate(self.packing.positions(state)):
+            shift = self.packing.shift(robot)
             others = state ^ (terminal << shift)
             source = self.cells[terminal]
             for bit, moves, target in self.walks.first_keys(source, held):
@@ -80,7 +72,7 @@ class WalkProblem(SearchProblem[int, Walk]):
                 yield (robot, source, target, held), others | (key << shift) | bit, moves
 
     def heuristic(self, state: int) -> int:
-        return self.cut_bound.bound(self.terminals(state), self.goal & ~state)
+        return self.cut_bound.bound(self.packing.positions(state), self.goal & ~state)
 
     def plan(self, walks: list[Walk]) -> list[KeyMove]:
         """The literal moves of a sequence of walks."""

@@ -16,7 +16,7 @@ with it on those letters repeats the run exactly and gets the stored answer.
 
 from __future__ import annotations
 
-from models.keys import DIRECTIONS, WALL, Vault
+from models.keys import DIRECTIONS, Vault, door_key
 
 #: One walk's end: (key bit picked up, moves, cell of the key).
 Walk = tuple[int, int, int]
@@ -27,8 +27,8 @@ class CellGraph:
 
     def __init__(self, vault: Vault) -> None:
         self.width = vault.width
-        self.letters = "".join(sorted(vault.keys))
-        bit_of = {letter: 1 << index for index, letter in enumerate(self.letters)}
+        self.letters = vault.letters
+        bit_of = vault.key_bits()
         cells = vault.height * vault.width
         self.door = [0] * cells
         self.key = [0] * cells
@@ -36,12 +36,9 @@ class CellGraph:
         for r, row in enumerate(vault.rows):
             for c, char in enumerate(row):
                 cell = r * self.width + c
-                if char.isupper():
-                    self.door[cell] = bit_of.get(char.lower(), 0)
-                    self.walkable[cell] = self.door[cell] != 0  # a door without its key is a wall
-                else:
-                    self.walkable[cell] = char != WALL
-                    self.key[cell] = bit_of.get(char, 0)
+                self.walkable[cell] = vault.passable(char)
+                self.door[cell] = bit_of.get(door_key(char) or "", 0)
+                self.key[cell] = bit_of.get(char, 0)
         # steps[cell]: (direction, neighbour) for each walkable neighbour of a walkable cell
         self.steps: list[tuple[tuple[str, int], ...]] = [() for _ in range(cells)]
         for cell in range(cells):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from models.keys import DIRECTIONS, WALL, Cell, Vault
+from models.keys import DIRECTIONS, Cell, Vault, door_key
 
 
 @dataclass(frozen=True)
@@ -81,8 +81,8 @@ class _CorridorGraph:
 
 def contract(vault: Vault) -> ContractedVault:
     """Build the contracted vault: one Pareto search per node on the corridor graph."""
-    letters = "".join(sorted(vault.keys))
-    bit_of = {letter: 1 << index for index, letter in enumerate(letters)}
+    letters = vault.letters
+    bit_of = vault.key_bits()
     cells = tuple(vault.robots) + tuple(vault.keys[letter] for letter in letters)
     robots = len(vault.robots)
     graph = _corridor_graph(vault, bit_of, set(cells))
@@ -101,9 +101,7 @@ def _corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell]) -> _C
     def passable(r: int, c: int) -> bool:
         if not (0 <= r < height and 0 <= c < width):
             return False
-        char = rows[r][c]
-        # a door whose key is not in the grid never opens: it is a wall
-        return char != WALL and not (char.isupper() and char.lower() not in bit_of)
+        return vault.passable(rows[r][c])
 
     open_cells = {(r, c) for r in range(height) for c in range(width) if passable(r, c)}
     neighbours = {
@@ -134,8 +132,8 @@ def _corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell]) -> _C
     door, key = [], []
     for r, c in cells:
         char = rows[r][c]
-        door.append(bit_of[char.lower()] if char.isupper() else 0)
-        key.append(bit_of[char] if char.islower() else 0)
+        door.append(bit_of.get(door_key(char) or "", 0))
+        key.append(bit_of.get(char, 0))
     edges: list[list[tuple[int, int, str]]] = []
     for start in cells:
         best: dict[int, tuple[int, str]] = {}

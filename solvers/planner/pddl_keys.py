@@ -15,7 +15,7 @@ every key.
 
 from __future__ import annotations
 
-from models.keys import DIRECTIONS, WALL, KeyMove, Vault
+from models.keys import DIRECTIONS, WALL, KeyMove, Vault, door_key, is_key
 from solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text
 
 MOVE = ["(at ?r ?from)", "(adjacent ?from ?to ?d)"]
@@ -49,12 +49,12 @@ def encode(vault: Vault) -> Encoding:
     cells = [(r, c) for r in range(vault.height) for c in range(vault.width) if vault.at((r, c)) != WALL]
     init = [f"(at r{i} {_cell(*cell)})" for i, cell in enumerate(vault.robots)]
     for cell in cells:
-        char = vault.at(cell)
-        if char.islower():
+        char, key = vault.at(cell), door_key(vault.at(cell))
+        if is_key(char):
             init.append(f"(key-at k-{char} {_cell(*cell)})")
-        elif char.isupper():
-            if char.lower() in vault.keys:
-                init.append(f"(door {_cell(*cell)} k-{char.lower()})")
+        elif key is not None:
+            if vault.passable(char):  # a door whose key is missing has no fact: it never opens
+                init.append(f"(door {_cell(*cell)} k-{key})")
         else:
             init.append(f"(floor {_cell(*cell)})")
         for direction, target in vault.open_neighbours(cell):
