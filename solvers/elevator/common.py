@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from models.elevator import DOWN, UP, ElevatorMove, Facility, all_safe, item_name
+from models.elevator import DOWN, UP, ElevatorMove, Facility, all_safe, is_safe, item_name
 
 Labelled = tuple[int, ...]
 
@@ -32,15 +32,6 @@ def start_is_safe(facility: Facility) -> bool:
     return all_safe(facility.chips, facility.generators)
 
 
-def floor_is_safe(state: Sequence[int], floor: int) -> bool:
-    """True when no chip on `floor` meets a foreign generator without its own (labelled state)."""
-    generators = state[1::2]
-    if floor not in generators:
-        return True
-    chips = state[2::2]
-    return all(generator == floor for chip, generator in zip(chips, generators, strict=True) if chip == floor)
-
-
 def labelled_moves(state: Labelled, floors: int) -> Iterator[tuple[int, tuple[int, ...], Labelled]]:
     """Every safe (direction +1/-1, moved item indices, next state) from a labelled state."""
     elevator = state[0]
@@ -55,7 +46,8 @@ def labelled_moves(state: Labelled, floors: int) -> Iterator[tuple[int, tuple[in
             successor[0] = target
             for i in load:
                 successor[i + 1] = target
-            if floor_is_safe(successor, elevator) and floor_is_safe(successor, target):
+            chips, generators = successor[2::2], successor[1::2]
+            if is_safe(chips, generators, elevator) and is_safe(chips, generators, target):
                 yield step, load, tuple(successor)
 
 
