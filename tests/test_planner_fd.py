@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from harness.cli import main
 from harness.index import discover
+from models import amphipods, elevator
 from models.keys import generate as generate_vault
 from models.keys import parse as parse_vault
 from models.registry import PUZZLES, load_instance
@@ -89,7 +90,6 @@ def test_a_locked_key_is_proven_unreachable() -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_generated_burrows_agree(seed: int) -> None:
-    amphipods = pytest.importorskip("models.amphipods")
     _agree("amphipods", amphipods.generate(seed, depth=1))
 
 
@@ -98,7 +98,6 @@ def test_generated_burrows_agree(seed: int) -> None:
     (6, 1, 1, True), (7, 3, 2, True),
 ])
 def test_generated_facilities_agree(seed: int, pairs: int, floors: int, safe: bool) -> None:
-    elevator = pytest.importorskip("models.elevator")
     _agree("elevator", elevator.generate(seed, pairs=pairs, floors=floors, safe=safe))
 
 
