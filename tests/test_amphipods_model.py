@@ -17,7 +17,7 @@ from models.amphipods import (
 )
 from models.base import InvalidInstance, InvalidPlan
 from models.registry import detect_puzzle
-from tests.known import read
+from tests.known import assert_parse_error, read
 
 EXAMPLE = """#############
 #...........#
@@ -74,11 +74,7 @@ def test_trailing_spaces_and_blank_lines_are_ignored() -> None:
     ],
 )
 def test_parse_errors_name_file_line_and_column(text: str, line: int, column: int, words: str) -> None:
-    with pytest.raises(InvalidInstance) as error:
-        parse(text, "bad.txt")
-    assert (error.value.source, error.value.line, error.value.column) == ("bad.txt", line, column)
-    assert words in str(error.value)
-    assert str(error.value).startswith(f"bad.txt:{line}:{column}:")
+    assert_parse_error(parse, text, line, column, words)
 
 
 def test_detect_recognises_burrows_only() -> None:

@@ -20,6 +20,7 @@ from models.elevator import (
     parse,
 )
 from models.registry import detect_puzzle, get_puzzle
+from tests.known import assert_parse_error
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "instances" / "elevator" / "two-pairs-example.txt"
 
@@ -105,12 +106,7 @@ def test_generated_text_round_trip(seed: int) -> None:
     ("The first floor contains a tin generator; a tin-compatible microchip.\n", 1, 41, "unexpected text"),
 ])
 def test_parse_errors_name_file_line_and_column(text: str, line: int, column: int, fragment: str) -> None:
-    with pytest.raises(InvalidInstance) as caught:
-        parse(text, "bad.txt")
-    error = caught.value
-    assert (error.source, error.line, error.column) == ("bad.txt", line, column)
-    assert fragment in str(error)
-    assert str(error).startswith(f"bad.txt:{line}:{column}: ")
+    assert_parse_error(parse, text, line, column, fragment)
 
 
 def test_extended_variant_adds_two_pairs_on_the_first_floor() -> None:

@@ -21,6 +21,7 @@ from models.keys import (
     parse,
 )
 from solvers.keys.packing import RobotPacking
+from tests.known import assert_parse_error
 
 ONE_ROBOT_1 = "#########\n#b.A.@.a#\n#########\n"
 # optimal: two steps east for a, then six west through door A for b
@@ -38,12 +39,7 @@ PLAN_1 = [KeyMove(0, "E")] * 2 + [KeyMove(0, "W")] * 6
     ],
 )
 def test_parse_errors_name_line_and_column(text: str, line: int, column: int, words: str) -> None:
-    with pytest.raises(InvalidInstance) as caught:
-        parse(text, "vault.txt")
-    error = caught.value
-    assert (error.source, error.line, error.column) == ("vault.txt", line, column)
-    assert words in error.reason and error.expected
-    assert str(error).startswith(f"vault.txt:{line}:{column}: ")
+    assert assert_parse_error(parse, text, line, column, words).expected
 
 
 def test_parse_round_trip_and_name() -> None:
@@ -163,4 +159,8 @@ def test_robot_packing_round_trips() -> None:
     assert packing.bits_per_robot == 7 and packing.all_keys == 0b111
     state = packing.pack([80, 0, 5, 17], held=0b101)
     assert packing.positions(state) == [80, 0, 5, 17] and state & packing.all_keys == 0b101
+    robot, position, others, shift = list(packing.slots(state))[2]
+    assert (robot, position) == (2, 5)
+    assert packing.positions(others | 9 << shift | 0b010) == [80, 0, 9, 17]
+    assert (others | 9 << shift | 0b010) & packing.all_keys == 0b111
     assert RobotPacking.for_positions(keys=0, robots=1, positions=1).bits_per_robot == 1
