@@ -18,19 +18,20 @@ from collections.abc import Iterable
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver
 from solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
-from solvers.keys.packing import RobotPacking
+from solvers.keys.packing import PackedKeysProblem, RobotPacking
 from solvers.keys.routes import ContractedVault, Route, contract
-from solvers.search import SearchProblem, Strategy, best_first_search
+from solvers.search import Strategy, best_first_search
 
 Action = tuple[int, Route]  # (robot, route it walks)
 
 
-class ContractedProblem(SearchProblem[int, Action]):
+class ContractedProblem(PackedKeysProblem[Action]):
     """Collect every key by walking routes of a `ContractedVault`."""
 
     def __init__(self, vault: ContractedVault, instance: Vault) -> None:
         self.keys = len(vault.letters)
         self.packing = RobotPacking.for_positions(self.keys, vault.robots, len(vault.cells))
+        self.starts = range(vault.robots)  # robot i starts on node i
         self.goal = vault.all_keys
         # choices[node]: per target key (bit, target node, routes by length as (needs, route))
         self.choices: list[list[tuple[int, int, list[tuple[int, Route]]]]] = []
@@ -66,17 +67,9 @@ class ContractedProblem(SearchProblem[int, Action]):
         ]
         self.bound = RemainingKeysBound(key_rows, self.bridge_rows[vault.robots:], robot_keys, self.ranks[vault.robots:])
 
-    def initial(self) -> int:
-        return self.packing.pack(range(self.packing.robots))  # robot i starts on node i
-
-    def is_goal(self, state: int) -> bool:
-        return state & self.goal == self.goal
-
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
-        for robot, node in enumerate(self.packing.positions(state)):
-            shift = self.packing.shift(robot)
-            others = state ^ (node << shift)
+        for robot, node, others, shift in self.packing.slots(state):
             for bit, target, options in self.choices[node]:
                 if held & bit:
                     continue

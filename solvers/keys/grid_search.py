@@ -36,14 +36,14 @@ from models.keys import KeyMove, Vault, collectable_keys
 from solvers.base import Answer, Deadline, Solver, Status
 from solvers.keys.grid_cuts import CutBound
 from solvers.keys.grid_walks import CellGraph, FirstKeyWalks
-from solvers.keys.packing import RobotPacking
-from solvers.search import SearchProblem, Strategy, best_first_search
+from solvers.keys.packing import PackedKeysProblem, RobotPacking
+from solvers.search import Strategy, best_first_search
 
 #: (robot, cell it starts from, key cell it walks to, keys held while it walks)
 Walk = tuple[int, int, int, int]
 
 
-class WalkProblem(SearchProblem[int, Walk]):
+class WalkProblem(PackedKeysProblem[Walk]):
     """Collect every key, each action a robot's grid walk to the first new key it reaches."""
 
     def __init__(self, vault: Vault) -> None:
@@ -54,18 +54,11 @@ class WalkProblem(SearchProblem[int, Walk]):
         self.cells = self.graph.key_cells + self.graph.starts  # terminal index -> cell
         self.packing = RobotPacking.for_positions(self.keys, len(self.graph.starts), len(self.cells))
         self.goal = self.packing.all_keys
-
-    def initial(self) -> int:
-        return self.packing.pack(range(self.keys, len(self.cells)))  # robot i starts on terminal keys + i
-
-    def is_goal(self, state: int) -> bool:
-        return state & self.goal == self.goal
+        self.starts = range(self.keys, len(self.cells))  # robot i starts on terminal keys + i
 
     def successors(self, state: int) -> Iterable[tuple[Walk, int, int]]:
         held = state & self.goal
-        for robot, terminal in enumerate(self.packing.positions(state)):
-            shift = self.packing.shift(robot)
-            others = state ^ (terminal << shift)
+        for robot, terminal, others, shift in self.packing.slots(state):
             source = self.cells[terminal]
             for bit, moves, target in self.walks.first_keys(source, held):
                 key = bit.bit_length() - 1  # a key's terminal index is its bit's position

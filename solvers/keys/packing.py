@@ -10,8 +10,13 @@ on its own (tests/test_keys_model.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+from solvers.search import SearchProblem
+
+A = TypeVar("A")
 
 
 @dataclass(frozen=True)
@@ -47,3 +52,27 @@ class RobotPacking:
         """Every robot's position index in `state`."""
         mask = (1 << self.bits_per_robot) - 1
         return [(state >> self.shift(robot)) & mask for robot in range(self.robots)]
+
+    def slots(self, state: int) -> Iterator[tuple[int, int, int, int]]:
+        """Per robot: (robot, its position, `state` without its position, its shift).
+        The robot moved to `target`, picking up the key mask `found`, is
+        ``others | target << shift | found``."""
+        mask = (1 << self.bits_per_robot) - 1
+        for robot in range(self.robots):
+            shift = self.shift(robot)
+            position = (state >> shift) & mask
+            yield robot, position, state ^ (position << shift), shift
+
+
+class PackedKeysProblem(SearchProblem[int, A]):
+    """A key-vault search over packed states: subclasses set `packing` and `starts` (each
+    robot's start position) and write `successors`.  The goal is holding every key."""
+
+    packing: RobotPacking
+    starts: Sequence[int]
+
+    def initial(self) -> int:
+        return self.packing.pack(self.starts)
+
+    def is_goal(self, state: int) -> bool:
+        return state & self.packing.all_keys == self.packing.all_keys
