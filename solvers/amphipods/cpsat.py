@@ -196,6 +196,9 @@ class Schedule:
 
 
 class ScheduleModel(Solver):
+    """The `Schedule` model solved by CP-SAT: ``optimal`` or ``feasible`` (with CP-SAT's
+    bound plus the constant), ``infeasible`` when no canonical plan exists, ``timeout``."""
+
     name = "amphipods-cpsat"
     puzzle = "amphipods"
     summary = "CP-SAT scheduling model: leave/arrive events, stop choice, no-overlap, room order, path clear"

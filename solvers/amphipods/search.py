@@ -214,6 +214,9 @@ def to_move(action: Move) -> AmphipodMove:
 
 
 class MacroSearch(Solver):
+    """A* over the canonical macro moves of the contraction lemma: ``optimal``,
+    ``infeasible`` when no canonical plan exists, or ``timeout`` with the open f-bound."""
+
     name = "amphipods-search"
     puzzle = "amphipods"
     summary = "A* over macro moves (room to stop, stop to room, room to room), no-blocking energy heuristic"

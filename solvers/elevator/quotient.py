@@ -121,6 +121,13 @@ def labelled_plan(facility: Facility, actions: list[Action]) -> list[ElevatorMov
 
 
 class QuotientSearch(Solver):
+    """A* over states up to renaming of elements.
+
+    Answers ``optimal`` with a labelled plan, ``infeasible`` when the start is unsafe or
+    every reachable safe state (up to renaming) was explored, else ``timeout`` with the
+    smallest open f-value as the bound.
+    """
+
     name = "elevator-quotient"
     puzzle = "elevator"
     summary = "A* over states up to renaming of elements, safety-free crossing bound"

@@ -36,6 +36,9 @@ class LabelledProblem(SearchProblem[Labelled, ElevatorMove]):
 
 
 class BreadthFirst(Solver):
+    """Breadth-first search over labelled states: ``optimal``, ``infeasible`` (unsafe
+    start, or every reachable safe state explored) or ``timeout`` with the depth reached."""
+
     name = "elevator-bfs"
     puzzle = "elevator"
     summary = "breadth-first search over labelled states (element names kept)"
