@@ -28,6 +28,14 @@ non-tree edges; nothing here is shared with another formulation):
   the level cuts of a block share no edge with each other, with bridges or with other
   blocks.  A cycle of length L thus counts as about L/2 cuts instead of one point.
 
+Doors enter through the keys needed first: from a robot's terminal `p`, key `x` is
+needed before key `k` when removing the cell of door X (or of key x) disconnects `p`
+from `k` in the door-free grid; with the robot alone in its component, only it can
+pick `x` up.  A needed key is not the last one; and a cut whose near side holds a
+remaining key that needs a remaining key on the far side is crossed out and back
+first, so at least three times if the walk ends on the far side (``+w`` instead of
+``-w`` in the end term).
+
 Only the sides' terminals matter (robot starts and keys: robots stand only on
 them), so cuts with equal terminal sides are merged into one with summed weight.
 """
@@ -80,6 +88,11 @@ class CutBound:
             self.separation.append(
                 [sum(weight for away, weight in far.items() if away >> k & 1) for k in range(self.keys)]
             )
+        self.needs = _needs(graph, cells, self.component)
+        # near[t]: the keys of t's component (the near side of a cut is these minus its far keys)
+        self.near = [
+            sum(1 << k for k in range(self.keys) if self.component[k] == root) for root in self.component
+        ]
 
     def bound(self, terminals: list[int], remaining: int) -> int:
         """A lower bound on the moves that collect the keys `remaining` from `terminals`."""
@@ -98,23 +111,85 @@ class CutBound:
         return total
 
     def _alone(self, terminal: int, remaining: int) -> int:
-        """The bound for one robot that is alone in its component."""
+        """The bound for one robot that is alone in its component.
+
+        Refined by the keys that must be held first (`needs`): such a key is not the
+        last one, and a cut with a remaining key on the near side that needs one on the
+        far side is crossed out and back before the walk can end anywhere: at least
+        three times if the walk ends on the far side.
+        """
         if not remaining:
             return 0
-        crossings = 0
-        for away, weight in self.far[terminal]:
-            if away & remaining:
-                crossings += weight
-        separation = self.separation[terminal]
-        last = 0
+        needs, near_keys = self.needs[terminal], self.near[terminal]
+        needers = []  # (key, what it needs first) for the remaining keys that need some
+        needed = 0
         rest = remaining
         while rest:
             low = rest & -rest
-            distance = separation[low.bit_length() - 1]
-            if distance > last:
-                last = distance
+            first = needs[low.bit_length() - 1] & remaining & ~low
+            if first:
+                needers.append((low, first))
+                needed |= first
+            rest ^= low
+        crossings = 0
+        ordered = []  # the active cuts crossed out and back before any end: (far keys, weight)
+        for away, weight in self.far[terminal]:
+            if away & remaining:
+                crossings += weight
+                near = near_keys & ~away
+                for key, first in needers:
+                    if key & near and first & away:
+                        ordered.append((away, weight))
+                        break
+        separation = self.separation[terminal]
+        last = 0
+        rest = remaining & ~needed
+        while rest:
+            low = rest & -rest
+            saving = separation[low.bit_length() - 1]
+            for away, weight in ordered:
+                if away & low:
+                    saving -= 2 * weight
+            if saving > last:
+                last = saving
             rest ^= low
         return 2 * crossings - last
+
+
+def _needs(graph: CellGraph, terminals: list[int], component: list[int]) -> list[list[int]]:
+    """needs[t][k]: the keys of t's component that a robot at terminal t holds before it reaches key k.
+
+    A door or key cell that every door-free walk from t to k crosses (removing it
+    disconnects them) must be passed with its key held: a key of t's component that
+    only a robot alone there can pick up.  Found by a flood fill around each such cell.
+    """
+    keys = len(graph.key_cells)
+    needs = [[0] * keys for _ in terminals]
+    at = {cell: t for t, cell in enumerate(terminals)}
+    for cell, letter in enumerate(map(int.__or__, graph.door, graph.key)):
+        if not letter or not graph.walkable[cell]:
+            continue
+        side: dict[int, int] = {}  # terminal -> which neighbour of the removed cell reaches it
+        seen = {cell}
+        for label, start in enumerate(graph.neighbours[cell]):
+            frontier = [start] if start not in seen else []
+            seen.update(frontier)
+            while frontier:
+                following = []
+                for here in frontier:
+                    if here in at:
+                        side[at[here]] = label
+                    following.extend(other for other in graph.neighbours[here] if other not in seen)
+                    seen.update(graph.neighbours[here])
+                frontier = following
+        for t, t_side in side.items():
+            for k, k_side in side.items():
+                if k < keys and k_side != t_side:
+                    needs[t][k] |= letter
+    for t, row in enumerate(needs):
+        same = sum(1 << k for k in range(keys) if component[k] == component[t])
+        needs[t] = [mask & same for mask in row]
+    return needs
 
 
 class _SpanningForest:
