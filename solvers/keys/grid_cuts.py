@@ -175,7 +175,7 @@ def _needs(graph: CellGraph, terminals: list[int], component: list[int]) -> list
             frontier = [start] if start not in seen else []
             seen.update(frontier)
             while frontier:
-                following = []
+                following: list[int] = []
                 for here in frontier:
                     if here in at:
                         side[at[here]] = label
