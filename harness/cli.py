@@ -225,7 +225,8 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         progress(record)
 
     try:
-        records += run_tasks(tasks, jobs=jobs, on_record=finished, on_start=progress.started, pin_cores=pin_cores)
+        records += run_tasks(tasks, jobs=jobs, on_record=finished, on_start=progress.started,
+                             on_end=progress.ended, pin_cores=pin_cores)
     except KeyboardInterrupt:
         progress.close()
         click.echo(f"interrupted: finished runs are saved in {out}; continue with --out {out} --resume", err=True)

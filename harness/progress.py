@@ -34,7 +34,7 @@ class Progress:
         self.total, self.jobs, self.limit = total, jobs, limit
         self.stream = stream or sys.stderr
         self.enabled = total > 0 and self.stream.isatty()
-        self.done = self.failed = 0
+        self.done = self.failed = self.begun = 0
         self.start = time.monotonic()
         self.flight: dict[RunKey, tuple[Task, float]] = {}  # started, not finished: task and start time
         self._drawn = 0  # lines drawn last time, to move back over them
@@ -47,21 +47,26 @@ class Progress:
     def started(self, task: Task) -> None:
         """A run began (called from the thread that runs it)."""
         with self._lock:
+            self.begun += 1
             self.flight[task.key] = (task, time.monotonic())
         self._draw()
+
+    def ended(self, task: Task) -> None:
+        """A run ended; its record follows (called from the thread that ran it)."""
+        with self._lock:
+            self.flight.pop(task.key, None)
 
     def __call__(self, record: RunRecord) -> None:
         with self._lock:
             self.done += 1
             self.failed += record.status in FAILED_STATUSES
-            self.flight.pop(record.key, None)
         self._draw()
 
     def worst_case_left(self, now: float) -> float | None:
         """Seconds until every run is done if each takes its whole limit; None without a limit."""
         if self.limit is None:
             return None
-        waiting = self.total - self.done - len(self.flight)
+        waiting = self.total - self.begun
         in_flight = sum(max(0.0, self.limit - (now - start)) for _, start in self.flight.values())
         return (waiting * self.limit + in_flight) / self.jobs
 

@@ -252,10 +252,11 @@ def run_tasks(
     *,
     isolate: bool = True,
     on_start: Callable[[Task], None] = lambda task: None,
+    on_end: Callable[[Task], None] = lambda task: None,
     pin_cores: bool = False,
 ) -> list[RunRecord]:
-    """Run every task (`jobs` at a time), calling `on_start` as each one starts and
-    `on_record` as each one finishes.  With `pin_cores`, each isolated run is pinned to
+    """Run every task (`jobs` at a time), calling `on_start` and `on_end` in the thread
+    that runs it as it starts and ends, and `on_record` in this thread with its record.  With `pin_cores`, each isolated run is pinned to
     a group of cores no other run at the same time has (`harness.measure.core_groups`).
 
     Records come back in task order, whatever order they finished in.
@@ -273,6 +274,7 @@ def run_tasks(
             return run(task.model_copy(update={"cores": cores}) if cores else task, expected)
         finally:
             groups.put(cores)
+            on_end(task)
 
     if jobs <= 1 or len(tasks) <= 1:
         records = []

@@ -208,10 +208,13 @@ def test_progress_shows_runs_in_flight_and_the_worst_case_left() -> None:
     progress.started(task)
     start = progress.flight[task.key][1]
     lines = progress.lines(start + 4)
-    progress.close()
     # two runs waiting at 10 s each, plus 6 s left of the one in flight, on one job
     assert "worst case left 0:00:26" in lines[0] and "running 1" in lines[0]
     assert lines[1].split() == ["v.txt", "keys-grid", "#1", "4", "s"]
+    progress.ended(task)  # its record is on its way: no longer in flight, not waiting either
+    [line] = progress.lines(start + 5)
+    progress.close()
+    assert "worst case left 0:00:20" in line and "running 0" in line
 
 
 def test_record_optima_refuses_a_single_independent_line(tmp_path: Path) -> None:
