@@ -6,7 +6,8 @@ Times are each burrow's median over repetitions (`benchmarks.timing`).
 Targets (issue 10): ``amphipods-stops`` (and ideally the literal ``amphipods-steps``)
 proves every real-kind depth-4 burrow, solvable or not, within 60 s, median at most
 15 s.  ``--stops N`` runs it on the first N seeds, each solve isolated by the harness
-(its own process: wall and CPU seconds, peak memory, plan replayed), next to
+(its own process: wall and CPU seconds, peak memory, plan replayed; `Timer.isolated`:
+``--repeat`` runs each, no warm-up, figures are medians over them), next to
 ``amphipods-search`` in the same run, and ``--steps`` adds ``amphipods-steps``.
 
 Targets (issue 3): ``amphipods-search`` median at most 0.5 s on depth-2 and 1 s on
@@ -19,12 +20,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import tempfile
 from pathlib import Path
 
 from benchmarks.timing import Timed, Timer, add_options
-from harness.records import RunRecord, Task
-from harness.run import run_isolated
+from harness.records import RunRecord
 from models.amphipods import Burrow, generate, parse
 from solvers.amphipods.cpsat import ScheduleModel
 from solvers.amphipods.search import MacroSearch
@@ -48,16 +47,15 @@ def describe(timings: list[Timed]) -> str:
     return f"median {statistics.median(times):.3f} s, max {max(times):.3f} s ({statuses})"
 
 
-def isolated(solver: str, burrows: list[Burrow], folder: Path) -> list[RunRecord]:
-    """Each burrow solved by `solver` in its own process, as ``crosscheck compare`` runs it."""
+def isolated(timer: Timer, solver: str, burrows: list[Burrow]) -> list[RunRecord]:
+    """Each burrow solved by `solver` in its own process, as ``crosscheck compare`` runs it
+    (medians over the timer's repetitions)."""
     records = []
     for burrow in burrows:
-        path = folder / f"{burrow.name}.txt"
-        path.write_text(burrow.to_text(), encoding="utf-8")
-        task = Task(path=str(path), instance=burrow.name, solver=solver, time_limit=REAL_SIZE_LIMIT,
-                    memory_limit_mb=MEMORY_LIMIT_MB)
-        record = run_isolated(task)
-        assert record.plan_valid is not False, f"{solver} on {burrow.name}: {record.plan_error}"
+        runs = timer.isolated(solver, burrow, REAL_SIZE_LIMIT, MEMORY_LIMIT_MB, "real-size")
+        for run in runs:
+            assert run.plan_valid is not False, f"{solver} on {burrow.name}: {run.plan_error}"
+        record = Timer.median_record(runs)
         records.append(record)
         print(f"  {burrow.name:22} {solver:16} {record.status:10} cost {record.cost} "
               f"wall {record.seconds:6.2f} s cpu {record.cpu_seconds or 0:6.2f} s peak {record.peak_memory_mb or 0:5.0f} MB "
@@ -65,11 +63,10 @@ def isolated(solver: str, burrows: list[Burrow], folder: Path) -> list[RunRecord
     return records
 
 
-def real_size(seeds: int, solvers: list[str]) -> None:
+def real_size(timer: Timer, seeds: int, solvers: list[str]) -> None:
     """The issue-10 figures: each of `solvers` on real-kind depth-4 burrows, solvable and not."""
     burrows = [generate(seed, depth=4, style="real") for seed in range(seeds)]
-    with tempfile.TemporaryDirectory() as folder:
-        runs = {solver: isolated(solver, burrows, Path(folder)) for solver in solvers}
+    runs = {solver: isolated(timer, solver, burrows) for solver in solvers}
     search = runs["amphipods-search"]
     for label, solvable in (("solvable", True), ("without solution", False)):
         chosen = [i for i, r in enumerate(search) if (r.status is Status.OPTIMAL) == solvable]
@@ -95,9 +92,9 @@ def main() -> None:
     parser.add_argument("--steps", action="store_true", help="run amphipods-steps on them too (60 s each)")
     add_options(parser)
     args = parser.parse_args()
-    if args.stops:
-        real_size(args.stops, ["amphipods-search", "amphipods-stops"] + ["amphipods-steps"] * args.steps)
     timer = Timer.from_args(args)
+    if args.stops:
+        real_size(timer, args.stops, ["amphipods-search", "amphipods-stops"] + ["amphipods-steps"] * args.steps)
 
     examples = [parse(path.read_text(encoding="utf-8"), path.name) for path in sorted(EXAMPLES.glob("depth*.txt"))]
     print("amphipods-search on the published examples:")

@@ -9,6 +9,11 @@ thread); ``--save FILE.json`` writes every value.  A script's figures are median
 instances of each instance's median over repetitions.  Two saved runs are compared by
 ``python -m benchmarks.compare OLD.json NEW.json``, which flags regressions beyond noise.
 
+`Timer.isolated` times runs as ``crosscheck compare`` makes them instead: each one in its
+own process under the harness's limits, so its record carries the run's own CPU seconds
+and peak memory.  Warm-ups are skipped there (every run starts a fresh process; there is
+nothing to warm), and a value is the solver's own seconds or the run's CPU seconds.
+
 Why pyperf rather than pytest-benchmark: the scripts print tables with targets and
 ratios and must stay plain commands; pyperf's JSON format keeps every repetition with
 its warm-ups and metadata, and ``python -m pyperf stats|hist|compare_to FILE`` work on the
@@ -22,12 +27,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from harness.measure import own_usage
+from harness.records import RunRecord, Task
+from harness.run import run_isolated
 from solvers.base import Result, Solver
 
 CLOCKS = ("wall", "cpu")
@@ -78,20 +86,47 @@ class Timer:
         warm = [self._once(solver, instance, limit)[0] for _ in range(self.warmups)]
         timed = [self._once(solver, instance, limit) for _ in range(self.repeat)]
         values, result = [value for value, _ in timed], timed[-1][1]
-        self._keep("/".join(part for part in (group, solver.name, instance.name) if part), values, warm, result)
+        name = "/".join(part for part in (group, solver.name, instance.name) if part)
+        self._keep(name, values, warm, result.status.value, result.cost)
         return Timed(values, result)
+
+    def isolated(self, solver: str, instance: Any, limit: float, memory_limit_mb: int = 8192,
+                 group: str = "") -> list[RunRecord]:
+        """`repeat` runs of `solver` on `instance`, each in its own process (no warm-up);
+        their records, in order.  Saved under ``GROUP/SOLVER/INSTANCE`` like `solve`'s."""
+        with tempfile.TemporaryDirectory(prefix="crosscheck-bench-") as folder:
+            path = Path(folder) / f"{instance.name}.txt"
+            path.write_text(instance.to_text(), encoding="utf-8")
+            records = [run_isolated(Task(path=str(path), instance=instance.name, solver=solver, time_limit=limit,
+                                         memory_limit_mb=memory_limit_mb, repeat=number))
+                       for number in range(self.repeat)]
+        values = [max((r.seconds if self.clock == "wall" else r.cpu_seconds or 0.0), 1e-9) for r in records]
+        name = "/".join(part for part in (group, solver, instance.name) if part)
+        self._keep(name, values, [], records[-1].status.value, records[-1].cost)
+        return records
+
+    @staticmethod
+    def median_record(records: list[RunRecord]) -> RunRecord:
+        """The last of `records` (repetitions of one run) with the median seconds and CPU
+        seconds and the largest peak memory over all of them."""
+        cpu = [r.cpu_seconds for r in records if r.cpu_seconds is not None]
+        peaks = [r.peak_memory_mb for r in records if r.peak_memory_mb is not None]
+        return records[-1].model_copy(update={
+            "seconds": statistics.median(r.seconds for r in records),
+            "cpu_seconds": statistics.median(cpu) if cpu else None, "peak_memory_mb": max(peaks, default=None)})
 
     def _once(self, solver: Solver, instance: Any, limit: float | None) -> tuple[float, Result]:
         start = _clock(self.clock)
         result = solver.solve(instance, limit)
         return max(_clock(self.clock) - start, 1e-9), result  # pyperf wants positive values
 
-    def _keep(self, name: str, values: list[float], warm: list[float], result: Result) -> None:
+    def _keep(self, name: str, values: list[float], warm: list[float], status: str, cost: int | None) -> None:
         import pyperf
 
-        metadata = {"name": name, "unit": "second", "loops": 1, "clock": self.clock, "status": result.status.value}
-        if result.cost is not None:
-            metadata["cost"] = result.cost
+        metadata: dict[str, str | int] = {"name": name, "unit": "second", "loops": 1, "clock": self.clock,
+                                          "status": status}
+        if cost is not None:
+            metadata["cost"] = cost
         run = pyperf.Run(values, warmups=[(1, value) for value in warm], metadata=metadata, collect_metadata=False)
         self.benchmarks.append(pyperf.Benchmark([run]))
 

@@ -75,3 +75,16 @@ def test_a_benchmark_script_saves_its_timings(tmp_path: Path, monkeypatch: pytes
     names = {bench.get_name() for bench in pyperf.BenchmarkSuite.load(str(saved)).get_benchmarks()}
     assert len(names) == 4 and all(name.split("/")[1] == "elevator-quotient" for name in names)
     assert "target s" in capsys.readouterr().out  # the script's own table is still printed
+
+
+def test_isolated_timing_runs_each_repetition_in_its_own_process(tmp_path: Path) -> None:
+    timer = Timer(warmups=1, repeat=2, clock="cpu", save=tmp_path / "isolated.json")
+    instance = generate(0, pairs=1)
+    runs = timer.isolated("elevator-quotient", instance, 10.0, group="tiny")
+    timer.save()
+    assert [r.repeat for r in runs] == [0, 1] and all(r.cpu_seconds and r.plan_valid is not False for r in runs)
+    median = Timer.median_record(runs)
+    assert median.peak_memory_mb == max(r.peak_memory_mb or 0 for r in runs)
+    [bench] = pyperf.BenchmarkSuite.load(str(tmp_path / "isolated.json")).get_benchmarks()
+    assert list(bench.get_values()) == [r.cpu_seconds for r in runs]  # no warm-up: each run is a new process
+
