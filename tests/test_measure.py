@@ -160,6 +160,18 @@ def test_tidy_csv_has_one_plain_row_per_record(vaults: Path, tmp_path: Path) -> 
     assert "instances:" in result.stderr  # the summary goes to stderr
 
 
+def test_solve_and_compare_share_format_and_out(vaults: Path, tmp_path: Path) -> None:
+    saved = tmp_path / "solve.jsonl"
+    solved = invoke("solve", str(vaults / "small.txt"), "--solver", "test-plain", "--format", "csv",
+                    "--out", str(saved))
+    [row] = list(csv.DictReader(io.StringIO(solved.stdout)))
+    assert (row["solver"], row["verdict"]) == ("test-plain", "agree")
+    assert [r.solver for r in read_records(saved)] == ["test-plain"]
+    compared = invoke("compare", str(vaults / "small.txt"), "--solver", "test-plain", "--format", "jsonl",
+                      "--out", str(tmp_path / "compare.jsonl"))
+    assert [json.loads(line)["solver"] for line in compared.stdout.splitlines()] == ["test-plain"]
+
+
 def test_independent_provers_stand_in_the_table_and_on_every_tidy_row() -> None:
     shared = [record("a", shares=("routes",)), record("b", shares=("routes",)), record("c", Status.TIMEOUT)]
     assert {row["independent"] for row in rows(shared)} == {1}
