@@ -8,6 +8,10 @@ one), and the largest resident set among them.  A run killed from outside never 
 record; `killed_usage` then reads what Linux still shows of it in ``/proc`` just before the
 kill (its own time and that of its waited-for children; children still running when the
 group is killed are not counted).
+
+The peak resident set starts at what the forkserver had when it forked the run (the
+preloaded solvers and libraries, about 70-90 MB here): a run's own memory use is its
+peak minus that baseline, which a tiny instance shows.
 """
 
 from __future__ import annotations
