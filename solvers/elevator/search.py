@@ -1,38 +1,113 @@
-"""``elevator-bfs``: the classic breadth-first search over labelled states.
+"""``elevator-bfs``: breadth-first search over labelled states, a whole layer at a time.
 
-States keep element names (`solvers.elevator.common.Labelled`), so symmetric states
-are explored separately: exact, and slow on seven pairs by nature.  Exhausting the
-reachable safe states proves that no plan exists.
+States keep element names (`solvers.elevator.packed`): no renaming symmetry, no bound,
+no pruning.  Every step can be undone (carrying the same items back leaves the two
+floors as they were), so the safe states form an undirected graph, which gives three
+exact shortcuts of plain BFS:
+
+- layer d + 1 is the neighbours of layer d minus layers d and d - 1 (no visited set);
+- the search runs from the start and from the goal at once, always extending the side
+  with the smaller last layer.  When no state was on both sides so far, every plan has
+  more than ``depth(start side) + depth(goal side)`` steps; a new layer meeting the
+  other side's *last* layer therefore closes a shortest plan (a meeting with an older
+  layer would have happened a layer earlier);
+- a side whose next layer is empty has reached every state connected to its root
+  without meeting the other side: no plan exists.
+
+Layers are sorted arrays of packed codes; the plan is rebuilt backwards from the
+meeting state by finding, layer by layer, a neighbour in the layer before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from models.elevator import ElevatorMove, Facility
+import numpy as np
+import numpy.typing as npt
+
+from models.elevator import Facility
 from solvers.base import Answer, Deadline, Solver, Status
-from solvers.elevator.common import Labelled, item_names, labelled_moves, start_is_safe, start_state, to_move
-from solvers.search import SearchProblem, Strategy, best_first_search
+from solvers.elevator.common import start_is_safe
+from solvers.elevator.packed import Codes, Moves, Packing, to_moves
+
+#: States expanded per array operation: bounds the memory of one batch of successors.
+BATCH = 1 << 18
 
 
-class LabelledProblem(SearchProblem[Labelled, ElevatorMove]):
-    """Move one or two items a floor up or down, keeping every floor safe."""
+def contains(layer: Codes, codes: Codes) -> npt.NDArray[np.bool_]:
+    """True where a code is in the sorted array `layer`."""
+    if len(layer) == 0:
+        return np.zeros(len(codes), dtype=bool)
+    positions = np.minimum(np.searchsorted(layer, codes), len(layer) - 1)
+    return np.asarray(layer[positions] == codes, dtype=bool)
 
-    def __init__(self, facility: Facility) -> None:
-        self.floors = facility.floors
-        self.top = facility.top
-        self.names = item_names(facility)
-        self.start = start_state(facility)
 
-    def initial(self) -> Labelled:
-        return self.start
+@dataclass
+class Side:
+    """One direction of the search: its layers (sorted, disjoint), layer d at depth d."""
 
-    def is_goal(self, state: Labelled) -> bool:
-        return all(floor == self.top for floor in state[1:])
+    layers: list[Codes]
+    expanded: int = 0
+    generated: int = 0
 
-    def successors(self, state: Labelled) -> Iterable[tuple[ElevatorMove, Labelled, int]]:
-        for step, load, successor in labelled_moves(state, self.floors):
-            yield to_move(step, load, self.names), successor, 1
+    @property
+    def depth(self) -> int:
+        return len(self.layers) - 1
+
+
+@dataclass
+class Meeting:
+    """How the search ended: a path of codes, no plan (`exhausted`) or a timeout."""
+
+    path: list[int] | None = None
+    exhausted: bool = False
+    sides: list[Side] = field(default_factory=list)
+
+
+def next_layer(moves: Moves, side: Side, deadline: Deadline) -> Codes | None:
+    """The states one step beyond `side`'s last layer, or `None` at the deadline."""
+    last = side.layers[-1]
+    before = side.layers[-2] if len(side.layers) > 1 else last[:0]
+    batches = []
+    for begin in range(0, len(last), BATCH):
+        if deadline.expired():
+            return None
+        _, found = moves.successors(last[begin:begin + BATCH])
+        side.generated += len(found)
+        found = np.unique(found)
+        batches.append(found[~contains(last, found) & ~contains(before, found)])
+    side.expanded += len(last)
+    return np.unique(np.concatenate(batches))
+
+
+def walk_to_root(moves: Moves, side: Side, code: int) -> list[int]:
+    """A path from `code` (in the side's last layer) back to the side's root."""
+    path = [code]
+    for layer in reversed(side.layers[:-1]):
+        _, around = moves.successors(moves.packing.array([path[-1]]))
+        path.append(int(around[contains(layer, around)][0]))
+    return path
+
+
+def search(moves: Moves, start: int, goal: int, deadline: Deadline) -> Meeting:
+    """Bidirectional layered BFS from `start` to `goal` (see the module docstring)."""
+    forward, backward = Side([moves.packing.array([start])]), Side([moves.packing.array([goal])])
+    sides = [forward, backward]
+    if start == goal:
+        return Meeting([start], sides=sides)
+    while True:
+        side, other = (forward, backward) if len(forward.layers[-1]) <= len(backward.layers[-1]) else (backward, forward)
+        layer = next_layer(moves, side, deadline)
+        if layer is None:
+            return Meeting(sides=sides)
+        if len(layer) == 0:
+            return Meeting(exhausted=True, sides=sides)
+        side.layers.append(layer)
+        met = layer[contains(other.layers[-1], layer)]
+        if len(met):
+            middle = int(met[0])
+            head = walk_to_root(moves, forward, middle)
+            return Meeting(head[::-1] + walk_to_root(moves, backward, middle)[1:], sides=sides)
 
 
 class BreadthFirst(Solver):
@@ -41,11 +116,25 @@ class BreadthFirst(Solver):
 
     name = "elevator-bfs"
     puzzle = "elevator"
-    summary = "breadth-first search over labelled states (element names kept)"
-    shares = frozenset({"solvers.elevator.common.labelled_moves"})
+    summary = "bidirectional breadth-first search over labelled states, whole layers as numpy arrays"
+    shares: frozenset[str] = frozenset()
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
             return Answer(Status.INFEASIBLE, message="the start is unsafe")
-        outcome = best_first_search(LabelledProblem(instance), Strategy.BFS, deadline)
-        return outcome.answer(infeasible="every reachable safe state explored")
+        packing = Packing.of(instance)
+        start = packing.encode(0, [floor for pair in zip(instance.generators, instance.chips, strict=True)
+                                   for floor in pair])
+        goal = packing.encode(instance.top, [instance.top] * packing.items)
+        meeting = search(Moves(packing), start, goal, deadline)
+        forward, backward = meeting.sides
+        stats = {"expanded": forward.expanded + backward.expanded,
+                 "generated": forward.generated + backward.generated,
+                 "forward_depth": forward.depth, "backward_depth": backward.depth}
+        if meeting.path is not None:
+            cost = len(meeting.path) - 1
+            return Answer(Status.OPTIMAL, cost, cost, list(to_moves(instance, packing, meeting.path)), stats)
+        if meeting.exhausted:
+            return Answer(Status.INFEASIBLE, stats=stats,
+                          message="one side reached every state connected to it without meeting the other")
+        return Answer(Status.TIMEOUT, bound=forward.depth + backward.depth + 1, stats=stats)
