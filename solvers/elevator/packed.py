@@ -5,7 +5,7 @@ microchip (the order of `Facility.elements`).  It is packed into one integer: it
 floor in bits ``[k * width, (k + 1) * width)`` and the elevator's floor above all items,
 with ``width`` the bits a floor number needs.  Carrying items from floor e to e + d then
 adds ``d * (elevator unit + the moved items' units)``: successors are array arithmetic.
-Codes are int64 when they fit in 63 bits, else Python integers in object arrays (the
+Codes are uint32 or uint64 when they fit, else Python integers in object arrays (the
 same operations, slower), so any number of floors and elements works.
 
 Safety is checked on whole arrays with masks: the items on floor f are the digits equal
@@ -25,9 +25,8 @@ import numpy.typing as npt
 
 from models.elevator import DOWN, UP, ElevatorMove, Facility, item_name
 
-Codes = npt.NDArray[Any]  # one packed state per entry, int64 or object (Python int)
+Codes = npt.NDArray[Any]  # one packed state per entry: uint32, uint64 or object (Python int)
 Indices = npt.NDArray[np.intp]
-INT64_BITS = 63  # non-negative int64 codes
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,8 @@ class Packing:
 
     @property
     def dtype(self) -> type | np.dtype[Any]:
-        return np.dtype(np.int64) if self.elevator_shift + self.width <= INT64_BITS else object
+        bits = self.elevator_shift + self.width
+        return np.dtype(np.uint32) if bits <= 32 else np.dtype(np.uint64) if bits <= 64 else object
 
     def unit(self, item: int) -> int:
         """What adding 1 to item `item`'s floor adds to a code."""
@@ -82,68 +82,71 @@ class Moves:
 
     def __init__(self, packing: Packing) -> None:
         self.packing = packing
-        self.digit_mask = (1 << packing.width) - 1
         self.generator_low, self.chip_low = packing.low_bits(0), packing.low_bits(1)
         self.all_low = self.generator_low | self.chip_low
         self.items_mask = (1 << packing.elevator_shift) - 1
-        self.patterns = packing.array([packing.replicated(floor) for floor in range(packing.floors)])
+        self.elevator_unit = 1 << packing.elevator_shift
         self.units = packing.array([packing.unit(item) for item in range(packing.items)])
 
-    def elevators(self, codes: Codes) -> Codes:
-        return codes >> self.packing.elevator_shift
-
-    def on_floor(self, codes: Codes, floors: Codes) -> Codes:
-        """Per code, the low digit bit of every item on that code's floor in `floors`."""
-        differ = (codes ^ self.patterns[floors.astype(np.intp)]) & self.items_mask
+    def on_floor(self, codes: Codes, floor: int) -> Codes:
+        """Per code, the items on `floor`: the lowest bit of each such item's digit."""
+        differ = (codes ^ self.packing.replicated(floor)) & self.items_mask
         spread = differ
         for shift in range(1, self.packing.width):
             spread = spread | (differ >> shift)
         return (spread & self.all_low) ^ self.all_low
 
-    def safe_on(self, codes: Codes, floors: Codes) -> npt.NDArray[np.bool_]:
-        """True where the floor in `floors` of each code has no exposed microchip near a generator."""
-        here = self.on_floor(codes, floors)
-        generators = here & self.generator_low
-        chips = here & self.chip_low
-        exposed = chips & ((generators << self.packing.width) ^ self.chip_low)
+    def safe(self, present: Codes) -> npt.NDArray[np.bool_]:
+        """True where a floor holding the items `present` (as from `on_floor`) is safe."""
+        generators = present & self.generator_low
+        chips = present & self.chip_low
+        exposed = chips & ((generators << self.packing.width) ^ self.chip_low)  # own generator elsewhere
         return np.asarray((generators == 0) | (exposed == 0), dtype=bool)
 
-    def loads(self, codes: Codes) -> tuple[Indices, Codes]:
-        """Every load the elevator can carry: (index of its code, sum of the items' units).
+    def loads(self, here: Codes) -> tuple[Indices, Codes]:
+        """Every load from item sets `here`: (index of its set, sum of the items' units).
 
-        Loads are one item on the elevator's floor, or two (each unordered pair once).
+        A load is one item of the set, or two (each unordered pair once).
         """
-        here = self.on_floor(codes, self.elevators(codes))
-        present = np.empty((len(codes), self.packing.items), dtype=bool)
+        present = np.empty((len(here), self.packing.items), dtype=bool)
         for item in range(self.packing.items):
             present[:, item] = (here & self.packing.unit(item)) != 0
-        owner, item = np.nonzero(present)  # row-major: grouped by code, items ascending
-        run_end = np.searchsorted(owner, owner, side="right")
-        partners = run_end - np.arange(len(owner)) - 1
+        owner, item = np.nonzero(present)  # row-major: grouped by set, items ascending
+        counts = present.sum(axis=1)
+        partners = np.repeat(np.cumsum(counts), counts) - np.arange(len(owner)) - 1  # later items, same set
         first = np.repeat(np.arange(len(owner)), partners)
-        offsets = np.arange(len(first)) - np.repeat(np.cumsum(partners) - partners, partners)
-        second = first + 1 + offsets
+        second = first + 1 + np.arange(len(first)) - np.repeat(np.cumsum(partners) - partners, partners)
         sources = np.concatenate([owner, owner[first]])
         units = np.concatenate([self.units[item], self.units[item[first]] + self.units[item[second]]])
         return sources, units
 
-    def successors(self, codes: Codes) -> tuple[Indices, Codes]:
-        """Every safe successor: (index of its code in `codes`, successor code).
+    def from_floor(self, codes: Codes, floor: int) -> list[Codes]:
+        """The safe successors of safe states `codes` whose elevator is on `floor`.
 
-        Each code must be a safe state; a successor is safe when the floor left and
-        the floor reached are.
+        Only the floor left and the floor reached change, so only they are checked.
         """
-        sources, units = self.loads(codes)
-        elevators = self.elevators(codes)[sources]
-        found_sources, found = [], []
-        for step in (1, -1):
-            target = elevators + step
-            fits = (target >= 0) & (target < self.packing.floors)
-            moved = codes[sources[fits]] + step * (units[fits] + (1 << self.packing.elevator_shift))
-            safe = self.safe_on(moved, elevators[fits]) & self.safe_on(moved, target[fits])
-            found_sources.append(sources[fits][safe])
-            found.append(moved[safe])
-        return np.concatenate(found_sources), np.concatenate(found)
+        here = self.on_floor(codes, floor)
+        sources, units = self.loads(here)
+        left_safe = self.safe(here[sources] ^ units)
+        found = []
+        for target in (floor + 1, floor - 1):
+            if not 0 <= target < self.packing.floors:
+                continue
+            keep = left_safe & self.safe(self.on_floor(codes, target)[sources] | units)
+            moved = units[keep] + self.elevator_unit
+            base = codes[sources[keep]]
+            found.append(base + moved if target > floor else base - moved)
+        return found
+
+    def successors(self, codes: Codes) -> Codes:
+        """Every safe successor of the safe states `codes` (sorted ascending), with repeats."""
+        shift = self.packing.elevator_shift
+        bounds = np.searchsorted(codes, self.packing.array([floor << shift for floor in range(self.packing.floors + 1)]))
+        found = [self.packing.array([])]
+        for floor in range(self.packing.floors):
+            if bounds[floor] < bounds[floor + 1]:
+                found += self.from_floor(codes[bounds[floor]:bounds[floor + 1]], floor)
+        return np.concatenate(found)
 
 
 def moved_items(packing: Packing, before: int, after: int) -> tuple[int, list[int]]:
