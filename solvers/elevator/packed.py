@@ -109,8 +109,8 @@ class Moves:
         A load is one item of the set, or two (each unordered pair once).
         """
         present = np.empty((len(here), self.packing.items), dtype=bool)
-        for item in range(self.packing.items):
-            present[:, item] = (here & self.packing.unit(item)) != 0
+        for column in range(self.packing.items):
+            present[:, column] = (here & self.packing.unit(column)) != 0
         owner, item = np.nonzero(present)  # row-major: grouped by set, items ascending
         counts = present.sum(axis=1)
         partners = np.repeat(np.cumsum(counts), counts) - np.arange(len(owner)) - 1  # later items, same set

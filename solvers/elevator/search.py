@@ -20,7 +20,7 @@ meeting state by finding, layer by layer, a neighbour in the layer before.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +29,7 @@ from models.elevator import Facility
 from solvers.base import Answer, Deadline, Solver, Status
 from solvers.elevator.common import start_is_safe
 from solvers.elevator.packed import Codes, Moves, Packing, to_moves
+from solvers.search import Ending, SearchOutcome
 
 #: States expanded per array operation: bounds the memory of one batch of successors.
 BATCH = 1 << 20
@@ -63,15 +64,6 @@ class Side:
         return len(self.layers) - 1
 
 
-@dataclass
-class Meeting:
-    """How the search ended: a path of codes, no plan (`exhausted`) or a timeout."""
-
-    path: list[int] | None = None
-    exhausted: bool = False
-    sides: list[Side] = field(default_factory=list)
-
-
 def next_layer(moves: Moves, side: Side, deadline: Deadline) -> Codes | None:
     """The states one step beyond `side`'s last layer, or `None` at the deadline."""
     last = side.layers[-1]
@@ -97,25 +89,36 @@ def walk_to_root(moves: Moves, side: Side, code: int) -> list[int]:
     return path
 
 
-def search(moves: Moves, start: int, goal: int, deadline: Deadline) -> Meeting:
-    """Bidirectional layered BFS from `start` to `goal` (see the module docstring)."""
+def search(moves: Moves, start: int, goal: int, deadline: Deadline) -> tuple[SearchOutcome[int], list[Side]]:
+    """Bidirectional layered BFS from `start` to `goal` (see the module docstring).
+
+    `goal` has the elevator on the top floor: a plan's last step carries items there.
+    A solved outcome's actions are the codes of the states after each step.
+    """
     forward, backward = Side([moves.packing.array([start])]), Side([moves.packing.array([goal])])
-    sides = [forward, backward]
-    if start == goal:
-        return Meeting([start], sides=sides)
+
+    def ending(status: Ending, path: list[int] | None = None) -> tuple[SearchOutcome[int], list[Side]]:
+        counts = forward.expanded + backward.expanded, forward.generated + backward.generated
+        if path is not None:
+            return SearchOutcome(status, len(path) - 1, path[1:], len(path) - 1, *counts), [forward, backward]
+        bound = None if status is Ending.EXHAUSTED else forward.depth + backward.depth + 1
+        return SearchOutcome(status, None, None, bound, *counts), [forward, backward]
+
+    if (start ^ goal) & moves.items_mask == 0:  # every item on the top floor: done, wherever the elevator is
+        return ending(Ending.SOLVED, [start])
     while True:
         side, other = (forward, backward) if len(forward.layers[-1]) <= len(backward.layers[-1]) else (backward, forward)
         layer = next_layer(moves, side, deadline)
         if layer is None:
-            return Meeting(sides=sides)
+            return ending(Ending.TIMEOUT)
         if len(layer) == 0:
-            return Meeting(exhausted=True, sides=sides)
+            return ending(Ending.EXHAUSTED)
         side.layers.append(layer)
         met = layer[contains(other.layers[-1], layer)]
         if len(met):
             middle = int(met[0])
             head = walk_to_root(moves, forward, middle)
-            return Meeting(head[::-1] + walk_to_root(moves, backward, middle)[1:], sides=sides)
+            return ending(Ending.SOLVED, head[::-1] + walk_to_root(moves, backward, middle)[1:])
 
 
 class BreadthFirst(Solver):
@@ -125,7 +128,7 @@ class BreadthFirst(Solver):
     name = "elevator-bfs"
     puzzle = "elevator"
     summary = "bidirectional breadth-first search over labelled states, whole layers as numpy arrays"
-    shares: frozenset[str] = frozenset()
+    shares = frozenset[str]()  # own packed moves and safety test; no bound, no quotient
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
@@ -134,15 +137,8 @@ class BreadthFirst(Solver):
         start = packing.encode(0, [floor for pair in zip(instance.generators, instance.chips, strict=True)
                                    for floor in pair])
         goal = packing.encode(instance.top, [instance.top] * packing.items)
-        meeting = search(Moves(packing), start, goal, deadline)
-        forward, backward = meeting.sides
-        stats = {"expanded": forward.expanded + backward.expanded,
-                 "generated": forward.generated + backward.generated,
-                 "forward_depth": forward.depth, "backward_depth": backward.depth}
-        if meeting.path is not None:
-            cost = len(meeting.path) - 1
-            return Answer(Status.OPTIMAL, cost, cost, list(to_moves(instance, packing, meeting.path)), stats)
-        if meeting.exhausted:
-            return Answer(Status.INFEASIBLE, stats=stats,
-                          message="one side reached every state connected to it without meeting the other")
-        return Answer(Status.TIMEOUT, bound=forward.depth + backward.depth + 1, stats=stats)
+        outcome, (forward, backward) = search(Moves(packing), start, goal, deadline)
+        return outcome.answer(
+            lambda path: list(to_moves(instance, packing, [start, *path])),
+            infeasible="one side reached every state connected to its root without meeting the other",
+            stats={"forward_depth": forward.depth, "backward_depth": backward.depth})
