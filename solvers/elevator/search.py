@@ -77,7 +77,7 @@ def next_layer(moves: Moves, side: Side, deadline: Deadline) -> Codes | None:
         found = sorted_unique(found)
         batches.append(found[~contains(last, found) & ~contains(before, found)])
     side.expanded += len(last)
-    return sorted_unique(np.concatenate(batches))
+    return batches[0] if len(batches) == 1 else sorted_unique(np.concatenate(batches))
 
 
 def walk_to_root(moves: Moves, side: Side, code: int) -> list[int]:
