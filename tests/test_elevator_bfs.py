@@ -13,14 +13,13 @@ import random
 import numpy as np
 import pytest
 
-from harness.index import discover
 from models.base import InvalidPlan
-from models.elevator import ELEMENT_NAMES, UP, ElevatorMove, Facility, check_plan, generate, item_name, parse
+from models.elevator import ELEMENT_NAMES, UP, ElevatorMove, Facility, check_plan, generate, item_name
 from solvers.base import Deadline, Status
 from solvers.elevator.packed import Moves, Packing
 from solvers.elevator.quotient import QuotientSearch
 from solvers.elevator.search import BreadthFirst
-from tests.known import INSTANCES
+from tests.test_elevator_solvers import assert_answers_index, indexed
 
 
 def seeded(seed: int, most_pairs: int) -> Facility:
@@ -57,29 +56,15 @@ def test_agrees_with_the_quotient_on_bigger_seeded_facilities(seed: int) -> None
     assert_agree(seeded(1000 + seed, 6))
 
 
-def indexed(most_pairs: int) -> list:
-    return [found for found in discover(INSTANCES / "elevator") if found.expected is not None
-            and len(parse(found.path.read_text(), str(found.path)).elements) <= most_pairs]
-
-
 @pytest.mark.parametrize("found", indexed(6), ids=lambda found: found.name)
 def test_indexed_instances_up_to_six_pairs(found) -> None:
-    facility = parse(found.path.read_text(), str(found.path))
-    result = BreadthFirst().solve(facility, 60)
-    if found.expected == "infeasible":
-        assert result.status is Status.INFEASIBLE
-    else:
-        assert (result.status, result.cost) == (Status.OPTIMAL, found.expected)
-        assert check_plan(facility, result.plan) == found.expected
+    assert_answers_index(BreadthFirst(), found, 60)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("found", [f for f in indexed(7) if f not in indexed(6)], ids=lambda found: found.name)
 def test_indexed_seven_pair_instances(found) -> None:
-    facility = parse(found.path.read_text(), str(found.path))
-    result = BreadthFirst().solve(facility, 120)
-    assert (result.status, result.cost) == (Status.OPTIMAL, found.expected)
-    assert check_plan(facility, result.plan) == found.expected
+    assert_answers_index(BreadthFirst(), found, 120)
 
 
 def mostly_done(floors: int, pairs: int, low: int) -> Facility:

@@ -48,16 +48,21 @@ def indexed(limit_pairs: int) -> list:
             and len(parse(found.path.read_text(), str(found.path)).elements) <= limit_pairs]
 
 
+def assert_answers_index(solver, found, limit: float) -> None:
+    """`solver` proves the index's answer for `found`, with a plan the checker accepts."""
+    facility = parse(found.path.read_text(), str(found.path))
+    result = solver.solve(facility, time_limit=limit)
+    if found.expected == "infeasible":
+        assert result.status is Status.INFEASIBLE
+    else:
+        assert (result.status, result.cost) == (Status.OPTIMAL, found.expected)
+        assert check_plan(facility, result.plan) == found.expected
+
+
 @pytest.mark.parametrize("found", indexed(3), ids=lambda found: found.name)
 def test_indexed_small_instances(found) -> None:
-    facility = parse(found.path.read_text(), str(found.path))
     for solver in SOLVERS[:2]:
-        result = solver.solve(facility, time_limit=30)
-        if found.expected == "infeasible":
-            assert result.status is Status.INFEASIBLE
-        else:
-            assert (result.status, result.cost) == (Status.OPTIMAL, found.expected)
-            assert check_plan(facility, result.plan) == found.expected
+        assert_answers_index(solver, found, 30)
 
 
 @pytest.mark.slow

@@ -122,8 +122,9 @@ def search(moves: Moves, start: int, goal: int, deadline: Deadline) -> tuple[Sea
 
 
 class BreadthFirst(Solver):
-    """Breadth-first search over labelled states: ``optimal``, ``infeasible`` (unsafe
-    start, or every reachable safe state explored) or ``timeout`` with the depth reached."""
+    """Bidirectional breadth-first search over labelled states: ``optimal``, ``infeasible``
+    (unsafe start, or one side explored every state connected to its root) or ``timeout``
+    with the bound ``start side depth + goal side depth + 1``."""
 
     name = "elevator-bfs"
     puzzle = "elevator"
