@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -69,6 +70,16 @@ def test_reachable_stacks_are_exactly_the_stacks_of_reachable_configurations(roo
     configurations = every_configuration(burrow)
     start = stacks_of("." * 11 + rooms, 1)
     assert {stacks_of(c, 1) for c in configurations} == reachable_stacks(start, 1, Deadline(None))
+
+
+@pytest.mark.parametrize("rooms", [("B", "A", "D", "C"), pytest.param(("BA", "CD", "DC", "AB"), marks=pytest.mark.slow)])
+def test_every_arrangement_of_reachable_stacks_is_reachable(rooms: tuple[str, str, str, str]) -> None:
+    """The converse: a configuration is reachable exactly when its stacks are."""
+    burrow = Burrow("burrow", rooms)
+    depth = burrow.depth
+    reachable = reachable_stacks(stacks_of("." * 11 + "".join(rooms), depth), depth, Deadline(None))
+    arrangements = sum(math.prod(math.comb(depth, len(room)) for room in state.split("|")[1:]) for state in reachable)
+    assert len(every_configuration(burrow)) == arrangements
 
 
 @pytest.mark.parametrize("rooms", [("D", "C", "B", "A"), pytest.param(("BA", "CB", "DC", "AD"), marks=pytest.mark.slow)])

@@ -10,8 +10,10 @@ on the *contraction lemma*: some optimal plan is canonical, i.e.
 
 (Exchange arguments: moving a settled amphipod or stopping higher up only blocks
 cells nobody needs; a hallway amphipod may only go home.)  The literal one-step
-formulation ``amphipods-steps`` makes none of these assumptions and checks the lemma
-empirically on every instance it finishes.
+formulation ``amphipods-steps`` and the one-move-per-stop ``amphipods-stops`` make none
+of these assumptions (their optima range over every plan the rules allow), so they
+check the lemma empirically on every instance they finish: ``amphipods-stops`` at
+depth 4 too, including burrows without a solution.
 """
 
 from __future__ import annotations

@@ -307,6 +307,10 @@ class StopMoves(SearchProblem[Configuration, Move]):
 
 
 class StopSearch(Solver):
+    """A* over configurations with the stack bound: ``optimal``; ``infeasible`` when no
+    reachable room stacks have every room sorted; ``timeout`` with the open f-bound, or
+    without a bound when the deadline passes while the stacks are enumerated."""
+
     name = "amphipods-stops"
     puzzle = "amphipods"
     summary = "A* over configurations, one move per stop, bounded by the reachable room stacks (no contraction)"
