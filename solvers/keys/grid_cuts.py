@@ -166,7 +166,7 @@ def _needs(graph: CellGraph, terminals: list[int], component: list[int]) -> list
     keys = len(graph.key_cells)
     needs = [[0] * keys for _ in terminals]
     at = {cell: t for t, cell in enumerate(terminals)}
-    for cell, letter in enumerate(map(int.__or__, graph.door, graph.key)):
+    for cell, letter in enumerate(graph.letter):
         if not letter or not graph.walkable[cell]:
             continue
         side: dict[int, int] = {}  # terminal -> which neighbour of the removed cell reaches it

@@ -51,6 +51,7 @@ class CellGraph:
                     and self.walkable[(r + dr) * self.width + c + dc]
                 )
         self.neighbours = [tuple(other for _, other in steps) for steps in self.steps]
+        self.letter = [door | key for door, key in zip(self.door, self.key, strict=True)]  # either bit, or 0
         self.key_cells = [r * self.width + c for r, c in (vault.keys[letter] for letter in self.letters)]
         self.starts = [r * self.width + c for r, c in vault.robots]
 
@@ -79,8 +80,8 @@ class FirstKeyWalks:
         """Breadth-first search from `source`; returns (letters touched, walks)."""
         self.searches += 1
         graph = self.graph
-        door, key, neighbours = graph.door, graph.key, graph.neighbours
-        seen = bytearray(len(door))
+        letters, key, neighbours = graph.letter, graph.key, graph.neighbours
+        seen = bytearray(len(letters))
         seen[source] = 1
         frontier = [source]
         touched, moves = 0, 0
@@ -93,7 +94,7 @@ class FirstKeyWalks:
                     if seen[other]:
                         continue
                     seen[other] = 1
-                    letter = door[other] | key[other]
+                    letter = letters[other]
                     if letter:
                         touched |= letter
                         if not held & letter:
@@ -113,7 +114,7 @@ class FirstKeyWalks:
             following = []
             for cell in frontier:
                 for direction, other in graph.steps[cell]:
-                    letter = graph.door[other] | graph.key[other]
+                    letter = graph.letter[other]
                     if other in came or (letter and not held & letter and other != target):
                         continue
                     came[other] = (cell, direction)
