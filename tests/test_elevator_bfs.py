@@ -79,6 +79,7 @@ def mostly_done(floors: int, pairs: int, low: int) -> Facility:
     (3, 16, 2, object),  # 66 bits: Python integers
     (4, 28, 1, object),  # every element name
     (9, 2, 2, np.dtype(np.uint32)),  # four bits a floor
+    (9, 8, 1, object),  # 68 bits, 16 items: loads from the table
 ])
 def test_every_code_width_agrees_with_the_quotient(floors: int, pairs: int, low: int, dtype: object) -> None:
     facility = mostly_done(floors, pairs, low)

@@ -77,6 +77,42 @@ class Packing:
         return np.array(codes, dtype=self.dtype)
 
 
+#: Up to this many items, loads come from a table of every item set (2**16 sets, 2.5 M loads).
+TABLE_ITEMS = 16
+
+
+def loads_of(present: npt.NDArray[np.bool_], units: Codes) -> tuple[Indices, Codes]:
+    """Every load of item sets given as rows of `present`: (row, sum of the items' `units`).
+
+    A load is one item of the row, or two (each unordered pair once).
+    """
+    owner, item = np.nonzero(present)  # row-major: grouped by row, items ascending
+    counts = present.sum(axis=1)
+    partners = np.repeat(np.cumsum(counts), counts) - np.arange(len(owner)) - 1  # later items, same row
+    first = np.repeat(np.arange(len(owner)), partners)
+    second = first + 1 + np.arange(len(first)) - np.repeat(np.cumsum(partners) - partners, partners)
+    sources = np.concatenate([owner, owner[first]])
+    return sources, np.concatenate([units[item], units[item[first]] + units[item[second]]])
+
+
+class LoadTable:
+    """The loads of every set of items, precomputed: a run of unit sums per set."""
+
+    def __init__(self, units: Codes) -> None:
+        sets = np.arange(1 << len(units))
+        owner, sums = loads_of(((sets[:, None] >> np.arange(len(units))) & 1).astype(bool), units)
+        self.units = sums[np.argsort(owner, kind="stable")]
+        self.counts = np.bincount(owner, minlength=len(sets))
+        self.starts = np.cumsum(self.counts) - self.counts
+
+    def loads(self, sets: Indices) -> tuple[Indices, Codes]:
+        """(index into `sets`, unit sum) of every load of each set (bit k: item k)."""
+        counts = self.counts[sets]
+        sources = np.repeat(np.arange(len(sets)), counts)
+        firsts = np.repeat(self.starts[sets] - (np.cumsum(counts) - counts), counts)
+        return sources, self.units[np.arange(len(sources)) + firsts]
+
+
 class Moves:
     """Every safe move of a packing's states, on arrays of codes."""
 
@@ -87,6 +123,7 @@ class Moves:
         self.items_mask = (1 << packing.elevator_shift) - 1
         self.elevator_unit = 1 << packing.elevator_shift
         self.units = packing.array([packing.unit(item) for item in range(packing.items)])
+        self.table = LoadTable(self.units) if packing.items <= TABLE_ITEMS else None
 
     def on_floor(self, codes: Codes, floor: int) -> Codes:
         """Per code, the items on `floor`: the lowest bit of each such item's digit."""
@@ -104,21 +141,21 @@ class Moves:
         return np.asarray((generators == 0) | (exposed == 0), dtype=bool)
 
     def loads(self, here: Codes) -> tuple[Indices, Codes]:
-        """Every load from item sets `here`: (index of its set, sum of the items' units).
-
-        A load is one item of the set, or two (each unordered pair once).
-        """
+        """Every load from item sets `here` (as from `on_floor`): (index of its set, sum of
+        the items' units).  A load is one item of the set, or two (each pair once)."""
+        if self.table is not None:
+            return self.table.loads(self.compact(here))
         present = np.empty((len(here), self.packing.items), dtype=bool)
         for column in range(self.packing.items):
             present[:, column] = (here & self.packing.unit(column)) != 0
-        owner, item = np.nonzero(present)  # row-major: grouped by set, items ascending
-        counts = present.sum(axis=1)
-        partners = np.repeat(np.cumsum(counts), counts) - np.arange(len(owner)) - 1  # later items, same set
-        first = np.repeat(np.arange(len(owner)), partners)
-        second = first + 1 + np.arange(len(first)) - np.repeat(np.cumsum(partners) - partners, partners)
-        sources = np.concatenate([owner, owner[first]])
-        units = np.concatenate([self.units[item], self.units[item[first]] + self.units[item[second]]])
-        return sources, units
+        return loads_of(present, self.units)
+
+    def compact(self, here: Codes) -> Indices:
+        """Item sets from `on_floor` as small integers: bit k for item k."""
+        sets = np.zeros(len(here), dtype=np.intp)
+        for item in range(self.packing.items):
+            sets |= ((here >> (item * (self.packing.width - 1))) & (1 << item)).astype(np.intp)
+        return sets
 
     def from_floor(self, codes: Codes, floor: int) -> list[Codes]:
         """The safe successors of safe states `codes` whose elevator is on `floor`.
