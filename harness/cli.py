@@ -23,7 +23,7 @@ from pathlib import Path
 import click
 
 from harness.external import External
-from harness.index import append_entries, discover
+from harness.index import Expected, append_entries, discover
 from harness.measure import oversubscription
 from harness.plan import Choice, plan_comparison, task
 from harness.progress import Progress
@@ -192,10 +192,13 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
               help="Also run your own program on each instance (of PUZZLE); its last printed integer "
                    "is its claimed optimum, judged like any other claim (repeatable).")
+@click.option("--scheduler", envvar="CROSSCHECK_SCHEDULER", metavar="tcp://HOST:PORT",
+              help="Run on the workers of this Dask scheduler instead of local processes (needs the cluster "
+                   "extra; --jobs is then unused) [env: CROSSCHECK_SCHEDULER].")
 def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, memory_limit: int, jobs: int,
             variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
             fmt: str,
-            json_path: Path | None, external_specs: tuple[str, ...]) -> None:
+            json_path: Path | None, external_specs: tuple[str, ...], scheduler: str | None) -> None:
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
@@ -225,8 +228,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         progress(record)
 
     try:
-        records += run_tasks(tasks, jobs=jobs, on_record=finished, on_start=progress.started,
-                             on_end=progress.ended, pin_cores=pin_cores)
+        records += _run(tasks, jobs, scheduler, finished, progress, pin_cores)
     except KeyboardInterrupt:
         progress.close()
         click.echo(f"interrupted: finished runs are saved in {out}; continue with --out {out} --resume", err=True)
@@ -245,6 +247,24 @@ def _read(path: Path) -> list[RunRecord]:
         return read_records(path)
     except NewerSchemaError as error:
         raise click.ClickException(str(error)) from None
+
+
+def _run(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None,
+         on_record: Callable[[RunRecord], None], progress: Progress, pin_cores: bool) -> list[RunRecord]:
+    """Run the tasks in local processes, `jobs` at a time, or on the Dask cluster at `scheduler`."""
+    if scheduler is None:
+        return run_tasks(tasks, jobs=jobs, on_record=on_record, on_start=progress.started, on_end=progress.ended,
+                         pin_cores=pin_cores)
+    try:
+        from harness.cluster import ClusterError, run_on_cluster  # Dask is optional, and slow to import
+    except ImportError as error:
+        raise click.UsageError(f"--scheduler needs the cluster extra (pip install 'crosscheck[cluster]'): "
+                               f"{error}") from None
+    try:
+        return run_on_cluster(tasks, scheduler, on_record, progress.started,
+                              report=lambda message: click.echo(message, err=True))
+    except ClusterError as error:
+        raise click.BadParameter(str(error), param_hint="--scheduler") from None
 
 
 def _fresh_results_path() -> Path:

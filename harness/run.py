@@ -144,13 +144,14 @@ def limited_record(task: Task, expected: Expected) -> RunRecord:
     try:
         return run_task(task, expected)
     except MemoryError:
-        return _failure(task, expected, Status.MEMOUT, f"memory limit of {task.memory_limit_mb} MB reached")
+        return failure(task, expected, Status.MEMOUT, f"memory limit of {task.memory_limit_mb} MB reached")
     except BaseException as error:  # report, never crash silently
-        return _failure(task, expected, Status.ERROR,
+        return failure(task, expected, Status.ERROR,
                         f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=5)}")
 
 
-def _failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
+def failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
+    """The record of a run that produced none itself."""
     return RunRecord(instance=task.instance, puzzle=task.puzzle, solver=task.solver, variant=task.variant,
                      repeat=task.repeat, status=status, message=message,
                      seconds=seconds, expected=expected, environment=_environment(task),
@@ -184,7 +185,7 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
     send.close()
     record, usage = None, None
     try:
-        if _ready(receive, hard_limit(task), should_stop):
+        if waited(receive.poll, hard_limit(task), should_stop):
             record = RunRecord.model_validate(receive.recv())
     except EOFError:
         pass  # the child died before sending: judged below from its exit code
@@ -200,14 +201,15 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
     return record.model_copy(update={"wall_seconds": round(elapsed, 6)})
 
 
-def _ready(receive: Connection, limit: float | None, should_stop: Callable[[], bool] | None) -> bool:
-    """Wait until the record can be read (or the child died), the limit passed, or `should_stop`."""
+def waited(ready: Callable[[float | None], bool], limit: float | None,
+           should_stop: Callable[[], bool] | None) -> bool:
+    """Call `ready(seconds)`, which waits at most that long for the run's end, until it says
+    True; False once `limit` seconds have passed or `should_stop` (asked every half second) says so."""
     if should_stop is None:
-        return receive.poll(limit)
+        return ready(limit)
     deadline = None if limit is None else time.monotonic() + limit
     while deadline is None or time.monotonic() < deadline:
-        wait = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
-        if receive.poll(wait):
+        if ready(0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))):
             return True
         if should_stop():
             return False
@@ -218,9 +220,9 @@ def judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float)
     """The record of a run that sent none: killed at its limit, or dead with `exitcode`."""
     limit = hard_limit(task)
     if exitcode is None or (limit is not None and elapsed >= limit):
-        return _failure(task, expected, Status.TIMEOUT, f"killed after {elapsed:.1f} s (limit {task.time_limit} s)",
+        return failure(task, expected, Status.TIMEOUT, f"killed after {elapsed:.1f} s (limit {task.time_limit} s)",
                         elapsed)
-    return _failure(task, expected, *_death(exitcode, task), seconds=elapsed)
+    return failure(task, expected, *_death(exitcode, task), seconds=elapsed)
 
 
 def _death(exitcode: int, task: Task) -> tuple[Status, str]:
@@ -235,12 +237,17 @@ def _death(exitcode: int, task: Task) -> tuple[Status, str]:
 
 def _kill_group(process: BaseProcess) -> None:
     """Kill the child's whole process group (any grandchildren too) and reap it."""
-    if process.pid is not None:
+    kill_group(process.pid)
+    process.join(timeout=5)
+
+
+def kill_group(pid: int | None) -> None:
+    """Kill the process group led by `pid`, if it still exists."""
+    if pid is not None:
         try:
-            os.killpg(process.pid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-    process.join(timeout=5)
 
 
 # --- many runs -------------------------------------------------------------------------
