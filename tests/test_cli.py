@@ -10,6 +10,7 @@ import io
 import json
 import re
 import shutil
+import subprocess
 import sys
 import time
 import tomllib
@@ -330,3 +331,15 @@ def test_compare_saves_records_by_default(folder: Path, tmp_path: Path) -> None:
     saved = tmp_path / "results" / "default-0.jsonl"
     assert f"records: {saved}" in result.output
     assert {r.solver for r in read_records(saved)} == {"-", "test-plain"}
+
+
+def test_a_local_comparison_never_imports_dask(folder: Path, tmp_path: Path) -> None:
+    """Dask is the optional cluster extra: only --scheduler may load it."""
+    script = ("import sys; from click.testing import CliRunner; from harness.cli import main; "
+              f"result = CliRunner().invoke(main, ['compare', {str(folder)!r}, '--solver', 'test-liar', '--out', "
+              f"{str(tmp_path / 'runs.jsonl')!r}]); "
+              "print(result.exit_code, sorted({m.split('.')[0] for m in sys.modules} & {'dask', 'distributed'}))")
+    environment = {key: value for key, value in os.environ.items() if key != "CROSSCHECK_SCHEDULER"}
+    done = subprocess.run([sys.executable, "-c", script], env={**environment, "PYTHONPATH": str(INSTANCES.parent)},
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["1", "[]"]  # the liar's invalid plan was judged, and no Dask module loaded

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.records import read_records
+from harness.records import Task, read_records
 from harness.verdicts import judge_all
 from tests.known import INSTANCES
 from tests.plugin_solvers import grandchild_pidfile
@@ -145,6 +145,7 @@ def test_a_worker_lost_mid_run_gives_an_error_record_and_the_rest_goes_on(schedu
     assert wait_for(lambda: not alive(grandchild) and not alive(run), 10)
 
 
+@pytest.mark.slow  # about 40 s on a loaded machine
 def test_a_killed_client_leaves_nothing_running_and_resume_completes(scheduler: str, tmp_path: Path) -> None:
     pidfiles = _sleepers(tmp_path / "vaults", 2)
     out = tmp_path / "runs.jsonl"
@@ -166,3 +167,16 @@ def test_a_killed_client_leaves_nothing_running_and_resume_completes(scheduler: 
     records = read_records(out)
     assert len(records) == len({r.key for r in records}) == 4, resumed.stderr
     assert finished <= {r.key for r in records}
+
+
+def test_workers_with_another_crosscheck_are_reported_and_not_used(scheduler: str, monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path: Path) -> None:
+    import harness.cluster
+
+    monkeypatch.setattr(harness.cluster, "environment", lambda: {"crosscheck": "0.0.1", "commit": "elsewhere"})
+    (tmp_path / "small.txt").write_text(VAULT)
+    task = Task(path=str(tmp_path / "small.txt"), instance="small", solver="keys-graph", puzzle="keys")
+    reports: list[str] = []
+    with pytest.raises(harness.cluster.ClusterError, match="no worker"):
+        harness.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, reports.append)
+    assert len(reports) == 2 and all("not used" in line and "elsewhere" in line for line in reports)
