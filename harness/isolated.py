@@ -28,8 +28,9 @@ from pydantic import ValidationError
 
 from harness.index import Expected
 from harness.lifeline import die_with_reader
+from harness.measure import killed_usage
 from harness.records import RunRecord, Task
-from harness.run import hard_limit, judged, kill_group, limited_record, waited
+from harness.run import hard_limit, kill_group, measured_record, settled, waited
 
 #: The folder holding the `harness` package, put on the launched interpreter's path.
 SOURCE = str(Path(__file__).resolve().parent.parent)
@@ -41,7 +42,7 @@ def main() -> None:
     os.dup2(2, 1)  # what the solver prints cannot corrupt the record
     die_with_reader(out.fileno())
     request = json.load(sys.stdin)
-    record = limited_record(Task.model_validate(request["task"]), request["expected"])
+    record = measured_record(Task.model_validate(request["task"]), request["expected"])
     out.write(record.model_dump_json())
     out.close()
 
@@ -55,18 +56,22 @@ def run_launched(task: Task, expected: Expected = None, should_stop: Callable[[]
     request = json.dumps({"task": task.model_dump(mode="json"), "expected": expected}).encode()
     path = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
     start = time.perf_counter()
+    usage = None
     with subprocess.Popen([sys.executable, "-m", "harness.isolated"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           start_new_session=True, env={**os.environ, "PYTHONPATH": path}) as process:
         try:
             output = _output(process, request, hard_limit(task), should_stop)
         finally:
+            if not output:
+                usage = killed_usage(process.pid)  # what it used, read before the kill
             kill_group(process.pid)  # what the run left behind, or the run itself when it is cut short
+    record = None
     if output:
         try:
-            return RunRecord.model_validate_json(output)
+            record = RunRecord.model_validate_json(output)
         except ValidationError:
             pass  # cut short mid-write: judged by its exit status
-    return judged(task, expected, process.returncode, time.perf_counter() - start)
+    return settled(record, task, expected, process.returncode, time.perf_counter() - start, usage)
 
 
 def _output(process: subprocess.Popen[bytes], request: bytes, limit: float | None,

@@ -27,7 +27,7 @@ from typing import Any, NotRequired, TypedDict
 from harness.external import run_external
 from harness.index import Expected
 from harness.lifeline import die_with_reader
-from harness.measure import core_groups, killed_usage, own_usage
+from harness.measure import Usage, core_groups, killed_usage, own_usage
 from harness.records import RunRecord, Task, environment
 from models.base import Instance, InvalidInstance, InvalidPlan
 from models.registry import load_instance
@@ -128,9 +128,13 @@ def _child(task: Task, expected: Expected, conn: Connection) -> None:
     die_with_reader(conn.fileno())
     if task.cores:
         os.sched_setaffinity(0, task.cores)  # children (Fast Downward) inherit it
-    record = limited_record(task, expected).model_copy(update=own_usage().fields())  # last: the check counts too
-    conn.send(record.model_dump(mode="json"))
+    conn.send(measured_record(task, expected).model_dump(mode="json"))
     conn.close()
+
+
+def measured_record(task: Task, expected: Expected) -> RunRecord:
+    """`limited_record` with this process's CPU time and peak memory (read last: the check counts too)."""
+    return limited_record(task, expected).model_copy(update=own_usage().fields())
 
 
 def limited_record(task: Task, expected: Expected) -> RunRecord:
@@ -195,9 +199,15 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
         _kill_group(process)
         _LIVE.discard(process)
         receive.close()
-    elapsed = time.perf_counter() - start
+    return settled(record, task, expected, process.exitcode, time.perf_counter() - start, usage)
+
+
+def settled(record: RunRecord | None, task: Task, expected: Expected, exitcode: int | None, elapsed: float,
+            usage: Usage | None) -> RunRecord:
+    """The run's record with its wall time: the one it sent, else judged from how it ended
+    (`exitcode`, and `usage` read before it was killed)."""
     if record is None:
-        record = judged(task, expected, process.exitcode, elapsed).model_copy(update=usage.fields() if usage else {})
+        record = _judged(task, expected, exitcode, elapsed).model_copy(update=usage.fields() if usage else {})
     return record.model_copy(update={"wall_seconds": round(elapsed, 6)})
 
 
@@ -216,7 +226,7 @@ def waited(ready: Callable[[float | None], bool], limit: float | None,
     return False
 
 
-def judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float) -> RunRecord:
+def _judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float) -> RunRecord:
     """The record of a run that sent none: killed at its limit, or dead with `exitcode`."""
     limit = hard_limit(task)
     if exitcode is None or (limit is not None and elapsed >= limit):
