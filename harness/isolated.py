@@ -16,8 +16,10 @@ avoid it, since there `run_isolated` works (see harness/cluster.py).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import subprocess
 import sys
 import time
@@ -28,68 +30,98 @@ from pydantic import ValidationError
 
 from harness.index import Expected
 from harness.lifeline import die_with_reader
-from harness.measure import killed_usage
+from harness.measure import killed_usage, own_usage
 from harness.records import RunRecord, Task
 from harness.run import hard_limit, kill_group, measured_record, settled, waited
 
 #: The folder holding the `harness` package, put on the launched interpreter's path.
 SOURCE = str(Path(__file__).resolve().parent.parent)
 
+#: Seconds a launched interpreter may take to start and import the solvers; the run's
+#: own clock starts only then, so a loaded machine's slow start never eats its time limit.
+STARTUP_SECONDS = 120.0
+
+#: What a launched run writes first, once it is about to run the task.
+STARTED = b"\n"
+
 
 def main() -> None:
     """Read one task from standard input, run it, write its record to standard output."""
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # what the solver prints cannot corrupt the record
     die_with_reader(out.fileno())
     request = json.load(sys.stdin)
-    record = measured_record(Task.model_validate(request["task"]), request["expected"])
-    out.write(record.model_dump_json())
+    task = Task.model_validate(request["task"])
+    out.write(STARTED)
+    out.flush()
+    startup = own_usage().cpu_seconds  # starting the interpreter is not part of the run
+    record = measured_record(task, request["expected"])
+    if record.cpu_seconds is not None:
+        record = record.model_copy(update={"cpu_seconds": round(record.cpu_seconds - startup, 6)})
+    out.write(record.model_dump_json().encode())
     out.close()
 
 
 def run_launched(task: Task, expected: Expected = None, should_stop: Callable[[], bool] | None = None) -> RunRecord:
     """Run `task` in a launched interpreter under its limits; always returns a record.
 
-    Like `run_isolated`: killed at its hard limit, or as soon as `should_stop` says so
-    (asked every half second).
+    Like `run_isolated`: killed at its hard limit (counted from the run's start, after
+    the interpreter's), or as soon as `should_stop` says so (asked every half second).
     """
     request = json.dumps({"task": task.model_dump(mode="json"), "expected": expected}).encode()
     path = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
+    usage, ended = None, False
     start = time.perf_counter()
-    usage = None
     with subprocess.Popen([sys.executable, "-m", "harness.isolated"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           start_new_session=True, env={**os.environ, "PYTHONPATH": path}) as process:
+        assert process.stdin is not None and process.stdout is not None
+        output = _Output(process.stdout.fileno())
         try:
-            output = _output(process, request, hard_limit(task), should_stop)
+            with contextlib.suppress(BrokenPipeError):  # it died first: judged by its exit status
+                process.stdin.write(request)
+                process.stdin.close()
+            if waited(output.started, STARTUP_SECONDS, should_stop):
+                start = time.perf_counter()
+                ended = waited(output.ended, hard_limit(task), should_stop)
         finally:
-            if not output:
+            if not ended:
                 usage = killed_usage(process.pid)  # what it used, read before the kill
             kill_group(process.pid)  # what the run left behind, or the run itself when it is cut short
-    record = None
-    if output:
+    return settled(output.record() if ended else None, task, expected, process.returncode,
+                   time.perf_counter() - start, usage)
+
+
+class _Output:
+    """A launched run's standard output, read as it comes."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.data, self.closed = fd, b"", False
+
+    def started(self, seconds: float | None) -> bool:
+        """Whether the run started (or ended) within `seconds`."""
+        return self._until(lambda: self.closed or self.data.startswith(STARTED), seconds)
+
+    def ended(self, seconds: float | None) -> bool:
+        """Whether the run closed its output (it wrote its record, or died) within `seconds`."""
+        return self._until(lambda: self.closed, seconds)
+
+    def record(self) -> RunRecord | None:
         try:
-            record = RunRecord.model_validate_json(output)
+            return RunRecord.model_validate_json(self.data.removeprefix(STARTED))
         except ValidationError:
-            pass  # cut short mid-write: judged by its exit status
-    return settled(record, task, expected, process.returncode, time.perf_counter() - start, usage)
+            return None  # it died before writing all of it: judged by its exit status
 
-
-def _output(process: subprocess.Popen[bytes], request: bytes, limit: float | None,
-            should_stop: Callable[[], bool] | None) -> bytes | None:
-    """What the run wrote, once it exits; None when it passes `limit` or `should_stop`."""
-    sent: list[bytes] = []  # communicate() takes the input once, then goes on where it stopped
-    output: list[bytes] = []
-
-    def ended(seconds: float | None) -> bool:
-        try:
-            output.append(process.communicate(None if sent else request, timeout=seconds)[0])
-        except subprocess.TimeoutExpired:
-            return False
-        finally:
-            sent.append(request)
+    def _until(self, done: Callable[[], bool], seconds: float | None) -> bool:
+        deadline = None if seconds is None else time.monotonic() + seconds
+        while not done():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            if select.select([self.fd], [], [], left)[0]:
+                chunk = os.read(self.fd, 1 << 16)
+                self.data += chunk
+                self.closed = not chunk
         return True
-
-    return output[0] if waited(ended, limit, should_stop) else None
 
 
 if __name__ == "__main__":
