@@ -42,6 +42,7 @@ from harness.records import (
 from harness.report import FORMATS, HUMAN_FORMATS, notes, render
 from harness.run import run_tasks
 from harness.schema import NewerSchemaError
+from harness.shard import Shard, merge
 from harness.verdicts import FAILURES, judge_all
 from models.base import InvalidInstance, Puzzle
 from models.registry import PUZZLES, get_puzzle, load_instance
@@ -192,13 +193,16 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
               help="Also run your own program on each instance (of PUZZLE); its last printed integer "
                    "is its claimed optimum, judged like any other claim (repeatable).")
+@click.option("--shard", metavar="K/N", callback=lambda context, param, value: _shard(value),
+              help="Make only part K of N of the runs (deterministic by instance, variant and solver), "
+                   "for batch jobs; merge the parts' --out files with report, plot or record-optima.")
 @click.option("--scheduler", envvar="CROSSCHECK_SCHEDULER", metavar="tcp://HOST:PORT",
               help="Run on the workers of this Dask scheduler instead of local processes (needs the cluster "
                    "extra; --jobs is then unused) [env: CROSSCHECK_SCHEDULER].")
 def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, memory_limit: int, jobs: int,
             variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
             fmt: str,
-            json_path: Path | None, external_specs: tuple[str, ...], scheduler: str | None) -> None:
+            json_path: Path | None, external_specs: tuple[str, ...], shard: Shard | None, scheduler: str | None) -> None:
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
@@ -217,6 +221,8 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
                                  param_hint="--out")
     choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers)
     records, tasks = plan_comparison(paths, choice, done)
+    if shard is not None:
+        records, tasks = [r for r in records if shard.holds(r.key)], [t for t in tasks if shard.holds(t[0].key)]
     for record in records:
         if record.key not in done:
             append_record(out, record)
@@ -247,6 +253,22 @@ def _read(path: Path) -> list[RunRecord]:
         return read_records(path)
     except NewerSchemaError as error:
         raise click.ClickException(str(error)) from None
+
+
+def _shard(text: str | None) -> Shard | None:
+    try:
+        return None if text is None else Shard.parse(text)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--shard") from None
+
+
+def _read_all(paths: tuple[Path, ...]) -> list[RunRecord]:
+    """The records of several results files (the parts of a sharded comparison, say),
+    one per run: a run recorded twice keeps its later record, with a warning on stderr."""
+    records, warnings = merge((str(path), _read(path)) for path in paths)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    return records
 
 
 def _run(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None,
@@ -305,7 +327,7 @@ def _exit_status(records: list[RunRecord]) -> int:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice((*FORMATS, "parquet")), default="table", show_default=True,
               help="table or markdown for people (verdict notes follow); csv, jsonl (tidy: one flat row per "
                    "run), json (full records) or parquet (tidy, needs the analysis extra and -o) for programs.")
@@ -314,9 +336,10 @@ def _exit_status(records: list[RunRecord]) -> int:
                    "timeouts, times: medians over each instance's repetitions, then over instances).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to this file instead of stdout (required for parquet).")
-def report(file: Path, fmt: str, by: str, output: Path | None) -> None:
-    """Rebuild the comparison table from a JSON Lines results file (from --out)."""
-    records = _read(file)
+def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None) -> None:
+    """Rebuild the comparison table from JSON Lines results files (from --out; several are
+    merged, see `_read_all`)."""
+    records = _read_all(files)
     if fmt == "parquet":
         if output is None or by != "run":
             raise click.UsageError("--format parquet writes the tidy rows (--by run) to a file: add -o FILE.parquet")
@@ -338,14 +361,14 @@ def schema() -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-o", "--output", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for the PNG files.")
-def plot(file: Path, folder: Path) -> None:
-    """Draw a cactus plot and time-against-size plots from a results file (from --out)."""
+def plot(files: tuple[Path, ...], folder: Path) -> None:
+    """Draw a cactus plot and time-against-size plots from results files (from --out)."""
     from harness.plots import plot_all  # matplotlib is slow to import; only this command needs it
 
-    for path in plot_all(_read(file), folder):
+    for path in plot_all(_read_all(files), folder):
         click.echo(str(path))
 
 
@@ -423,23 +446,23 @@ def export(path: Path, folder: Path, variant: bool) -> None:
 
 
 @main.command("record-optima")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="The index.toml to extend (instance names in FILE are relative to its folder).")
+              help="The index.toml to extend (instance names in FILES are relative to its folder).")
 @click.option("--min-agreeing", type=click.IntRange(min=1), default=2, show_default=True,
               help="How many independent solvers (sharing no contraction or bound) must have proven "
                    "the same exact answer.")
 @click.option("--allow-single", is_flag=True,
               help="Also record optima proven by a single independent line of evidence (--min-agreeing 1).")
-def record_optima(file: Path, index_path: Path, min_agreeing: int, allow_single: bool) -> None:
-    """Add to the index the optima that formulations proved and agreed on in a results file.
+def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, allow_single: bool) -> None:
+    """Add to the index the optima that formulations proved and agreed on in results files.
 
     Only instances the index does not list yet are added (variant runs are skipped);
     an optimum is never typed in by hand, it comes from agreeing runs.  An agreement of
     fewer than --min-agreeing independent provers is refused, and said so on stderr.
     """
     required = 1 if allow_single else min_agreeing
-    entries, refused = agreed_entries(_read(file), required)
+    entries, refused = agreed_entries(_read_all(files), required)
     for verdict in refused:
         click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on {verdict.independent} "
                    f"independent prover(s) ({', '.join(verdict.provers)}), {required} required "
