@@ -283,7 +283,7 @@ def _run(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None,
         raise click.UsageError(f"--scheduler needs the cluster extra (pip install 'crosscheck[cluster]'): "
                                f"{error}") from None
     try:
-        return run_on_cluster(tasks, scheduler, on_record, progress.started,
+        return run_on_cluster(tasks, scheduler, on_record, progress.started, progress.ended,
                               report=lambda message: click.echo(message, err=True))
     except ClusterError as error:
         raise click.BadParameter(str(error), param_hint="--scheduler") from None

@@ -61,9 +61,10 @@ def effort(task: Task, text: str) -> tuple[int, bool]:
 
 
 def run_on_cluster(tasks: list[tuple[Task, Expected]], address: str, on_record: Callable[[RunRecord], None],
-                   on_start: Callable[[Task], None], report: Callable[[str], None]) -> list[RunRecord]:
+                   on_start: Callable[[Task], None], on_end: Callable[[Task], None],
+                   report: Callable[[str], None]) -> list[RunRecord]:
     """Run every task on the Dask cluster at `address`, calling `on_start` as each one is
-    submitted and `on_record` as each one finishes.
+    submitted, and `on_end` then `on_record` as each one finishes.
 
     Records come back in task order; `report` receives what the user should know about
     the cluster (refused workers).  Raises `ClusterError` when the cluster cannot be used.
@@ -73,7 +74,7 @@ def run_on_cluster(tasks: list[tuple[Task, Expected]], address: str, on_record: 
     except OSError as error:
         raise ClusterError(f"cannot reach a Dask scheduler at {address}: {error}") from None
     try:
-        return _Comparison(client, tasks, on_record, on_start, report).run()
+        return _Comparison(client, tasks, on_record, (on_start, on_end), report).run()
     finally:
         client.close()
 
@@ -82,8 +83,9 @@ class _Comparison:
     """One comparison's runs on the cluster: submission in effort order, a bounded number in flight."""
 
     def __init__(self, client: Client, tasks: list[tuple[Task, Expected]], on_record: Callable[[RunRecord], None],
-                 on_start: Callable[[Task], None], report: Callable[[str], None]) -> None:
-        self.client, self.tasks, self.on_record, self.on_start, self.report = client, tasks, on_record, on_start, report
+                 on_flight: tuple[Callable[[Task], None], Callable[[Task], None]], report: Callable[[str], None]) -> None:
+        self.client, self.tasks, self.on_record, self.report = client, tasks, on_record, report
+        self.on_start, self.on_end = on_flight
         self.texts = [Path(task.path).read_text(encoding="utf-8") for task, _ in tasks]
         self.identity = identity()
         self.refused: dict[str, Any] = {}  # worker address -> its identity
@@ -107,6 +109,7 @@ class _Comparison:
                 if record is None:
                     continue  # refused by its worker: submitted again elsewhere
                 results[number] = record
+                self.on_end(self.tasks[number][0])
                 self.on_record(record)
                 if waiting:
                     self._submit(waiting.popleft())

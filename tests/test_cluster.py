@@ -178,6 +178,6 @@ def test_workers_with_another_crosscheck_are_reported_and_not_used(scheduler: st
     task = Task(path=str(tmp_path / "small.txt"), instance="small", solver="keys-graph", puzzle="keys")
     reports: list[str] = []
     with pytest.raises(harness.cluster.ClusterError, match="no worker"):
-        harness.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, lambda task: None,
+        harness.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, lambda task: None, lambda task: None,
                                        reports.append)
     assert len(reports) == 2 and all("not used" in line and "elsewhere" in line for line in reports)
