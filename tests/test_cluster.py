@@ -8,7 +8,6 @@ so both ways of isolating a run on a worker are exercised.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.bench_cluster import local_cluster
 from harness.records import Task, read_records
 from harness.verdicts import judge_all
 from tests.known import INSTANCES
@@ -30,35 +30,11 @@ ENVIRONMENT = {**os.environ, "PYTHONPATH": str(ROOT), "CROSSCHECK_SOLVERS": "tes
 FAST = ("keys-graph", "amphipods-search", "elevator-quotient", "test-plain")  # one run takes milliseconds
 
 
-def _dask(command: str, *args: str, **environment: str) -> subprocess.Popen[bytes]:
-    """`dask COMMAND ARGS` from this interpreter's environment, in a process group of its own."""
-    return subprocess.Popen([sys.executable, "-m", "dask", command, *args], env={**ENVIRONMENT, **environment},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-
-
 @pytest.fixture(scope="module")
-def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The address of a running local cluster with two one-thread workers."""
-    from distributed import Client
-
-    folder = tmp_path_factory.mktemp("cluster")
-    address_file = folder / "scheduler.json"
-    processes = [_dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                       "--scheduler-file", str(address_file))]
-    try:
-        assert wait_for(lambda: address_file.exists() and address_file.stat().st_size > 0, 60)
-        address = json.loads(address_file.read_text())["address"]
-        common = ("--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1", "--death-timeout", "60")
-        processes.append(_dask("worker", address, *common, "--name", "daemonic"))
-        processes.append(_dask("worker", address, *common, "--name", "plain",
-                               DASK_DISTRIBUTED__WORKER__DAEMON="False"))
-        with Client(address, timeout="30s") as client:
-            client.wait_for_workers(2, timeout=90)
+def scheduler() -> Iterator[str]:
+    """The address of a running local cluster with two one-thread workers, one daemonic."""
+    with local_cluster((True, False), ENVIRONMENT) as address:
         yield address
-    finally:
-        for process in processes:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
 
 
 def _compare(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
@@ -178,6 +154,6 @@ def test_workers_with_another_crosscheck_are_reported_and_not_used(scheduler: st
     task = Task(path=str(tmp_path / "small.txt"), instance="small", solver="keys-graph", puzzle="keys")
     reports: list[str] = []
     with pytest.raises(harness.cluster.ClusterError, match="no worker"):
-        harness.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, lambda task: None, lambda task: None,
-                                       reports.append)
+        harness.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, lambda task: None,
+                                       lambda task: None, reports.append)
     assert len(reports) == 2 and all("not used" in line and "elsewhere" in line for line in reports)
