@@ -166,3 +166,51 @@ def test_incremental_heuristic_matches_its_definition(seed: int) -> None:
     assert len(problem.h) > 10
     for state, value in problem.h.items():
         assert value == scratch_heuristic(layout, state)
+
+
+class UnprunedMoves(MacroMoves):
+    """The macro-move graph without the stranded-room pruning."""
+
+    def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
+        return False
+
+
+def goal_reaching_states(problem: MacroMoves) -> set[str]:
+    """Every reachable state of `problem` from which its goal can be reached."""
+    parents: dict[str, list[str]] = {problem.start: []}
+    stack = [problem.start]
+    while stack:
+        state = stack.pop()
+        for _, child, _ in problem.successors(state):
+            if child not in parents:
+                parents[child] = []
+                stack.append(child)
+            parents[child].append(state)
+    alive = {problem.goal} if problem.goal in parents else set()
+    stack = list(alive)
+    while stack:
+        for parent in parents[stack.pop()]:
+            if parent not in alive:
+                alive.add(parent)
+                stack.append(parent)
+    return alive
+
+
+STRANDED_CASES = [(seed, 2) for seed in range(4)] + [
+    pytest.param(seed, depth, marks=pytest.mark.slow) for seed, depth in [*((s, 2) for s in range(4, 20)), (0, 3), (1, 3), (2, 3)]]
+
+
+@pytest.mark.parametrize(("seed", "depth"), STRANDED_CASES)
+def test_stranded_rooms_are_never_states_that_reach_the_goal(seed: int, depth: int) -> None:
+    """The dead-state rule of amphipods-search, against the full unpruned macro graph."""
+    problem = UnprunedMoves(Layout.of(generate(seed, depth=depth)))
+    alive = goal_reaching_states(problem)
+    flagged = set()
+    for state in alive:
+        progress = [ord(c) - 48 for c in state[11:]]
+        for kind in set(state[:11]) - {"."}:
+            crossing = problem._crossing_now(kind, progress)
+            if crossing is not None and MacroMoves._stranded(problem, state[:11], kind, crossing):
+                flagged.add(state)
+    assert flagged == set()
+    assert len(alive) > 1 or problem.goal not in alive

@@ -13,7 +13,8 @@ Moves (relying on the contraction lemma of `solvers.amphipods.common`):
   total cost, and keeps every later move legal;
 - otherwise each room's top mover may go to any free stop it can reach, followed by
   every home move this unlocks (one action, so every state is *settled*).
-States in which two hallway amphipods each must pass the other are dead and dropped.
+Dead states are dropped: two hallway amphipods that each must pass the other, and
+*stranded* rooms (see `MacroMoves._stranded`).
 
 Heuristic: the energy if nobody ever blocked anybody (exit to the hallway, walk to
 the home door, fill the home room from the bottom).  It is consistent, and it is
@@ -42,6 +43,9 @@ RoomExits = tuple[str, str, tuple[tuple[Exit, ...], ...]]
 DOTS = ["." * n for n in range(12)]
 HOME = {kind: r for r, kind in enumerate(KINDS)}
 DOOR_OF = {kind: ROOM_DOORS[r] for r, kind in enumerate(KINDS)}
+#: How many stops lie right (left) of each hallway cell.
+STOPS_RIGHT = [sum(s > h for s in STOPS) for h in range(11)]
+STOPS_LEFT = [sum(s < h for s in STOPS) for h in range(11)]
 
 
 class MacroMoves(SearchProblem[State, Action]):
@@ -53,6 +57,8 @@ class MacroMoves(SearchProblem[State, Action]):
         self.start = "." * 11 + "0000"
         self.h: dict[State, int] = {self.start: self._initial_heuristic()}
         self.exits = self._exit_table()
+        self.crossing = self._crossing_table()
+        self.unlock_by = self._unlock_table()
 
     def initial(self) -> State:
         return self.start
@@ -87,14 +93,16 @@ class MacroMoves(SearchProblem[State, Action]):
                 self.h[child] = h_here - cost
                 yield tuple(forced), child, cost
                 return
-        need = self.layout.need
+        need, stranded, crossing_now = self.layout.need, self._stranded, self._crossing_now
         for r in range(4):
             p = progress[r]
             if p >= need[r]:
                 continue
             kind, rest, options = self.exits[r][p]
+            crossing = crossing_now(kind, progress)
             rest = digits[:r] + rest + digits[r + 1:]
-            unlock = self._may_unlock(progress, r)
+            t = self.unlock_by[r][p]
+            unlock = t < 0 or (t < 4 and progress[t] >= need[t])
             for side in options:
                 for h, step_cost, h_drop, lo, hi, bad, action in side:
                     if hall[h] != ".":
@@ -106,10 +114,13 @@ class MacroMoves(SearchProblem[State, Action]):
                         moved = progress.copy()
                         moved[r] += 1
                         new_hall, chain, chain_cost = self._go_home(new_hall, moved)
+                        after = crossing_now(kind, moved)
+                        if after is not None and stranded(new_hall, kind, after):
+                            continue
                         child = new_hall + _digits(moved)
                         h_values[child] = h_here - h_drop - chain_cost
                         yield action + tuple(chain), child, step_cost + chain_cost
-                    else:
+                    elif crossing is None or not stranded(new_hall, kind, crossing):
                         child = new_hall + rest
                         h_values[child] = h_here - h_drop
                         yield action, child, step_cost
@@ -142,18 +153,67 @@ class MacroMoves(SearchProblem[State, Action]):
             table.append(rows)
         return table
 
-    def _may_unlock(self, progress: list[int], room: int) -> bool:
-        """Whether a move out of settled `room` (at `progress`) may let someone go home.
+    def _unlock_table(self) -> list[list[int]]:
+        """Per room r and progress p: which room must be clean for a move out of r to
+        let someone go home (-1: any move may, r itself becomes clean; 4: none may).
 
-        In a settled state nobody can go home; a step out of `room` only adds a
+        In a settled state nobody can go home; a step out of room r only adds a
         hallway amphipod (which blocks, and could not go home from the room either),
-        so only the room's new top, or the room becoming clean, can unlock a move.
+        so only r's new top (if its home room t is clean), or r becoming clean, can
+        unlock a move.
         """
-        p, need = progress[room] + 1, self.layout.need
-        if p >= need[room]:
-            return True
-        t = HOME[self.layout.rooms[room][p]]
-        return t != room and progress[t] >= need[t]
+        layout, table = self.layout, []
+        for r, room in enumerate(layout.rooms):
+            row = [-1 if p + 1 >= layout.need[r] else HOME[room[p + 1]] for p in range(layout.need[r])]
+            table.append([t if t != r else 4 for t in row])
+        return table
+
+    def _crossing_table(self) -> list[list[tuple[int, ...] | None]]:
+        """Per room t, progress p and hallway cell h: how many of t's leavers still in
+        the room (slots p and below) have their home door on the far side of h from
+        t's door (None when that is 0 for every h)."""
+        layout, table = self.layout, []
+        for t, room in enumerate(layout.rooms):
+            door, rows = ROOM_DOORS[t], []
+            for p in range(layout.need[t]):
+                homes = [DOOR_OF[kind] for kind in room[p:layout.need[t]]]
+                counts = tuple(sum(home < h if h < door else home > h for home in homes) for h in range(11))
+                rows.append(counts if any(counts) else None)
+            table.append(rows)
+        return table
+
+    def _crossing_now(self, kind: str, progress: list[int]) -> tuple[int, ...] | None:
+        """The crossing counts (see `_crossing_table`) of `kind`'s home room at `progress`."""
+        t = HOME[kind]
+        p = progress[t]
+        return self.crossing[t][p] if p < self.layout.need[t] else None
+
+    def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
+        """Whether some hallway amphipod of `kind` makes the state dead (`crossing`:
+        the counts of `kind`'s home room at the state's progress).
+
+        Let X wait at stop h for its home room t (door d, say h < d; the other side is
+        the mirror image).  X only moves home, and only once t is clean.  Every
+        leaver L of t whose home door lies left of h cannot pass X, so it must leave t
+        for a stop s > h; a stop with h < s < d is on X's way while X is on L's, a
+        deadlock, so s > d.  L only moves home, across h, so it waits there until X
+        has gone.  Hence when t becomes clean, all such L and every other hallway
+        amphipod of X's kind right of d (it too waits for t to be clean) hold
+        distinct stops right of d: if there are more of them than stops, the goal
+        is unreachable.  Only a new hallway amphipod of `kind` can make this true
+        (moves home and room progress only shrink both counts), so callers check
+        the kind that just stepped out.
+        """
+        door = DOOR_OF[kind]
+        h = hall.find(kind)
+        while h >= 0:
+            count = crossing[h]
+            if count:
+                room = STOPS_RIGHT[door] - hall.count(kind, door + 1) if h < door else STOPS_LEFT[door] - hall.count(kind, 0, door)
+                if count > room:
+                    return True
+            h = hall.find(kind, h + 1)
+        return False
 
     def _go_home(self, hall: str, progress: list[int]) -> tuple[str, list[Move], int]:
         """Send amphipods home while one can go (from a stop or straight from a room).
