@@ -53,7 +53,10 @@ def vaults() -> list[Vault]:
         generate(seed, size=(9, 13, 17)[seed % 3], keys=6, loops=(2, 5, 8)[seed % 3], robots=1 + 3 * (seed % 4 == 3))
         for seed in range(12)
     ]
-    return [FAR_KEY_LAST, *loops, *generated]
+    # loopy vaults, where the block walks (steps inside cycles) carry most of the bound
+    loopy = [generate(seed, size=(17, 21, 25)[seed % 3], keys=8, loops=(6, 12, 20)[seed % 3],
+                      robots=1 + 3 * (seed % 4 == 3)) for seed in range(100, 108)]
+    return [FAR_KEY_LAST, *loops, *generated, *loopy]
 
 
 @pytest.mark.parametrize("vault", vaults(), ids=lambda vault: vault.name)

@@ -23,8 +23,11 @@ independently, so their bounds add up.  Per component:
   other remaining key needs (a door on it, or the key lies on it) is collected before
   that key, so it is not last.  The caller must prove "every walk": a key needed only
   by the shortest route to another can still be the last (tests/test_keys_bounds.py).
-- One robot at `p`, spanning-tree bound (the larger of the two is used where the
-  vault has long cycles, see `SPANNING_SLACK`): it visits the remaining keys ``R`` in
+- One robot at `p`, block walks (`BlockWalks`, when the caller gives them): the
+  bridge bound counts only steps across bridges; the steps inside each cycle block
+  are bounded separately and added (the class docstring proves it).
+- One robot at `p`, spanning-tree bound (without block walks, the larger of the
+  two is used where the vault has long cycles, see `SPANNING_SLACK`): it visits the remaining keys ``R`` in
   some order ``k1 .. km``; its walk is at least ``d(p, k1) + d(k1, k2) + ... ``, and the
   path ``k1 .. km`` is a spanning tree of ``R``, so the walk is at least
   ``min_k d(p, k) + MST(R)``.
@@ -66,6 +69,11 @@ class DoorFreeLayout:
     component: dict[Cell, int]
     bridge_depth: dict[Cell, int]
     parent_depth: list[int]
+    #: each cell's 2-edge-connected block (the cells joined to it without crossing a bridge)
+    block: dict[Cell, int]
+    #: per block, the bridge from its parent block as (cell in the parent block, the
+    #: block's first cell in preorder), None for a component's root block
+    entry: list[tuple[Cell, Cell] | None]
 
     def bridge_distances(self, cells: Sequence[Cell]) -> list[list[int]]:
         """Bridge distances between all `cells` (`UNREACHABLE` across components).
@@ -99,21 +107,15 @@ def door_free_layout(vault: Vault) -> DoorFreeLayout:
     """
     stride = vault.width + 1
     search = _LowLinks(*_door_free_grid(vault, stride))
-    depth = [0] * len(search.rank)
-    parent_depth: list[int] = []
-    for cell in search.order:
-        above = search.parent[cell]
-        if above < 0:
-            parent_depth.append(0)
-        else:
-            depth[cell] = depth[above] + (search.low[cell] > search.rank[above])  # a bridge above `cell`
-            parent_depth.append(depth[above])
     cells = {cell: divmod(cell, stride) for cell in search.order}
+    depth, parent_depth, block, entry = _bridge_tree(search.order, search.parent, search.low, search.rank)
     return DoorFreeLayout(
         {cells[i]: search.rank[i] for i in search.order},
         {cells[i]: search.component[i] for i in search.order},
         {cells[i]: depth[i] for i in search.order},
         parent_depth,
+        {cells[i]: block[i] for i in search.order},
+        [None if bridge is None else (cells[bridge[0]], cells[bridge[1]]) for bridge in entry],
     )
 
 
@@ -168,6 +170,38 @@ class _LowLinks:
                     self.low[above] = min(self.low[above], self.low[cell])
 
 
+def _bridge_tree(
+    order: list[int], parent: list[int], low: list[int], rank: list[int]
+) -> tuple[list[int], list[int], list[int], list[tuple[int, int] | None]]:
+    """Bridge depths, parents' bridge depths (by rank), blocks and block entries.
+
+    The tree edge from a cell's parent is a bridge iff no back edge from the cell's
+    subtree climbs above the cell (``low > parent's rank``).  Cutting the search tree
+    at its bridges leaves one piece per 2-edge-connected block (back edges never
+    cross a bridge), entered at the piece's first cell in preorder.
+    """
+    size = len(parent)
+    depth, block = [0] * size, [0] * size
+    parent_depth: list[int] = []
+    entry: list[tuple[int, int] | None] = []
+    for cell in order:
+        above = parent[cell]
+        if above < 0:
+            parent_depth.append(0)
+            block[cell] = len(entry)
+            entry.append(None)
+            continue
+        bridge = low[cell] > rank[above]
+        depth[cell] = depth[above] + bridge
+        parent_depth.append(depth[above])
+        if bridge:
+            block[cell] = len(entry)
+            entry.append((above, cell))
+        else:
+            block[cell] = block[above]
+    return depth, parent_depth, block, entry
+
+
 class RemainingKeysBound:
     """``bound(rows, bridge_rows, remaining, ranks)``: a lower bound on the moves to collect `remaining`.
 
@@ -178,6 +212,8 @@ class RemainingKeysBound:
         robot_keys: ``robot_keys[i]``, the mask of keys robot i can reach with every
             door open (robots with equal masks share a component).
         key_ranks: ``key_ranks[k]``, key k's `DoorFreeLayout.rank`.
+        blocks: if given, a robot alone in its component adds its `BlockWalks` bound
+            (``nodes[i]``, passed to `bound`, is robot i's node there) to its bridge bound.
     `rows[i]` and `bridge_rows[i]` passed to `bound` list robot i's door-free and bridge
     distances to every key, `ranks[i]` the rank of its cell.
     """
@@ -188,7 +224,9 @@ class RemainingKeysBound:
         key_bridges: Sequence[Sequence[int]],
         robot_keys: Sequence[int],
         key_ranks: Sequence[int],
+        blocks: BlockWalks | None = None,
     ) -> None:
+        self.blocks = blocks
         self._distances = [list(row) for row in key_distances]
         for k, row in enumerate(self._distances):
             row[k] = 0
@@ -199,11 +237,15 @@ class RemainingKeysBound:
             if keys:
                 groups.setdefault(keys, []).append(robot)
         # (robots, keys, whether to compute the spanning-tree bound too): it only pays
-        # where cycles are long, i.e. bridge distance falls well short of distance
-        self.groups = [(tuple(robots), keys, self._slack(keys) > SPANNING_SLACK) for keys, robots in groups.items()]
+        # where cycles are long, i.e. bridge distance falls well short of distance, and
+        # the block walks do not already count the steps inside the cycles
+        self.groups = [
+            (tuple(robots), keys, blocks is None and self._slack(keys) > SPANNING_SLACK) for keys, robots in groups.items()
+        ]
         self._trees: dict[int, tuple[tuple[int, ...], int]] = {}
         self._cycles: dict[int, tuple[tuple[int, ...], list[int], int]] = {}
         self._by_rank = sorted(range(len(self._ranks)), key=self._ranks.__getitem__)
+        self._key_at = {rank: k for k, rank in enumerate(self._ranks)}
         # bound per component, keyed by its robots' ranks (which fix their rows) and keys
         self._memo: dict[tuple[int | tuple[int, ...], ...], int] = {}
 
@@ -214,6 +256,7 @@ class RemainingKeysBound:
         remaining: int,
         ranks: Sequence[int],
         ends: Sequence[int] | None = None,
+        nodes: Sequence[int] | None = None,
     ) -> int:
         """The bound; per component memoised on its robots' ranks and remaining keys.
 
@@ -234,6 +277,8 @@ class RemainingKeysBound:
                 walk = memo.get(key)
                 if walk is None:
                     walk = self._tree_walk(bridge_rows[robot], ranks[robot], left, end)
+                    if self.blocks is not None and nodes is not None:
+                        walk += self.blocks.bound(nodes[robot], left)
                     if spanning:
                         bits, tree = self._tree(left)
                         walk = max(walk, min(map(rows[robot].__getitem__, bits)) + tree)
@@ -254,19 +299,37 @@ class RemainingKeysBound:
 
     def _tree_walk(self, row: Sequence[int], rank: int, mask: int, ends: int) -> int:
         """``2 w(T) - max_e d(p, e)`` over possible last keys `e` of `ends`, in bridge distance."""
-        known = self._cycles.get(mask)
-        if known is None:
-            ring = [k for k in self._by_rank if mask >> k & 1]
-            ranks = [self._ranks[k] for k in ring]
-            around = sum(self._bridges[a][b] for a, b in zip(ring, ring[1:] + ring[:1], strict=True))
-            known = self._cycles[mask] = (tuple(ring), ranks, around)
-        order, ranks, around = known
+        order, ranks, around = self._ring(mask, rank)
         at = bisect_left(ranks, rank)
         before, after = order[at - 1], order[at % len(order)]
         around += row[before] + row[after] - self._bridges[before][after]
         if ends == mask:
             return around - max(map(row.__getitem__, order))
         return around - max(row[k] for k in order if ends >> k & 1)
+
+    def _ring(self, mask: int, rank: int) -> tuple[tuple[int, ...], list[int], int]:
+        """The keys of `mask` in preorder, their ranks, and the bridge length around them.
+
+        Memoised per mask.  A robot at rank `rank` usually stands on the key it just
+        took, so the ring of `mask` plus that key is known: drop the key from it.
+        """
+        known = self._cycles.get(mask)
+        if known is not None:
+            return known
+        k = self._key_at.get(rank, -1)
+        larger = self._cycles.get(mask | 1 << k) if k >= 0 and not mask >> k & 1 else None
+        if larger is not None:
+            order, ranks, around = larger
+            i = bisect_left(ranks, rank)
+            before, after = order[i - 1], order[(i + 1) % len(order)]
+            around += self._bridges[before][after] - self._bridges[before][k] - self._bridges[k][after]
+            known = (order[:i] + order[i + 1 :], ranks[:i] + ranks[i + 1 :], around)
+        else:
+            ring = [k for k in self._by_rank if mask >> k & 1]
+            around = sum(self._bridges[a][b] for a, b in zip(ring, ring[1:] + ring[:1], strict=True))
+            known = (tuple(ring), [self._ranks[k] for k in ring], around)
+        self._cycles[mask] = known
+        return known
 
     def _tree(self, mask: int) -> tuple[tuple[int, ...], int]:
         """The key bits of `mask` and the weight of their minimum spanning tree (memoised)."""
@@ -282,19 +345,164 @@ class RemainingKeysBound:
         With `first` set, the tree starts at that key (`attach` is recomputed);
         otherwise it starts at the super node whose distances `attach` holds.
         """
-        distances = self._distances
         left = list(bits)
         if first is not None:
             start = left.pop(first)
-            attach = [distances[start][k] for k in left]
-        else:
-            attach = list(attach)
-        weight = 0
-        while left:
-            nearest = min(attach)
-            at = attach.index(nearest)
-            weight += nearest
-            row = distances[left.pop(at)]
-            del attach[at]
-            attach = [a if a < row[k] else row[k] for a, k in zip(attach, left, strict=True)]
-        return weight
+            attach = [self._distances[start][k] for k in left]
+        return _prim_rest(self._distances, left, list(attach))
+
+
+class BlockWalks:
+    """A lower bound on the moves a robot makes *inside* the vault's cycle blocks.
+
+    ``bound(node, remaining)``: the robot stands on node `node` (``cells[node]``) and
+    must still collect the keys of `remaining` (key k is node ``first_key + k``).
+
+    Why it never overestimates, and adds to the bridge bound.  Every grid edge is
+    either a bridge or lies in exactly one 2-edge-connected block B.  Project the
+    robot's walk onto B: a cell outside B maps to the cell of B where the part of
+    the vault holding it hangs (exactly one bridge joins that part to B, or it
+    would lie on a cycle through B).  A step inside B projects to itself, any other
+    step to standing still, so the projection is a walk inside B no longer than the
+    walk's steps inside B; it starts at the projection s of the robot's cell and
+    visits the projection of every remaining key (the ports).  A shortest walk
+    between two cells of B never leaves B (it would cross a bridge and come back
+    over it), so door-free grid distances are B's own, and a walk from s through
+    ports T is at least ``min_t d(s, t) + MST(T)`` (or ``MST(T)`` when s is a port
+    of T): the order it first reaches them is a path from s through T.  Steps
+    inside different blocks and across bridges are different steps, so the blocks'
+    bounds add up with each other and with the bridge bound of `RemainingKeysBound`.
+    """
+
+    def __init__(self, layout: DoorFreeLayout, cells: Sequence[Cell], first_key: int) -> None:
+        parent = [None if e is None else layout.block[e[0]] for e in layout.entry]
+        sizes: dict[int, int] = {}
+        component: dict[int, int] = {}
+        for cell, b in layout.block.items():
+            sizes[b] = sizes.get(b, 0) + 1
+            component[b] = layout.component[cell]
+        # per cycle block: (bit offset of its ports in a signature, each node's port,
+        # distances between ports); port_bits[k]: key k's port in every block
+        self.blocks: list[tuple[int, list[int], list[list[int]]]] = []
+        port_bits = [0] * (len(cells) - first_key)
+        offset = 0
+        for b, size in sizes.items():
+            if size < 2:
+                continue  # a single cell: no edge inside
+            projected = [
+                _projection(layout, parent, b, cell) if layout.component[cell] == component[b] else None for cell in cells
+            ]
+            ports = sorted({cell for cell in projected if cell is not None})
+            if len(ports) < 2:
+                continue
+            index = {cell: i for i, cell in enumerate(ports)}
+            node_port = [-1 if cell is None else index[cell] for cell in projected]
+            for k in range(len(port_bits)):
+                if node_port[first_key + k] >= 0:
+                    port_bits[k] |= 1 << (offset + node_port[first_key + k])
+            self.blocks.append((offset, node_port, [_block_distances(layout, b, port, ports) for port in ports]))
+            offset += len(ports)
+        if not self.blocks:
+            port_bits = []  # no cycle block: `bound` is always 0, no tables to build
+        self._half = (len(port_bits) + 1) // 2
+        self._low = _subset_unions(port_bits[: self._half])
+        self._high = _subset_unions(port_bits[self._half :])
+        self._memo: dict[tuple[int, int], int] = {}
+        self._walks: dict[tuple[int, int, int], int] = {}
+
+    def bound(self, node: int, remaining: int) -> int:
+        """The sum over cycle blocks of the walk bound inside each (see the class).
+
+        The ports of the remaining keys in all blocks form one signature, looked up
+        by halves of `remaining`; the sum is memoised on (node, signature).
+        """
+        if not self.blocks:
+            return 0
+        signature = self._low[remaining & ((1 << self._half) - 1)] | self._high[remaining >> self._half]
+        total = self._memo.get((node, signature))
+        if total is None:
+            total = self._memo[node, signature] = self._sum(node, signature)
+        return total
+
+    def _sum(self, node: int, signature: int) -> int:
+        total = 0
+        for offset, node_port, distances in self.blocks:
+            ports = signature >> offset & ((1 << len(distances)) - 1)
+            start = node_port[node]
+            if not ports or ports == 1 << start:
+                continue
+            key = (offset, start, ports)
+            walk = self._walks.get(key)
+            if walk is None:
+                walk = self._walks[key] = _walk_from(distances, start, ports)
+            total += walk
+        return total
+
+
+def _subset_unions(bits: Sequence[int]) -> list[int]:
+    """``unions[m]``: the union (bitwise or) of ``bits[i]`` over the bits i of m."""
+    unions = [0] * (1 << len(bits))
+    for m in range(1, len(unions)):
+        low = m & -m
+        unions[m] = unions[m ^ low] | bits[low.bit_length() - 1]
+    return unions
+
+
+def _projection(layout: DoorFreeLayout, parent: list[int | None], block: int, cell: Cell) -> Cell:
+    """The cell of `block` where the part of the vault holding `cell` (same component) hangs."""
+    here: int | None = layout.block[cell]
+    below: int | None = None
+    while here is not None and here != block:
+        here, below = parent[here], here
+    if here is None:  # block is not above cell: the way to cell leaves through block's entry
+        entry = layout.entry[block]
+        assert entry is not None, "a component's root block is above all its cells"
+        return entry[1]
+    if below is None:
+        return cell
+    entry = layout.entry[below]
+    assert entry is not None
+    return entry[0]
+
+
+def _block_distances(layout: DoorFreeLayout, block: int, source: Cell, targets: Sequence[Cell]) -> list[int]:
+    """Breadth-first distances from `source` to `targets`, walking inside `block` only."""
+    seen = {source: 0}
+    frontier = [source]
+    while frontier:
+        following = []
+        for r, c in frontier:
+            for other in ((r - 1, c), (r + 1, c), (r, c + 1), (r, c - 1)):
+                if other not in seen and layout.block.get(other) == block:
+                    seen[other] = seen[(r, c)] + 1
+                    following.append(other)
+        frontier = following
+    return [seen[target] for target in targets]
+
+
+def _walk_from(distances: Sequence[Sequence[int]], start: int, ports: int) -> int:
+    """``min_t d(start, t) + MST(T)`` for the ports T of mask `ports` (``MST(T)`` if start is in T)."""
+    left = [p for p in range(ports.bit_length()) if ports >> p & 1]
+    if start in left:
+        left.remove(start)
+        attach = [distances[start][p] for p in left]
+    else:
+        first = min(left, key=distances[start].__getitem__)
+        weight = distances[start][first]
+        left.remove(first)
+        attach = [distances[first][p] for p in left]
+        return weight + _prim_rest(distances, left, attach)
+    return _prim_rest(distances, left, attach)
+
+
+def _prim_rest(distances: Sequence[Sequence[int]], left: list[int], attach: list[int]) -> int:
+    """Prim's algorithm from a tree whose distance to ``left[i]`` is ``attach[i]``."""
+    weight = 0
+    while left:
+        nearest = min(attach)
+        at = attach.index(nearest)
+        weight += nearest
+        row = distances[left.pop(at)]
+        del attach[at]
+        attach = [a if a < row[p] else row[p] for a, p in zip(attach, left, strict=True)]
+    return weight

@@ -8,7 +8,9 @@ only the shortest usable route is tried: a longer usable route to the same key e
 in the same state.  A* runs on the shared engine with the admissible
 `RemainingKeysBound` (door-free distances: the shortest route between two nodes,
 which ignores doors; bridge distances from the door-free layout), told which keys
-can be a robot's last: not those that every route to another remaining key needs.  The plan is the routes' cell paths as `KeyMove`s.
+can be a robot's last: not those that every route to another remaining key needs.
+A robot alone in its component adds the `BlockWalks` bound, its steps inside the
+vault's cycles, to its bridge bound (on loopy vaults the bridges alone say little).  The plan is the routes' cell paths as `KeyMove`s.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Iterable
 
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver
-from solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
+from solvers.keys.bounds import UNREACHABLE, BlockWalks, RemainingKeysBound, door_free_layout
 from solvers.keys.packing import PackedKeysProblem, RobotPacking
 from solvers.keys.routes import ContractedVault, Route, contract
 from solvers.search import Strategy, best_first_search
@@ -60,12 +62,16 @@ class ContractedProblem(PackedKeysProblem[Action]):
         bridges = layout.bridge_distances(vault.cells)
         # bridge_rows[node][k]: bridge distance from node to key k
         self.bridge_rows = [row[vault.robots:] for row in bridges]
-        # before[node]: per key k reachable from node, (bit of k, keys that every
-        # route from node to k needs): a walk from node reaches k only after them
+        # before[node]: per key k reachable from node only after some other keys, (bit
+        # of k, keys that every route from node to k needs)
         self.before = [
-            [(bit, _common(options, self.goal)) for bit, _, options in choice] for choice in self.choices
+            [(bit, needs) for bit, _, options in choice if (needs := _common(options, self.goal))]
+            for choice in self.choices
         ]
-        self.bound = RemainingKeysBound(key_rows, self.bridge_rows[vault.robots:], robot_keys, self.ranks[vault.robots:])
+        blocks = BlockWalks(layout, vault.cells, vault.robots)
+        self.bound = RemainingKeysBound(
+            key_rows, self.bridge_rows[vault.robots:], robot_keys, self.ranks[vault.robots:], blocks
+        )
 
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
@@ -95,6 +101,7 @@ class ContractedProblem(PackedKeysProblem[Action]):
             left,
             [self.ranks[node] for node in nodes],
             ends,
+            nodes,
         )
 
 
