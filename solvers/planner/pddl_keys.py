@@ -64,11 +64,11 @@ def encode(vault: Vault) -> Encoding:
         objects={
             "robot": [f"r{i}" for i in range(len(vault.robots))],
             "cell": [_cell(*cell) for cell in cells],
-            "key": [f"k-{key}" for key in sorted(vault.keys)],
+            "key": [f"k-{key}" for key in vault.letters],
             "direction": [direction.lower() for direction in DIRECTIONS],
         },
         init=init,
-        goal=[f"(held k-{key})" for key in sorted(vault.keys)],
+        goal=[f"(held k-{key})" for key in vault.letters],
     )
     return Encoding(DOMAIN, problem, _decode)
 
