@@ -147,6 +147,11 @@ class HorizonModel:
 
 
 class TimeIndexed(Solver):
+    """`HorizonModel` at horizons upward from the crossing bound (same parity as a plan):
+    the first satisfiable horizon is ``optimal``; ``infeasible`` when the start is unsafe,
+    has no safe step, or every horizon below the number of states up to renaming is
+    refuted; else ``timeout`` with the first undecided horizon as the bound."""
+
     name = "elevator-cpsat"
     puzzle = "elevator"
     summary = "time-indexed CP-SAT model, horizons upward from the crossing bound"

@@ -114,6 +114,10 @@ def _common(options: list[tuple[int, Route]], everything: int) -> int:
 
 
 class GraphSearch(Solver):
+    """A* over `ContractedProblem`: ``optimal`` with the routes' cell paths as the plan,
+    ``infeasible`` when every reachable state was expanded (the contraction is exact),
+    else ``timeout`` with the smallest open f-value as the bound."""
+
     name = "keys-graph"
     puzzle = "keys"
     summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
