@@ -80,6 +80,15 @@ def test_a_walk_that_must_come_back_cannot_save_by_ending_far() -> None:
     assert problem.heuristic(problem.initial()) == 14 == best_first_search(problem, Strategy.DIJKSTRA).cost
 
 
+def test_a_far_near_far_chain_crosses_four_times_before_a_near_end() -> None:
+    """k (west, behind X) needs x (east); y (east, behind K) needs k; z lies far west.
+    Best: x (1), k (3), y (5), z (13): 22, ending west; the cut east of @ is crossed three
+    times before the walk turns west for good."""
+    vault = Vault(name="chain", rows=("################", "#z.......kX@xKy#", "################"))
+    problem = WalkProblem(vault)
+    assert problem.heuristic(problem.initial()) == 22 == best_first_search(problem, Strategy.DIJKSTRA).cost
+
+
 class StartingAt(WalkProblem):
     """The same search from another state."""
 

@@ -34,7 +34,8 @@ from `k` in the door-free grid; with the robot alone in its component, only it c
 pick `x` up.  A needed key is not the last one; and a cut whose near side holds a
 remaining key that needs a remaining key on the far side is crossed out and back
 first, so at least three times if the walk ends on the far side (``+w`` instead of
-``-w`` in the end term).
+``-w`` in the end term); if moreover a remaining far key needs that near key, the walk
+goes out, back and out again: four crossings if it ends on the near side, three if not.
 
 Only the sides' terminals matter (robot starts and keys: robots stand only on
 them), so cuts with equal terminal sides are merged into one with summed weight.
@@ -116,14 +117,14 @@ class CutBound:
         Refined by the keys that must be held first (`needs`): such a key is not the
         last one, and a cut with a remaining key on the near side that needs one on the
         far side is crossed out and back before the walk can end anywhere: at least
-        three times if the walk ends on the far side.
+        three times if the walk ends on the far side; and if a far key needs that near
+        key in turn, out, back and out again: four times if it ends on the near side.
         """
         if not remaining:
             return 0
         needs, near_keys = self.needs[terminal], self.near[terminal]
         needers = []  # (key, what it needs first) for the remaining keys that need some
-        needed = 0
-        rest = remaining
+        needed, rest = 0, remaining
         while rest:
             low = rest & -rest
             first = needs[low.bit_length() - 1] & remaining & ~low
@@ -131,16 +132,19 @@ class CutBound:
                 needers.append((low, first))
                 needed |= first
             rest ^= low
+        # (key, what it needs first, the keys that need it)
+        chained = [(key, first, sum(other for other, before in needers if before & key)) for key, first in needers]
         crossings = 0
         ordered = []  # the active cuts crossed out and back before any end: (far keys, weight)
         for away, weight in self.far[terminal]:
             if away & remaining:
                 crossings += weight
                 near = near_keys & ~away
-                for key, first in needers:
-                    if key & near and first & away:
-                        ordered.append((away, weight))
-                        break
+                back = [after for key, first, after in chained if key & near and first & away]
+                if any(after & away for after in back):
+                    crossings += weight  # far, near, far: out, back and out again before any end
+                elif back:
+                    ordered.append((away, weight))
         separation = self.separation[terminal]
         last = 0
         rest = remaining & ~needed
