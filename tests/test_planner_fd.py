@@ -103,14 +103,27 @@ def test_generated_facilities_agree(seed: int, pairs: int, floors: int, safe: bo
 
 def test_timeout_is_honest() -> None:
     """Cut short, the planner stops near its limit without a plan, and the bound it reports
-    (A*'s f-layer) is at most the optimum it proves when given the time."""
+    (A*'s f-layer) is at most the optimum it proves when given the time.
+
+    The cuts are fractions of the full run's own time, so on a loaded machine too some cut
+    falls while the search (not the translator) runs and a bound is reported."""
     vault = generate_vault(0, size=17, keys=10, loops=2)  # about 6,000 expansions
-    start = time.perf_counter()
-    cut = get_solver("keys-fd").solve(vault, 0.4)
-    assert time.perf_counter() - start < 2
-    assert cut.status is Status.TIMEOUT and cut.plan is None and cut.bound is not None
     full = _solve_and_check("keys-fd", "keys", vault, 60)
-    assert full.status is Status.OPTIMAL and 0 < cut.bound <= full.cost
+    assert full.status is Status.OPTIMAL and full.cost is not None
+    bounds = []
+    for fraction in (0.7, 0.5, 0.3):
+        limit = fraction * full.seconds
+        start = time.perf_counter()
+        cut = get_solver("keys-fd").solve(vault, limit)
+        assert time.perf_counter() - start < limit + 5  # stopped near its limit
+        if cut.status is Status.OPTIMAL:  # this run was quicker than the full one
+            assert cut.cost == full.cost
+            continue
+        assert cut.status is Status.TIMEOUT and cut.plan is None
+        if cut.bound is not None:
+            assert 0 < cut.bound <= full.cost
+            bounds.append(cut.bound)
+    assert bounds, "no cut fell during the search"
 
 
 def test_solve_command_runs_the_planner_in_isolation(tmp_path: Path) -> None:
