@@ -115,6 +115,8 @@ class _Comparison:
                     self._submit(waiting.popleft())
         except BaseException:
             self.client.cancel(list(self.running), force=True)
+            for future in self.running:
+                self._forget(future)
             raise
         return [results[number] for number in range(len(self.tasks))]
 
@@ -138,6 +140,10 @@ class _Comparison:
         self.completed.add(future)
         self.on_start(task)
 
+    def _forget(self, future: Future[dict[str, Any]]) -> None:
+        """Drop the scheduler's note that the run of `future` started (see `run_on_worker`)."""
+        Variable(str(future.key), client=self.client).delete()
+
     def _record(self, future: Future[dict[str, Any]], number: int) -> RunRecord | None:
         """The record of a finished future; None when its worker refused it (then submitted again)."""
         task, expected = self.tasks[number]
@@ -146,7 +152,7 @@ class _Comparison:
         except Exception as error:  # the scheduler gave up on it (KilledWorker) or the worker function failed
             return failure(task, expected, Status.ERROR, f"not run on the cluster: {type(error).__name__}: {error}")
         finally:
-            Variable(str(future.key), client=self.client).delete()
+            self._forget(future)
         if "refused" in outcome:
             self.accepted.clear()
             self._check_workers()
