@@ -103,8 +103,9 @@ def test_a_worker_lost_mid_run_gives_an_error_record_and_the_rest_goes_on(schedu
     out = tmp_path / "runs.jsonl"
     compare = subprocess.Popen([sys.executable, "-m", "harness.cli", "compare", str(tmp_path / "vaults"),
                                 "--solver", "test-sleeper", "--solver", "test-plain", "--time-limit", "1",
-                                "--scheduler", scheduler, "--out", str(out)],
-                               env=ENVIRONMENT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "--out", str(out)],  # the scheduler named by the environment, as in a batch script
+                               env={**ENVIRONMENT, "CROSSCHECK_SCHEDULER": scheduler},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert wait_for(lambda: any(_started(p) for p in pidfiles), 60)
         victim = next(p for p in pidfiles if _started(p))
