@@ -7,17 +7,19 @@ import math
 
 import pytest
 
-from models.amphipods import KINDS, Burrow, check_plan, generate, parse
+from models.amphipods import Burrow, check_plan, generate, parse
 from solvers.amphipods.search import MacroSearch
 from solvers.amphipods.stops import (
     StopMoves,
     StopSearch,
+    after,
     base_costs,
     label,
     reachable_stacks,
     stack_moves,
     stack_predecessors,
     stacks_of,
+    start_and_goal,
 )
 from solvers.base import Deadline, Result, Status
 from tests.known import INDEX, read
@@ -42,8 +44,7 @@ def same_answer(burrow: Burrow, limit: float) -> None:
 
 def problem(burrow: Burrow) -> StopMoves:
     depth = burrow.depth
-    start = stacks_of("." * 11 + "".join(burrow.rooms), depth)
-    goal = stacks_of("." * 11 + "".join(kind * depth for kind in KINDS), depth)
+    start, goal = (stacks_of(cells, depth) for cells in start_and_goal(burrow))
     reachable = reachable_stacks(start, depth, Deadline(None))
     return StopMoves(burrow, base_costs(reachable, goal, depth, Deadline(None)))
 
@@ -55,9 +56,8 @@ def every_configuration(burrow: Burrow) -> set[str]:
     todo = [moves.start]
     while todo:
         state = todo.pop()
-        for (here, there), _ in moves._moves(state):
-            low, high = min(here, there), max(here, there)
-            moved = state[:low] + state[high] + state[low + 1:high] + state[low] + state[high + 1:]
+        for move, _ in moves.moves(state):
+            moved = after(state, move)
             if moved not in seen:
                 seen.add(moved)
                 todo.append(moved)
@@ -68,7 +68,7 @@ def every_configuration(burrow: Burrow) -> set[str]:
 def test_reachable_stacks_are_exactly_the_stacks_of_reachable_configurations(rooms: str) -> None:
     burrow = Burrow(rooms, tuple(rooms))  # type: ignore[arg-type]
     configurations = every_configuration(burrow)
-    start = stacks_of("." * 11 + rooms, 1)
+    start = stacks_of(start_and_goal(burrow)[0], 1)
     assert {stacks_of(c, 1) for c in configurations} == reachable_stacks(start, 1, Deadline(None))
 
 
@@ -77,7 +77,7 @@ def test_every_arrangement_of_reachable_stacks_is_reachable(rooms: tuple[str, st
     """The converse: a configuration is reachable exactly when its stacks are."""
     burrow = Burrow("burrow", rooms)
     depth = burrow.depth
-    reachable = reachable_stacks(stacks_of("." * 11 + "".join(rooms), depth), depth, Deadline(None))
+    reachable = reachable_stacks(stacks_of(start_and_goal(burrow)[0], depth), depth, Deadline(None))
     arrangements = sum(math.prod(math.comb(depth, len(room)) for room in state.split("|")[1:]) for state in reachable)
     assert len(every_configuration(burrow)) == arrangements
 
@@ -86,7 +86,7 @@ def test_every_arrangement_of_reachable_stacks_is_reachable(rooms: tuple[str, st
 def test_stack_predecessors_undo_exactly_the_stack_moves(rooms: tuple[str, str, str, str]) -> None:
     burrow = Burrow("burrow", rooms)
     depth = burrow.depth
-    start = stacks_of("." * 11 + "".join(burrow.rooms), depth)
+    start = stacks_of(start_and_goal(burrow)[0], depth)
     reachable = reachable_stacks(start, depth, Deadline(None))
     forward = {(a, b, c) for a in reachable for b, c in stack_moves(a, depth)}
     backward = {(a, b, c) for b in reachable for a, c in stack_predecessors(b, depth) if a in reachable}

@@ -65,6 +65,12 @@ class Unfinished(Exception):
     """The deadline passed while the stacks were being enumerated."""
 
 
+def start_and_goal(burrow: Burrow) -> tuple[Configuration, Configuration]:
+    """The burrow's configuration, and the sorted one (empty hallway, every room its own)."""
+    empty = "." * HALLWAY_LENGTH
+    return empty + "".join(burrow.rooms), empty + "".join(kind * burrow.depth for kind in KINDS)
+
+
 def stacks_of(cells: Configuration, depth: int) -> Stacks:
     """The stacks of a configuration: where in its column each amphipod is, forgotten."""
     rooms = (cells[11 + r * depth:11 + (r + 1) * depth].replace(".", "") for r in range(4))
@@ -214,12 +220,9 @@ class StopMoves(SearchProblem[Configuration, Move]):
 
     def __init__(self, burrow: Burrow, base: dict[Stacks, int]) -> None:
         self.depth = depth = burrow.depth
-        self.start = "." * HALLWAY_LENGTH + "".join(burrow.rooms)
-        self.goal = "." * HALLWAY_LENGTH + "".join(kind * depth for kind in KINDS)
+        self.start, self.goal = start_and_goal(burrow)
         self.base = base
         self.top = [HALLWAY_LENGTH + r * depth for r in range(4)]
-        #: Per cell: (energy weight of a slot, room) for room cells; the hallway has no depth.
-        self.slot = [0] * HALLWAY_LENGTH + [s for _ in range(4) for s in range(depth)]
         self.goal_depth = sum(ENERGY[kind] for kind in KINDS) * depth * (depth - 1) // 2
 
     def initial(self) -> Configuration:
@@ -254,16 +257,13 @@ class StopMoves(SearchProblem[Configuration, Move]):
             yield cell
 
     def successors(self, state: Configuration) -> Iterator[tuple[Move, Configuration, int]]:
-        for move, steps in self._moves(state):
-            here, there = move
-            kind = state[here]
-            low, high = min(move), max(move)
-            moved = state[:low] + state[high] + state[low + 1:high] + state[low] + state[high + 1:]
+        for move, steps in self.moves(state):
+            moved = after(state, move)
             if stacks_of(moved, self.depth) in self.base:  # others are dead ends
-                yield move, moved, steps * ENERGY[kind]
+                yield move, moved, steps * ENERGY[state[move[0]]]
 
-    def _moves(self, state: Configuration) -> Iterator[tuple[Move, int]]:
-        """Every legal (move, number of steps) in `state`."""
+    def moves(self, state: Configuration) -> Iterator[tuple[Move, int]]:
+        """Every legal (move, number of steps) in `state`, dead ends included."""
         for h in range(HALLWAY_LENGTH):
             kind = state[h]
             if kind == ".":
@@ -317,8 +317,7 @@ class StopSearch(Solver):
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         depth = instance.depth
-        start = "." * HALLWAY_LENGTH + "".join(instance.rooms)
-        goal = "." * HALLWAY_LENGTH + "".join(kind * depth for kind in KINDS)
+        start, goal = start_and_goal(instance)
         try:
             reachable = reachable_stacks(stacks_of(start, depth), depth, deadline)
             base = base_costs(reachable, stacks_of(goal, depth), depth, deadline)
@@ -331,6 +330,12 @@ class StopSearch(Solver):
         outcome = best_first_search(StopMoves(instance, base), Strategy.ASTAR, deadline)
         return outcome.answer(lambda moves: [AmphipodMove(label(a, depth), label(b, depth)) for a, b in moves],
                               infeasible="every configuration whose stacks can reach the goal expanded", stats=stats)
+
+def after(state: Configuration, move: Move) -> Configuration:
+    """The configuration after `move`: the amphipod and the free cell trade places."""
+    low, high = min(move), max(move)
+    return state[:low] + state[high] + state[low + 1:high] + state[low] + state[high + 1:]
+
 
 def label(cell: int, depth: int) -> str:
     """The position label of a cell index."""
