@@ -19,7 +19,7 @@ from models.amphipods import (
 from solvers.amphipods.common import Layout
 from solvers.amphipods.cpsat import ScheduleModel
 from solvers.amphipods.search import MacroMoves, MacroSearch
-from solvers.amphipods.steps import StepSearch
+from solvers.amphipods.steps import Burrowing, StepSearch
 from solvers.base import Result, Status
 from solvers.registry import solvers_for
 from solvers.search import best_first_search
@@ -214,3 +214,12 @@ def test_stranded_rooms_are_never_states_that_reach_the_goal(seed: int, depth: i
                 flagged.add(state)
     assert flagged == set()
     assert len(alive) > 1 or problem.goal not in alive
+
+
+@pytest.mark.parametrize("burrow", [generate(2, depth=1), Burrow("d2", ("BA", "AB", "CC", "DD"))], ids=["d1", "d2"])
+def test_steps_incremental_heuristic_matches_its_definition(burrow: Burrow) -> None:
+    problem = Burrowing(burrow)
+    assert best_first_search(problem).status == "solved"
+    assert len(problem.estimates) > 50
+    for state, estimate in problem.estimates.items():
+        assert estimate == problem.estimate(state[0])

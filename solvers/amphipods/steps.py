@@ -26,6 +26,8 @@ from solvers.search import SearchProblem, Strategy, best_first_search
 State = tuple[str, int, bool]
 #: (from cell, to cell, starts a new move)
 Step = tuple[int, int, bool]
+#: (heuristic value, per kind how many amphipods are still to enter its room)
+Estimate = tuple[int, tuple[int, ...]]
 
 
 class Burrowing(SearchProblem[State, Step]):
@@ -51,6 +53,7 @@ class Burrowing(SearchProblem[State, Step]):
         self.neighbours = neighbours
         #: room index of each room cell (None in the hallway)
         self.room_at = [None] * HALLWAY_LENGTH + [r for r in range(4) for _ in range(depth)]
+        self.estimates: dict[State, Estimate] = {self.initial(): self.estimate(self.start)}
 
     def cell(self, room: int, slot: int) -> int:
         return HALLWAY_LENGTH + room * self.depth + slot
@@ -100,35 +103,64 @@ class Burrowing(SearchProblem[State, Step]):
                 low, high = min(here, there), max(here, there)
                 moved = cells[:low] + cells[high] + cells[low + 1:high] + cells[low] + cells[high + 1:]
                 flag = from_hallway if continuing else here < HALLWAY_LENGTH
-                yield (here, there, not continuing), (moved, there, flag), ENERGY[kind]
+                child = (moved, there, flag)
+                if child not in self.estimates:
+                    self.estimates[child] = self._after_step(self.estimates[state], cells, moved, here, there)
+                yield (here, there, not continuing), child, ENERGY[kind]
 
     def heuristic(self, state: State) -> int:
-        """Each amphipod's walk home if it were alone, entering distinct cells of its room."""
-        cells = state[0]
+        """Each amphipod's walk home if it were alone, entering distinct cells of its room.
+
+        Kept per state with the per-kind counts of amphipods still to enter (`Estimate`),
+        updated by each step (`_after_step`), computed in full for the start only.
+        """
+        return self.estimates[state][0]
+
+    def walk_home(self, cells: str, here: int) -> int:
+        """The steps the amphipod at `here` needs to get home if it were alone (0 if it is)."""
+        kind = cells[here]
+        home = KINDS.index(kind)
+        room = self.room_at[here]
+        if room is None:
+            return abs(here - ROOM_DOORS[home]) + 1
+        slot = here - self.cell(room, 0)
+        if room != home:
+            return slot + 1 + abs(ROOM_DOORS[room] - ROOM_DOORS[home]) + 1
+        below = cells[here + 1:self.cell(room, 0) + self.depth]
+        # a stranger below: out, one step aside (no stop above a room), back, in
+        return slot + 4 if any(c not in (".", kind) for c in below) else 0
+
+    def estimate(self, cells: str) -> Estimate:
+        """The heuristic of `cells` from scratch, with the per-kind counts still to enter."""
         total = 0
-        entering = dict.fromkeys(KINDS, 0)
+        entering = [0] * 4
         for here, kind in enumerate(cells):
             if kind == ".":
                 continue
-            home = KINDS.index(kind)
-            room = self.room_at[here]
-            if room is None:
-                steps = abs(here - ROOM_DOORS[home]) + 1
-            elif room != home:
-                slot = here - self.cell(room, 0)
-                steps = slot + 1 + abs(ROOM_DOORS[room] - ROOM_DOORS[home]) + 1
-            else:
-                slot = here - self.cell(room, 0)
-                below = cells[here + 1:self.cell(room, 0) + self.depth]
-                # a stranger below: out, one step aside (no stop above a room), back, in
-                steps = slot + 4 if any(c not in (".", kind) for c in below) else 0
-            if steps:
-                entering[kind] += 1
+            steps = self.walk_home(cells, here)
+            entering[KINDS.index(kind)] += steps > 0
             total += steps * ENERGY[kind]
         # the m amphipods still to enter a room end in m distinct slots: 0 + 1 + ... + m-1
         # steps below the top cell, beyond the one step into the room counted above
-        return total + sum(m * (m - 1) // 2 * ENERGY[kind] for kind, m in entering.items())
+        total += sum(m * (m - 1) // 2 * ENERGY[kind] for kind, m in zip(KINDS, entering, strict=True))
+        return total, tuple(entering)
 
+    def _after_step(self, before: Estimate, cells: str, moved: str, here: int, there: int) -> Estimate:
+        """The estimate after the amphipod at `here` stepped to `there`.
+
+        Only the stepping amphipod's own walk changes: nobody else has it below them in
+        a room on either side of the step (it never passes anybody).
+        """
+        total, entering = before
+        kind = cells[here]
+        k, energy = KINDS.index(kind), ENERGY[kind]
+        old, new = self.walk_home(cells, here), self.walk_home(moved, there)
+        total += (new - old) * energy
+        if (old > 0) != (new > 0):
+            m = entering[k]
+            total += (m if new else -(m - 1)) * energy  # m(m+1)/2 - m(m-1)/2 = m
+            entering = entering[:k] + (m + (1 if new else -1),) + entering[k + 1:]
+        return total, entering
 
 def fold(problem: Burrowing, steps: list[Step]) -> list[AmphipodMove]:
     """Consecutive steps of one amphipod become one move (source, final cell)."""
