@@ -95,22 +95,28 @@ def loads_of(present: npt.NDArray[np.bool_], units: Codes) -> tuple[Indices, Cod
     return sources, np.concatenate([units[item], units[item[first]] + units[item[second]]])
 
 
-class LoadTable:
-    """The loads of every set of items, precomputed: a run of unit sums per set."""
+class SetTables:
+    """For up to `TABLE_ITEMS` items, tables over every set of items (bit k: item k): its
+    loads (a run of unit sums and of the loads' own sets) and whether a floor holding it
+    is safe."""
 
-    def __init__(self, units: Codes) -> None:
+    def __init__(self, units: Codes, safe: npt.NDArray[np.bool_]) -> None:
         sets = np.arange(1 << len(units))
-        owner, sums = loads_of(((sets[:, None] >> np.arange(len(units))) & 1).astype(bool), units)
-        self.units = sums[np.argsort(owner, kind="stable")]
+        present = ((sets[:, None] >> np.arange(len(units))) & 1).astype(bool)
+        owner, sums = loads_of(present, units)
+        _, load_sets = loads_of(present, 1 << np.arange(len(units)))
+        order = np.argsort(owner, kind="stable")
+        self.units, self.load_sets = sums[order], load_sets[order]
         self.counts = np.bincount(owner, minlength=len(sets))
         self.starts = np.cumsum(self.counts) - self.counts
+        self.safe = safe
 
-    def loads(self, sets: Indices) -> tuple[Indices, Codes]:
-        """(index into `sets`, unit sum) of every load of each set (bit k: item k)."""
+    def loads(self, sets: Indices) -> tuple[Indices, Codes, Indices]:
+        """(index into `sets`, unit sum, set of the load) of every load of each set."""
         counts = self.counts[sets]
         sources = np.repeat(np.arange(len(sets)), counts)
-        firsts = np.repeat(self.starts[sets] - (np.cumsum(counts) - counts), counts)
-        return sources, self.units[np.arange(len(sources)) + firsts]
+        runs = np.arange(len(sources)) + np.repeat(self.starts[sets] - (np.cumsum(counts) - counts), counts)
+        return sources, self.units[runs], self.load_sets[runs]
 
 
 class Moves:
@@ -123,7 +129,13 @@ class Moves:
         self.items_mask = (1 << packing.elevator_shift) - 1
         self.elevator_unit = 1 << packing.elevator_shift
         self.units = packing.array([packing.unit(item) for item in range(packing.items)])
-        self.table = LoadTable(self.units) if packing.items <= TABLE_ITEMS else None
+        self.table: SetTables | None = None
+        if packing.items <= TABLE_ITEMS:
+            every = np.arange(1 << packing.items)
+            spread = packing.array([0] * len(every))
+            for item in range(packing.items):  # set bit k -> the lowest bit of item k's digit
+                spread |= ((every >> item) & 1).astype(spread.dtype) << (item * packing.width)
+            self.table = SetTables(self.units, self.safe(spread))
 
     def on_floor(self, codes: Codes, floor: int) -> Codes:
         """Per code, the items on `floor`: the lowest bit of each such item's digit."""
@@ -140,36 +152,43 @@ class Moves:
         exposed = chips & ((generators << self.packing.width) ^ self.chip_low)  # own generator elsewhere
         return np.asarray((generators == 0) | (exposed == 0), dtype=bool)
 
-    def loads(self, here: Codes) -> tuple[Indices, Codes]:
-        """Every load from item sets `here` (as from `on_floor`): (index of its set, sum of
-        the items' units).  A load is one item of the set, or two (each pair once)."""
-        if self.table is not None:
-            return self.table.loads(self.compact(here))
-        present = np.empty((len(here), self.packing.items), dtype=bool)
-        for column in range(self.packing.items):
-            present[:, column] = (here & self.packing.unit(column)) != 0
-        return loads_of(present, self.units)
-
-    def compact(self, here: Codes) -> Indices:
-        """Item sets from `on_floor` as small integers: bit k for item k."""
+    def sets(self, here: Codes) -> Codes:
+        """Item sets from `on_floor` as the tables index them (bit k: item k), or as they are."""
+        if self.table is None:
+            return here
         sets = np.zeros(len(here), dtype=np.intp)
         for item in range(self.packing.items):
             sets |= ((here >> (item * (self.packing.width - 1))) & (1 << item)).astype(np.intp)
         return sets
+
+    def safe_sets(self, sets: Codes) -> npt.NDArray[np.bool_]:
+        """True where a floor holding the item set (from `sets`) is safe."""
+        return self.safe(sets) if self.table is None else self.table.safe[sets]
+
+    def loads(self, sets: Codes) -> tuple[Indices, Codes, Codes]:
+        """Every load from item `sets`: (index of its set, sum of the items' units, the
+        load's own item set).  A load is one item of the set, or two (each pair once)."""
+        if self.table is not None:
+            return self.table.loads(sets)
+        present = np.empty((len(sets), self.packing.items), dtype=bool)
+        for column in range(self.packing.items):
+            present[:, column] = (sets & self.packing.unit(column)) != 0
+        sources, units = loads_of(present, self.units)
+        return sources, units, units  # a sum of units is the set of `on_floor`'s form
 
     def from_floor(self, codes: Codes, floor: int) -> list[Codes]:
         """The safe successors of safe states `codes` whose elevator is on `floor`.
 
         Only the floor left and the floor reached change, so only they are checked.
         """
-        here = self.on_floor(codes, floor)
-        sources, units = self.loads(here)
-        left_safe = self.safe(here[sources] ^ units)
+        here = self.sets(self.on_floor(codes, floor))
+        sources, units, load_sets = self.loads(here)
+        left_safe = self.safe_sets(here[sources] ^ load_sets)
         found = []
         for target in (floor + 1, floor - 1):
             if not 0 <= target < self.packing.floors:
                 continue
-            keep = left_safe & self.safe(self.on_floor(codes, target)[sources] | units)
+            keep = left_safe & self.safe_sets(self.sets(self.on_floor(codes, target))[sources] | load_sets)
             moved = units[keep] + self.elevator_unit
             base = codes[sources[keep]]
             found.append(base + moved if target > floor else base - moved)
