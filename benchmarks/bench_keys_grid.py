@@ -1,10 +1,11 @@
 """keys-grid on generated real-size vaults (81x81, 26 keys), against keys-graph in the same run.
 
 Run as ``python -m benchmarks.bench_keys_grid [--seeds 1 2 3] [--robots 1 4] [--loops 0 20]``
-plus the `benchmarks.timing` options (``--repeat 1`` for a quick look; warm-ups do not
-apply).  Every solve runs as ``crosscheck compare`` makes it (`Timer.isolated`): in its
+plus the `benchmarks.timing` options (default here ``--repeat 1``; warm-ups do not apply).
+Every solve runs as ``crosscheck compare`` makes it (`Timer.isolated`): in its
 own process under the time limit, its plan replayed by the model's checker, its record
-carrying the run's wall and CPU seconds and peak memory.  Prints one line per vault,
+carrying the run's wall and CPU seconds (the whole run's: parsing the vault and replaying
+the plan included) and peak memory; with ``--repeat R`` the figures are medians.  Prints one line per vault,
 then per (robots, loops) family how many vaults keys-grid proved, the median and max of
 its wall and CPU seconds, its peak memory, and the ratio of its median CPU seconds to
 keys-graph's.  Target: keys-grid proves every vault within 60 s, median at most 15 s.
@@ -54,6 +55,7 @@ def main() -> None:
     parser.add_argument("--loops", type=int, nargs="+", default=[0, 20])
     parser.add_argument("--limit", type=float, default=60.0, help="time limit per run (s)")
     add_options(parser)
+    parser.set_defaults(warmups=0, repeat=1)
     args = parser.parse_args()
     timer = Timer.from_args(args)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus; 81x81 vaults, 26 keys, seeds {args.seeds},"
