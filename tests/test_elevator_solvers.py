@@ -196,3 +196,15 @@ def test_cpsat_proves_infeasibility_directly_or_by_refuting_every_horizon_below_
     result = TimeIndexed().solve(stranded, 30)
     assert result.status is Status.INFEASIBLE
     assert result.stats["best_bound"] == quotient_state_cap(stranded) - 2  # the last horizon refuted
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cpsat_symmetry_breaking_keeps_the_optimum_of_alike_pairs(seed: int) -> None:
+    """Two extra pairs start alike on the first floor (and others become alike on the way):
+    ordering alike pairs must never cut every shortest plan."""
+    facility = extended(generate(seed, pairs=2, floors=3))
+    quotient = QuotientSearch().solve(facility, 30)
+    cpsat = TimeIndexed().solve(facility, 60)
+    assert (cpsat.status, cpsat.cost) == (quotient.status, quotient.cost)
+    if cpsat.plan is not None:
+        assert check_plan(facility, cpsat.plan) == cpsat.cost

@@ -6,7 +6,10 @@ elevator's floor before and after the step; the others stay) and whether the
 elevator goes up or down.  After every step every floor is safe.  At T every item is
 on the top floor.  Redundant cuts: the safety-free crossing bound
 (`solvers.elevator.common.crossing_bound`) holds from every time t, as a linear
-inequality on the remaining boundary crossings.
+inequality on the remaining boundary crossings.  Symmetry breaking: pairs equal at a
+time keep their next floors ordered by index (`HorizonModel._identical_pairs_in_order`);
+it rests on the renaming symmetry that ``elevator-quotient`` also uses (declared in
+`TimeIndexed.shares`).
 
 Horizons: a plan with at least one step ends with the elevator on the top floor and
 each step changes its floor by one, so its length has the parity of ``floors - 1``.
@@ -22,10 +25,12 @@ destroyed) and one with no safe step.
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+from collections.abc import Sequence
+from itertools import combinations, combinations_with_replacement
 from math import comb
 
 from ortools.sat.python import cp_model
+from ortools.sat.python.cp_model import LinearExprT
 
 from models.elevator import ElevatorMove, Facility, all_safe
 from solvers.base import Answer, Deadline, Solver, Stats, Status
@@ -117,6 +122,44 @@ class HorizonModel:
                     model.add_bool_or([~self.at[k + 1][t][f], ~any_generator, self.at[k][t][f]])
 
         self._crossing_cuts(items, floors)
+        self._identical_pairs_in_order(start, floors)
+
+    def _identical_pairs_in_order(self, start: tuple[int, ...], floors: int) -> None:
+        """Symmetry breaking between pairs, valid for every horizon.
+
+        Write ``code_i(t) = floors * generator floor + chip floor`` of pair i at time t.
+        Call a plan *sorted* when, at every time t, any two pairs i < j with equal
+        codes at t have i's codes from t on lexicographically at most j's.  Renaming
+        maps plans to plans (rules and goal treat elements alike), and any plan can be
+        sorted: going through the times upward, rename among the pairs equal at t so
+        that their futures are sorted; that changes nothing before t and keeps every
+        earlier time sorted (pairs equal at t that were ordered earlier only by their
+        futures are now ordered by index, the same way).  So a sorted plan of every
+        feasible horizon exists, and the model may require what sorting implies:
+        at time 0, the full order of each group of alike pairs; at every later time,
+        the next code only (pairs equal at t: ``code_i(t+1) <= code_j(t+1)``).
+        """
+        model, times, elements = self.model, range(self.horizon + 1), (len(start) - 1) // 2
+        codes = [[sum(f * (floors * self.at[2 * pair][t][f] + self.at[2 * pair + 1][t][f]) for f in range(floors))
+                  for t in times] for pair in range(elements)]
+        for first, second in combinations(range(elements), 2):
+            if start[2 * first + 1 : 2 * first + 3] == start[2 * second + 1 : 2 * second + 3]:
+                self._ordered_from_start(codes[first], codes[second], f"{first}_{second}")
+            for t in times[1:-1]:
+                equal = model.new_bool_var(f"equal_{first}_{second}_{t}")
+                model.add(codes[first][t] == codes[second][t]).only_enforce_if(equal)
+                model.add(codes[first][t] != codes[second][t]).only_enforce_if(~equal)
+                model.add(codes[first][t + 1] <= codes[second][t + 1]).only_enforce_if(equal)
+
+    def _ordered_from_start(self, first: Sequence[LinearExprT], second: Sequence[LinearExprT], name: str) -> None:
+        """`first` lexicographically at most `second` (equal at time 0); ``same[t]``: equal up to t."""
+        model = self.model
+        same = [model.new_bool_var(f"same_{name}_{t}") for t in range(len(first))]
+        model.add(same[0] == 1)
+        for t in range(1, len(first)):
+            model.add_implication(same[t], same[t - 1])
+            model.add(first[t] == second[t]).only_enforce_if(same[t])
+            model.add(first[t] + 1 <= second[t]).only_enforce_if([same[t - 1], ~same[t]])
 
     def _crossing_cuts(self, items: int, floors: int) -> None:
         """From every time t: remaining crossings of boundary b >= 2 * items below - 3 * [elevator below]."""
@@ -155,7 +198,9 @@ class TimeIndexed(Solver):
     name = "elevator-cpsat"
     puzzle = "elevator"
     summary = "time-indexed CP-SAT model, horizons upward from the crossing bound"
-    shares = frozenset({"solvers.elevator.common.crossing_bound", "solvers.elevator.common.labelled_moves"})
+    # the symmetry breaking rests on the renaming argument elevator-quotient's states rest on
+    shares = frozenset({"solvers.elevator.common.crossing_bound", "solvers.elevator.common.labelled_moves",
+                        "elevator: plans map to plans under renaming of elements"})
     runs_cpsat = True
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
