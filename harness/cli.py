@@ -192,7 +192,8 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
                    "use --format json).")
 @click.option("--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
               help="Also run your own program on each instance (of PUZZLE); its last printed integer "
-                   "is its claimed optimum, judged like any other claim (repeatable).")
+                   "is its claimed optimum, a line 'infeasible' claims no solution, a line 'plan: JSON' "
+                   "is checked like any plan; claims are judged, never used as proofs (repeatable).")
 @click.option("--shard", metavar="K/N", callback=lambda context, param, value: _shard(value),
               help="Make only part K of N of the runs (deterministic by instance, variant and solver), "
                    "for batch jobs; merge the parts' --out files with report, plot or record-optima.")

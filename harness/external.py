@@ -2,23 +2,36 @@
 
 ``--external NAME=COMMAND`` runs COMMAND on every instance (``PUZZLE:NAME=COMMAND``
 only on instances of PUZZLE); ``{path}`` in COMMAND stands for the instance file.
-The last integer the program prints on standard output is its claimed optimum.  It
-has no plan, so it is never an exact answer itself: the verdicts flag it when a
-checked plan beats it or when it falls below another solver's proven lower bound.
+
+What the program prints on standard output is read as its claim:
+
+- a line ``infeasible``: it claims the instance has no solution;
+- a line starting ``plan:`` followed by a JSON list of moves in the puzzle's move
+  vocabulary: a plan, which the harness checks like any solver's plan;
+- otherwise (the ``plan:`` line aside) the last integer printed is its claimed
+  optimum; a plan without an integer claims its own cost as the optimum.
+
+Whatever it prints is a claim, never a proof: the verdicts flag it when a checked
+plan or another solver's proven bound contradicts it, and it never contradicts
+anything itself (only its plan, once checked, is a fact).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from solvers.base import Deadline
 
 LAST_INTEGER = re.compile(r"-?\d+")
+INFEASIBLE_LINE = "infeasible"
+PLAN_PREFIX = "plan:"
 
 
 @dataclass(frozen=True)
@@ -46,11 +59,14 @@ class External:
 
 @dataclass(frozen=True)
 class Claim:
-    """What an external program said: a cost, or why there is none."""
+    """What an external program said: a cost, a claim of infeasibility, or why there is
+    neither; and the plan it printed, if any (unchecked)."""
 
     cost: int | None
     timed_out: bool
     message: str
+    infeasible: bool = False
+    plan: list[Any] | None = None
 
 
 def run_external(command: str, instance_text: str, deadline: Deadline) -> Claim:
@@ -68,7 +84,27 @@ def run_external(command: str, instance_text: str, deadline: Deadline) -> Claim:
     if done.returncode != 0:
         tail = done.stderr.strip().splitlines()[-1:] or [""]
         return Claim(None, False, f"{argv[0]} exited with status {done.returncode}: {tail[0]}")
-    numbers = LAST_INTEGER.findall(done.stdout)
-    if not numbers:
-        return Claim(None, False, f"{argv[0]} printed no integer")
-    return Claim(int(numbers[-1]), False, "claimed optimum (external program, no plan)")
+    return read_claim(done.stdout, argv[0])
+
+
+def read_claim(output: str, program: str) -> Claim:
+    """The claim in a program's standard output (see the module docstring)."""
+    lines = output.splitlines()
+    if any(line.strip().lower() == INFEASIBLE_LINE for line in lines):
+        return Claim(None, False, "claimed infeasible (external program)", infeasible=True)
+    plans = [line.strip()[len(PLAN_PREFIX):] for line in lines if line.strip().startswith(PLAN_PREFIX)]
+    plan = None
+    if plans:
+        try:
+            plan = json.loads(plans[-1])
+        except json.JSONDecodeError as error:
+            return Claim(None, False, f"{program} printed a plan that is not JSON: {error}")
+        if not isinstance(plan, list):
+            return Claim(None, False, f"{program} printed a plan that is not a JSON list of moves")
+    rest = "\n".join(line for line in lines if not line.strip().startswith(PLAN_PREFIX))
+    numbers = LAST_INTEGER.findall(rest)
+    if not numbers and plan is None:
+        return Claim(None, False, f"{program} printed no integer")
+    cost = int(numbers[-1]) if numbers else None
+    what = "with a plan" if plan is not None else "no plan"
+    return Claim(cost, False, f"claimed optimum (external program, {what})", plan=plan)

@@ -96,10 +96,17 @@ class RunRecord(BaseModel):
     environment: dict[str, Any] = Field(default_factory=dict)
 
     @property
+    def claim(self) -> bool:
+        """An external program's answer (it carries ``stats["external"]``): a claim, never
+        a proof, whatever it says; only its plan, once checked, is a fact."""
+        return "external" in self.stats
+
+    @property
     def exact(self) -> bool:
         """An exact answer: a proof of infeasibility, or a proven optimum whose plan the
-        checker accepted (a bare claimed number of an external program is not one)."""
-        return self.status in EXACT_STATUSES and (self.status is Status.INFEASIBLE or self.plan_valid is True)
+        checker accepted (an external program's answer is a claim, never one)."""
+        return (not self.claim and self.status in EXACT_STATUSES
+                and (self.status is Status.INFEASIBLE or self.plan_valid is True))
 
     @property
     def key(self) -> RunKey:

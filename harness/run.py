@@ -29,9 +29,9 @@ from harness.index import Expected
 from harness.lifeline import die_with_reader
 from harness.measure import Usage, core_groups, killed_usage, own_usage
 from harness.records import RunRecord, Task, environment
-from models.base import Instance, InvalidInstance, InvalidPlan
+from models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from models.registry import load_instance
-from solvers.base import Deadline, Result, Status
+from solvers.base import Deadline, Result, Stats, Status
 from solvers.cpsat import WORKERS_VARIABLE, default_workers
 from solvers.registry import add_plugins, get_solver
 
@@ -74,7 +74,7 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
         return RunRecord(puzzle=None, status=Status.ERROR, message=str(error), **base)
     base["features"] = puzzle.features(instance)
     if task.external is not None:
-        return _external(task, task.external, instance, puzzle.name, base)
+        return _external(task, task.external, instance, puzzle, base)
     solver = get_solver(task.solver)
     base["shares"] = sorted(solver.shares)
     if solver.puzzle != puzzle.name:
@@ -84,30 +84,44 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
 
 
-def _external(task: Task, command: str, instance: Instance, puzzle: str, base: _Shared) -> RunRecord:
-    """Run the external program `command` and record its bare claim (there is no plan to check)."""
+def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:
+    """Run the external program `command` and record its claim, with its plan checked if it printed one.
+
+    The record carries no bound: a program's claim is never a proof (see `harness.external`).
+    """
     start = time.perf_counter()
     claim = run_external(command, instance.to_text(), Deadline(task.time_limit))
     seconds = time.perf_counter() - start
-    if claim.cost is not None:
-        status, cost = Status.OPTIMAL, claim.cost
-    else:
-        status, cost = (Status.TIMEOUT if claim.timed_out else Status.ERROR), None
-    return RunRecord(puzzle=puzzle, status=status, cost=cost, bound=cost, seconds=seconds,
-                     stats={"external": command}, message=claim.message, **base)
+    stats: Stats = {"external": command}
+    if claim.infeasible:
+        return RunRecord(puzzle=puzzle.name, status=Status.INFEASIBLE, seconds=seconds, stats=stats,
+                         message=claim.message, **base)
+    if claim.plan is None and claim.cost is None:
+        return RunRecord(puzzle=puzzle.name, status=Status.TIMEOUT if claim.timed_out else Status.ERROR,
+                         seconds=seconds, stats=stats, message=claim.message, **base)
+    plan_valid, plan_error, checked_cost = _check_plan(puzzle.check_plan, instance, claim.plan, claim.cost)
+    return RunRecord(puzzle=puzzle.name, status=Status.OPTIMAL, cost=checked_cost if claim.cost is None else claim.cost,
+                     plan_valid=plan_valid, plan_error=plan_error, checked_cost=checked_cost, plan=claim.plan,
+                     seconds=seconds, stats=stats, message=claim.message, **base)
+
+
+def _check_plan(check_plan: Callable[[Any, Sequence[Any]], int], instance: Instance, plan: list[Any] | None,
+                cost: int | None) -> tuple[bool | None, str, int | None]:
+    """(valid, why not, checked cost) of a plan claimed to cost `cost` (None: any cost it has)."""
+    if plan is None:
+        return None, "", None
+    try:
+        checked_cost = check_plan(instance, plan)
+    except InvalidPlan as error:
+        return False, str(error), None
+    if cost is not None and checked_cost != cost:
+        return False, f"plan costs {checked_cost}, solver reported {cost}", checked_cost
+    return True, "", checked_cost
 
 
 def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], instance: Instance, puzzle: str,
              base: _Shared) -> RunRecord:
-    plan_valid, plan_error, checked_cost = None, "", None
-    if result.plan is not None:
-        try:
-            checked_cost = check_plan(instance, result.plan)
-            plan_valid = checked_cost == result.cost
-            if not plan_valid:
-                plan_error = f"plan costs {checked_cost}, solver reported {result.cost}"
-        except InvalidPlan as error:
-            plan_valid, plan_error = False, str(error)
+    plan_valid, plan_error, checked_cost = _check_plan(check_plan, instance, result.plan, result.cost)
     return RunRecord(
         puzzle=puzzle, status=result.status, cost=result.cost, bound=result.bound,
         plan_valid=plan_valid, plan_error=plan_error, checked_cost=checked_cost,

@@ -1,10 +1,13 @@
 """Per-instance verdicts: do the formulations agree, and with the index?
 
 Evidence is weighed by how strong it is.  A plan the puzzle's checker accepted is a
-fact: the optimum is at most its cost.  Claims (an optimum, a lower bound, an
-infeasibility proof, an external program's bare number) are tested against those
-facts and against each other.  Only a claimed optimum with a checked plan, or an
-infeasibility proof, counts as an exact answer.
+fact: the optimum is at most its cost.  A built-in solver's lower bound, optimum and
+infeasibility are proofs (of its formulation): they are tested against the facts and
+against each other.  An external program's answer (a number, "infeasible", even with
+a plan) is a claim only: a checked plan or a proof may contradict it, but it never
+contradicts anything itself and is never an exact answer (its plan, once checked, is
+a fact like any other).  Only a proven optimum with a checked plan, or a proof of
+infeasibility, counts as an exact answer.
 
 Verdicts, worst first:
 
@@ -14,9 +17,9 @@ Verdicts, worst first:
 - ``false-infeasible``: a solver claimed infeasibility but another returned a
   checked plan.
 - ``false-optimal``: a claimed optimum is beaten by another solver's checked plan.
-- ``disagree``: claims contradict each other otherwise (a lower bound above a
-  checked plan, a claimed optimum below another's lower bound, infeasibility
-  against a claimed optimum).
+- ``disagree``: proofs contradict claims otherwise (a proven lower bound above a
+  checked plan, a claimed optimum below a proven lower bound, a proof of
+  infeasibility against a claimed optimum).
 - ``wrong-expected``: all exact answers agree but differ from the index; or, with no
   exact answer, a checked plan beats the index's optimum (or its "infeasible"), or a
   proven lower bound exceeds it.
@@ -90,8 +93,9 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
     checked = [r for r in records if r.plan_valid]
     best_plan = min((_checked_cost(r) for r in checked), default=None)
     infeasible = [r for r in records if r.status is Status.INFEASIBLE]
-    # Claimed optima: proven ones carry a checked plan; external programs claim a bare number.
+    # Claimed optima: proven ones carry a checked plan; external programs only claim.
     optimal = [r for r in records if r.status is Status.OPTIMAL]
+    proofs = [r for r in records if not r.claim]
     if best_plan is not None and infeasible:
         return Verdict.FALSE_INFEASIBLE, best_plan, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "
@@ -101,29 +105,30 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
         return Verdict.FALSE_OPTIMAL, best_plan, "; ".join(
             f"{r.solver} claimed optimum {r.cost}, {_best(checked)} has a checked plan of cost {best_plan}"
             for r in beaten)
-    too_high = [r for r in records if r.bound is not None and best_plan is not None and r.bound > best_plan]
+    too_high = [r for r in proofs if r.bound is not None and best_plan is not None and r.bound > best_plan]
     if too_high:
         return Verdict.DISAGREE, best_plan, "; ".join(
             f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high)
-    below = [(r, b) for r in optimal for b in records if b.bound is not None and _claimed(r) < b.bound]
+    below = [(r, b) for r in optimal for b in proofs if b.bound is not None and _claimed(r) < b.bound]
     if below:
         return Verdict.DISAGREE, best_plan, "; ".join(
             f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below)
-    if infeasible and optimal:
+    proven_infeasible = [r for r in infeasible if r.exact]
+    if proven_infeasible and optimal:
         return Verdict.DISAGREE, None, (
-            f"{', '.join(r.solver for r in infeasible)} claimed infeasible, "
+            f"{', '.join(r.solver for r in proven_infeasible)} proved infeasible, "
             f"{', '.join(r.solver for r in optimal)} claimed an optimum")
     proven = [r for r in optimal if r.exact]
     answer: int | str | None
     if proven:
         answer, provers = best_plan, proven
-    elif infeasible:
-        answer, provers = INFEASIBLE, infeasible
+    elif proven_infeasible:
+        answer, provers = INFEASIBLE, proven_infeasible
     else:
-        contradiction = _index_contradiction(records, best_plan, expected)
+        contradiction = _index_contradiction(proofs, best_plan, expected)
         if contradiction:
             return Verdict.WRONG_EXPECTED, None, contradiction
-        return Verdict.UNVERIFIED, None, _unverified_reason(records, best_plan)
+        return Verdict.UNVERIFIED, None, _unverified_reason(proofs, best_plan)
     if expected is not None and answer != expected:
         return Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}"
     by_solver = {r.solver: r for r in provers}  # a solver run twice proves once

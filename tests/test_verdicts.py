@@ -103,3 +103,36 @@ def test_provers_sharing_a_component_count_as_one_piece_of_evidence() -> None:
     pair = judge([record("graph", Status.OPTIMAL, 8, 8, True, shares=("routes",)),
                   record("cpsat", Status.OPTIMAL, 8, 8, True, shares=("routes",))])
     assert (pair.verdict, pair.independent) == (Verdict.AGREE, 1)
+
+
+def external(status: Status, cost: int | None = None, valid: bool | None = None) -> RunRecord:
+    """An external program's record: its answer is a claim, whatever it says."""
+    return RunRecord(instance="x.txt", puzzle="keys", solver="mine", status=status, cost=cost,
+                     plan_valid=valid, checked_cost=cost if valid else None, stats={"external": "mine {path}"})
+
+
+def test_an_external_claim_never_acts_as_a_bound() -> None:
+    """A claimed 70 must not make a proven-looking 72 of another external, or a built-in
+    timeout's plan of 71, wrong: claims are contradicted, they never contradict."""
+    legacy = external(Status.OPTIMAL, 72).model_copy(update={"bound": 72})  # records written before the fix
+    assert verdict(external(Status.OPTIMAL, 70), legacy) is Verdict.UNVERIFIED
+    assert verdict(legacy, record("b", Status.FEASIBLE, 71, 2, True)) is Verdict.FALSE_OPTIMAL
+    assert verdict(external(Status.OPTIMAL, 72), record("b", Status.TIMEOUT, bound=70)) is Verdict.UNVERIFIED
+
+
+def test_an_external_claim_is_contradicted_by_a_proven_bound() -> None:
+    assert verdict(external(Status.OPTIMAL, 70), record("b", Status.TIMEOUT, bound=72)) is Verdict.DISAGREE
+
+
+def test_an_external_infeasibility_claim_is_judged_but_proves_nothing() -> None:
+    assert verdict(external(Status.INFEASIBLE), record("b", Status.FEASIBLE, 8, 2, True)) is Verdict.FALSE_INFEASIBLE
+    assert verdict(external(Status.INFEASIBLE), external(Status.OPTIMAL, 8)) is Verdict.UNVERIFIED
+    assert verdict(external(Status.OPTIMAL, 8), record("b", Status.INFEASIBLE)) is Verdict.DISAGREE
+    assert verdict(external(Status.INFEASIBLE)) is Verdict.UNVERIFIED
+
+
+def test_an_external_plan_is_a_fact_but_its_optimum_only_a_claim() -> None:
+    outcome = judge([external(Status.OPTIMAL, 8, True)])
+    assert outcome.verdict is Verdict.UNVERIFIED
+    assert verdict(external(Status.OPTIMAL, 8, True), record("b", Status.OPTIMAL, 9, 9, True)) is Verdict.FALSE_OPTIMAL
+    assert verdict(external(Status.OPTIMAL, 8, False), record("b", Status.OPTIMAL, 8, 8, True)) is Verdict.INVALID_PLAN

@@ -1,0 +1,48 @@
+"""External programs: what their output claims, and how a printed plan is checked."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from harness.external import read_claim
+from harness.records import Task
+from harness.run import run_task
+from harness.verdicts import Verdict, judge
+from solvers.base import Status
+
+VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8: east to a, then west through A to b
+
+
+def test_the_last_integer_outside_the_plan_line_is_the_claim() -> None:
+    claim = read_claim('thinking 3\nplan: [[0, "E"], [0, "E"]]\nanswer 2\n', "mine")
+    assert (claim.cost, claim.plan, claim.infeasible) == (2, [[0, "E"], [0, "E"]], False)
+    assert read_claim('plan: [[0, "E"], [0, "E"]]\n', "mine").cost is None  # the plan's own cost, once checked
+
+
+def test_infeasible_is_a_claim_and_bad_output_says_why() -> None:
+    assert read_claim("searching...\nInfeasible\n", "mine").infeasible
+    assert "no integer" in read_claim("no idea\n", "mine").message
+    assert "not JSON" in read_claim("plan: [[0, E]]\n3\n", "mine").message
+
+
+def _run(tmp_path: Path, output: str) -> Task:
+    (tmp_path / "v.txt").write_text(VAULT)
+    script = tmp_path / "mine.py"
+    script.write_text(f"import sys\nopen(sys.argv[1])\nprint({output!r})\n")
+    return Task(path=str(tmp_path / "v.txt"), instance="v.txt", solver="mine",
+                external=f"{sys.executable} {script} {{path}}", time_limit=30)
+
+
+def test_a_printed_plan_is_checked_and_carries_no_bound(tmp_path: Path) -> None:
+    good = run_task(_run(tmp_path, 'plan: [[0,"E"],[0,"E"],[0,"W"],[0,"W"],[0,"W"],[0,"W"],[0,"W"],[0,"W"]]'))
+    assert (good.status, good.cost, good.checked_cost, good.plan_valid, good.bound) == (Status.OPTIMAL, 8, 8, True, None)
+    assert judge([good]).verdict is Verdict.UNVERIFIED  # a claim, even with a plan, is not an exact answer
+    bad = run_task(_run(tmp_path, 'plan: [[0,"W"],[0,"W"]]\n2'))
+    assert bad.plan_valid is False and "door A" in bad.plan_error
+    assert judge([bad]).verdict is Verdict.INVALID_PLAN
+
+
+def test_an_infeasibility_claim_becomes_an_infeasible_record(tmp_path: Path) -> None:
+    record = run_task(_run(tmp_path, "infeasible"))
+    assert (record.status, record.bound, record.cost) == (Status.INFEASIBLE, None, None)
