@@ -113,9 +113,14 @@ class RunRecord(BaseModel):
         return (self.instance, self.variant, self.solver, self.repeat)
 
 
-@cache
 def environment() -> dict[str, Any]:
-    """Versions and machine facts recorded with every run (computed once)."""
+    """Versions and machine facts recorded with every run (computed once per process,
+    see `harness.preload`), and the command line that started the run."""
+    return {**_machine_facts(), "argv": " ".join(Path(sys.argv[0]).name.split() + sys.argv[1:])}
+
+
+@cache
+def _machine_facts() -> dict[str, Any]:
     return {
         "python": platform.python_version(),
         "ortools": _version("ortools"),
@@ -126,7 +131,6 @@ def environment() -> dict[str, Any]:
         "system": f"{platform.system()} {platform.release()}",
         "host": platform.node(),
         "cpus": os.cpu_count(),
-        "argv": " ".join(Path(sys.argv[0]).name.split() + sys.argv[1:]),
     }
 
 

@@ -179,7 +179,7 @@ def failure(task: Task, expected: Expected, status: Status, message: str, second
 def _context() -> ForkServerContext:
     """A forkserver whose server has imported the solvers once, so children start fast."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["harness.run", "solvers.registry"])
+    context.set_forkserver_preload(["harness.preload"])
     return context
 
 

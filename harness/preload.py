@@ -1,0 +1,17 @@
+"""Imported once by the forkserver that starts isolated runs (see `harness.run`).
+
+Every run's child process is forked from that server, so whatever is loaded here is
+loaded once instead of once per run: the solvers (and the plugins named in
+``CROSSCHECK_SOLVERS`` when the server starts), and the environment facts every
+record carries (their versions and git commit cost a subprocess and several package
+look-ups, tens of milliseconds that a hunt over thousands of tiny instances would
+otherwise pay per run).
+"""
+
+from __future__ import annotations
+
+import harness.run  # noqa: F401  (the child's entry point and everything it imports)
+import solvers.registry  # noqa: F401  (every solver, plugins included)
+from harness.records import environment
+
+environment()
