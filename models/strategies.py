@@ -1,0 +1,183 @@
+"""Hypothesis strategies that build valid instances of each puzzle directly.
+
+Every value a strategy draws maps to a well-formed instance (it parses back from its
+own text), so Hypothesis's shrinker only ever visits valid instances, and shrinking
+moves toward simpler ones: fewer rows and columns, open floor instead of walls, keys
+and doors; fewer swaps away from the sorted burrow; fewer floors and pairs with items
+lower down.  The strategies cover the whole rule space, not only the shapes of the
+published inputs:
+
+- vaults: one robot or four (around a ``@#@ / ### / @#@`` block, the quadrants
+  split by walls or not), doors whose key is absent, keys behind their own door,
+  loops, keys no robot can reach (no solution);
+- burrows: depth 1 to 5, any arrangement, including amphipods already settled at the
+  bottom of their rooms, and arrangements with no solution;
+- facilities: 2 to 6 floors, 1 to 6 pairs, items on any floor (the top one too),
+  unsafe starts and facilities without a solution.
+
+`RANGES` names each puzzle's size parameters and their default ranges; a hunt may
+narrow or widen them (``-p floors=2-4``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from hypothesis import strategies as st
+
+from models import amphipods, elevator, keys
+from models.base import Instance
+
+Range = tuple[int, int]
+
+#: Per puzzle: parameter -> (lowest, highest) default, inclusive.
+RANGES: dict[str, dict[str, Range]] = {
+    "keys": {"height": (1, 7), "width": (1, 9), "keys": (1, 5), "robots": (1, 4)},
+    "amphipods": {"depth": (1, 5)},
+    "elevator": {"floors": (2, 6), "pairs": (1, 6)},
+}
+
+#: The smallest value each parameter may take.
+_MINIMA = {"keys": {"height": 1, "width": 1, "keys": 1, "robots": 1}, "amphipods": {"depth": 1},
+           "elevator": {"floors": 1, "pairs": 1}}
+
+
+#: What each parameter means (for error messages and ``--help``).
+MEANINGS: dict[str, dict[str, str]] = {
+    "keys": {"height": "rows inside the outer wall", "width": "columns inside the outer wall",
+             "keys": "key letters used (a, b, ...; each key appears at most once)",
+             "robots": "1 or 4 (a range 1-4 draws both)"},
+    "amphipods": {"depth": "room depth"},
+    "elevator": {"floors": "floors", "pairs": "elements (a generator and a microchip each)"},
+}
+
+#: Interior cell kinds of a vault (floor, wall, key, door), drawn as small integers so
+#: that shrinking (toward 0) turns walls, keys and doors into open floor.
+_CELL_KINDS = st.sampled_from((0, 0, 1, 2, 3))
+
+
+def parse_range(text: str) -> Range:
+    """``"3"`` or ``"2-5"`` as an inclusive range; `ValueError` otherwise."""
+    low, _, high = text.partition("-")
+    try:
+        return int(low), int(high or low)
+    except ValueError:
+        raise ValueError(f"expected a number or a range LOW-HIGH, got {text!r}") from None
+
+
+def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:
+    """The puzzle's default ranges with `given` ones in their place.
+
+    Raises `ValueError` for an unknown parameter or an empty or out-of-domain range.
+    """
+    defaults = RANGES[puzzle]
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise ValueError(f"unknown parameter {unknown[0]!r} for {puzzle}; valid: {', '.join(defaults)}")
+    merged = {**defaults, **given}
+    for name, (low, high) in merged.items():
+        if low > high or low < _MINIMA[puzzle][name]:
+            raise ValueError(f"{name}={low}-{high}: need {_MINIMA[puzzle][name]} <= low <= high")
+    if puzzle == "keys" and not {1, 4} & set(range(merged["robots"][0], merged["robots"][1] + 1)):
+        raise ValueError("robots must allow 1 or 4")
+    return merged
+
+
+def instances(puzzle: str, ranges: Mapping[str, Range] | None = None) -> st.SearchStrategy[Instance]:
+    """Valid instances of `puzzle` with sizes in `ranges` (see `ranges_for`)."""
+    chosen = ranges_for(puzzle, ranges or {})
+    if puzzle == "keys":
+        return vaults(chosen)
+    if puzzle == "amphipods":
+        return burrows(chosen["depth"])
+    return facilities(chosen["floors"], chosen["pairs"])
+
+
+# --- key vaults ------------------------------------------------------------------------
+
+@st.composite
+def vaults(draw: st.DrawFn, ranges: Mapping[str, Range]) -> keys.Vault:
+    """A vault: a random interior inside an outer wall, with one robot or four.
+
+    Rows are drawn as a list of lists of cells, so the shrinker can delete any row; the
+    first row sets the width (deleting one of its cells removes a column: the other rows
+    are cut to its length, or padded with floor); the robot's cell is drawn last, as an
+    index that wraps around the grid.
+    """
+    low, high = ranges["robots"]
+    four = draw(st.sampled_from([n for n in (1, 4) if low <= n <= high])) == 4
+    least = 3 if four else 1  # room for the four-robot block
+    letters = "abcdefghijklmnopqrstuvwxyz"[:draw(st.integers(*ranges["keys"]))]
+    row = st.lists(_cells(letters), min_size=max(ranges["width"][0], least), max_size=max(ranges["width"][1], least))
+    drawn = draw(st.lists(row, min_size=max(ranges["height"][0], least), max_size=max(ranges["height"][1], least)))
+    width = len(drawn[0])
+    grid = [(cells + [keys.FLOOR] * width)[:width] for cells in drawn]
+    _one_key_each(grid)
+    if four:
+        _four_robot_block(grid, split=draw(st.booleans()))
+    else:
+        spot = draw(st.integers(0, max(ranges["height"][1], 1) * max(ranges["width"][1], 1) - 1)) % (len(grid) * width)
+        grid[spot // width][spot % width] = keys.ROBOT
+    rows = ["#" * (width + 2)] + ["#" + "".join(row) + "#" for row in grid] + ["#" * (width + 2)]
+    return keys.Vault(name="hunted-vault", rows=tuple(rows))
+
+
+def _cells(letters: str) -> st.SearchStrategy[str]:
+    """One interior cell: mostly floor, else a wall, a key or a door (shrinks to floor)."""
+    def cell(kind: int, letter: str) -> str:
+        return (keys.FLOOR, keys.WALL, letter, letter.upper())[kind]
+
+    return st.builds(cell, _CELL_KINDS, st.sampled_from(letters))
+
+
+def _one_key_each(grid: list[list[str]]) -> None:
+    """Keep the first copy of each key (in reading order); later copies become floor."""
+    seen: set[str] = set()
+    for row in grid:
+        for column, char in enumerate(row):
+            if char.islower():
+                if char in seen:
+                    row[column] = keys.FLOOR
+                seen.add(char)
+
+
+def _four_robot_block(grid: list[list[str]], split: bool) -> None:
+    """Put the four-robot block at the centre; with `split`, wall off the middle row and
+    column so the four quadrants do not connect (like the real four-robot vaults)."""
+    centre_row, centre_column = len(grid) // 2, len(grid[0]) // 2
+    if split:
+        for row in grid:
+            row[centre_column] = keys.WALL
+        grid[centre_row] = [keys.WALL] * len(grid[0])
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            grid[centre_row + dr][centre_column + dc] = keys.FOUR_ROBOT_BLOCK[dr + 1][dc + 1]
+
+
+# --- burrows ---------------------------------------------------------------------------
+
+@st.composite
+def burrows(draw: st.DrawFn, depth_range: Range) -> amphipods.Burrow:
+    """A burrow: the sorted one with some pairs of cells exchanged (none: already sorted;
+    enough: any arrangement)."""
+    depth = draw(st.integers(*depth_range))
+    cells = [kind for kind in amphipods.KINDS for _ in range(depth)]
+    cell = st.integers(0, len(cells) - 1)
+    for i, j in draw(st.lists(st.tuples(cell, cell), max_size=3 * len(cells))):
+        cells[i], cells[j] = cells[j], cells[i]
+    a, b, c, d = ("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
+    return amphipods.Burrow(name="hunted-burrow", rooms=(a, b, c, d))
+
+
+# --- facilities ------------------------------------------------------------------------
+
+@st.composite
+def facilities(draw: st.DrawFn, floors_range: Range, pairs_range: Range) -> elevator.Facility:
+    """A facility: each chip and generator on any floor (safe or not)."""
+    floors = draw(st.integers(*floors_range))
+    pairs = draw(st.integers(*pairs_range))
+    floor = st.integers(0, floors - 1)
+    chips = draw(st.lists(floor, min_size=pairs, max_size=pairs))
+    generators = draw(st.lists(floor, min_size=pairs, max_size=pairs))
+    return elevator.Facility(name="hunted-facility", floors=floors, elements=tuple(sorted(elevator.ELEMENT_NAMES[:pairs])),
+                             chips=tuple(chips), generators=tuple(generators))
