@@ -328,6 +328,60 @@ def _exit_status(records: list[RunRecord]) -> int:
 
 
 @main.command()
+@click.argument("puzzle_name", metavar="PUZZLE", type=click.Choice(sorted(PUZZLES)))
+@solver_option
+@click.option("--external", "external_specs", multiple=True, metavar="NAME='COMMAND {path}'",
+              help="Also run your own program on each instance, judged like in `compare` (repeatable).")
+@click.option("--budget", type=click.FloatRange(min=0), default=60.0, show_default=True,
+              help="Seconds to search before giving up.")
+@click.option("--shrink-budget", type=click.FloatRange(min=0), default=60.0, show_default=True,
+              help="Seconds to shrink a counterexample once found (then the smallest so far is kept).")
+@click.option("--seed", type=int, help="Seed of Hypothesis's draws, for a reproducible hunt.")
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
+              help="Wall-clock seconds per run.")
+@memory_limit_option
+@click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="cores",
+              help="Runs of one instance at a time.")
+@click.option("-p", "--param", "params", multiple=True, metavar="NAME=RANGE",
+              help="A size range such as floors=2-4 or pairs=3 (repeatable); see README for the names.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for counterexample-PUZZLE.txt and runs.jsonl (and hunt-db, unless --db).")
+@click.option("--db", type=click.Path(file_okay=False, path_type=Path),
+              help="Hunt database: counterexamples are saved there, later hunts try them first [default: OUT/hunt-db].")
+def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float,
+         shrink_budget: float, seed: int | None, time_limit: float, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
+         db: Path | None) -> None:
+    """Search for the smallest PUZZLE instance on which formulations disagree.
+
+    Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
+    `compare`, and at the first wrong verdict shrinks the instance while the same kind of
+    wrong verdict remains.  Exit 1 with a counterexample, 0 when the budget runs out.
+    """
+    from harness.hunt import HuntConfig, explain, write_outcome
+    from harness.hunt import hunt as run_hunt
+    from models.strategies import parse_range, ranges_for
+
+    _check_solver_names(solver_names)
+    externals = [e for e in _parse_externals(external_specs) if e.puzzle in (None, puzzle_name)]
+    try:
+        ranges = {name: parse_range(text) for name, _, text in (p.partition("=") for p in params)}
+        ranges_for(puzzle_name, ranges)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--param") from None
+    names = solver_names or tuple(s.name for s in default_solvers_for(puzzle_name))
+    config = HuntConfig(puzzle=get_puzzle(puzzle_name), solvers=names, externals=tuple(externals), out=out,
+                        ranges=ranges, budget=budget, shrink_budget=shrink_budget, seed=seed,
+                        time_limit=time_limit, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
+                        database=db)
+    outcome = run_hunt(config)
+    written = write_outcome(outcome, config)
+    click.echo(explain(outcome, config))
+    for path in written:
+        click.echo(f"written: {path}")
+    sys.exit(EXIT_WRONG if written else EXIT_OK)
+
+
+@main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice((*FORMATS, "parquet")), default="table", show_default=True,
               help="table or markdown for people (verdict notes follow); csv, jsonl (tidy: one flat row per "

@@ -1,0 +1,286 @@
+"""Hunting for the smallest instance on which formulations disagree.
+
+`hunt` draws instances of one puzzle from `models.strategies` (Hypothesis), runs the
+chosen formulations on each through the normal isolated runner, judges the runs with
+the same verdict code as ``compare``, and stops at the first wrong verdict
+(`WRONG`).  Hypothesis's shrinker then looks for a smaller instance on which the same
+kind of wrong verdict remains on an instance no larger (`_Judge._size`), driven by
+that predicate.  Shrunk counterexamples are
+kept as instance files in a hunt database (``DB/<key>/``, the key naming the puzzle,
+formulations and ranges), and a later hunt with the same key tries them first.
+``seed`` makes the order of draws reproducible (runs that time out can still make two
+hunts differ).  Hypothesis's own example database is not used: it stores choice
+sequences, which a change of the strategies silently reinterprets, and Hypothesis
+turns it off for seeded runs anyway.
+
+Each distinct instance is run once: its verdict is cached by text, which also keeps
+Hypothesis's final replay of the shrunk example consistent with what was seen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
+from hypothesis import seed as hypothesis_seed
+
+from harness.external import External
+from harness.records import RunRecord, Task, append_record
+from harness.run import run_tasks
+from harness.verdicts import InstanceVerdict, Verdict, judge
+from models.base import Instance, InvalidInstance, Puzzle
+from models.strategies import Range, instances
+from solvers.base import Status
+
+#: The verdicts a hunt stops at: some answer is wrong whatever the true optimum is.
+WRONG = frozenset({Verdict.INVALID_PLAN, Verdict.FALSE_INFEASIBLE, Verdict.FALSE_OPTIMAL, Verdict.DISAGREE})
+
+
+@dataclass(frozen=True)
+class HuntConfig:
+    """What to hunt: formulations, sizes, limits, where to write, how long to look."""
+
+    puzzle: Puzzle
+    solvers: tuple[str, ...]
+    externals: tuple[External, ...]
+    out: Path
+    ranges: dict[str, Range] = field(default_factory=dict)
+    budget: float = 60.0  # seconds of search before giving up
+    shrink_budget: float = 60.0  # seconds of shrinking once a counterexample is found
+    seed: int | None = None
+    time_limit: float = 5.0
+    memory_limit_mb: int = 2048
+    jobs: int = 1
+    plugins: tuple[str, ...] = ()
+    database: Path | None = None  # the hunt database; default: OUT/hunt-db
+
+    def key(self) -> bytes:
+        """Identifies the hunt in the example database: puzzle, formulations and ranges."""
+        parts = [self.puzzle.name, *sorted(self.solvers), *sorted(f"{e.name}={e.command}" for e in self.externals),
+                 *(f"{name}={low}-{high}" for name, (low, high) in sorted(self.ranges.items()))]
+        return hashlib.sha256("\n".join(parts).encode()).digest()
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One instance with the records of its runs and their verdict."""
+
+    instance: Instance
+    records: list[RunRecord]
+    verdict: InstanceVerdict
+
+    @property
+    def wrong(self) -> bool:
+        return self.verdict.verdict in WRONG
+
+
+@dataclass
+class HuntOutcome:
+    """What a hunt saw: how many instances, their sizes, and the counterexample if any."""
+
+    tried: int = 0  # distinct instances judged before a counterexample (or the budget's end)
+    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # feature -> (min, max) over those
+    crashed: int = 0  # runs that ended in error or memout (not wrong answers; reported)
+    first: Judged | None = None  # the first counterexample, as drawn
+    shrunk: Judged | None = None  # the smallest one with the same kind of wrong verdict
+    shrink_tried: int = 0  # distinct instances judged while shrinking
+    seconds_to_find: float = 0.0
+    seconds_to_shrink: float = 0.0
+    exhausted: bool = False  # Hypothesis ran out of distinct instances before the budget
+
+
+class _Spent(BaseException):
+    """The search budget ran out (a BaseException so that Hypothesis lets it through)."""
+
+
+class _Wrong(Exception):
+    """The failure Hypothesis shrinks: an instance with the hunted kind of wrong verdict."""
+
+    def __init__(self, judged: Judged) -> None:
+        super().__init__(judged.verdict.reason)
+        self.judged = judged
+
+
+class _Judge:
+    """Runs and judges instances (each distinct text once) and keeps the hunt's tally."""
+
+    def __init__(self, config: HuntConfig) -> None:
+        self.config = config
+        self.outcome = HuntOutcome()
+        self.cache: dict[str, Judged] = {}
+        self.start = time.perf_counter()
+        self.found_at: float | None = None
+        self.work = config.out / "work"
+        self.work.mkdir(parents=True, exist_ok=True)
+
+    def __call__(self, instance: Instance) -> None:
+        """Raise `_Wrong` if `instance` shows the kind of wrong verdict hunted; `_Spent` at the budget's end."""
+        judged = self.cache.get(instance.to_text())
+        if judged is None:
+            if not self._time_left():
+                if self.found_at is None:
+                    raise _Spent
+                return  # shrinking is over: nothing new fails, so Hypothesis settles on the best so far
+            judged = self._run(instance)
+        if self.outcome.first is None and judged.wrong:
+            self.outcome.first, self.found_at = judged, time.perf_counter()
+            self.outcome.seconds_to_find = self.found_at - self.start
+        first = self.outcome.first
+        if (first is not None and judged.wrong and judged.verdict.verdict is first.verdict.verdict
+                and self._size(judged) <= self._size(first)):
+            raise _Wrong(judged)
+
+    def _size(self, judged: Judged) -> int:
+        """What shrinking must never increase: the sum of the puzzle's size measures
+        (Hypothesis's own order is over its choices, which can trade one for another)."""
+        return sum(self.config.puzzle.features(judged.instance).values())
+
+    def _time_left(self) -> bool:
+        now = time.perf_counter()
+        if self.found_at is None:
+            return now - self.start < self.config.budget
+        return now - self.found_at < self.config.shrink_budget
+
+    def _run(self, instance: Instance) -> Judged:
+        text = instance.to_text()
+        number = len(self.cache) + 1
+        path = self.work / f"{self.config.puzzle.name}.txt"
+        path.write_text(text, encoding="utf-8")
+        name = f"hunt-{number}"
+        records = run_tasks([(task, None) for task in self._tasks(str(path), name)], jobs=self.config.jobs)
+        judged = Judged(instance, records, judge(records))
+        self.cache[text] = judged
+        self._tally(judged)
+        return judged
+
+    def _tasks(self, path: str, name: str) -> list[Task]:
+        config = self.config
+
+        def task(solver: str, external: str | None = None) -> Task:
+            return Task(path=path, instance=name, puzzle=config.puzzle.name, solver=solver, external=external,
+                        time_limit=config.time_limit, memory_limit_mb=config.memory_limit_mb, plugins=config.plugins)
+
+        return [task(solver) for solver in config.solvers] + [task(e.name, e.command) for e in config.externals]
+
+    def _tally(self, judged: Judged) -> None:
+        outcome = self.outcome
+        outcome.crashed += sum(r.status in (Status.ERROR, Status.MEMOUT) for r in judged.records)
+        if outcome.first is not None:
+            outcome.shrink_tried += 1
+            return
+        outcome.tried += 1
+        for name, value in self.config.puzzle.features(judged.instance).items():
+            low, high = outcome.sizes.get(name, (value, value))
+            outcome.sizes[name] = (min(low, value), max(high, value))
+
+
+def hunt(config: HuntConfig) -> HuntOutcome:
+    """Replay saved counterexamples, search, shrink; see the module docstring.
+
+    Writes only ``OUT/work`` and, with a counterexample, the hunt database.
+    """
+    referee = _Judge(config)
+
+    def probe(instance: Instance) -> None:
+        referee(instance)
+
+    test = given(instances(config.puzzle.name, config.ranges))(probe)
+    for saved in _saved(config):
+        test = example(saved)(test)
+    test = settings(database=None, max_examples=10**9, deadline=None, suppress_health_check=list(HealthCheck),
+                    report_multiple_bugs=False, phases=[Phase.explicit, Phase.generate, Phase.shrink],
+                    verbosity=Verbosity.quiet, print_blob=False)(test)
+    if config.seed is not None:
+        test = hypothesis_seed(config.seed)(test)
+    try:
+        test()
+        referee.outcome.exhausted = True
+    except _Spent:
+        pass
+    except _Wrong as wrong:  # raised again by Hypothesis on the smallest example it found
+        referee.outcome.shrunk = wrong.judged
+        referee.outcome.seconds_to_shrink = time.perf_counter() - (referee.found_at or time.perf_counter())
+        _save(config, wrong.judged.instance)
+    return referee.outcome
+
+
+def _folder(config: HuntConfig) -> Path:
+    return (config.database or config.out / "hunt-db") / config.key().hex()[:16]
+
+
+def _saved(config: HuntConfig) -> list[Instance]:
+    """The counterexamples earlier hunts with the same key saved (unreadable ones skipped)."""
+    found = []
+    for path in sorted(_folder(config).glob("*.txt")):
+        try:
+            found.append(config.puzzle.parse(path.read_text(encoding="utf-8"), str(path)))
+        except InvalidInstance:
+            continue
+    return found
+
+
+def _save(config: HuntConfig, instance: Instance) -> None:
+    text = instance.to_text()
+    folder = _folder(config)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.txt").write_text(text, encoding="utf-8")
+
+
+def write_outcome(outcome: HuntOutcome, config: HuntConfig) -> list[Path]:
+    """Write the shrunk counterexample, its records and the first one found; return the paths."""
+    if outcome.shrunk is None or outcome.first is None:
+        return []
+    name = config.puzzle.name
+    written = []
+    for judged, stem, records_name in ((outcome.shrunk, f"counterexample-{name}", "runs.jsonl"),
+                                       (outcome.first, f"counterexample-{name}-as-found", "runs-as-found.jsonl")):
+        text_path, records_path = config.out / f"{stem}.txt", config.out / records_name
+        text_path.write_text(judged.instance.to_text(), encoding="utf-8")
+        records_path.unlink(missing_ok=True)
+        for record in judged.records:
+            append_record(records_path, record.model_copy(update={"instance": text_path.name}))
+        written += [text_path, records_path]
+    return written
+
+
+def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
+    """One paragraph: what was contradicted by what, and the sizes before and after shrinking."""
+    if outcome.shrunk is None or outcome.first is None:
+        why = ("Hypothesis ran out of distinct instances in these ranges" if outcome.exhausted
+               else f"within the {config.budget:g} s budget")
+        return (f"No wrong verdict on {outcome.tried} {config.puzzle.name} instances ({_ranges(outcome.sizes)}), "
+                f"{why}.{_crashes(outcome)}")
+    shrunk, first = outcome.shrunk, outcome.first
+    features = config.puzzle.features
+    return (f"Counterexample ({shrunk.verdict.verdict}): {shrunk.verdict.reason}. Shrunk instance: "
+            f"{_sizes(features(shrunk.instance))}; as found: {_sizes(features(first.instance))}, after "
+            f"{outcome.tried} instances in {outcome.seconds_to_find:.1f} s; shrinking judged "
+            f"{outcome.shrink_tried} more in {outcome.seconds_to_shrink:.1f} s. Answers on the shrunk instance: "
+            f"{'; '.join(_answer(r) for r in shrunk.records)}.{_crashes(outcome)}")
+
+
+def _sizes(values: dict[str, int]) -> str:
+    return ", ".join(f"{name} {value}" for name, value in values.items())
+
+
+def _ranges(sizes: dict[str, tuple[int, int]]) -> str:
+    return ", ".join(f"{name} {low}-{high}" if low != high else f"{name} {low}" for name, (low, high) in sizes.items())
+
+
+def _crashes(outcome: HuntOutcome) -> str:
+    return f" {outcome.crashed} runs crashed or ran out of memory." if outcome.crashed else ""
+
+
+def _answer(record: RunRecord) -> str:
+    """A run's answer in a few words: status, cost, proven bound, and what the checker said."""
+    text = f"{record.solver} {record.status}"
+    if record.cost is not None:
+        text += f" {record.cost}"
+    if record.bound is not None and record.bound != record.cost:
+        text += f" (bound {record.bound})"
+    if record.plan_valid is not None:
+        text += " with a checked plan" if record.plan_valid else f" with an invalid plan ({record.plan_error})"
+    return text + (" [claim]" if "external" in record.stats else "")

@@ -1,0 +1,196 @@
+"""`crosscheck hunt`: strategies that build valid instances, and hunts that find and
+shrink a counterexample for each planted wrong formulation (tests/hunt_solvers.py as
+plugins, tests/externals/ as external programs).
+
+The default suite hunts on small size ranges with short budgets; the hunts over the
+full ranges, with the budgets the README states, are marked slow.  Runs go through the
+real isolation, like `compare`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, Phase, find, given, settings
+
+import solvers.registry
+from harness.cli import main
+from harness.records import read_records
+from harness.verdicts import judge
+from models import amphipods, elevator, keys
+from models.registry import PUZZLES
+from models.strategies import instances, parse_range, ranges_for
+
+EXTERNALS = Path(__file__).resolve().parent / "externals"
+
+
+@pytest.fixture(autouse=True)
+def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the planted formulations for the runs (the registry is restored afterwards)."""
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.hunt_solvers")
+    monkeypatch.setattr(solvers.registry, "SOLVERS", dict(solvers.registry.SOLVERS))
+
+
+def hunt(out: Path, puzzle: str, *args: str, budget: float = 60) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["hunt", puzzle, "--out", str(out), "--budget", str(budget), "--seed", "1",
+                                       "--shrink-budget", str(budget), "--time-limit", "10", *args],
+                                catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def external(script: str) -> str:
+    return f"{sys.executable} {EXTERNALS / script} {{path}}"
+
+
+# --- strategies ---------------------------------------------------------------------------
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+
+
+@pytest.mark.parametrize("puzzle", sorted(PUZZLES))
+def test_every_drawn_instance_is_valid_and_parses_back(puzzle: str) -> None:
+    @SETTINGS
+    @given(instances(puzzle))
+    def check(instance: keys.Vault | amphipods.Burrow | elevator.Facility) -> None:
+        text = instance.to_text()
+        assert PUZZLES[puzzle].detect(text)
+        assert PUZZLES[puzzle].parse(text, "drawn").to_text() == text
+
+    check()
+
+
+def _doors(vault: keys.Vault) -> set[str]:
+    return {char for row in vault.rows for char in row if char.isupper()}
+
+
+def _behind_own_door(vault: keys.Vault) -> bool:
+    """A key whose every neighbour is a wall or its own door."""
+    return any(all(vault.at(cell) in ("#", key.upper()) for _, cell in _around(cell_of))
+               and any(vault.at(cell) == key.upper() for _, cell in _around(cell_of))
+               for key, cell_of in vault.keys.items())
+
+
+def _around(cell: tuple[int, int]) -> list[tuple[str, tuple[int, int]]]:
+    return [(d, (cell[0] + dr, cell[1] + dc)) for d, (dr, dc) in keys.DIRECTIONS.items()]
+
+
+def _has_loop(vault: keys.Vault) -> bool:
+    """Some 2x2 block of open cells (the smallest cycle)."""
+    return any(all(vault.at((r + dr, c + dc)) != "#" for dr in (0, 1) for dc in (0, 1))
+               for r in range(vault.height) for c in range(vault.width))
+
+
+COVERAGE = {
+    "keys": {
+        "a door whose key is absent": lambda v: bool({d.lower() for d in _doors(v)} - set(v.keys)),
+        "a key behind its own door": _behind_own_door,
+        "a loop": _has_loop,
+        "one robot": lambda v: len(v.robots) == 1,
+        "four robots": lambda v: len(v.robots) == 4,
+        "keys out of reach": lambda v: keys.collectable_keys(v) != set(v.keys),
+    },
+    "amphipods": {
+        "depth 1": lambda b: b.depth == 1,
+        "depth 5": lambda b: b.depth == 5,
+        "settled amphipods, not all": lambda b: 0 < sum(amphipods.settled(b)) < 4 * b.depth,
+    },
+    "elevator": {
+        "an unsafe start": lambda f: not elevator.all_safe(f.chips, f.generators),
+        "2 floors": lambda f: f.floors == 2,
+        "6 floors": lambda f: f.floors == 6,
+        "1 pair": lambda f: len(f.elements) == 1,
+        "6 pairs, safe": lambda f: len(f.elements) == 6 and elevator.all_safe(f.chips, f.generators),
+        "items on the top floor": lambda f: f.top in f.chips + f.generators,
+    },
+}
+
+
+@pytest.mark.parametrize("puzzle, feature", [(p, f) for p, features in COVERAGE.items() for f in features])
+def test_the_strategies_cover_the_rule_space(puzzle: str, feature: str) -> None:
+    find(instances(puzzle), COVERAGE[puzzle][feature],
+         settings=settings(max_examples=2000, database=None, phases=[Phase.generate]))  # found: enough
+
+
+def test_size_ranges_are_checked() -> None:
+    assert parse_range("2-4") == (2, 4) and parse_range("3") == (3, 3)
+    assert ranges_for("elevator", {"floors": (2, 3)})["pairs"] == (1, 6)
+    for puzzle, given_ranges in (("elevator", {"lifts": (1, 2)}), ("elevator", {"floors": (3, 2)}),
+                                 ("keys", {"robots": (2, 3)}), ("amphipods", {"depth": (0, 2)})):
+        with pytest.raises(ValueError):
+            ranges_for(puzzle, given_ranges)
+    with pytest.raises(ValueError):
+        parse_range("two")
+
+
+# --- hunts (default suite: small ranges) ----------------------------------------------------
+
+def _check_found(out: Path, puzzle: str, output: str, verdicts: tuple[str, ...]) -> None:
+    """The hunt wrote a shrunk counterexample no larger than the one it found, and its
+    records still show the same kind of wrong verdict."""
+    assert "Counterexample (" in output and any(f"({v})" in output for v in verdicts), output
+    shrunk = (out / f"counterexample-{puzzle}.txt").read_text()
+    assert len(shrunk) <= len((out / f"counterexample-{puzzle}-as-found.txt").read_text())
+    records = read_records(out / "runs.jsonl")
+    assert judge(records).verdict in verdicts
+    assert {r.instance for r in records} == {f"counterexample-{puzzle}.txt"}
+
+
+NODOWN2 = ("--solver", "elevator-quotient", "-p", "pairs=3", "-p", "floors=2")
+
+
+def test_an_external_plan_that_never_carries_two_items_down_is_caught(tmp_path: Path) -> None:
+    status, output = hunt(tmp_path, "elevator", *NODOWN2, "--external", f"nodown2={external('elevator_nodown2.py')}")
+    assert status == 1
+    _check_found(tmp_path, "elevator", output, ("false-optimal", "false-infeasible"))
+    assert "nodown2 " in output and "[claim]" in output
+
+
+def test_a_later_hunt_replays_the_counterexample_first(tmp_path: Path) -> None:
+    args = (*NODOWN2, "--external", f"nodown2={external('elevator_nodown2.py')}", "--db", str(tmp_path / "db"))
+    assert hunt(tmp_path / "first", "elevator", *args)[0] == 1
+    status, output = hunt(tmp_path / "again", "elevator", *args, "--seed", "7")
+    assert status == 1 and "after 1 instances" in output
+    assert (tmp_path / "again" / "counterexample-elevator.txt").read_text() == (
+        tmp_path / "first" / "counterexample-elevator.txt").read_text()
+
+
+@pytest.mark.slow
+def test_a_vault_solver_taking_doors_from_one_shortest_path_is_caught_on_small_vaults(tmp_path: Path) -> None:
+    status, output = hunt(tmp_path, "keys", "--solver", "keys-graph", "--solver", "keys-onepath",
+                          "-p", "height=1-3", "-p", "width=2-3", "-p", "keys=1-2", "-p", "robots=1", budget=120)
+    assert status == 1
+    _check_found(tmp_path, "keys", output, ("false-infeasible", "false-optimal"))
+
+
+def test_no_counterexample_exits_0_and_says_what_was_tried(tmp_path: Path) -> None:
+    status, output = hunt(tmp_path, "elevator", "--solver", "elevator-quotient", "--solver", "elevator-bfs",
+                          "-p", "pairs=1", "-p", "floors=2", budget=20)
+    assert status == 0
+    assert "No wrong verdict on" in output and "pairs 1" in output and "floors 2" in output
+    assert not (tmp_path / "counterexample-elevator.txt").exists()
+
+
+# --- hunts over the full ranges (slow; budgets as stated in the README) --------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("puzzle, args, verdicts", [
+    ("keys", ("--solver", "keys-graph", "--solver", "keys-onepath"), ("false-infeasible", "false-optimal")),
+    ("keys", ("--solver", "keys-graph", "-p", "robots=4", "--external", f"regions={external('keys_regions.py')}"),
+     ("disagree",)),
+    ("elevator", ("--solver", "elevator-quotient", "--external", f"nodown2={external('elevator_nodown2.py')}"),
+     ("false-optimal", "false-infeasible")),
+    ("elevator", ("--solver", "elevator-quotient", "--solver", "elevator-leftfloor"), ("invalid-plan",)),
+    ("amphipods", ("--solver", "amphipods-search", "--solver", "amphipods-hallhops", "-p", "depth=1-3"),
+     ("invalid-plan", "disagree")),
+    ("amphipods", ("--solver", "amphipods-search", "--solver", "amphipods-aboverooms", "-p", "depth=1-3"),
+     ("invalid-plan", "disagree")),
+], ids=["keys-onepath", "keys-regions", "elevator-nodown2", "elevator-leftfloor", "amphipods-hallhops",
+        "amphipods-aboverooms"])
+def test_each_planted_formulation_is_caught_over_the_full_ranges(tmp_path: Path, puzzle: str, args: tuple[str, ...],
+                                                                verdicts: tuple[str, ...]) -> None:
+    status, output = hunt(tmp_path, puzzle, *args, budget=300)
+    assert status == 1, output
+    _check_found(tmp_path, puzzle, output, verdicts)
