@@ -159,10 +159,11 @@ def _four_robot_block(grid: list[list[str]], split: bool) -> None:
 @st.composite
 def burrows(draw: st.DrawFn, depth_range: Range) -> amphipods.Burrow:
     """A burrow: the sorted one with some pairs of cells exchanged (none: already sorted;
-    enough: any arrangement)."""
+    enough: any arrangement).  Cells are numbered up to the deepest depth and wrap
+    around, so a shallower burrow keeps most of the exchanges."""
     depth = draw(st.integers(*depth_range))
     cells = [kind for kind in amphipods.KINDS for _ in range(depth)]
-    cell = st.integers(0, len(cells) - 1)
+    cell = st.integers(0, 4 * depth_range[1] - 1).map(lambda value: value % len(cells))
     for i, j in draw(st.lists(st.tuples(cell, cell), max_size=3 * len(cells))):
         cells[i], cells[j] = cells[j], cells[i]
     a, b, c, d = ("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
@@ -173,11 +174,15 @@ def burrows(draw: st.DrawFn, depth_range: Range) -> amphipods.Burrow:
 
 @st.composite
 def facilities(draw: st.DrawFn, floors_range: Range, pairs_range: Range) -> elevator.Facility:
-    """A facility: each chip and generator on any floor (safe or not)."""
+    """A facility: each chip and generator on any floor (safe or not).
+
+    The pairs are one list (the shrinker deletes a pair at a time) of floors drawn up to
+    the highest floor count and lowered onto the top floor, so that dropping floors keeps
+    the items' places (rather than redrawing them all).
+    """
     floors = draw(st.integers(*floors_range))
-    pairs = draw(st.integers(*pairs_range))
-    floor = st.integers(0, floors - 1)
-    chips = draw(st.lists(floor, min_size=pairs, max_size=pairs))
-    generators = draw(st.lists(floor, min_size=pairs, max_size=pairs))
-    return elevator.Facility(name="hunted-facility", floors=floors, elements=tuple(sorted(elevator.ELEMENT_NAMES[:pairs])),
-                             chips=tuple(chips), generators=tuple(generators))
+    floor = st.integers(0, floors_range[1] - 1).map(lambda value: min(value, floors - 1))
+    pairs = draw(st.lists(st.tuples(floor, floor), min_size=pairs_range[0], max_size=pairs_range[1]))
+    return elevator.Facility(name="hunted-facility", floors=floors,
+                             elements=tuple(sorted(elevator.ELEMENT_NAMES[:len(pairs)])),
+                             chips=tuple(chip for chip, _ in pairs), generators=tuple(gen for _, gen in pairs))
