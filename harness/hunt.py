@@ -33,7 +33,7 @@ from harness.run import run_tasks
 from harness.verdicts import InstanceVerdict, Verdict, judge
 from models.base import Instance, InvalidInstance, Puzzle
 from models.strategies import Range, instances
-from solvers.base import Status
+from solvers.base import FAILED_STATUSES
 
 #: The verdicts a hunt stops at: some answer is wrong whatever the true optimum is.
 WRONG = frozenset({Verdict.INVALID_PLAN, Verdict.FALSE_INFEASIBLE, Verdict.FALSE_OPTIMAL, Verdict.DISAGREE})
@@ -167,7 +167,7 @@ class _Judge:
 
     def _tally(self, judged: Judged) -> None:
         outcome = self.outcome
-        outcome.crashed += sum(r.status in (Status.ERROR, Status.MEMOUT) for r in judged.records)
+        outcome.crashed += sum(r.status in FAILED_STATUSES for r in judged.records)
         if outcome.first is not None:
             outcome.shrink_tried += 1
             return
