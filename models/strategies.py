@@ -114,7 +114,12 @@ def vaults(draw: st.DrawFn, ranges: Mapping[str, Range]) -> keys.Vault:
     grid = [(cells + [keys.FLOOR] * width)[:width] for cells in drawn]
     _one_key_each(grid)
     if four:
-        _four_robot_block(grid, split=draw(st.booleans()))
+        split = draw(st.booleans())
+        _four_robot_block(grid, split)
+        if split and draw(st.booleans()):
+            _corridors(grid)
+        if split and draw(st.booleans()):
+            _foreign_doors(grid)
     else:
         spot = draw(st.integers(0, max(ranges["height"][1], 1) * max(ranges["width"][1], 1) - 1)) % (len(grid) * width)
         grid[spot // width][spot % width] = keys.ROBOT
@@ -152,6 +157,40 @@ def _four_robot_block(grid: list[list[str]], split: bool) -> None:
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             grid[centre_row + dr][centre_column + dc] = keys.FOUR_ROBOT_BLOCK[dr + 1][dc + 1]
+
+
+def _quadrant(grid: list[list[str]], row: int, column: int) -> tuple[bool, bool]:
+    """Which quadrant around the centre of `grid` a cell lies in (above?, left of?)."""
+    return row < len(grid) // 2, column < len(grid[0]) // 2
+
+
+def _corridors(grid: list[list[str]]) -> None:
+    """Wall off every quadrant cell off its robot's row and column: each robot then has
+    two arms (along its row and its column; walls on them become floor), so keys on both sides of it make the order
+    of a quadrant's visits matter.  Call after `_four_robot_block(grid, split=True)`."""
+    centre_row, centre_column = len(grid) // 2, len(grid[0]) // 2
+    for r, row in enumerate(grid):
+        for c in range(len(row)):
+            above, left = _quadrant(grid, r, c)
+            on_arm = r == (centre_row - 1 if above else centre_row + 1) or c == (
+                centre_column - 1 if left else centre_column + 1)
+            if r != centre_row and c != centre_column and (row[c] == keys.WALL or not on_arm):
+                row[c] = keys.FLOOR if on_arm else keys.WALL
+
+
+def _foreign_doors(grid: list[list[str]]) -> None:
+    """Relabel each door whose key is absent or in its own quadrant to the next letter
+    (cyclically) of a key in another quadrant, so that quadrants wait for each other's
+    keys (the cross-quadrant dependencies that make four-robot vaults hard)."""
+    quadrant_of = {char: _quadrant(grid, r, c) for r, row in enumerate(grid) for c, char in enumerate(row)
+                   if char.islower()}
+    for r, row in enumerate(grid):
+        for c, char in enumerate(row):
+            here = _quadrant(grid, r, c)
+            if char.isupper() and quadrant_of.get(char.lower(), here) == here:
+                foreign = [key for key, quadrant in quadrant_of.items() if quadrant != here]
+                if foreign:
+                    row[c] = min(foreign, key=lambda key: (ord(key) - ord(char.lower())) % 26).upper()
 
 
 # --- burrows ---------------------------------------------------------------------------
