@@ -194,13 +194,21 @@ def test_compare_catches_the_sum_of_region_optima_on_a_published_vault(tmp_path:
 @pytest.mark.slow
 def test_a_sum_of_region_optima_is_caught_on_four_robot_vaults(tmp_path: Path) -> None:
     """Foreign doors on corridor quadrants make cross-quadrant waits common enough: with
-    seed 1 the hunt finds a deadlock (each quadrant's key behind the other's door) that
-    the per-region sum claims is solvable.  Other seeds need longer (see README)."""
+    seed 1 the hunt finds two quadrants whose keys sit behind each other's doors (one robot
+    must take a detour the per-region sum ignores).  Other seeds need longer (see README)."""
     status, output = hunt(tmp_path, "keys", "--solver", "keys-graph", "--external",
                           f"regions={external('keys_regions.py')}", "-p", "robots=4", "-p", "keys=3-5",
                           "-p", "height=5-7", "-p", "width=7-9", budget=120)
     assert status == 1, output
     _check_found(tmp_path, "keys", output, ("false-optimal", "disagree"))
+
+
+def test_compare_catches_the_sum_of_region_optima_on_the_hunted_vault(tmp_path: Path) -> None:
+    """The vault the hunt found against the per-region external stays in instances/."""
+    result = CliRunner().invoke(main, ["compare", str(INSTANCES / "keys" / "hunted" / "four-robots-detour.txt"),
+                                       "--solver", "keys-graph", "--external", f"regions={external('keys_regions.py')}",
+                                       "--out", str(tmp_path / "runs.jsonl")], catch_exceptions=False)
+    assert result.exit_code == 1 and "regions claimed optimum 4 below keys-graph's lower bound 6" in result.output
 
 
 # --- hunts over the full ranges (slow; budgets as stated in the README) --------------------
