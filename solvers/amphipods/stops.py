@@ -128,13 +128,19 @@ def stack_moves(state: Stacks, depth: int) -> Iterator[tuple[Stacks, int]]:
         left = rooms.copy()
         left[r] = room[1:]
         lo, hi = spans[door]
-        for h in range(lo, hi + 1):
-            if h not in ROOM_DOORS:
-                yield _join(hall[:h] + kind + hall[h + 1:], left), (abs(h - door) + 1) * ENERGY[kind]
+        yield from _hallway_stops(hall, left, kind, door, lo, hi)
         t = HOME[kind]
         if t != r and _enterable(rooms, t, depth) and lo <= ROOM_DOORS[t] <= hi:
             left[t] = kind + rooms[t]
             yield _join(hall, left), (abs(door - ROOM_DOORS[t]) + 2) * ENERGY[kind]
+
+
+def _hallway_stops(hall: str, rooms: list[str], kind: str, door: int, lo: int, hi: int) -> Iterator[tuple[Stacks, int]]:
+    """`kind` standing at each hallway stop in cells `lo`..`hi` (never above a room), with the
+    cost of the walk between that stop and the room cell below `door`."""
+    for h in range(lo, hi + 1):
+        if h not in ROOM_DOORS:
+            yield _join(hall[:h] + kind + hall[h + 1:], rooms), (abs(h - door) + 1) * ENERGY[kind]
 
 
 def _join(hall: str, rooms: list[str]) -> Stacks:
@@ -172,9 +178,7 @@ def stack_predecessors(state: Stacks, depth: int) -> Iterator[tuple[Stacks, int]
         came = rooms.copy()
         came[t] = room[1:]
         lo, hi = spans[door]
-        for h in range(lo, hi + 1):
-            if h not in ROOM_DOORS:
-                yield _join(hall[:h] + kind + hall[h + 1:], came), (abs(h - door) + 1) * ENERGY[kind]
+        yield from _hallway_stops(hall, came, kind, door, lo, hi)
         for r, other in enumerate(rooms):
             if r != t and len(other) < depth and lo <= ROOM_DOORS[r] <= hi:
                 back = came.copy()
