@@ -69,6 +69,11 @@ class SearchProblem(ABC, Generic[S, A]):
         """A lower bound on the cost from `state` to a goal (never overestimate)."""
         return 0
 
+    #: Among open states of equal f, expand the one reached at the larger cost first (a
+    #: problem whose heuristic is often exact then walks straight to a goal instead of
+    #: widening a plateau).  The order of ties never changes the cost A* returns.
+    deeper_ties: bool = False
+
 
 @dataclass
 class SearchOutcome(Generic[A]):
@@ -170,12 +175,13 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
     h: Callable[[S], int] = problem.heuristic if use_heuristic else (lambda state: 0)
     start = problem.initial()
     tie = count()
+    depth = -1 if problem.deeper_ties else 0  # per unit of cost, in the heap's order
     best: dict[S, int] = {start: 0}
     parents: Parents[S, A] = {start: None}
-    heap: list[tuple[int, int, int, S]] = [(h(start), next(tie), 0, start)]
+    heap: list[tuple[int, int, int, int, S]] = [(h(start), 0, next(tie), 0, start)]
     expanded, generated = 0, 1
     while heap:
-        f, _, g, state = heapq.heappop(heap)
+        f, _, _, g, state = heapq.heappop(heap)
         if g > best[state]:
             continue  # stale entry: the state was reached more cheaply since
         if problem.is_goal(state):
@@ -191,5 +197,5 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
                 continue
             best[successor] = new_g
             parents[successor] = (state, action)
-            heapq.heappush(heap, (new_g + h(successor), next(tie), new_g, successor))
+            heapq.heappush(heap, (new_g + h(successor), depth * new_g, next(tie), new_g, successor))
     return SearchOutcome(Ending.EXHAUSTED, None, None, None, expanded, generated)

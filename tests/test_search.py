@@ -76,8 +76,10 @@ def test_random_heuristics_are_informative() -> None:
 def test_dijkstra_and_astar_match_brute_force(seed: int) -> None:
     graph = random_graph(seed)
     expected = brute_force(graph, 9)
-    for strategy in (Strategy.DIJKSTRA, Strategy.ASTAR):
-        outcome = best_first_search(graph, strategy)
+    deep = Graph(graph.edges, graph.goal, graph.h)
+    deep.deeper_ties = True
+    for strategy, problem in ((Strategy.DIJKSTRA, graph), (Strategy.ASTAR, graph), (Strategy.ASTAR, deep)):
+        outcome = best_first_search(problem, strategy)
         if expected is None:
             assert outcome.status == "exhausted" and outcome.cost is None
         else:
@@ -102,6 +104,18 @@ def test_inconsistent_admissible_heuristic_still_optimal() -> None:
     edges = {0: [(1, 1), (2, 4)], 1: [(2, 1)], 2: [(3, 5)]}
     outcome = best_first_search(Graph(edges, 3, {1: 6, 2: 0}), Strategy.ASTAR)
     assert outcome.cost == 7 and outcome.actions == [(0, 1), (1, 2), (2, 3)]
+
+
+def test_deeper_ties_expand_the_deeper_of_equal_f_first() -> None:
+    # 0 -> 1 -> 3 (goal) and 0 -> 2 -> 4, every edge 1; f is 2 everywhere.  In order of
+    # arrival 2 is expanded before 3 is popped; deeper first, 3 (g = 2) goes before 2 (g = 1).
+    edges = {0: [(1, 1), (2, 1)], 1: [(3, 1)], 2: [(4, 1)]}
+    h = {0: 2, 1: 1, 2: 1, 4: 0}
+    plain, deep = Graph(edges, 3, h), Graph(edges, 3, h)
+    deep.deeper_ties = True
+    assert best_first_search(plain, Strategy.ASTAR).expanded == 3
+    outcome = best_first_search(deep, Strategy.ASTAR)
+    assert outcome.expanded == 2 and outcome.cost == 2
 
 
 def test_bfs_refuses_weighted_actions() -> None:

@@ -30,6 +30,8 @@ Action = tuple[int, Route]  # (robot, route it walks)
 class ContractedProblem(PackedKeysProblem[Action]):
     """Collect every key by walking routes of a `ContractedVault`."""
 
+    deeper_ties = True  # the bound is often exact (door-free tree vaults): no plateau to widen
+
     def __init__(self, vault: ContractedVault, instance: Vault) -> None:
         self.keys = len(vault.letters)
         self.packing = RobotPacking.for_positions(self.keys, vault.robots, len(vault.cells))
