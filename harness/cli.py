@@ -51,6 +51,7 @@ from solvers.cpsat import default_workers
 from solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
 EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
+EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C)
 
 
 @click.group()
@@ -239,7 +240,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     except KeyboardInterrupt:
         progress.close()
         click.echo(f"interrupted: finished runs are saved in {out}; continue with --out {out} --resume", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     progress.close()
     _print(records, fmt)
     click.echo(f"records: {out}", err=True)
@@ -356,8 +357,10 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
     `compare`, and at the first wrong verdict shrinks the instance while the same kind of
     wrong verdict remains.  Exit 1 with a counterexample, 0 when the budget runs out.
+    The counterexample is on disk as soon as it is judged and each smaller one replaces
+    it at once: on Ctrl-C the smallest so far is kept (exit 1; 130 if none was found).
     """
-    from harness.hunt import HuntConfig, explain, write_outcome
+    from harness.hunt import HuntConfig, explain, written
     from harness.hunt import hunt as run_hunt
     from models.strategies import parse_range, ranges_for
 
@@ -374,11 +377,11 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
                         time_limit=time_limit, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
                         database=db)
     outcome = run_hunt(config)
-    written = write_outcome(outcome, config)
     click.echo(explain(outcome, config))
-    for path in written:
+    paths = written(outcome, config)
+    for path in paths:
         click.echo(f"written: {path}")
-    sys.exit(EXIT_WRONG if written else EXIT_OK)
+    sys.exit(EXIT_WRONG if paths else EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)
 
 
 @main.command()

@@ -15,11 +15,19 @@ turns it off for seeded runs anyway.
 
 Each distinct instance is run once: its verdict is cached by text, which also keeps
 Hypothesis's final replay of the shrunk example consistent with what was seen.
+
+Nothing found is lost when a hunt is interrupted (Ctrl-C), runs out of budget or is
+killed: the first counterexample is written (``OUT/counterexample-PUZZLE-as-found.txt``
+and ``OUT/runs-as-found.jsonl``) the moment it is judged, and the smallest one so far
+(by `_Judge._size`; the latest of equal ones) is kept in ``OUT/counterexample-PUZZLE.txt``
+and ``OUT/runs.jsonl`` and in the hunt database, replaced at once whenever shrinking
+meets a smaller one.  Each file is written whole under another name, then renamed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +36,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
 from harness.external import External
-from harness.records import RunRecord, Task, append_record
+from harness.records import RunRecord, Task
 from harness.run import run_tasks
 from harness.verdicts import InstanceVerdict, Verdict, judge
 from models.base import Instance, InvalidInstance, Puzzle
@@ -90,6 +98,7 @@ class HuntOutcome:
     seconds_to_find: float = 0.0
     seconds_to_shrink: float = 0.0
     exhausted: bool = False  # Hypothesis ran out of distinct instances before the budget
+    interrupted: bool = False  # Ctrl-C ended the hunt (`shrunk` is then the smallest so far)
 
 
 class _Spent(BaseException):
@@ -125,13 +134,25 @@ class _Judge:
                     raise _Spent
                 return  # shrinking is over: nothing new fails, so Hypothesis settles on the best so far
             judged = self._run(instance)
-        if self.outcome.first is None and judged.wrong:
-            self.outcome.first, self.found_at = judged, time.perf_counter()
-            self.outcome.seconds_to_find = self.found_at - self.start
-        first = self.outcome.first
+        outcome = self.outcome
+        if outcome.first is None and judged.wrong:
+            outcome.first, self.found_at = judged, time.perf_counter()
+            outcome.seconds_to_find = self.found_at - self.start
+            _write(judged, self.config, as_found=True)
+        first = outcome.first
         if (first is not None and judged.wrong and judged.verdict.verdict is first.verdict.verdict
                 and self._size(judged) <= self._size(first)):
+            self._keep(judged)
             raise _Wrong(judged)
+
+    def _keep(self, judged: Judged) -> None:
+        """Make `judged` the counterexample on disk and in the database unless a smaller one is there."""
+        outcome, best = self.outcome, self.outcome.shrunk
+        if best is not None and self._size(best) < self._size(judged):
+            return
+        _save(self.config, judged.instance, replacing=None if best is None else best.instance)
+        outcome.shrunk = judged
+        _write(judged, self.config, as_found=False)
 
     def _size(self, judged: Judged) -> int:
         """What shrinking must never increase: the sum of the puzzle's size measures
@@ -195,16 +216,17 @@ def hunt(config: HuntConfig) -> HuntOutcome:
                     verbosity=Verbosity.quiet, print_blob=False)(test)
     if config.seed is not None:
         test = hypothesis_seed(config.seed)(test)
+    outcome = referee.outcome
     try:
         test()
-        referee.outcome.exhausted = True
-    except _Spent:
+        outcome.exhausted = True
+    except (_Spent, _Wrong):  # a counterexample found was kept on disk as it was judged
         pass
-    except _Wrong as wrong:  # raised again by Hypothesis on the smallest example it found
-        referee.outcome.shrunk = wrong.judged
-        referee.outcome.seconds_to_shrink = time.perf_counter() - (referee.found_at or time.perf_counter())
-        _save(config, wrong.judged.instance)
-    return referee.outcome
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+    if referee.found_at is not None:
+        outcome.seconds_to_shrink = time.perf_counter() - referee.found_at
+    return outcome
 
 
 def _folder(config: HuntConfig) -> Path:
@@ -222,40 +244,64 @@ def _saved(config: HuntConfig) -> list[Instance]:
     return found
 
 
-def _save(config: HuntConfig, instance: Instance) -> None:
-    text = instance.to_text()
+def _save(config: HuntConfig, instance: Instance, replacing: Instance | None) -> None:
+    """Put `instance` in the hunt database in place of `replacing` (the smaller one of the same find)."""
     folder = _folder(config)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.txt").write_text(text, encoding="utf-8")
+    _write_whole(_database_path(folder, instance), instance.to_text())
+    if replacing is not None and replacing.to_text() != instance.to_text():
+        _database_path(folder, replacing).unlink(missing_ok=True)
 
 
-def write_outcome(outcome: HuntOutcome, config: HuntConfig) -> list[Path]:
-    """Write the shrunk counterexample, its records and the first one found; return the paths."""
-    if outcome.shrunk is None or outcome.first is None:
+def _database_path(folder: Path, instance: Instance) -> Path:
+    return folder / f"{hashlib.sha256(instance.to_text().encode()).hexdigest()[:16]}.txt"
+
+
+def written(outcome: HuntOutcome, config: HuntConfig) -> list[Path]:
+    """The files holding the outcome's counterexamples (none without one)."""
+    if outcome.shrunk is None:
         return []
+    return [*counterexample_paths(config, as_found=False), *counterexample_paths(config, as_found=True)]
+
+
+def counterexample_paths(config: HuntConfig, as_found: bool) -> tuple[Path, Path]:
+    """Where a hunt writes its counterexample (the smallest so far, or the first as found) and its records."""
     name = config.puzzle.name
-    written = []
-    for judged, stem, records_name in ((outcome.shrunk, f"counterexample-{name}", "runs.jsonl"),
-                                       (outcome.first, f"counterexample-{name}-as-found", "runs-as-found.jsonl")):
-        text_path, records_path = config.out / f"{stem}.txt", config.out / records_name
-        text_path.write_text(judged.instance.to_text(), encoding="utf-8")
-        records_path.unlink(missing_ok=True)
-        for record in judged.records:
-            append_record(records_path, record.model_copy(update={"instance": text_path.name}))
-        written += [text_path, records_path]
-    return written
+    if as_found:
+        return config.out / f"counterexample-{name}-as-found.txt", config.out / "runs-as-found.jsonl"
+    return config.out / f"counterexample-{name}.txt", config.out / "runs.jsonl"
+
+
+def _write(judged: Judged, config: HuntConfig, as_found: bool) -> None:
+    """Write a counterexample and its records (naming it) to OUT."""
+    text_path, records_path = counterexample_paths(config, as_found)
+    _write_whole(text_path, judged.instance.to_text())
+    lines = (r.model_copy(update={"instance": text_path.name}).model_dump_json() + "\n" for r in judged.records)
+    _write_whole(records_path, "".join(lines))
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write `path` so that it is never seen half-written: a temporary file forced to disk, then renamed."""
+    temporary = path.with_name(path.name + ".partial")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
 
 
 def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
     """One paragraph: what was contradicted by what, and the sizes before and after shrinking."""
     if outcome.shrunk is None or outcome.first is None:
         why = ("Hypothesis ran out of distinct instances in these ranges" if outcome.exhausted
+               else "before the hunt was interrupted" if outcome.interrupted
                else f"within the {config.budget:g} s budget")
         return (f"No wrong verdict on {outcome.tried} {config.puzzle.name} instances ({_ranges(outcome.sizes)}), "
                 f"{why}.{_crashes(outcome)}")
     shrunk, first = outcome.shrunk, outcome.first
     features = config.puzzle.features
-    return (f"Counterexample ({shrunk.verdict.verdict}): {shrunk.verdict.reason}. Shrunk instance: "
+    shrunk_name = "Smallest so far (shrinking was interrupted)" if outcome.interrupted else "Shrunk instance"
+    return (f"Counterexample ({shrunk.verdict.verdict}): {shrunk.verdict.reason}. {shrunk_name}: "
             f"{_sizes(features(shrunk.instance))}; as found: {_sizes(features(first.instance))}, after "
             f"{outcome.tried} instances in {outcome.seconds_to_find:.1f} s; shrinking judged "
             f"{outcome.shrink_tried} more in {outcome.seconds_to_shrink:.1f} s. Answers on the shrunk instance: "

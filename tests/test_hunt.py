@@ -9,16 +9,21 @@ real isolation, like `compare`.
 
 from __future__ import annotations
 
+import itertools
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, find, given, settings
 
+import harness.hunt
+import harness.run
 import solvers.registry
 from harness.cli import main
-from harness.records import read_records
+from harness.records import RunRecord, read_records
 from harness.verdicts import judge
 from models import amphipods, elevator, keys
 from models.registry import PUZZLES
@@ -156,6 +161,44 @@ def test_a_later_hunt_replays_the_counterexample_first(tmp_path: Path) -> None:
     assert status == 1 and "after 1 instances" in output
     assert (tmp_path / "again" / "counterexample-elevator.txt").read_text() == (
         tmp_path / "first" / "counterexample-elevator.txt").read_text()
+
+
+def _interrupt_runs(monkeypatch: pytest.MonkeyPatch, when: Callable[[int], bool]) -> None:
+    """Run the hunt's solvers in this process (fast) and raise KeyboardInterrupt, as Ctrl-C
+    would, on the calls to `run_tasks` that `when` picks (counted from 1)."""
+    calls = itertools.count(1)
+
+    def runs(*args: Any, **kwargs: Any) -> list[RunRecord]:
+        if when(next(calls)):
+            raise KeyboardInterrupt
+        return harness.run.run_tasks(*args, **kwargs, isolate=False)
+
+    monkeypatch.setattr(harness.hunt, "run_tasks", runs)
+
+
+ONEPATH_SMALL = ("--solver", "keys-graph", "--solver", "keys-onepath",
+                 "-p", "height=1-3", "-p", "width=2-3", "-p", "keys=1-2", "-p", "robots=1")
+
+
+def test_an_interrupted_hunt_keeps_the_smallest_counterexample_so_far(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    found = tmp_path / "counterexample-keys-as-found.txt"
+    _interrupt_runs(monkeypatch, lambda call: found.exists() and call % 5 == 0)  # some way into shrinking
+    db = tmp_path / "db"
+    status, output = hunt(tmp_path, "keys", *ONEPATH_SMALL, "--db", str(db))
+    assert status == 1 and "Smallest so far (shrinking was interrupted)" in output
+    _check_found(tmp_path, "keys", output, ("false-infeasible", "false-optimal"))
+    saved = list(db.glob("*/*.txt"))  # the smallest so far replaced the one as found in the database
+    assert [path.read_text() for path in saved] == [(tmp_path / "counterexample-keys.txt").read_text()]
+
+
+def test_a_hunt_interrupted_before_any_counterexample_exits_130(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    _interrupt_runs(monkeypatch, lambda call: call == 3)
+    status, output = hunt(tmp_path, "keys", *ONEPATH_SMALL)
+    assert status == 130
+    assert "No wrong verdict on 2 keys instances" in output and "before the hunt was interrupted" in output
+    assert not list(tmp_path.glob("counterexample-*"))
 
 
 @pytest.mark.slow
