@@ -61,13 +61,13 @@ def vaults() -> list[Vault]:
 
 @pytest.mark.parametrize("vault", vaults(), ids=lambda vault: vault.name)
 def test_bound_never_exceeds_the_cost_to_go(vault: Vault) -> None:
-    problem = ContractedProblem(contract(vault), vault)
+    problem = ContractedProblem(contract(vault))
     for state, cost in exact_costs(problem).items():
         assert problem.heuristic(state) <= cost, (state, cost)
 
 
 def test_a_key_needed_only_by_the_shortest_route_can_still_be_last() -> None:
-    problem = ContractedProblem(contract(FAR_KEY_LAST), FAR_KEY_LAST)
+    problem = ContractedProblem(contract(FAR_KEY_LAST))
     start = problem.initial()
     assert exact_costs(problem)[start] == 38
     e, k = 0, 1  # key bits, alphabetical

@@ -89,7 +89,7 @@ def test_solvers_agree_on_generated_vaults(seed: int) -> None:
 def test_heuristics_are_admissible(seed: int) -> None:
     """A* with each bound finds the cost that Dijkstra (no heuristic) finds."""
     vault = agreement_vault(seed)
-    for problem in (WalkProblem(vault), ContractedProblem(contract(vault), vault)):
+    for problem in (WalkProblem(vault), ContractedProblem(contract(vault))):
         exact = best_first_search(problem, Strategy.DIJKSTRA).cost
         assert problem.heuristic(problem.initial()) <= exact
         assert best_first_search(problem, Strategy.ASTAR).cost == exact

@@ -1,8 +1,8 @@
 """Admissible lower bounds on the moves still needed to collect the remaining keys.
 
-Both key-vault searches use them, each with distances it computes itself (the grid
-search from breadth-first searches over cells, the graph search from its routes), so
-neither depends on the other's model of the vault.
+keys-graph uses them, with distances from its routes and the layout (`door_free_layout`)
+computed on the corridor graph of `solvers.keys.routes` (so the grid search, keys-grid,
+has its own bounds and depends on neither).
 
 Why they never overestimate.  Distances `d` ignore doors (a door only ever makes a walk
 longer), so every walk between two cells is at least `d` long.  Robots that cannot
@@ -39,12 +39,11 @@ independently, so their bounds add up.  Per component:
 
 from __future__ import annotations
 
+import heapq
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-
-from models.keys import WALL, Cell, Vault
 
 #: Distance between points that cannot reach each other even with every door open.
 UNREACHABLE = 1 << 30
@@ -53,152 +52,144 @@ UNREACHABLE = 1 << 30
 SPANNING_SLACK = 8
 
 
+#: A corridor of the door-free vault: (vertex, other vertex, length in moves).
+Corridor = tuple[int, int, int]
+
+
 @dataclass(frozen=True)
 class DoorFreeLayout:
-    """A depth-first search of the vault's open cells with every (existing key's) door open.
+    """A depth-first search of the vault's corridor graph with every (existing key's) door open.
 
-    `rank[cell]` is the cell's preorder number and `component[cell]` its component id.
-    `bridge_depth[cell]` counts the bridges (edges on no cycle) between the cell and
-    its component's root: every walk between two cells crosses every bridge that
-    separates them, so `bridge_distance` (the number of such bridges) is a lower bound
-    on walking distance, and it is a tree metric (the tree of 2-edge-connected blocks).
-    `parent_depth[i]` is the bridge depth of the parent of the cell ranked i.
+    Vertices are those of `solvers.keys.routes.CorridorGraph` (junctions, dead ends,
+    keys, doors, starts), joined by corridors: runs of grid cells, each walked in
+    ``length`` moves.  `rank[v]` is v's preorder number and `component[v]` its
+    component id.  `bridge_depth[v]` is the length of the bridge corridors (those on
+    no cycle) between v and its component's root: every walk between two vertices
+    walks every bridge that separates them end to end, so `bridge_distance` (the
+    length of such bridges) is a lower bound on walking distance, and it is a tree
+    metric (the tree of 2-edge-connected blocks).  A corridor is a run of grid edges
+    that are all bridges or all on one cycle, so these are the grid's blocks and
+    bridge lengths.  `parent_depth[i]` is the bridge depth of the parent of the vertex
+    ranked i.
     """
 
-    rank: dict[Cell, int]
-    component: dict[Cell, int]
-    bridge_depth: dict[Cell, int]
+    rank: list[int]
+    component: list[int]
+    bridge_depth: list[int]
     parent_depth: list[int]
-    #: each cell's 2-edge-connected block (the cells joined to it without crossing a bridge)
-    block: dict[Cell, int]
-    #: per block, the bridge from its parent block as (cell in the parent block, the
-    #: block's first cell in preorder), None for a component's root block
-    entry: list[tuple[Cell, Cell] | None]
+    #: each vertex's 2-edge-connected block (the vertices joined to it without crossing a bridge)
+    block: list[int]
+    #: per block, the bridge from its parent block as (vertex in the parent block, the
+    #: block's first vertex in preorder), None for a component's root block
+    entry: list[tuple[int, int] | None]
 
-    def bridge_distances(self, cells: Sequence[Cell]) -> list[list[int]]:
-        """Bridge distances between all `cells` (`UNREACHABLE` across components).
+    def bridge_distances(self, vertices: Sequence[int]) -> list[list[int]]:
+        """Bridge distances between all `vertices` (`UNREACHABLE` across components).
 
-        The deepest common ancestor of two cells in the search tree has the smallest
-        parent bridge depth among the cells ranked after the first up to the second.
+        The deepest common ancestor of two vertices in the search tree has the smallest
+        parent bridge depth among the vertices ranked after the first up to the second.
         """
-        order = sorted(range(len(cells)), key=lambda i: self.rank[cells[i]])
-        ranks = [self.rank[cells[i]] for i in order]
-        gaps = [min(self.parent_depth[a + 1 : b + 1]) for a, b in pairwise(ranks)]
-        result = [[UNREACHABLE] * len(cells) for _ in cells]
+        order = sorted(range(len(vertices)), key=lambda i: self.rank[vertices[i]])
+        ranks = [self.rank[vertices[i]] for i in order]
+        gaps = [min(self.parent_depth[a + 1 : b + 1], default=UNREACHABLE) for a, b in pairwise(ranks)]
+        result = [[UNREACHABLE] * len(vertices) for _ in vertices]
         for a, i in enumerate(order):
             result[i][i] = 0
             common = UNREACHABLE
             for b in range(a + 1, len(order)):
                 j = order[b]
                 common = min(common, gaps[b - 1])
-                if self.component[cells[i]] == self.component[cells[j]]:
+                if self.component[vertices[i]] == self.component[vertices[j]]:
                     result[i][j] = result[j][i] = (
-                        self.bridge_depth[cells[i]] + self.bridge_depth[cells[j]] - 2 * common
+                        self.bridge_depth[vertices[i]] + self.bridge_depth[vertices[j]] - 2 * common
                     )
         return result
 
 
-def door_free_layout(vault: Vault) -> DoorFreeLayout:
+def door_free_layout(vertices: int, corridors: Sequence[Corridor]) -> DoorFreeLayout:
     """Depth-first search with Tarjan's low links to find bridges and bridge depths.
 
-    Roots are taken in row-major order and neighbours in the order north, south, east,
-    west.  Cells are flat indices ``r * (width + 1) + c`` inside (a wall column pads
-    every row, so east and west never wrap), turned back into cells at the end.
+    Roots are taken in vertex order, corridors in the order given.  Parallel corridors
+    between two vertices close a cycle: the search skips only the very corridor it
+    came in by, so neither is taken for a bridge.
     """
-    stride = vault.width + 1
-    search = _LowLinks(*_door_free_grid(vault, stride))
-    cells = {cell: divmod(cell, stride) for cell in search.order}
-    depth, parent_depth, block, entry = _bridge_tree(search.order, search.parent, search.low, search.rank)
-    return DoorFreeLayout(
-        {cells[i]: search.rank[i] for i in search.order},
-        {cells[i]: search.component[i] for i in search.order},
-        {cells[i]: depth[i] for i in search.order},
-        parent_depth,
-        {cells[i]: block[i] for i in search.order},
-        [None if bridge is None else (cells[bridge[0]], cells[bridge[1]]) for bridge in entry],
-    )
-
-
-def _door_free_grid(vault: Vault, stride: int) -> tuple[list[bool], list[list[int]]]:
-    """Per flat cell, whether it is passable with every door open, and its passable
-    neighbours (north, south, east, west)."""
-    flat = "".join(row.ljust(vault.width, WALL) + WALL for row in vault.rows)
-    size = len(flat)
-    passable = [vault.passable(char) for char in flat]
-    return passable, [
-        [j for j in (i - stride, i + stride, i + 1, i - 1) if 0 <= j < size and passable[j]] if passable[i] else []
-        for i in range(size)
-    ]
+    around: list[list[tuple[int, int, int]]] = [[] for _ in range(vertices)]
+    for e, (u, v, length) in enumerate(corridors):
+        around[u].append((v, e, length))
+        around[v].append((u, e, length))
+    search = _LowLinks(around)
+    depth, parent_depth, block, entry = _bridge_tree(search)
+    return DoorFreeLayout(search.rank, search.component, depth, parent_depth, block, entry)
 
 
 class _LowLinks:
-    """An iterative depth-first search of the passable cells, roots in index order:
-    preorder `order`, `rank` (-1 off the grid), Tarjan's `low` links, `parent` (-1 for
-    roots) and `component` labels."""
+    """An iterative depth-first search of every vertex, roots in index order: preorder
+    `order`, `rank`, Tarjan's `low` links, `parent` (-1 for roots) with the corridor
+    from it (`via`, its length `step`), and `component` labels."""
 
-    def __init__(self, passable: list[bool], around: list[list[int]]) -> None:
+    def __init__(self, around: list[list[tuple[int, int, int]]]) -> None:
         size = len(around)
         self.rank, self.low, self.parent, self.component = [-1] * size, [0] * size, [-1] * size, [0] * size
+        self.via, self.step = [-1] * size, [0] * size
         self.order: list[int] = []
         roots = 0
         for root in range(size):
-            if passable[root] and self.rank[root] < 0:
+            if self.rank[root] < 0:
                 self._search(root, roots, around)
                 roots += 1
 
-    def _visit(self, cell: int, parent: int, label: int) -> None:
-        self.rank[cell] = self.low[cell] = len(self.order)
-        self.order.append(cell)
-        self.parent[cell], self.component[cell] = parent, label
+    def _visit(self, vertex: int, parent: int, label: int) -> None:
+        self.rank[vertex] = self.low[vertex] = len(self.order)
+        self.order.append(vertex)
+        self.parent[vertex], self.component[vertex] = parent, label
 
-    def _search(self, root: int, label: int, around: list[list[int]]) -> None:
+    def _search(self, root: int, label: int, around: list[list[tuple[int, int, int]]]) -> None:
         self._visit(root, -1, label)
         stack = [(root, iter(around[root]))]
         while stack:
-            cell, neighbours = stack[-1]
-            for other in neighbours:
+            vertex, corridors = stack[-1]
+            for other, e, length in corridors:
                 if self.rank[other] < 0:
-                    self._visit(other, cell, label)
+                    self._visit(other, vertex, label)
+                    self.via[other], self.step[other] = e, length
                     stack.append((other, iter(around[other])))
                     break
-                if other != self.parent[cell] and self.rank[other] < self.low[cell]:
-                    self.low[cell] = self.rank[other]
+                if e != self.via[vertex] and self.rank[other] < self.low[vertex]:
+                    self.low[vertex] = self.rank[other]
             else:
                 stack.pop()
                 if stack:
                     above = stack[-1][0]
-                    self.low[above] = min(self.low[above], self.low[cell])
+                    self.low[above] = min(self.low[above], self.low[vertex])
 
 
-def _bridge_tree(
-    order: list[int], parent: list[int], low: list[int], rank: list[int]
-) -> tuple[list[int], list[int], list[int], list[tuple[int, int] | None]]:
+def _bridge_tree(search: _LowLinks) -> tuple[list[int], list[int], list[int], list[tuple[int, int] | None]]:
     """Bridge depths, parents' bridge depths (by rank), blocks and block entries.
 
-    The tree edge from a cell's parent is a bridge iff no back edge from the cell's
-    subtree climbs above the cell (``low > parent's rank``).  Cutting the search tree
-    at its bridges leaves one piece per 2-edge-connected block (back edges never
-    cross a bridge), entered at the piece's first cell in preorder.
+    The tree corridor from a vertex's parent is a bridge iff no back corridor from the
+    vertex's subtree climbs above the vertex (``low > parent's rank``).  Cutting the
+    search tree at its bridges leaves one piece per 2-edge-connected block (back
+    corridors never cross a bridge), entered at the piece's first vertex in preorder.
     """
-    size = len(parent)
+    size = len(search.parent)
     depth, block = [0] * size, [0] * size
     parent_depth: list[int] = []
     entry: list[tuple[int, int] | None] = []
-    for cell in order:
-        above = parent[cell]
+    for vertex in search.order:
+        above = search.parent[vertex]
         if above < 0:
             parent_depth.append(0)
-            block[cell] = len(entry)
+            block[vertex] = len(entry)
             entry.append(None)
             continue
-        bridge = low[cell] > rank[above]
-        depth[cell] = depth[above] + bridge
+        bridge = search.low[vertex] > search.rank[above]
+        depth[vertex] = depth[above] + bridge * search.step[vertex]
         parent_depth.append(depth[above])
         if bridge:
-            block[cell] = len(entry)
-            entry.append((above, cell))
+            block[vertex] = len(entry)
+            entry.append((above, vertex))
         else:
-            block[cell] = block[above]
+            block[vertex] = block[above]
     return depth, parent_depth, block, entry
 
 
@@ -355,7 +346,7 @@ class RemainingKeysBound:
 class BlockWalks:
     """A lower bound on the moves a robot makes *inside* the vault's cycle blocks.
 
-    ``bound(node, remaining)``: the robot stands on node `node` (``cells[node]``) and
+    ``bound(node, remaining)``: the robot stands on node `node` (``vertices[node]``) and
     must still collect the keys of `remaining` (key k is node ``first_key + k``).
 
     Why it never overestimates, and adds to the bridge bound.  Every grid edge is
@@ -374,33 +365,41 @@ class BlockWalks:
     bounds add up with each other and with the bridge bound of `RemainingKeysBound`.
     """
 
-    def __init__(self, layout: DoorFreeLayout, cells: Sequence[Cell], first_key: int) -> None:
+    def __init__(
+        self, layout: DoorFreeLayout, vertices: Sequence[int], first_key: int, corridors: Sequence[Corridor]
+    ) -> None:
         parent = [None if e is None else layout.block[e[0]] for e in layout.entry]
         sizes: dict[int, int] = {}
         component: dict[int, int] = {}
-        for cell, b in layout.block.items():
+        for vertex, b in enumerate(layout.block):
             sizes[b] = sizes.get(b, 0) + 1
-            component[b] = layout.component[cell]
+            component[b] = layout.component[vertex]
+        # corridors inside each block (both ends in it: a bridge joins two blocks)
+        inside: dict[int, list[Corridor]] = {}
+        for corridor in corridors:
+            if layout.block[corridor[0]] == layout.block[corridor[1]]:
+                inside.setdefault(layout.block[corridor[0]], []).append(corridor)
         # per cycle block: (bit offset of its ports in a signature, each node's port,
         # distances between ports); port_bits[k]: key k's port in every block
         self.blocks: list[tuple[int, list[int], list[list[int]]]] = []
-        port_bits = [0] * (len(cells) - first_key)
+        port_bits = [0] * (len(vertices) - first_key)
         offset = 0
         for b, size in sizes.items():
             if size < 2:
-                continue  # a single cell: no edge inside
+                continue  # a single vertex: its ports are at most that vertex, no walk inside
             projected = [
-                _projection(layout, parent, b, cell) if layout.component[cell] == component[b] else None for cell in cells
+                _projection(layout, parent, b, v) if layout.component[v] == component[b] else None for v in vertices
             ]
-            ports = sorted({cell for cell in projected if cell is not None})
+            ports = sorted({v for v in projected if v is not None})
             if len(ports) < 2:
                 continue
-            index = {cell: i for i, cell in enumerate(ports)}
-            node_port = [-1 if cell is None else index[cell] for cell in projected]
+            index = {v: i for i, v in enumerate(ports)}
+            node_port = [-1 if v is None else index[v] for v in projected]
             for k in range(len(port_bits)):
                 if node_port[first_key + k] >= 0:
                     port_bits[k] |= 1 << (offset + node_port[first_key + k])
-            self.blocks.append((offset, node_port, [_block_distances(layout, b, port, ports) for port in ports]))
+            distances = [_block_distances(inside[b], port, ports) for port in ports]
+            self.blocks.append((offset, node_port, distances))
             offset += len(ports)
         if not self.blocks:
             port_bits = []  # no cycle block: `bound` is always 0, no tables to build
@@ -441,43 +440,46 @@ class BlockWalks:
 
 def _subset_unions(bits: Sequence[int]) -> list[int]:
     """``unions[m]``: the union (bitwise or) of ``bits[i]`` over the bits i of m."""
-    unions = [0] * (1 << len(bits))
-    for m in range(1, len(unions)):
-        low = m & -m
-        unions[m] = unions[m ^ low] | bits[low.bit_length() - 1]
+    unions = [0]
+    for bit in bits:  # the subsets holding i are those below 2**i, each with bits[i] added
+        unions += [union | bit for union in unions]
     return unions
 
 
-def _projection(layout: DoorFreeLayout, parent: list[int | None], block: int, cell: Cell) -> Cell:
-    """The cell of `block` where the part of the vault holding `cell` (same component) hangs."""
-    here: int | None = layout.block[cell]
+def _projection(layout: DoorFreeLayout, parent: list[int | None], block: int, vertex: int) -> int:
+    """The vertex of `block` where the part of the vault holding `vertex` (same component) hangs."""
+    here: int | None = layout.block[vertex]
     below: int | None = None
     while here is not None and here != block:
         here, below = parent[here], here
-    if here is None:  # block is not above cell: the way to cell leaves through block's entry
+    if here is None:  # block is not above vertex: the way to vertex leaves through block's entry
         entry = layout.entry[block]
-        assert entry is not None, "a component's root block is above all its cells"
+        assert entry is not None, "a component's root block is above all its vertices"
         return entry[1]
     if below is None:
-        return cell
+        return vertex
     entry = layout.entry[below]
     assert entry is not None
     return entry[0]
 
 
-def _block_distances(layout: DoorFreeLayout, block: int, source: Cell, targets: Sequence[Cell]) -> list[int]:
-    """Breadth-first distances from `source` to `targets`, walking inside `block` only."""
-    seen = {source: 0}
-    frontier = [source]
-    while frontier:
-        following = []
-        for r, c in frontier:
-            for other in ((r - 1, c), (r + 1, c), (r, c + 1), (r, c - 1)):
-                if other not in seen and layout.block.get(other) == block:
-                    seen[other] = seen[(r, c)] + 1
-                    following.append(other)
-        frontier = following
-    return [seen[target] for target in targets]
+def _block_distances(corridors: Sequence[Corridor], source: int, targets: Sequence[int]) -> list[int]:
+    """Shortest distances from `source` to `targets` over `corridors` (one block's) (Dijkstra)."""
+    around: dict[int, list[tuple[int, int]]] = {}
+    for u, v, length in corridors:
+        around.setdefault(u, []).append((v, length))
+        around.setdefault(v, []).append((u, length))
+    done: dict[int, int] = {}
+    heap = [(0, source)]
+    while heap:
+        distance, vertex = heapq.heappop(heap)
+        if vertex in done:
+            continue
+        done[vertex] = distance
+        for other, length in around[vertex]:
+            if other not in done:
+                heapq.heappush(heap, (distance + length, other))
+    return [done[target] for target in targets]
 
 
 def _walk_from(distances: Sequence[Sequence[int]], start: int, ports: int) -> int:

@@ -32,7 +32,7 @@ class ContractedProblem(PackedKeysProblem[Action]):
 
     deeper_ties = True  # the bound is often exact (door-free tree vaults): no plateau to widen
 
-    def __init__(self, vault: ContractedVault, instance: Vault) -> None:
+    def __init__(self, vault: ContractedVault) -> None:
         self.keys = len(vault.letters)
         self.packing = RobotPacking.for_positions(self.keys, vault.robots, len(vault.cells))
         self.starts = range(vault.robots)  # robot i starts on node i
@@ -59,9 +59,9 @@ class ContractedProblem(PackedKeysProblem[Action]):
             for robot in range(vault.robots)
         ]
         key_rows = [self.distances[vault.key_node(k)] for k in range(self.keys)]
-        layout = door_free_layout(instance)
-        self.ranks = [layout.rank[cell] for cell in vault.cells]
-        bridges = layout.bridge_distances(vault.cells)
+        layout = door_free_layout(len(vault.graph.cells), vault.graph.corridors)
+        self.ranks = [layout.rank[vertex] for vertex in vault.graph_nodes]
+        bridges = layout.bridge_distances(vault.graph_nodes)
         # bridge_rows[node][k]: bridge distance from node to key k
         self.bridge_rows = [row[vault.robots:] for row in bridges]
         # before[node]: per key k reachable from node only after some other keys, (bit
@@ -70,7 +70,7 @@ class ContractedProblem(PackedKeysProblem[Action]):
             [(bit, needs) for bit, _, options in choice if (needs := _common(options, self.goal))]
             for choice in self.choices
         ]
-        blocks = BlockWalks(layout, vault.cells, vault.robots)
+        blocks = BlockWalks(layout, vault.graph_nodes, vault.robots, vault.graph.corridors)
         self.bound = RemainingKeysBound(
             key_rows, self.bridge_rows[vault.robots:], robot_keys, self.ranks[vault.robots:], blocks
         )
@@ -127,7 +127,7 @@ class GraphSearch(Solver):
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         vault = contract(instance)
-        problem = ContractedProblem(vault, instance)
+        problem = ContractedProblem(vault)
         outcome = best_first_search(problem, Strategy.ASTAR, deadline)
         # the contraction is exact, so no goal among the reachable states proves infeasibility
         return outcome.answer(

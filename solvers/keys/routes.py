@@ -11,7 +11,7 @@ with cycles, the shortest route may need doors that a longer one avoids
 (``examples/keys/loop-1.txt``).
 
 How (for speed): the grid is first compressed into a corridor graph
-(`_corridor_graph`): dead-end branches holding no key or robot are pruned (a walk
+(`corridor_graph`): dead-end branches holding no key or robot are pruned (a walk
 into one and back is longer and needs no fewer keys, so it is never Pareto-optimal),
 and maximal runs of plain floor cells of degree two become weighted edges between
 the remaining junctions, dead ends, keys, doors and robot starts.  The Pareto label
@@ -24,7 +24,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from models.keys import DIRECTIONS, Cell, Vault, door_key
+from models.keys import DIRECTIONS, FLOOR, WALL, Cell, Vault, door_key
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,9 @@ class ContractedVault:
     cells: tuple[Cell, ...]
     robots: int
     routes: tuple[tuple[Route, ...], ...]
+    #: the corridor graph the routes were found on, and each node's vertex in it
+    graph: CorridorGraph
+    graph_nodes: tuple[int, ...]
 
     @property
     def all_keys(self) -> int:
@@ -64,12 +67,14 @@ class ContractedVault:
 
 
 @dataclass
-class _CorridorGraph:
+class CorridorGraph:
     """The compressed grid.
 
     `cells[n]` is graph node n's cell; `door[n]` the key bit its door needs (0 if no
     door); `key[n]` the key bit found there (0 if none); `edges[n]` lists
-    (neighbour, length, directions) for the shortest corridor to each neighbour.
+    (neighbour, length, directions) for the shortest corridor to each neighbour;
+    `corridors` lists every corridor once as (node, other node, length), parallel ones
+    included (they close a cycle), corridors back to their own start left out.
     """
 
     cells: list[Cell]
@@ -77,6 +82,7 @@ class _CorridorGraph:
     door: list[int]
     key: list[int]
     edges: list[list[tuple[int, int, str]]]
+    corridors: list[tuple[int, int, int]]
 
 
 def contract(vault: Vault) -> ContractedVault:
@@ -85,73 +91,88 @@ def contract(vault: Vault) -> ContractedVault:
     bit_of = vault.key_bits()
     cells = tuple(vault.robots) + tuple(vault.keys[letter] for letter in letters)
     robots = len(vault.robots)
-    graph = _corridor_graph(vault, bit_of, set(cells))
+    graph = corridor_graph(vault, bit_of, set(cells))
     node_of_graph = {graph.index[cell]: node for node, cell in enumerate(cells) if node >= robots}
     routes = tuple(
         tuple(_pareto_routes(graph, graph.index[cell], node_of_graph))
         for cell in cells
     )
-    return ContractedVault(letters=letters, cells=cells, robots=robots, routes=routes)
+    return ContractedVault(
+        letters=letters, cells=cells, robots=robots, routes=routes, graph=graph,
+        graph_nodes=tuple(graph.index[cell] for cell in cells),
+    )
 
 
-def _corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell]) -> _CorridorGraph:
-    """Compress the grid's open cells into junctions, dead ends, keys, doors and starts."""
-    rows, height, width = vault.rows, vault.height, vault.width
+def corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell]) -> CorridorGraph:
+    """Compress the grid's open cells into junctions, dead ends, keys, doors and starts.
 
-    def passable(r: int, c: int) -> bool:
-        if not (0 <= r < height and 0 <= c < width):
-            return False
-        return vault.passable(rows[r][c])
+    Cells are flat indices ``(r + 1) * (width + 1) + c`` of the grid padded with a wall
+    row above and below and a wall column on the right, so a neighbour is one addition
+    away and never off the grid.
+    """
+    stride = vault.width + 1
+    wall_row = WALL * stride
+    flat = wall_row + "".join(row.ljust(vault.width, WALL) + WALL for row in vault.rows) + wall_row
+    passable = {char for char in set(flat) if vault.passable(char)}
+    is_open = [char in passable for char in flat]
+    kept = {(r + 1) * stride + c for r, c in keep}
+    steps = [(direction, dr * stride + dc) for direction, (dr, dc) in DIRECTIONS.items()]
+    degree = _prune_dead_ends(is_open, kept, [offset for _, offset in steps])
+    nodes = [
+        i for i, here in enumerate(is_open) if here and (i in kept or flat[i] != FLOOR or degree[i] != 2)
+    ]
+    index = {i: n for n, i in enumerate(nodes)}
+    cells = [(i // stride - 1, i % stride) for i in nodes]
+    door, key = [], []
+    for i in nodes:
+        door.append(bit_of.get(door_key(flat[i]) or "", 0))
+        key.append(bit_of.get(flat[i], 0))
+    edges: list[list[tuple[int, int, str]]] = []
+    corridors: list[tuple[int, int, int]] = []
+    for n, start in enumerate(nodes):
+        best: dict[int, tuple[int, str]] = {}
+        for direction, offset in steps:
+            if not is_open[start + offset]:
+                continue
+            path, previous, cell = [direction], start, start + offset
+            while cell not in index:  # a corridor cell: exactly two open neighbours
+                turn, shift = next((t, o) for t, o in steps if cell + o != previous and is_open[cell + o])
+                path.append(turn)
+                previous, cell = cell, cell + shift
+            target = index[cell]
+            if target > n:
+                corridors.append((n, target, len(path)))
+            if target != n and (target not in best or len(path) < best[target][0]):
+                best[target] = (len(path), "".join(path))
+        edges.append([(target, length, path) for target, (length, path) in best.items()])
+    return CorridorGraph(cells, {cell: n for n, cell in enumerate(cells)}, door, key, edges, corridors)
 
-    open_cells = {(r, c) for r in range(height) for c in range(width) if passable(r, c)}
-    neighbours = {
-        (r, c): [(d, (r + dr, c + dc)) for d, (dr, dc) in DIRECTIONS.items() if (r + dr, c + dc) in open_cells]
-        for r, c in open_cells
-    }
-    # Prune dead-end branches that hold neither a key nor a robot start.
-    degree = {cell: len(around) for cell, around in neighbours.items()}
-    stack = [cell for cell, d in degree.items() if d <= 1 and cell not in keep]
+
+def _prune_dead_ends(is_open: list[bool], kept: set[int], offsets: list[int]) -> list[int]:
+    """Close (in `is_open`) the dead-end branches that hold no cell of `kept`; return
+    every cell's number of open neighbours afterwards (valid for open cells)."""
+    degree = [0] * len(is_open)
+    stack = []
+    for i, here in enumerate(is_open):
+        if here:
+            degree[i] = sum(is_open[i + offset] for offset in offsets)
+            if degree[i] <= 1 and i not in kept:
+                stack.append(i)
     while stack:
         cell = stack.pop()
-        if cell not in open_cells:
+        if not is_open[cell]:
             continue
-        open_cells.discard(cell)
-        for _, other in neighbours[cell]:
-            if other in open_cells:
+        is_open[cell] = False
+        for offset in offsets:
+            other = cell + offset
+            if is_open[other]:
                 degree[other] -= 1
-                if degree[other] <= 1 and other not in keep:
+                if degree[other] <= 1 and other not in kept:
                     stack.append(other)
-    for cell in open_cells:
-        neighbours[cell] = [(d, other) for d, other in neighbours[cell] if other in open_cells]
-
-    def is_node(cell: Cell) -> bool:
-        return cell in keep or rows[cell[0]][cell[1]] != "." or len(neighbours[cell]) != 2
-
-    cells = sorted(cell for cell in open_cells if is_node(cell))
-    index = {cell: n for n, cell in enumerate(cells)}
-    door, key = [], []
-    for r, c in cells:
-        char = rows[r][c]
-        door.append(bit_of.get(door_key(char) or "", 0))
-        key.append(bit_of.get(char, 0))
-    edges: list[list[tuple[int, int, str]]] = []
-    for start in cells:
-        best: dict[int, tuple[int, str]] = {}
-        for direction, cell in neighbours[start]:
-            steps, previous = [direction], start
-            while not is_node(cell):  # a corridor cell: exactly two neighbours
-                (d1, c1), (d2, c2) = neighbours[cell]
-                direction, following = (d2, c2) if c1 == previous else (d1, c1)
-                steps.append(direction)
-                previous, cell = cell, following
-            target = index[cell]
-            if cell != start and (target not in best or len(steps) < best[target][0]):
-                best[target] = (len(steps), "".join(steps))
-        edges.append([(target, length, path) for target, (length, path) in best.items()])
-    return _CorridorGraph(cells, index, door, key, edges)
+    return degree
 
 
-def _pareto_routes(graph: _CorridorGraph, source: int, node_of_graph: dict[int, int]) -> list[Route]:
+def _pareto_routes(graph: CorridorGraph, source: int, node_of_graph: dict[int, int]) -> list[Route]:
     """Dijkstra over (graph node, needed keys) labels, keeping non-dominated labels.
 
     Labels leave the heap in order of length, then of keys needed, so a label is
