@@ -19,18 +19,13 @@ independently, so their bounds add up.  Per component:
   ``2 w(T) - d(p, e) >= 2 w(T) - max_e d(p, e)``; ``2 w(T)`` is the sum of the
   distances between cyclically consecutive terminals in depth-first preorder.  On a
   loop-free vault this is the exact door-free optimum.  The max runs over the keys
-  that can be last (`ends`, from the caller): a key that every walk from `p` to some
+  that can be last (from the caller's `needers`): a key that every walk from `p` to some
   other remaining key needs (a door on it, or the key lies on it) is collected before
   that key, so it is not last.  The caller must prove "every walk": a key needed only
   by the shortest route to another can still be the last (tests/test_keys_bounds.py).
-- One robot at `p`, block walks (`BlockWalks`, when the caller gives them): the
-  bridge bound counts only steps across bridges; the steps inside each cycle block
-  are bounded separately and added (the class docstring proves it).
-- One robot at `p`, spanning-tree bound (without block walks, the larger of the
-  two is used where the vault has long cycles, see `SPANNING_SLACK`): it visits the remaining keys ``R`` in
-  some order ``k1 .. km``; its walk is at least ``d(p, k1) + d(k1, k2) + ... ``, and the
-  path ``k1 .. km`` is a spanning tree of ``R``, so the walk is at least
-  ``min_k d(p, k) + MST(R)``.
+- One robot at `p`, block walks (`BlockWalks`): the bridge bound counts only steps
+  across bridges; the steps inside each cycle block are bounded separately and added
+  (the class docstring proves it).
 - Several robots in one component: each robot's visiting order is a path hanging from
   its start; joining all starts into one super node (distance to a key = the nearest
   robot's distance) turns these paths into a spanning tree of ``R`` plus the super
@@ -47,9 +42,6 @@ from itertools import pairwise
 
 #: Distance between points that cannot reach each other even with every door open.
 UNREACHABLE = 1 << 30
-#: The spanning-tree bound is computed only where some two keys' distance exceeds their
-#: bridge distance by more than this (a speed choice: both bounds are admissible).
-SPANNING_SLACK = 8
 
 
 #: A corridor of the door-free vault: (vertex, other vertex, length in moves).
@@ -194,109 +186,101 @@ def _bridge_tree(search: _LowLinks) -> tuple[list[int], list[int], list[int], li
 
 
 class RemainingKeysBound:
-    """``bound(rows, bridge_rows, remaining, ranks)``: a lower bound on the moves to collect `remaining`.
+    """``bound(nodes, remaining)``: a lower bound on the moves to collect `remaining`.
+
+    Nodes are robot starts ``0 .. robots-1``, then key k is node ``robots + k``.
 
     Args:
-        key_distances: ``key_distances[k][j]``, door-free walking distance between keys
-            k and j (`UNREACHABLE` if none).
-        key_bridges: the same in bridge distance (`DoorFreeLayout.bridge_distances`).
-        robot_keys: ``robot_keys[i]``, the mask of keys robot i can reach with every
-            door open (robots with equal masks share a component).
-        key_ranks: ``key_ranks[k]``, key k's `DoorFreeLayout.rank`.
-        blocks: if given, a robot alone in its component adds its `BlockWalks` bound
-            (``nodes[i]``, passed to `bound`, is robot i's node there) to its bridge bound.
-    `rows[i]` and `bridge_rows[i]` passed to `bound` list robot i's door-free and bridge
-    distances to every key, `ranks[i]` the rank of its cell.
+        distances: ``distances[n][k]``, door-free walking distance from node n to key k
+            (`UNREACHABLE` if none).
+        bridges: the same in bridge distance (`DoorFreeLayout.bridge_distances`).
+        ranks: ``ranks[n]``, node n's `DoorFreeLayout.rank`.
+        robots: the number of robot nodes.
+        needers: ``needers[n][k]``, the mask of keys j that *every* walk from node n to
+            j needs key k for (a door on it, or k lies on it): k is collected before
+            any of them, so while one of them remains, k is not a robot's last key.
+        blocks: a robot alone in its component adds its `BlockWalks` bound.
     """
 
     def __init__(
         self,
-        key_distances: Sequence[Sequence[int]],
-        key_bridges: Sequence[Sequence[int]],
-        robot_keys: Sequence[int],
-        key_ranks: Sequence[int],
-        blocks: BlockWalks | None = None,
+        distances: Sequence[Sequence[int]],
+        bridges: Sequence[Sequence[int]],
+        ranks: Sequence[int],
+        robots: int,
+        needers: Sequence[Sequence[int]],
+        blocks: BlockWalks,
     ) -> None:
         self.blocks = blocks
-        self._distances = [list(row) for row in key_distances]
+        self._distances = [list(row) for row in distances[robots:]]
         for k, row in enumerate(self._distances):
             row[k] = 0
-        self._bridges = [list(row) for row in key_bridges]
-        self._ranks = list(key_ranks)
+        self._bridges = [list(row) for row in bridges[robots:]]
+        self._bridge_rows = [list(row) for row in bridges]
+        self._rows = [list(row) for row in distances]
+        self._node_ranks = list(ranks)
+        self._ranks = list(ranks[robots:])
+        # per node: (bridge distance, bit, needers) of every reachable key, farthest first
+        self._far = [
+            sorted(
+                ((row[k], 1 << k, needers[n][k]) for k in range(len(row)) if row[k] < UNREACHABLE), reverse=True
+            )
+            for n, row in enumerate(self._bridge_rows)
+        ]
         groups: dict[int, list[int]] = {}
-        for robot, keys in enumerate(robot_keys):
+        for robot in range(robots):
+            keys = sum(1 << k for k, d in enumerate(distances[robot]) if d < UNREACHABLE)
             if keys:
                 groups.setdefault(keys, []).append(robot)
-        # (robots, keys, whether to compute the spanning-tree bound too): it only pays
-        # where cycles are long, i.e. bridge distance falls well short of distance, and
-        # the block walks do not already count the steps inside the cycles
-        self.groups = [
-            (tuple(robots), keys, blocks is None and self._slack(keys) > SPANNING_SLACK) for keys, robots in groups.items()
-        ]
-        self._trees: dict[int, tuple[tuple[int, ...], int]] = {}
+        self.groups = [(tuple(members), keys) for keys, members in groups.items()]
         self._cycles: dict[int, tuple[tuple[int, ...], list[int], int]] = {}
         self._by_rank = sorted(range(len(self._ranks)), key=self._ranks.__getitem__)
         self._key_at = {rank: k for k, rank in enumerate(self._ranks)}
-        # bound per component, keyed by its robots' ranks (which fix their rows) and keys
+        # bound per component, keyed by its robots' nodes and remaining keys
         self._memo: dict[tuple[int | tuple[int, ...], ...], int] = {}
 
-    def bound(
-        self,
-        rows: Sequence[Sequence[int]],
-        bridge_rows: Sequence[Sequence[int]],
-        remaining: int,
-        ranks: Sequence[int],
-        ends: Sequence[int] | None = None,
-        nodes: Sequence[int] | None = None,
-    ) -> int:
-        """The bound; per component memoised on its robots' ranks and remaining keys.
-
-        `ends[i]`, if given, holds every key that can be the last one robot i collects
-        (the caller's proof); it is used for robots alone in their component.
-        """
+    def bound(self, nodes: Sequence[int], remaining: int) -> int:
+        """The bound with robot i on node ``nodes[i]``; per component memoised on its
+        robots' nodes and remaining keys when there are several components."""
         total = 0
-        # with one component every call is a new (rank, keys) pair: no memo to pay for
+        # with one component every call is a new (node, keys) pair: no memo to pay for
         memo = self._memo if len(self.groups) > 1 else {}
-        for robots, keys, spanning in self.groups:
+        for robots, keys in self.groups:
             left = remaining & keys
             if not left:
                 continue
+            key: tuple[int | tuple[int, ...], ...]
             if len(robots) == 1:
-                robot = robots[0]
-                end = left if ends is None else ends[robot] & left or left
-                key: tuple[int | tuple[int, ...], ...] = (ranks[robot], left, end)
+                node = nodes[robots[0]]
+                key = (node, left)
                 walk = memo.get(key)
                 if walk is None:
-                    walk = self._tree_walk(bridge_rows[robot], ranks[robot], left, end)
-                    if self.blocks is not None and nodes is not None:
-                        walk += self.blocks.bound(nodes[robot], left)
-                    if spanning:
-                        bits, tree = self._tree(left)
-                        walk = max(walk, min(map(rows[robot].__getitem__, bits)) + tree)
-                    memo[key] = walk
+                    walk = memo[key] = self._tree_walk(node, left) + self.blocks.bound(node, left)
             else:
-                key = (tuple(ranks[i] for i in robots), left)
+                key = (tuple(nodes[i] for i in robots), left)
                 walk = memo.get(key)
                 if walk is None:
-                    bits, _ = self._tree(left)
-                    walk = memo[key] = self._prim(bits, [min(rows[i][k] for i in robots) for k in bits], first=None)
+                    bits = [k for k in range(left.bit_length()) if left >> k & 1]
+                    attach = [min(self._rows[nodes[i]][k] for i in robots) for k in bits]
+                    walk = memo[key] = _prim_rest(self._distances, bits, attach)
             total += walk
         return total
 
-    def _slack(self, keys: int) -> int:
-        """How far bridge distance falls short of distance between the keys of `keys`."""
-        bits = [k for k in range(keys.bit_length()) if keys >> k & 1]
-        return max((self._distances[a][b] - self._bridges[a][b] for a in bits for b in bits), default=0)
-
-    def _tree_walk(self, row: Sequence[int], rank: int, mask: int, ends: int) -> int:
-        """``2 w(T) - max_e d(p, e)`` over possible last keys `e` of `ends`, in bridge distance."""
+    def _tree_walk(self, node: int, mask: int) -> int:
+        """``2 w(T) - max_e d(p, e)`` over possible last keys `e` of `mask`, in bridge distance."""
+        row, rank = self._bridge_rows[node], self._node_ranks[node]
         order, ranks, around = self._ring(mask, rank)
         at = bisect_left(ranks, rank)
         before, after = order[at - 1], order[at % len(order)]
         around += row[before] + row[after] - self._bridges[before][after]
-        if ends == mask:
-            return around - max(map(row.__getitem__, order))
-        return around - max(row[k] for k in order if ends >> k & 1)
+        farthest = -1
+        for distance, bit, needers in self._far[node]:
+            if mask & bit:
+                if farthest < 0:
+                    farthest = distance  # the fallback if no key can be last (no proof then)
+                if not mask & needers:
+                    return around - distance
+        return around - farthest
 
     def _ring(self, mask: int, rank: int) -> tuple[tuple[int, ...], list[int], int]:
         """The keys of `mask` in preorder, their ranks, and the bridge length around them.
@@ -321,26 +305,6 @@ class RemainingKeysBound:
             known = (tuple(ring), [self._ranks[k] for k in ring], around)
         self._cycles[mask] = known
         return known
-
-    def _tree(self, mask: int) -> tuple[tuple[int, ...], int]:
-        """The key bits of `mask` and the weight of their minimum spanning tree (memoised)."""
-        known = self._trees.get(mask)
-        if known is None:
-            bits = tuple(k for k in range(mask.bit_length()) if mask >> k & 1)
-            known = self._trees[mask] = (bits, self._prim(bits, [], first=0))
-        return known
-
-    def _prim(self, bits: tuple[int, ...], attach: list[int], first: int | None) -> int:
-        """Prim's algorithm; `attach[i]` is key ``bits[i]``'s distance to the tree so far.
-
-        With `first` set, the tree starts at that key (`attach` is recomputed);
-        otherwise it starts at the super node whose distances `attach` holds.
-        """
-        left = list(bits)
-        if first is not None:
-            start = left.pop(first)
-            attach = [self._distances[start][k] for k in left]
-        return _prim_rest(self._distances, left, list(attach))
 
 
 class BlockWalks:

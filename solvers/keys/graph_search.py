@@ -54,26 +54,15 @@ class ContractedProblem(PackedKeysProblem[Action]):
                 choice.append((1 << bit, target, [(route.needs, route) for route in options]))
             self.choices.append(choice)
             self.distances.append(row)
-        robot_keys = [
-            sum(1 << k for k in range(self.keys) if self.distances[robot][k] < UNREACHABLE)
-            for robot in range(vault.robots)
-        ]
-        key_rows = [self.distances[vault.key_node(k)] for k in range(self.keys)]
-        layout = door_free_layout(len(vault.graph.cells), vault.graph.corridors)
-        self.ranks = [layout.rank[vertex] for vertex in vault.graph_nodes]
-        bridges = layout.bridge_distances(vault.graph_nodes)
-        # bridge_rows[node][k]: bridge distance from node to key k
-        self.bridge_rows = [row[vault.robots:] for row in bridges]
-        # before[node]: per key k reachable from node only after some other keys, (bit
-        # of k, keys that every route from node to k needs)
-        self.before = [
-            [(bit, needs) for bit, _, options in choice if (needs := _common(options, self.goal))]
-            for choice in self.choices
-        ]
-        blocks = BlockWalks(layout, vault.graph_nodes, vault.robots, vault.graph.corridors)
-        self.bound = RemainingKeysBound(
-            key_rows, self.bridge_rows[vault.robots:], robot_keys, self.ranks[vault.robots:], blocks
-        )
+        # needers[node][k]: the keys j that every route from node to j needs k for
+        needers = [[0] * self.keys for _ in self.choices]
+        for node, choice in enumerate(self.choices):
+            for bit, _, ways in choice:
+                needs = _common(ways, self.goal)
+                for k in range(needs.bit_length()):
+                    if needs >> k & 1:
+                        needers[node][k] |= bit
+        self.bound = remaining_keys_bound(vault, self.distances, needers)
 
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
@@ -87,24 +76,24 @@ class ContractedProblem(PackedKeysProblem[Action]):
                         break
 
     def heuristic(self, state: int) -> int:
-        nodes = self.packing.positions(state)
-        left = self.goal & ~state
-        ends = []
-        for node in nodes:
-            # a key that another remaining key needs first cannot be the last one
-            needed = 0
-            for bit, needs in self.before[node]:
-                if left & bit:
-                    needed |= needs
-            ends.append(left & ~needed)
-        return self.bound.bound(
-            [self.distances[node] for node in nodes],
-            [self.bridge_rows[node] for node in nodes],
-            left,
-            [self.ranks[node] for node in nodes],
-            ends,
-            nodes,
-        )
+        return self.bound.bound(self.packing.positions(state), self.goal & ~state)
+
+
+def remaining_keys_bound(
+    vault: ContractedVault, distances: list[list[int]], needers: list[list[int]]
+) -> RemainingKeysBound:
+    """The bound over `vault`'s nodes, with door-free `distances` from each node to each
+    key and the `needers` proof of which keys cannot be last (see `RemainingKeysBound`)."""
+    layout = door_free_layout(len(vault.graph.cells), vault.graph.corridors)
+    bridges = layout.bridge_distances(vault.graph_nodes)
+    return RemainingKeysBound(
+        distances,
+        [row[vault.robots :] for row in bridges],
+        [layout.rank[vertex] for vertex in vault.graph_nodes],
+        vault.robots,
+        needers,
+        BlockWalks(layout, vault.graph_nodes, vault.robots, vault.graph.corridors),
+    )
 
 
 def _common(options: list[tuple[int, Route]], everything: int) -> int:
