@@ -10,8 +10,9 @@ and judges the verdicts.  Workers only run: each run is isolated exactly as loca
 harness/isolated.py.
 
 - The instance text travels with the task, so workers need no shared file system, but
-  they do need the same crosscheck: a worker whose crosscheck version or commit differs
-  from the client's is reported and not used.
+  they do need the same crosscheck: a worker whose crosscheck version, commit or source
+  digest (uncommitted edits too, `harness.records.source_digest`) differs from the
+  client's is reported and not used; each run checks it again on the worker that takes it.
 - Longest-expected runs are submitted first (largest instance text, variants first among
   equals), and at most two per worker thread are in flight, so a long run starts early and
   an interrupted comparison has little to cancel.
@@ -52,7 +53,7 @@ class ClusterError(Exception):
 def identity() -> dict[str, Any]:
     """What must be equal on the client and a worker for the worker's runs to count."""
     facts = environment()
-    return {"crosscheck": facts["crosscheck"], "commit": facts["commit"]}
+    return {"crosscheck": facts["crosscheck"], "commit": facts["commit"], "source": facts["source"]}
 
 
 def effort(task: Task, text: str) -> tuple[int, bool]:

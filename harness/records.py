@@ -7,6 +7,7 @@ line cut short by a kill.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
@@ -127,6 +128,7 @@ def _machine_facts() -> dict[str, Any]:
         "pydantic": _version("pydantic"),
         "crosscheck": _version("crosscheck"),
         "commit": _git_commit(),
+        "source": source_digest(Path(__file__).resolve().parent.parent),
         "machine": platform.machine(),
         "system": f"{platform.system()} {platform.release()}",
         "host": platform.node(),
@@ -151,6 +153,19 @@ def _git_commit() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.strip() or None
+
+
+#: The packages whose code decides a run's answer and its checking.
+SOURCE_PACKAGES = ("models", "solvers", "harness")
+
+
+def source_digest(root: Path) -> str:
+    """A short digest of the Python files of `SOURCE_PACKAGES` under `root` (names and
+    contents): equal commits with different uncommitted edits get different digests."""
+    digest = hashlib.sha256()
+    for path in sorted(p for package in SOURCE_PACKAGES for p in (root / package).rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
 
 
 def append_record(path: Path, record: RunRecord) -> None:

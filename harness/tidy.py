@@ -21,8 +21,9 @@ then the instance's size measures as ``feature_NAME``):
   ``plan_length``;
 - ``seconds`` (the solver's), ``wall_seconds`` (the harness's), ``cpu_seconds``,
   ``peak_memory_mb``, ``cpsat_workers``, ``time_limit``, ``memory_limit_mb``;
-- ``shares`` (the solver's shared components, ``;``-separated), ``commit``, ``host``,
-  ``schema_version``, ``message``.
+- ``shares`` (the solver's shared components, ``;``-separated), ``commit``, ``source``
+  (digest of the code that ran, uncommitted edits included), ``host``, ``schema_version``,
+  ``message``.
 
 A statistic whose name is already a column is written as ``stat_NAME``.  Empty cells
 are unknown values (None).  pandas and pyarrow come with the ``analysis`` extra.
@@ -50,7 +51,7 @@ COLUMNS = (
     "instance", "variant", "puzzle", "solver", "repeat", "status", "exact", "verdict", "independent",
     "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit",
-    "memory_limit_mb", "shares", "commit", "host", "schema_version", "message",
+    "memory_limit_mb", "shares", "commit", "source", "host", "schema_version", "message",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
 _SKIPPED_STATS = frozenset({"traceback"})
@@ -88,7 +89,8 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "seconds": record.seconds, "wall_seconds": record.wall_seconds, "cpu_seconds": record.cpu_seconds,
         "peak_memory_mb": record.peak_memory_mb, "cpsat_workers": record.cpsat_workers,
         "time_limit": environment.get("time_limit"), "memory_limit_mb": environment.get("memory_limit_mb"),
-        "shares": ";".join(record.shares), "commit": environment.get("commit"), "host": environment.get("host"),
+        "shares": ";".join(record.shares), "commit": environment.get("commit"),
+        "source": environment.get("source"), "host": environment.get("host"),
         "schema_version": record.schema_version, "message": record.message,
     }
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_cluster import local_cluster
-from harness.records import Task, read_records
+from harness.records import Task, environment, read_records
 from harness.verdicts import judge_all
 from tests.known import INSTANCES
 from tests.plugin_solvers import grandchild_pidfile
@@ -146,11 +146,13 @@ def test_a_killed_client_leaves_nothing_running_and_resume_completes(scheduler: 
     assert finished <= {r.key for r in records}
 
 
+@pytest.mark.parametrize("differs", ["commit", "source"])
 def test_workers_with_another_crosscheck_are_reported_and_not_used(scheduler: str, monkeypatch: pytest.MonkeyPatch,
-                                                                    tmp_path: Path) -> None:
+                                                                    tmp_path: Path, differs: str) -> None:
     import harness.cluster
 
-    monkeypatch.setattr(harness.cluster, "environment", lambda: {"crosscheck": "0.0.1", "commit": "elsewhere"})
+    ours = {**environment(), differs: "elsewhere"}  # another commit, or the same one with other edits
+    monkeypatch.setattr(harness.cluster, "environment", lambda: ours)
     (tmp_path / "small.txt").write_text(VAULT)
     task = Task(path=str(tmp_path / "small.txt"), instance="small", solver="keys-graph", puzzle="keys")
     reports: list[str] = []

@@ -12,7 +12,7 @@ import pytest
 
 from harness.measure import core_groups, cores, oversubscription
 from harness.progress import Progress
-from harness.records import RunRecord, Task, append_record, read_records
+from harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
 from harness.report import render, spread
 from harness.schema import SCHEMA_VERSION, NewerSchemaError
 from harness.tidy import COLUMNS, load, rows, to_csv
@@ -79,6 +79,22 @@ def test_schema_command_prints_the_json_schema() -> None:
 
 
 # --- repetitions -----------------------------------------------------------------------
+
+def test_the_source_digest_tells_uncommitted_edits_apart(tmp_path: Path) -> None:
+    for package in SOURCE_PACKAGES:
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "a.py").write_text(f"X = '{package}'\n")
+    (tmp_path / "README.md").write_text("not code\n")
+    before = source_digest(tmp_path)
+    (tmp_path / "README.md").write_text("edited, still not code\n")
+    (tmp_path / "solvers" / "__pycache__").mkdir()
+    (tmp_path / "solvers" / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
+    assert source_digest(tmp_path) == before  # only the packages' Python files count
+    (tmp_path / "solvers" / "a.py").write_text("X = 'edited'\n")
+    edited = source_digest(tmp_path)
+    (tmp_path / "solvers" / "a.py").rename(tmp_path / "solvers" / "b.py")
+    assert len({before, edited, source_digest(tmp_path)}) == 3  # contents and names both count
+
 
 def test_repeats_are_separate_records_and_resume_counts_them(vaults: Path, tmp_path: Path) -> None:
     out = tmp_path / "runs.jsonl"
