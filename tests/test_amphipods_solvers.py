@@ -169,9 +169,12 @@ def test_incremental_heuristic_matches_its_definition(seed: int) -> None:
 
 
 class UnprunedMoves(MacroMoves):
-    """The macro-move graph without the stranded-room pruning."""
+    """The macro-move graph without the dead-state pruning (stranded rooms, jammed hallways)."""
 
     def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
+        return False
+
+    def _jammed(self, hall: str, progress: list[int]) -> bool:
         return False
 
 
@@ -196,24 +199,31 @@ def goal_reaching_states(problem: MacroMoves) -> set[str]:
     return alive
 
 
-STRANDED_CASES = [(seed, 2) for seed in range(4)] + [
-    pytest.param(seed, depth, marks=pytest.mark.slow) for seed, depth in [*((s, 2) for s in range(4, 20)), (0, 3), (1, 3), (2, 3)]]
+DEAD_STATE_CASES = [(seed, 2, "random") for seed in range(4)] + [(0, 4, "real")] + [
+    pytest.param(seed, depth, style, marks=pytest.mark.slow) for seed, depth, style in
+    [*((s, 2, "random") for s in range(4, 20)), *((s, 3, "random") for s in range(3)), *((s, 4, "real") for s in range(1, 6))]]
 
 
-@pytest.mark.parametrize(("seed", "depth"), STRANDED_CASES)
-def test_stranded_rooms_are_never_states_that_reach_the_goal(seed: int, depth: int) -> None:
-    """The dead-state rule of amphipods-search, against the full unpruned macro graph."""
-    problem = UnprunedMoves(Layout.of(generate(seed, depth=depth)))
+@pytest.mark.parametrize(("seed", "depth", "style"), DEAD_STATE_CASES)
+def test_dead_state_rules_never_flag_states_that_reach_the_goal(seed: int, depth: int, style: str) -> None:
+    """The dead-state rules of amphipods-search (stranded rooms, jammed hallways), against
+    the full unpruned macro graph; real-kind seed 1 of depth 4 has no solution at all."""
+    problem = UnprunedMoves(Layout.of(generate(seed, depth=depth, style=style)))
     alive = goal_reaching_states(problem)
-    flagged = set()
-    for state in alive:
-        progress = [ord(c) - 48 for c in state[11:]]
-        for kind in set(state[:11]) - {"."}:
+    stranded, jammed = set(), set()
+    for state in problem.h:  # every reached state
+        hall, progress = state[:11], [ord(c) - 48 for c in state[11:]]
+        for kind in set(hall) - {"."}:
             crossing = problem._crossing_now(kind, progress)
-            if crossing is not None and MacroMoves._stranded(problem, state[:11], kind, crossing):
-                flagged.add(state)
-    assert flagged == set()
+            if crossing is not None and MacroMoves._stranded(problem, hall, kind, crossing):
+                stranded.add(state)
+        if MacroMoves._jammed(problem, hall, progress):
+            jammed.add(state)
+    assert stranded & alive == set()
+    assert jammed & alive == set()
     assert len(alive) > 1 or problem.goal not in alive
+    if depth == 4:
+        assert len(jammed) > len(problem.h) / 2  # most of the space is jammed
 
 
 @pytest.mark.parametrize("burrow", [generate(2, depth=1), Burrow("d2", ("BA", "AB", "CC", "DD"))], ids=["d1", "d2"])
