@@ -46,7 +46,7 @@ from harness.shard import Shard, merge
 from harness.verdicts import FAILURES, judge_all
 from models.base import InvalidInstance, Puzzle
 from models.registry import PUZZLES, get_puzzle, load_instance
-from solvers.base import FAILED_STATUSES
+from solvers.base import FAILED_STATUSES, Clock
 from solvers.cpsat import default_workers
 from solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
@@ -89,7 +89,12 @@ def _check_solver_names(names: tuple[str, ...]) -> None:
 
 time_limit_option = click.option(
     "--time-limit", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
-    help="Wall-clock seconds per run; a run past it is stopped and recorded as timeout.")
+    help="Seconds per run (of --clock); a run past it is stopped and recorded as timeout.")
+clock_option = click.option(
+    "--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
+    help="What --time-limit counts: elapsed wall-clock time, or the run's CPU time (a busy machine then "
+         "gives the same runs the same work; CP-SAT and planners, which only take wall limits, get the "
+         "CPU seconds left divided by their threads, and a run is killed after 10x its limit in wall time).")
 memory_limit_option = click.option(
     "--memory-limit", type=click.IntRange(min=64), default=8192, show_default=True,
     help="Address-space limit per run in MB; a run past it is recorded as memout.")
@@ -144,14 +149,15 @@ def _threads(task: Task) -> int:
 @click.option("--variant", "--four-robots", "--deep", "--extended", "variant", is_flag=True,
               help="Solve the puzzle's variant (four robots, deep burrow, extended elevator).")
 @time_limit_option
+@clock_option
 @memory_limit_option
 @cpsat_workers_option
 @format_option
 @click.option("--json", "as_json", is_flag=True, hidden=True, help="Same as --format json (kept for old scripts).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also append one JSON Lines record per run to this file (as compare --out does).")
-def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: float, memory_limit: int,
-          cpsat_workers: int | None, fmt: str, as_json: bool, out: Path | None) -> None:
+def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: float, clock: Clock,
+          memory_limit: int, cpsat_workers: int | None, fmt: str, as_json: bool, out: Path | None) -> None:
     """Solve one instance file with the named solvers (all applicable ones by default)."""
     _check_solver_names(solver_names)
     try:
@@ -161,7 +167,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         sys.exit(EXIT_FAILED_RUNS)  # unreadable, like an error row in `compare`
     instance_file = discover(path)[0]
     names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
-    choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers)
+    choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers, clock=clock)
     tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
     records = run_tasks(tasks, jobs=1, on_record=_saver(out))
@@ -173,6 +179,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @solver_option
 @time_limit_option
+@clock_option
 @memory_limit_option
 @click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="cores",
               help="Runs at a time.")
@@ -201,7 +208,8 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--scheduler", envvar="CROSSCHECK_SCHEDULER", metavar="tcp://HOST:PORT",
               help="Run on the workers of this Dask scheduler instead of local processes (needs the cluster "
                    "extra; --jobs is then unused) [env: CROSSCHECK_SCHEDULER].")
-def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, memory_limit: int, jobs: int,
+def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, clock: Clock, memory_limit: int,
+            jobs: int,
             variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
             fmt: str,
             json_path: Path | None, external_specs: tuple[str, ...], shard: Shard | None, scheduler: str | None) -> None:
@@ -221,7 +229,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
-    choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers)
+    choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers, clock)
     records, tasks = plan_comparison(paths, choice, done)
     if shard is not None:
         records, tasks = [r for r in records if shard.holds(r.key)], [t for t in tasks if shard.holds(t[0].key)]
@@ -339,7 +347,8 @@ def _exit_status(records: list[RunRecord]) -> int:
               help="Seconds to shrink a counterexample once found (then the smallest so far is kept).")
 @click.option("--seed", type=int, help="Seed of Hypothesis's draws, for a reproducible hunt.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
-              help="Wall-clock seconds per run.")
+              help="Seconds per run (of --clock).")
+@clock_option
 @memory_limit_option
 @click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="cores",
               help="Runs of one instance at a time.")
@@ -350,7 +359,7 @@ def _exit_status(records: list[RunRecord]) -> int:
 @click.option("--db", type=click.Path(file_okay=False, path_type=Path),
               help="Hunt database: counterexamples are saved there, later hunts try them first [default: OUT/hunt-db].")
 def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float,
-         shrink_budget: float, seed: int | None, time_limit: float, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
+         shrink_budget: float, seed: int | None, time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
          db: Path | None) -> None:
     """Search for the smallest PUZZLE instance on which formulations disagree.
 
@@ -374,7 +383,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     names = solver_names or tuple(s.name for s in default_solvers_for(puzzle_name))
     config = HuntConfig(puzzle=get_puzzle(puzzle_name), solvers=names, externals=tuple(externals), out=out,
                         ranges=ranges, budget=budget, shrink_budget=shrink_budget, seed=seed,
-                        time_limit=time_limit, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
+                        time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
                         database=db)
     outcome = run_hunt(config)
     click.echo(explain(outcome, config))

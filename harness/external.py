@@ -76,7 +76,7 @@ def run_external(command: str, instance_text: str, deadline: Deadline) -> Claim:
         path.write_text(instance_text, encoding="utf-8")
         argv = [part.replace("{path}", str(path)) for part in shlex.split(command)]
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=deadline.remaining(), check=False)
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=deadline.wall_seconds_left(), check=False)
         except subprocess.TimeoutExpired:
             return Claim(None, True, f"{argv[0]} ran past the time limit")
         except OSError as error:

@@ -41,7 +41,7 @@ from harness.run import run_tasks
 from harness.verdicts import InstanceVerdict, Verdict, judge
 from models.base import Instance, InvalidInstance, Puzzle
 from models.strategies import Range, instances
-from solvers.base import FAILED_STATUSES
+from solvers.base import FAILED_STATUSES, Clock
 
 #: The verdicts a hunt stops at: some answer is wrong whatever the true optimum is.
 WRONG = frozenset({Verdict.INVALID_PLAN, Verdict.FALSE_INFEASIBLE, Verdict.FALSE_OPTIMAL, Verdict.DISAGREE})
@@ -60,6 +60,7 @@ class HuntConfig:
     shrink_budget: float = 60.0  # seconds of shrinking once a counterexample is found
     seed: int | None = None
     time_limit: float = 5.0
+    clock: Clock = "wall"  # what time_limit counts
     memory_limit_mb: int = 2048
     jobs: int = 1
     plugins: tuple[str, ...] = ()
@@ -182,7 +183,8 @@ class _Judge:
 
         def task(solver: str, external: str | None = None) -> Task:
             return Task(path=path, instance=name, puzzle=config.puzzle.name, solver=solver, external=external,
-                        time_limit=config.time_limit, memory_limit_mb=config.memory_limit_mb, plugins=config.plugins)
+                        time_limit=config.time_limit, clock=config.clock, memory_limit_mb=config.memory_limit_mb,
+                        plugins=config.plugins)
 
         return [task(solver) for solver in config.solvers] + [task(e.name, e.command) for e in config.externals]
 

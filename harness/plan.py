@@ -14,7 +14,7 @@ from harness.index import Expected, InstanceFile, discover
 from harness.records import UNREADABLE, RunKey, RunRecord, Task
 from models.base import Instance, InvalidInstance, Puzzle
 from models.registry import load_instance
-from solvers.base import Status
+from solvers.base import Clock, Status
 from solvers.registry import default_solvers_for, plugin_modules, solvers_for
 
 
@@ -25,7 +25,8 @@ class Choice:
     `solver_names` empty means the puzzle's default solvers; `externals` are run on the
     instances of their puzzle (of every puzzle when they name none); `variants` adds a
     run of each instance's variant where the transform applies; every run is made
-    `repeat` times (repeat index 0, 1, ...); `cpsat_workers` None means CP-SAT's default.
+    `repeat` times (repeat index 0, 1, ...); `cpsat_workers` None means CP-SAT's default;
+    `clock` is what `time_limit` counts (`solvers.base.Deadline`).
     """
 
     solver_names: tuple[str, ...] = ()
@@ -35,6 +36,7 @@ class Choice:
     memory_limit: int | None = None
     repeat: int = 1
     cpsat_workers: int | None = None
+    clock: Clock = "wall"
 
 
 def discover_all(paths: Iterable[Path]) -> list[InstanceFile]:
@@ -51,7 +53,8 @@ def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, c
     """The run of `solver` on one instance (or its variant), with what the index expects of it."""
     run = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
                variant=variant, time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit,
-               plugins=plugin_modules(), external=external, repeat=repeat, cpsat_workers=choice.cpsat_workers)
+               plugins=plugin_modules(), external=external, repeat=repeat, cpsat_workers=choice.cpsat_workers,
+               clock=choice.clock)
     return run, instance_file.variant_expected if variant else instance_file.expected
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from harness.schema import SCHEMA_VERSION, upgrade
-from solvers.base import EXACT_STATUSES, Stats, Status
+from solvers.base import EXACT_STATUSES, Clock, Stats, Status
 
 #: The solver name of the record standing for a file that could not be read or parsed.
 UNREADABLE = "-"
@@ -41,6 +41,7 @@ class Task(BaseModel):
     puzzle: str | None = None  # known once the file was parsed; crash records carry it
     variant: bool = False
     time_limit: float | None = None
+    clock: Clock = "wall"  # what `time_limit` counts (solvers.base.Deadline)
     memory_limit_mb: int | None = None
     plugins: tuple[str, ...] = ()  # extra solver modules to register first (CROSSCHECK_SOLVERS)
     external: str | None = None  # an external program's command (`solver` is then its name)

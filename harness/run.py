@@ -1,15 +1,18 @@
 """Running tasks: in-process (`run_task`) or isolated in a child process (`run_isolated`),
 several at a time (`run_tasks`).
 
-Isolation: each run gets its own process group, an address-space limit, and a
-wall-clock limit enforced from outside (the solver's own deadline first, then a hard
-kill of the whole group after a grace period).  A run that is killed, runs out of
+Isolation: each run gets its own process group, an address-space limit, and a time
+limit (the solver's own deadline first, then a hard kill of the whole group after a
+grace period).  A wall-clock limit is enforced from outside; a CPU-time limit by the
+kernel (RLIMIT_CPU), with a wall-clock cap of `WALL_CAP_FACTOR` times it from outside
+for runs that wait without computing.  A run that is killed, runs out of
 memory or dies becomes a record (`timeout`, `memout`, `error`) and the other runs
 carry on.
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import queue
@@ -37,6 +40,9 @@ from solvers.registry import add_plugins, get_solver
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
+#: Under a CPU-time limit, a run is also killed after this many times its hard limit in
+#: wall seconds (a run blocked on a sleep or a stuck child spends no CPU time).
+WALL_CAP_FACTOR = 10
 
 #: Child processes still running, so an interrupted comparison can kill them all.
 _LIVE: set[BaseProcess] = set()
@@ -80,7 +86,7 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
-    result = solver.solve(instance, task.time_limit)
+    result = solver.solve(instance, task.time_limit, task.clock)
     return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
 
 
@@ -90,7 +96,7 @@ def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base
     The record carries no bound: a program's claim is never a proof (see `harness.external`).
     """
     start = time.perf_counter()
-    claim = run_external(command, instance.to_text(), Deadline(task.time_limit))
+    claim = run_external(command, instance.to_text(), Deadline(task.time_limit, task.clock))
     seconds = time.perf_counter() - start
     stats: Stats = {"external": command}
     if claim.infeasible:
@@ -131,7 +137,8 @@ def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], in
 
 def _environment(task: Task) -> dict[str, Any]:
     pinned = {"pinned_cores": list(task.cores)} if task.cores else {}
-    return {**environment(), "time_limit": task.time_limit, "memory_limit_mb": task.memory_limit_mb, **pinned}
+    return {**environment(), "time_limit": task.time_limit, "clock": task.clock, "memory_limit_mb": task.memory_limit_mb,
+            **pinned}
 
 
 # --- isolation -----------------------------------------------------------------------
@@ -159,6 +166,7 @@ def limited_record(task: Task, expected: Expected) -> RunRecord:
     if task.memory_limit_mb:
         limit = task.memory_limit_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    _limit_cpu(task)
     try:
         return run_task(task, expected)
     except MemoryError:
@@ -166,6 +174,17 @@ def limited_record(task: Task, expected: Expected) -> RunRecord:
     except BaseException as error:  # report, never crash silently
         return failure(task, expected, Status.ERROR,
                         f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=5)}")
+
+
+def _limit_cpu(task: Task) -> None:
+    """Under a CPU-time limit, have the kernel end this process (SIGXCPU) once it has spent
+    the limit with grace beyond the CPU time it used before the run."""
+    limit = limit_with_grace(task)
+    if task.clock == "cpu" and limit is not None:
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        soft = math.ceil(used.ru_utime + used.ru_stime + limit)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGXCPU would dump core
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
 
 
 def failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
@@ -183,9 +202,15 @@ def _context() -> ForkServerContext:
     return context
 
 
-def hard_limit(task: Task) -> float | None:
-    """Seconds after which a run's process group is killed from outside."""
+def limit_with_grace(task: Task) -> float | None:
+    """Seconds of the task's clock after which its run is killed."""
     return None if task.time_limit is None else task.time_limit + GRACE_SECONDS + 0.1 * task.time_limit
+
+
+def hard_limit(task: Task) -> float | None:
+    """Wall seconds after which a run's process group is killed from outside."""
+    limit = limit_with_grace(task)
+    return None if limit is None else limit * (WALL_CAP_FACTOR if task.clock == "cpu" else 1)
 
 
 def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[], bool] | None = None) -> RunRecord:
@@ -244,8 +269,8 @@ def _judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float
     """The record of a run that sent none: killed at its limit, or dead with `exitcode`."""
     limit = hard_limit(task)
     if exitcode is None or (limit is not None and elapsed >= limit):
-        return failure(task, expected, Status.TIMEOUT, f"killed after {elapsed:.1f} s (limit {task.time_limit} s)",
-                        elapsed)
+        return failure(task, expected, Status.TIMEOUT,
+                       f"killed after {elapsed:.1f} s wall (limit {task.time_limit} s {task.clock})", elapsed)
     return failure(task, expected, *_death(exitcode, task), seconds=elapsed)
 
 
@@ -253,6 +278,8 @@ def _death(exitcode: int, task: Task) -> tuple[Status, str]:
     """Status and message for a child that died without a record."""
     if exitcode < 0:
         name = signal.Signals(-exitcode).name
+        if name == "SIGXCPU":
+            return Status.TIMEOUT, f"killed at its CPU-time limit with grace (limit {task.time_limit} s cpu)"
         if task.memory_limit_mb and name in ("SIGKILL", "SIGSEGV", "SIGABRT"):
             return Status.MEMOUT, f"killed by {name}, probably at the memory limit of {task.memory_limit_mb} MB"
         return Status.ERROR, f"solver process killed by {name}"

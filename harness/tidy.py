@@ -20,7 +20,7 @@ then the instance's size measures as ``feature_NAME``):
 - ``cost``, ``bound``, ``checked_cost``, ``plan_valid`` (bool, empty without a plan),
   ``plan_length``;
 - ``seconds`` (the solver's), ``wall_seconds`` (the harness's), ``cpu_seconds``,
-  ``peak_memory_mb``, ``cpsat_workers``, ``time_limit``, ``memory_limit_mb``;
+  ``peak_memory_mb``, ``cpsat_workers``, ``time_limit``, ``clock``, ``memory_limit_mb``;
 - ``shares`` (the solver's shared components, ``;``-separated), ``commit``, ``source``
   (digest of the code that ran, uncommitted edits included), ``host``, ``schema_version``,
   ``message``.
@@ -50,7 +50,7 @@ Scalar = str | int | float | bool | None
 COLUMNS = (
     "instance", "variant", "puzzle", "solver", "repeat", "status", "exact", "verdict", "independent",
     "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
-    "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit",
+    "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
     "memory_limit_mb", "shares", "commit", "source", "host", "schema_version", "message",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
@@ -88,7 +88,8 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "plan_valid": record.plan_valid, "plan_length": None if record.plan is None else len(record.plan),
         "seconds": record.seconds, "wall_seconds": record.wall_seconds, "cpu_seconds": record.cpu_seconds,
         "peak_memory_mb": record.peak_memory_mb, "cpsat_workers": record.cpsat_workers,
-        "time_limit": environment.get("time_limit"), "memory_limit_mb": environment.get("memory_limit_mb"),
+        "time_limit": environment.get("time_limit"), "clock": environment.get("clock", "wall"),
+        "memory_limit_mb": environment.get("memory_limit_mb"),
         "shares": ";".join(record.shares), "commit": environment.get("commit"),
         "source": environment.get("source"), "host": environment.get("host"),
         "schema_version": record.schema_version, "message": record.message,

@@ -8,12 +8,14 @@ solver fails loudly instead of polluting a comparison.
 
 from __future__ import annotations
 
+import resource
 import time
 import traceback
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -80,19 +82,46 @@ class Result(BaseModel):
         return self
 
 
-class Deadline:
-    """A wall-clock limit; `None` seconds means no limit."""
+#: What a time limit counts: elapsed real time, or CPU time (see `Deadline`).
+Clock = Literal["wall", "cpu"]
 
-    def __init__(self, seconds: float | None) -> None:
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process, all its threads, and the child
+    processes it has waited for (a planner's, once it ended)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+class Deadline:
+    """A limit of `seconds` on `clock`; `None` seconds means no limit.
+
+    ``"wall"`` counts elapsed real time.  ``"cpu"`` counts `cpu_seconds`, so the same
+    run gets the same work done on a busy machine as on an idle one.
+    """
+
+    def __init__(self, seconds: float | None, clock: Clock = "wall") -> None:
         self.seconds = seconds
-        self._end = None if seconds is None else time.monotonic() + seconds
+        self.clock = clock
+        self._now: Callable[[], float] = time.monotonic if clock == "wall" else cpu_seconds
+        self._end = None if seconds is None else self._now() + seconds
 
     def expired(self) -> bool:
-        return self._end is not None and time.monotonic() >= self._end
+        return self._end is not None and self._now() >= self._end
 
     def remaining(self) -> float | None:
-        """Seconds left (never negative), or `None` without a limit."""
-        return None if self._end is None else max(0.0, self._end - time.monotonic())
+        """Seconds of the clock left (never negative), or `None` without a limit."""
+        return None if self._end is None else max(0.0, self._end - self._now())
+
+    def wall_seconds_left(self, threads: int = 1) -> float | None:
+        """A wall-clock limit for work that only takes one (CP-SAT, a child process):
+        the seconds left on a wall clock; on a CPU clock, those left divided by the
+        `threads` the work runs at once, so it cannot overrun the limit (on a busy
+        machine it may stop before spending it all)."""
+        remaining = self.remaining()
+        if remaining is None or self.clock == "wall":
+            return remaining
+        return remaining / threads
 
 
 @dataclass
@@ -135,9 +164,9 @@ class Solver(ABC):
         """
         return None
 
-    def solve(self, instance: Any, time_limit: float | None = None) -> Result:
-        """Solve `instance` within `time_limit` seconds (cooperatively enforced)."""
-        deadline = Deadline(time_limit)
+    def solve(self, instance: Any, time_limit: float | None = None, clock: Clock = "wall") -> Result:
+        """Solve `instance` within `time_limit` seconds of `clock` (cooperatively enforced)."""
+        deadline = Deadline(time_limit, clock)
         start = time.perf_counter()
         try:
             answer = self._solve(instance, deadline)

@@ -41,11 +41,11 @@ def default_workers() -> int:
 
 def configured_solver(deadline: Deadline, seed: int = SEED, workers: int | None = None) -> cp_model.CpSolver:
     """A CP-SAT solver with the seed, the workers (default: `default_workers()`) and the
-    time left on `deadline` set."""
+    time left on `deadline` set (CP-SAT limits wall time only: see `Deadline.wall_seconds_left`)."""
     solver = cp_model.CpSolver()
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = default_workers() if workers is None else workers
-    remaining = deadline.remaining()
+    remaining = deadline.wall_seconds_left(threads=solver.parameters.num_workers)
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, MINIMUM_SECONDS)
     return solver

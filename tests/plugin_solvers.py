@@ -17,6 +17,9 @@ from models.keys import DIRECTIONS, KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Status
 from solvers.search import SearchProblem, Strategy, best_first_search
 
+#: How long `Napper` naps.
+NAP_SECONDS = 1.5
+
 
 def grandchild_pidfile(instance: str) -> str:
     """Where `Sleeper` leaves the pid of the process it forked."""
@@ -37,6 +40,29 @@ class Sleeper(Solver):
             handle.write(str(pid))
         time.sleep(600)
         return Answer(Status.TIMEOUT)
+
+
+class Napper(Solver):
+    """Naps for `NAP_SECONDS` (spending no CPU time) unless its deadline passes first, and
+    says which came first; never answers the puzzle."""
+
+    name, puzzle, summary = "test-napper", "keys", "naps, watching its deadline"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        woken = time.monotonic() + NAP_SECONDS
+        while time.monotonic() < woken and not deadline.expired():
+            time.sleep(0.02)
+        return Answer(Status.TIMEOUT, message="deadline passed" if deadline.expired() else "napped in full")
+
+
+class Spinner(Solver):
+    """Spends CPU time without ever looking at its deadline."""
+
+    name, puzzle, summary = "test-spinner", "keys", "spins past any limit"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        while True:
+            pass
 
 
 class Crasher(Solver):
@@ -167,5 +193,5 @@ class Affinity(Solver):
         return Answer(Status.TIMEOUT, stats={"cores": ",".join(map(str, sorted(os.sched_getaffinity(0))))})
 
 
-SOLVERS: list[type[Solver]] = [Sleeper, Crasher, Raiser, Terminated, Hog, Liar, AmphipodLiar, Plain, Absent, Spawner,
+SOLVERS: list[type[Solver]] = [Sleeper, Napper, Spinner, Crasher, Raiser, Terminated, Hog, Liar, AmphipodLiar, Plain, Absent, Spawner,
                                Affinity]

@@ -27,7 +27,7 @@ from harness.progress import Progress
 from harness.records import RunRecord, read_records
 from harness.verdicts import judge_all
 from tests.known import INSTANCES
-from tests.plugin_solvers import grandchild_pidfile
+from tests.plugin_solvers import NAP_SECONDS, grandchild_pidfile
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"
 
@@ -124,6 +124,26 @@ def test_a_sleeper_is_stopped_with_its_children(tmp_path: Path) -> None:
     while _alive(grandchild) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(grandchild)
+
+
+def test_a_cpu_clock_does_not_count_time_spent_waiting(tmp_path: Path) -> None:
+    path = tmp_path / "nap.txt"
+    path.write_text(VAULT)
+    limit = str(NAP_SECONDS / 3)
+    [wall] = json.loads(invoke("solve", str(path), "--solver", "test-napper", "--time-limit", limit, "--json").stdout)
+    [cpu] = json.loads(invoke("solve", str(path), "--solver", "test-napper", "--time-limit", limit,
+                              "--clock", "cpu", "--json").stdout)
+    assert wall["message"] == "deadline passed" and wall["environment"]["clock"] == "wall"
+    assert cpu["message"] == "napped in full" and cpu["environment"]["clock"] == "cpu"
+
+
+def test_a_run_that_ignores_its_cpu_limit_is_killed_by_the_kernel(tmp_path: Path) -> None:
+    path = tmp_path / "spin.txt"
+    path.write_text(VAULT)
+    result = invoke("solve", str(path), "--solver", "test-spinner", "--time-limit", "0.1", "--clock", "cpu", "--json")
+    [record] = json.loads(result.stdout)
+    assert record["status"] == "timeout" and "CPU-time limit" in record["message"]
+    assert record["cpu_seconds"] >= 5  # the limit with its grace period (5 s) was spent first
 
 
 def test_crash_and_memory_hog_become_rows_and_the_run_goes_on(folder: Path, tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ from harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, rea
 from harness.report import render, spread
 from harness.schema import SCHEMA_VERSION, NewerSchemaError
 from harness.tidy import COLUMNS, load, rows, to_csv
-from solvers.base import Status
+from solvers.base import Deadline, Status
+from solvers.cpsat import configured_solver
 from tests.plugin_solvers import SPAWNED_CPU, SPAWNED_MB
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
@@ -94,6 +96,25 @@ def test_the_source_digest_tells_uncommitted_edits_apart(tmp_path: Path) -> None
     edited = source_digest(tmp_path)
     (tmp_path / "solvers" / "a.py").rename(tmp_path / "solvers" / "b.py")
     assert len({before, edited, source_digest(tmp_path)}) == 3  # contents and names both count
+
+
+def test_a_cpu_deadline_counts_cpu_seconds_not_waiting() -> None:
+    wall, cpu = Deadline(0.2), Deadline(0.2, "cpu")
+    time.sleep(0.3)
+    assert wall.expired() and not cpu.expired()
+    give_up = time.monotonic() + 30
+    while not cpu.expired() and time.monotonic() < give_up:
+        pass  # spend CPU time
+    assert cpu.expired() and cpu.remaining() == 0
+
+
+def test_work_with_only_a_wall_limit_gets_the_cpu_seconds_left_per_thread() -> None:
+    cpu_limit = Deadline(10, "cpu").wall_seconds_left(threads=4)
+    wall_limit = Deadline(10).wall_seconds_left(threads=4)
+    assert cpu_limit is not None and 2.4 < cpu_limit <= 2.5
+    assert wall_limit is not None and 9.9 < wall_limit <= 10
+    assert Deadline(None, "cpu").wall_seconds_left(threads=2) is None
+    assert configured_solver(Deadline(10, "cpu"), workers=2).parameters.max_time_in_seconds <= 5
 
 
 def test_repeats_are_separate_records_and_resume_counts_them(vaults: Path, tmp_path: Path) -> None:

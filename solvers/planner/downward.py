@@ -125,7 +125,7 @@ def _call(command: list[str], cwd: Path, deadline: Deadline, environment: dict[s
         process = subprocess.Popen(command, cwd=cwd, env=environment, stdin=stdin, stdout=log,
                                    stderr=subprocess.STDOUT)
         try:
-            code: int | None = process.wait(timeout=deadline.remaining())
+            code: int | None = process.wait(timeout=deadline.wall_seconds_left())
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
