@@ -23,6 +23,10 @@ independently, so their bounds add up.  Per component:
   other remaining key needs (a door on it, or the key lies on it) is collected before
   that key, so it is not last.  The caller must prove "every walk": a key needed only
   by the shortest route to another can still be the last (tests/test_keys_bounds.py).
+- One robot at `p`, re-entries (`RemainingKeysBound._reentry`): when key i must be
+  collected before j and j before k, a bridge with i and k beyond it and j on this
+  side is crossed twice more than the bridge bound counts; the longest such bridge
+  path is added.
 - One robot at `p`, block walks (`BlockWalks`): the bridge bound counts only steps
   across bridges; the steps inside each cycle block are bounded separately and added
   (the class docstring proves it).
@@ -220,6 +224,10 @@ class RemainingKeysBound:
         self._rows = [list(row) for row in distances]
         self._node_ranks = list(ranks)
         self._ranks = list(ranks[robots:])
+        # per node: (twice a bridge path's length, keys i, j, k) forcing a re-entry, longest first
+        self._triples = [
+            _reentries(self._bridge_rows[n], self._bridges, needers[n]) for n in range(len(needers))
+        ]
         # per node: (bridge distance, bit, needers) of every reachable key, farthest first
         self._far = [
             sorted(
@@ -255,7 +263,9 @@ class RemainingKeysBound:
                 key = (node, left)
                 walk = memo.get(key)
                 if walk is None:
-                    walk = memo[key] = self._tree_walk(node, left) + self.blocks.bound(node, left)
+                    walk = memo[key] = (
+                        self._tree_walk(node, left) + self._reentry(node, left) + self.blocks.bound(node, left)
+                    )
             else:
                 key = (tuple(nodes[i] for i in robots), left)
                 walk = memo.get(key)
@@ -281,6 +291,29 @@ class RemainingKeysBound:
                 if not mask & needers:
                     return around - distance
         return around - farthest
+
+    def _reentry(self, node: int, mask: int) -> int:
+        """Twice the longest bridge path the robot must cross twice more than the tree walk counts.
+
+        Key i must be collected before j and j before k (i is in the needs of every
+        walk from the robot's node p to j, and j in those of every walk from p to k).
+        In the tree of blocks rooted at p, a bridge whose far side holds i and k but not
+        j is crossed in, out and in again: three times, four if the walk ends on p's
+        side, so two more than the tree walk's count (two, or one on the way to the
+        last key) whatever the last key.  The bridges above both i and k and not above
+        j form the path from where i and k branch off the way to j down to where they
+        part; with ``g(x, y) = d(p, x) + d(p, y) - d(x, y)`` (twice the depth of
+        where x and y part, in bridge distance), twice its length is
+        ``g(i, k) - g(i, j)`` when positive (then ``g(k, j) = g(i, j)``: in a tree the
+        two smallest of the three are equal).  Only the longest such path over all
+        (i, j, k) is counted, so overlapping paths are never counted twice: the
+        triples with a positive path are listed per node, longest first, as (twice the
+        length, the mask of i, j and k), and the first one all of whose keys remain wins.
+        """
+        for twice, keys in self._triples[node]:
+            if mask & keys == keys:
+                return twice
+        return 0
 
     def _ring(self, mask: int, rank: int) -> tuple[tuple[int, ...], list[int], int]:
         """The keys of `mask` in preorder, their ranks, and the bridge length around them.
@@ -400,6 +433,24 @@ class BlockWalks:
                 walk = self._walks[key] = _walk_from(distances, start, ports)
             total += walk
         return total
+
+
+def _reentries(row: Sequence[int], between: Sequence[Sequence[int]], needers: Sequence[int]) -> list[tuple[int, int]]:
+    """For a robot whose bridge distances to the keys are `row`, with `needers` its
+    node's proof of order (see `RemainingKeysBound`): every (``g(i, k) - g(i, j)``,
+    mask of i, j, k) that is positive, with i before j before k, largest first."""
+    triples = []
+    for j, after in enumerate(needers):
+        lasts = [k for k in range(after.bit_length()) if after >> k & 1]
+        for i, later in enumerate(needers):
+            if later >> j & 1:
+                to_i, base = between[i], between[i][j] - row[j]
+                for k in lasts:
+                    twice = row[k] - to_i[k] + base
+                    if twice > 0 and row[k] < UNREACHABLE:
+                        triples.append((twice, 1 << i | 1 << j | 1 << k))
+    triples.sort(reverse=True)
+    return triples
 
 
 def _subset_unions(bits: Sequence[int]) -> list[int]:

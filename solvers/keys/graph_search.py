@@ -8,7 +8,8 @@ only the shortest usable route is tried: a longer usable route to the same key e
 in the same state.  A* runs on the shared engine with the admissible
 `RemainingKeysBound` (door-free distances: the shortest route between two nodes,
 which ignores doors; bridge distances from the door-free layout), told which keys
-can be a robot's last: not those that every route to another remaining key needs.
+can be a robot's last: not those that every route to another remaining key needs
+(the same order proof gives its re-entry term: bridges crossed again for a key).
 A robot alone in its component adds the `BlockWalks` bound, its steps inside the
 vault's cycles, to its bridge bound (on loopy vaults the bridges alone say little).  The plan is the routes' cell paths as `KeyMove`s.
 """
