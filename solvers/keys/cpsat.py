@@ -57,7 +57,8 @@ Strengthening (each keeps every solution that matters):
   is crossed there and back except those on the path to e (`tree_bounds`).  This is a
   valid cut for every plan, hence for every model solution;
 - a hint: a greedy plan (repeatedly the shortest route to an uncollected key whose needs
-  are held), which is feasible by construction.
+  are held), improved by moving runs of keys in its order (`solvers.keys.warm_start`);
+  feasible by construction, and only a hint.
 
 Answer: ``optimal`` when CP-SAT proves it, ``feasible`` with the best bound (rounded up)
 otherwise, ``timeout`` with the bound when no solution was found, ``infeasible`` only on
@@ -74,6 +75,7 @@ from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Stats, Status
 from solvers.cpsat import SEED, configured_solver, run_answer, run_stats
 from solvers.keys.routes import ContractedVault, contract
+from solvers.keys.warm_start import Step, greedy_sequence, improved_sequence
 
 
 @dataclass(frozen=True)
@@ -169,31 +171,6 @@ def regions(cv: ContractedVault, arcs: dict[tuple[int, int], list[ArcRoute]]) ->
     return result
 
 
-def greedy_order(cv: ContractedVault, arcs: dict[tuple[int, int], list[ArcRoute]], region: list[list[int]]) -> list[tuple[int, int, int, ArcRoute]] | None:
-    """A feasible collection sequence of (robot, source, target, route), or None if stuck.
-
-    Each step takes the shortest route, over all robots, from a robot's node to an
-    uncollected key of its region whose needs are all held.
-    """
-    held, at, steps = 0, list(range(cv.robots)), []
-    while held != cv.all_keys:
-        best: tuple[int, int, int, int, ArcRoute] | None = None
-        for robot in range(cv.robots):
-            for target in region[robot]:
-                if held & _bit(cv, target):
-                    continue
-                for route in arcs.get((at[robot], target), []):
-                    if route.needs & held == route.needs and (best is None or route.length < best[0]):
-                        best = (route.length, robot, at[robot], target, route)
-        if best is None:
-            return None
-        _, robot, source, target, route = best
-        steps.append((robot, source, target, route))
-        held |= _bit(cv, target)
-        at[robot] = target
-    return steps
-
-
 def tree_bounds(vault: Vault, cv: ContractedVault) -> list[tuple[int, dict[int, int]]] | None:
     """Per robot, (Steiner edges W, tree distance from its start to each key node).
 
@@ -241,7 +218,7 @@ def tree_bounds(vault: Vault, cv: ContractedVault) -> list[tuple[int, dict[int, 
 class _Hint:
     """The greedy plan as values for the model's variables (nothing when greedy got stuck)."""
 
-    def __init__(self, model: cp_model.CpModel, cv: ContractedVault, steps: list[tuple[int, int, int, ArcRoute]] | None) -> None:
+    def __init__(self, model: cp_model.CpModel, cv: ContractedVault, steps: list[Step[ArcRoute]] | None) -> None:
         self.model = model
         self.enabled = steps is not None
         steps = steps or []
@@ -271,13 +248,13 @@ class VaultModel:
     `node` is the robot's last key.
     """
 
-    def __init__(self, vault: Vault, cv: ContractedVault) -> None:
+    def __init__(self, vault: Vault, cv: ContractedVault, deadline: Deadline | None = None) -> None:
         self.cv = cv
         self.arcs, self.before = usable_routes(cv)
         self.region = regions(cv, self.arcs)
         self.keys, self.robots = len(cv.letters), cv.robots
         self.model = cp_model.CpModel()
-        self.hint = _Hint(self.model, cv, greedy_order(cv, self.arcs, self.region))
+        self.hint = _Hint(self.model, cv, self._warm_start(deadline or Deadline(None)))
         self.rank = self._ranks()
         self.arc_literals: dict[tuple[int, int], list[tuple[int, cp_model.IntVar]]] = {}
         self.ends: list[dict[int, cp_model.IntVar]] = [{} for _ in range(self.robots)]
@@ -286,6 +263,13 @@ class VaultModel:
         self.robot_cost: dict[int, list[cp_model.LinearExprT]] = {}
         self._route_choices()
         self._tree_cuts(vault)
+
+    def _warm_start(self, deadline: Deadline) -> list[Step[ArcRoute]] | None:
+        """The greedy sequence improved by moving keys in it (`solvers.keys.warm_start`)."""
+        steps = greedy_sequence(self.robots, self.keys, self.arcs, self.region)
+        if steps is None:
+            return None
+        return improved_sequence(self.robots, self.arcs, self.region, steps, deadline.expired)
 
     def stats(self) -> Stats:
         """The model's size: usable arcs and routes."""
@@ -445,7 +429,7 @@ class KeysCpSat(Solver):
         cv = contract(instance)
         if deadline.expired():
             return Answer(Status.TIMEOUT, message="time ran out while contracting the vault")
-        vault_model = VaultModel(instance, cv)
+        vault_model = VaultModel(instance, cv, deadline)
         solver = configured_solver(deadline, self.random_seed, self.num_workers)
         status = solver.solve(vault_model.model)
         stats = run_stats(solver) | {"num_booleans": solver.num_booleans} | vault_model.stats()

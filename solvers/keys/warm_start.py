@@ -1,0 +1,110 @@
+"""keys-cpsat's warm start: a greedy collection sequence, then improved by moving keys in it.
+
+Works on keys-cpsat's own usable routes (`solvers.keys.cpsat.usable_routes`): per arc
+(source node, target key node) the routes with their `length` and `needs` (a key mask).
+A *sequence* is an order of key nodes; it is walked by `walk`: for each key in turn,
+the shortest route, over the robots whose region holds it, from that robot's current
+node whose needs are all held.  So every sequence that `walk` accepts is a feasible
+plan of the model (each route's needs are collected before its target), and its cost is
+the sum of the chosen lengths.  The result is only a hint: it never decides an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol, TypeVar
+
+
+class RouteLike(Protocol):
+    """What the warm start reads of a route."""
+
+    @property
+    def length(self) -> int: ...
+
+    @property
+    def needs(self) -> int: ...
+
+
+R = TypeVar("R", bound=RouteLike)
+#: One step of a plan: (robot, source node, target key node, route).
+Step = tuple[int, int, int, R]
+Arcs = Mapping[tuple[int, int], Sequence[R]]
+
+
+def greedy_sequence(robots: int, keys: int, arcs: Arcs[R], region: Sequence[Sequence[int]]) -> list[Step[R]] | None:
+    """A feasible sequence collecting all `keys` keys, or None if stuck.
+
+    Each step takes the shortest route, over all robots, from a robot's node to an
+    uncollected key of its region whose needs are all held.
+    """
+    everything = (1 << keys) - 1
+    held, at, steps = 0, list(range(robots)), []
+    while held != everything:
+        best: tuple[int, Step[R]] | None = None
+        for robot in range(robots):
+            for target in region[robot]:
+                if held >> (target - robots) & 1:
+                    continue
+                for route in arcs.get((at[robot], target), ()):
+                    if route.needs & held == route.needs and (best is None or route.length < best[0]):
+                        best = (route.length, (robot, at[robot], target, route))
+        if best is None:
+            return None
+        robot, _, target, _ = best[1]
+        steps.append(best[1])
+        held |= 1 << (target - robots)
+        at[robot] = target
+    return steps
+
+
+def walk(robots: int, arcs: Arcs[R], owners: Mapping[int, Sequence[int]], order: Sequence[int]) -> list[Step[R]] | None:
+    """The steps of collecting `order`'s keys in turn (see the module docstring), or None
+    when some key has no usable route from any of its robots at its turn."""
+    at, held, steps = list(range(robots)), 0, []
+    for target in order:
+        best: tuple[int, Step[R]] | None = None
+        for robot in owners.get(target, ()):
+            for route in arcs.get((at[robot], target), ()):
+                if route.needs & held == route.needs and (best is None or route.length < best[0]):
+                    best = (route.length, (robot, at[robot], target, route))
+        if best is None:
+            return None
+        steps.append(best[1])
+        at[best[1][0]] = target
+        held |= 1 << (target - robots)
+    return steps
+
+
+def improved_sequence(robots: int, arcs: Arcs[R], region: Sequence[Sequence[int]], steps: list[Step[R]],
+                      stop: Callable[[], bool] = lambda: False) -> list[Step[R]]:
+    """`steps` improved by moving one to three consecutive keys elsewhere in the order,
+    taking the first move that lowers the cost, until none does (or `stop()`).  Each
+    accepted move lowers the cost, so this ends."""
+    owners: dict[int, list[int]] = {}
+    for robot, keys in enumerate(region):
+        for node in keys:
+            owners.setdefault(node, []).append(robot)
+    while not stop():
+        better = _better_move(robots, arcs, owners, steps)
+        if better is None:
+            break
+        steps = better
+    return steps
+
+
+def _better_move(robots: int, arcs: Arcs[R], owners: Mapping[int, Sequence[int]],
+                 steps: list[Step[R]]) -> list[Step[R]] | None:
+    """The first sequence, moving a run of one to three keys, that `walk`s cheaper than `steps`."""
+    order, cost = [target for _, _, target, _ in steps], _cost(steps)
+    for size in (1, 2, 3):
+        for start in range(len(order) - size + 1):
+            piece, rest = order[start:start + size], order[:start] + order[start + size:]
+            for place in range(len(rest) + 1):
+                candidate = walk(robots, arcs, owners, rest[:place] + piece + rest[place:])
+                if candidate is not None and _cost(candidate) < cost:
+                    return candidate
+    return None
+
+
+def _cost(steps: Sequence[Step[R]]) -> int:
+    return sum(route.length for _, _, _, route in steps)
