@@ -66,6 +66,10 @@ class MacroMoves(SearchProblem[State, Action]):
         #: Per room r and progress p < need[r]: the home rooms of r's amphipods still to leave.
         self.leaver_homes = [[tuple(HOME[kind] for kind in room[p:n]) for p in range(n)]
                              for room, n in zip(layout.rooms, layout.need, strict=True)]
+        #: Memos of `_jammed`: per progress digits, the table that marks stuck kinds; per
+        #: stuck cells and progress digits, the verdict.
+        self.stuck_tables: dict[str, dict[int, str]] = {}
+        self.jam_verdicts: dict[str, bool] = {}
 
     def initial(self) -> State:
         return self.start
@@ -108,8 +112,6 @@ class MacroMoves(SearchProblem[State, Action]):
             kind, rest, options = self.exits[r][p]
             crossing = crossing_now(kind, progress)
             rest = digits[:r] + rest + digits[r + 1:]
-            stepped = progress.copy()
-            stepped[r] += 1
             t = self.unlock_by[r][p]
             unlock = t < 0 or (t < 4 and progress[t] >= need[t])
             for side in options:
@@ -120,17 +122,19 @@ class MacroMoves(SearchProblem[State, Action]):
                         continue  # deadlock
                     new_hall = hall[:h] + kind + hall[h + 1:]
                     if unlock:
-                        moved = stepped.copy()
+                        moved = progress.copy()
+                        moved[r] += 1
                         new_hall, chain, chain_cost = self._go_home(new_hall, moved)
                         after = crossing_now(kind, moved)
                         if after is not None and stranded(new_hall, kind, after):
                             continue
-                        if jammed(new_hall, moved):
+                        digits_after = _digits(moved)
+                        if jammed(new_hall, digits_after):
                             continue
-                        child = new_hall + _digits(moved)
+                        child = new_hall + digits_after
                         h_values[child] = h_here - h_drop - chain_cost
                         yield action + tuple(chain), child, step_cost + chain_cost
-                    elif (crossing is None or not stranded(new_hall, kind, crossing)) and not jammed(new_hall, stepped):
+                    elif (crossing is None or not stranded(new_hall, kind, crossing)) and not jammed(new_hall, rest):
                         child = new_hall + rest
                         h_values[child] = h_here - h_drop
                         yield action, child, step_cost
@@ -225,7 +229,7 @@ class MacroMoves(SearchProblem[State, Action]):
             h = hall.find(kind, h + 1)
         return False
 
-    def _jammed(self, hall: str, progress: list[int]) -> bool:
+    def _jammed(self, hall: str, digits: str) -> bool:
         """Whether no room can be the next to become clean: the state is dead.
 
         Call a hallway amphipod *stuck* if its home room is not clean.  Take any
@@ -241,30 +245,39 @@ class MacroMoves(SearchProblem[State, Action]):
         those stops, t cannot be first.  If no room can be first, the goal is
         unreachable.  (Amphipods whose home is clean, in the hallway or leaving t
         with a free way home, are assumed to clear out: that only errs towards
-        keeping the state.)
+        keeping the state.)  `digits` are the state's progress digits; the verdict is
+        memoized on them and the stuck amphipods' cells.
         """
-        need = self.layout.need
-        unclean = [t for t in range(4) if progress[t] < need[t]]
-        if not unclean:
-            return False
-        waiting = "".join(KINDS[t] for t in unclean)
-        stuck = [h for h in STOPS if hall[h] in waiting]
-        for t in unclean:
-            homes = self.leaver_homes[t][progress[t]]
+        stuck_only = self.stuck_tables.get(digits)
+        if stuck_only is None:
+            progress = [ord(c) - 48 for c in digits]
+            need = self.layout.need
+            stuck_only = self.stuck_tables[digits] = str.maketrans(
+                {kind: "#" if progress[HOME[kind]] < need[HOME[kind]] else "." for kind in KINDS})
+        key = hall.translate(stuck_only) + digits
+        verdict = self.jam_verdicts.get(key)
+        if verdict is None:
+            verdict = self.jam_verdicts[key] = self._no_room_first(key[:11], [ord(c) - 48 for c in digits])
+        return verdict
+
+    def _no_room_first(self, stuck: str, progress: list[int]) -> bool:
+        """`_jammed`'s test, with the stuck amphipods' cells marked ``#`` in `stuck`."""
+        need, unclean = self.layout.need, False
+        for t in range(4):
+            if progress[t] >= need[t]:
+                continue
+            unclean = True
             door = ROOM_DOORS[t]
-            left, right = -1, 11  # the nearest stuck amphipods (or walls) around door t
-            for h in stuck:
-                if h > door:
-                    right = h
-                    break
-                left = h
-            room = STOPS_BETWEEN[left + 1][right]
-            if len(homes) <= room:
+            left, right = stuck.rfind("#", 0, door), stuck.find("#", door)  # nearest stuck ones
+            right = 11 if right < 0 else right
+            stops = STOPS_BETWEEN[left + 1][right]
+            homes = self.leaver_homes[t][progress[t]]
+            if len(homes) <= stops:
                 return False
             must_stop = sum(1 for u in homes if progress[u] < need[u] or not left < ROOM_DOORS[u] < right)
-            if must_stop <= room:
+            if must_stop <= stops:
                 return False
-        return True
+        return unclean
 
     def _go_home(self, hall: str, progress: list[int]) -> tuple[str, list[Move], int]:
         """Send amphipods home while one can go (from a stop or straight from a room).
