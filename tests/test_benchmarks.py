@@ -3,13 +3,14 @@ runs compared with regressions flagged only beyond noise."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import pyperf
 import pytest
 
-from benchmarks import bench_elevator
+from benchmarks import bench_elevator, speed
 from benchmarks.compare import change, main
 from benchmarks.timing import Timer
 from models.elevator import generate
@@ -88,3 +89,20 @@ def test_isolated_timing_runs_each_repetition_in_its_own_process(tmp_path: Path)
     [bench] = pyperf.BenchmarkSuite.load(str(tmp_path / "isolated.json")).get_benchmarks()
     assert list(bench.get_values()) == [r.cpu_seconds for r in runs]  # no warm-up: each run is a new process
 
+
+
+def test_speed_runs_each_benchmark_keeps_its_output_and_reports_failures(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(speed, "BENCHMARKS", {
+        "quick": ["bench_elevator", "--seeds", "1", "--cpsat", "0", "--warmups", "0", "--repeat", "1"],
+        "broken": ["bench_elevator", "--no-such-option"],
+    })
+    monkeypatch.setattr(sys, "argv", ["speed", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit) as ended:
+        speed.main()
+    assert ended.value.code == 1 and "failed: broken" in capsys.readouterr().out
+    kept = (tmp_path / "quick.txt").read_text()
+    assert kept.startswith("# python -m benchmarks.bench_elevator --seeds 1") and "load average" in kept
+    assert "elevator-quotient" in kept and re.search(r"\n# exit status 0, \d+ s wall\n$", kept)
+    assert "# exit status 2" in (tmp_path / "broken.txt").read_text()
