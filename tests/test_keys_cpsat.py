@@ -15,8 +15,7 @@ import pytest
 from models.keys import Vault, check_plan, generate, parse
 from solvers.base import Status
 from solvers.keys import SOLVERS
-from solvers.keys.cpsat import KeysCpSat, tree_bounds
-from solvers.keys.routes import contract
+from solvers.keys.cpsat import KeysCpSat
 from solvers.registry import get_solver
 from tests.known import published_optima, read
 
@@ -83,7 +82,7 @@ SMALL = [
     *[dict(seed=seed, size=13, keys=6, doors=2, loops=3, robots=1) for seed in range(12, 16)],
     *[dict(seed=seed, size=9, keys=4, loops=2, robots=1) for seed in range(16, 20)],
     *[dict(seed=seed, size=9, keys=6, loops=3, robots=4) for seed in range(20, 30)],
-    # Trees: the tree walk bound is active.
+    # Trees (every lone robot's level cuts are active on every vault, loops or not).
     *[dict(seed=seed, size=13, keys=8, loops=0, robots=1) for seed in range(30, 36)],
     *[dict(seed=seed, size=9, keys=6, loops=0, robots=4) for seed in range(36, 40)],
 ]
@@ -124,16 +123,6 @@ def test_infeasible_is_proven(text: str) -> None:
     vault = parse(text, "locked")
     assert reference_cost(vault) is None
     assert solve(vault).status is Status.INFEASIBLE
-
-
-def test_tree_bounds() -> None:
-    corridor = parse("#########\n#b.A.@.a#\n#########\n", "corridor")
-    # Nodes: start 0, key a 1, key b 2; the subtree spans columns 1..7 (6 edges).
-    assert tree_bounds(corridor, contract(corridor)) == [(6, {1: 2, 2: 4})]
-    loop = parse(read("keys/loop-1.txt"), "loop-1")
-    assert tree_bounds(loop, contract(loop)) is None
-    shared = parse(SHARED[0], "shared")
-    assert tree_bounds(shared, contract(shared)) is None  # two robots in one component
 
 
 def test_no_keys_costs_nothing() -> None:

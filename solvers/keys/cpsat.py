@@ -51,11 +51,12 @@ Strengthening (each keeps every solution that matters):
   collections (in the completeness argument every first collection ends one of its
   pieces), so a used arc i -> j forces rank j = rank i + 1 and a start arc rank j = 0:
   an exact MTZ-style ordering instead of mere precedences;
-- when every robot's component of passable cells is a tree without other robots, the
-  robot's walk (the chosen route lengths of its circuit) is at least 2 W - d(start, e),
-  W the edges of the subtree spanning its start and keys, e its last key: every such edge
-  is crossed there and back except those on the path to e (`tree_bounds`).  This is a
-  valid cut for every plan, hence for every model solution;
+- when no other robot starts in a robot's component of passable cells, its walk crosses
+  the boundary of each of its level cuts (`solvers.keys.level_cuts`, which proves it for
+  every walk, cycles included) at least twice, once if its last key lies inside: per key
+  set of level cuts, the crossings of the chosen routes' paths are posted accordingly.
+  Valid for every plan, hence for every model solution; on a tree their sum is the walk
+  around the subtree spanning start and keys minus the way back from the last key;
 - a hint: a greedy plan (repeatedly the shortest route to an uncollected key whose needs
   are held), improved by moving runs of keys in its order (`solvers.keys.warm_start`);
   feasible by construction, and only a hint.
@@ -74,6 +75,7 @@ from ortools.sat.python import cp_model
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Stats, Status
 from solvers.cpsat import SEED, configured_solver, run_answer, run_stats
+from solvers.keys.level_cuts import level_cuts
 from solvers.keys.routes import ContractedVault, contract
 from solvers.keys.warm_start import Step, greedy_sequence, improved_sequence
 
@@ -171,50 +173,6 @@ def regions(cv: ContractedVault, arcs: dict[tuple[int, int], list[ArcRoute]]) ->
     return result
 
 
-def tree_bounds(vault: Vault, cv: ContractedVault) -> list[tuple[int, dict[int, int]]] | None:
-    """Per robot, (Steiner edges W, tree distance from its start to each key node).
-
-    Returns None unless every robot's component of passable cells (doors whose key
-    exists count as passable) is a tree holding no other robot.  In a tree, a walk from
-    the start that visits every key of the component crosses each edge of the subtree
-    spanning the start and the keys twice, except those on the path to the walk's last
-    key e, once: it is at least ``2 W - d(start, e)`` long.
-    """
-    def neighbours(cell: tuple[int, int]) -> list[tuple[int, int]]:
-        return [target for _, target in vault.open_neighbours(cell) if vault.passable(vault.at(target))]
-
-    node_of_cell = {cell: node for node, cell in enumerate(cv.cells)}
-    starts = set(cv.cells[:cv.robots])
-    result = []
-    for robot in range(cv.robots):
-        start = cv.cells[robot]
-        distance = {start: 0}
-        order = [start]
-        for cell in order:  # breadth-first: `order` grows while we walk it
-            for target in neighbours(cell):
-                if target not in distance:
-                    distance[target] = distance[cell] + 1
-                    order.append(target)
-        edges = sum(len(neighbours(cell)) for cell in order) // 2
-        if edges != len(order) - 1 or any(cell in starts and cell != start for cell in order):
-            return None
-        terminals = {cell for cell in order if cell in node_of_cell}
-        degree = {cell: len(neighbours(cell)) for cell in order}
-        kept = set(order)
-        leaves = [cell for cell in order if degree[cell] <= 1 and cell not in terminals]
-        while leaves:  # prune non-terminal leaves down to the Steiner subtree
-            cell = leaves.pop()
-            kept.discard(cell)
-            for target in neighbours(cell):
-                if target in kept:
-                    degree[target] -= 1
-                    if degree[target] == 1 and target not in terminals:
-                        leaves.append(target)
-        steiner = len(kept) - 1
-        result.append((steiner, {node_of_cell[cell]: distance[cell] for cell in terminals if cell != start}))
-    return result
-
-
 class _Hint:
     """The greedy plan as values for the model's variables (nothing when greedy got stuck)."""
 
@@ -260,9 +218,8 @@ class VaultModel:
         self.ends: list[dict[int, cp_model.IntVar]] = [{} for _ in range(self.robots)]
         self._circuits()
         self.choices: dict[tuple[int, int], list[tuple[cp_model.IntVar, ArcRoute]]] = {}
-        self.robot_cost: dict[int, list[cp_model.LinearExprT]] = {}
         self._route_choices()
-        self._tree_cuts(vault)
+        self._level_cuts(vault)
 
     def _warm_start(self, deadline: Deadline) -> list[Step[ArcRoute]] | None:
         """The greedy sequence improved by moving keys in it (`solvers.keys.warm_start`)."""
@@ -340,8 +297,6 @@ class VaultModel:
             for literal, route in chosen:
                 self._needs_precede(target - self.robots, route, literal)
                 objective.append(route.length * literal)
-                for robot, _ in robot_literals:
-                    self.robot_cost.setdefault(robot, []).append(route.length * literal)
         self.model.minimize(sum(objective))
 
     def _used(self, source: int, target: int, robot_literals: list[tuple[int, cp_model.IntVar]]) -> cp_model.IntVar:
@@ -386,16 +341,23 @@ class VaultModel:
             if route.needs >> k & 1 and not implied >> k & 1:
                 self.model.add(self.rank[k] < self.rank[j]).only_enforce_if(literal)
 
-    def _tree_cuts(self, vault: Vault) -> None:
-        """Redundant: in a tree-shaped region, a robot walks at least 2W - d(start, last key)."""
-        bounds = tree_bounds(vault, self.cv)
-        if bounds is None:
-            return
-        for robot, (steiner, distance) in enumerate(bounds):
-            if steiner:
-                self.model.add(sum(self.robot_cost.get(robot, [])) >= 2 * steiner - sum(
-                    distance[node] * end for node, end in self.ends[robot].items()
-                ))
+    def _level_cuts(self, vault: Vault) -> None:
+        """Redundant: a robot alone in its component crosses each level cut's boundary at
+        least twice, once if its last key is inside (per key set of the cuts)."""
+        for robot, cuts in enumerate(level_cuts(vault, self.cv)):
+            if cuts is None:
+                continue
+            crossed: dict[int, list[cp_model.LinearExprT]] = {mask: [] for mask in cuts.groups}
+            for (source, _), chosen in self.choices.items():
+                if self.cv.cells[source] not in cuts.distance:
+                    continue  # another robot's component
+                for literal, route in chosen:
+                    for mask, count in cuts.crossings(self.cv.cells[source], route.path).items():
+                        crossed[mask].append(count * literal)
+            for mask, cut_count in cuts.groups.items():
+                inside = [end for node, end in self.ends[robot].items() if mask >> (node - self.robots) & 1]
+                terms = crossed[mask] + [cut_count * end for end in inside]
+                self.model.add(cp_model.LinearExpr.sum(terms) >= 2 * cut_count)
 
     def _node_name(self, node: int) -> str:
         return f"start{node}" if node < self.robots else self.cv.letters[node - self.robots]
