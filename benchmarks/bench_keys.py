@@ -1,6 +1,7 @@
 """Key vault benchmark: `keys-graph` (contraction included) on generated 81x81 vaults.
 
-Run as ``python -m benchmarks.bench_keys [--seeds N] [--warmups W --repeat R --save FILE.json]``.
+Run as ``python -m benchmarks.bench_keys [--seeds N | --seeds S1 S2 ...] [--warmups W --repeat R --save FILE.json]``
+(one number N: seeds 0..N-1; several: exactly those seeds).
 Prints, per variant (one or four robots, without or with loops), the median and maximum
 over the seeds of each vault's median time over repetitions (`benchmarks.timing`), and
 the median's ratio to the target (issue 14: one robot 0.05 s without loops and 0.5 s
@@ -23,7 +24,8 @@ TARGETS_BY_LOOPS = {(1, 0): 0.05, (1, 20): 0.5, (4, 0): 0.05}  # (robots, loops)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=5, help="vaults per variant (seeds 0..N-1)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[5],
+                        help="vaults per variant: N for seeds 0..N-1, or the seeds themselves (two or more)")
     parser.add_argument("--loops", type=int, nargs="*", default=[0, 20], help="loop counts to try")
     parser.add_argument("--solver", default="keys-graph")
     parser.add_argument("--limit", type=float, default=60.0, help="time limit per run (s)")
@@ -31,12 +33,13 @@ def main() -> None:
     args = parser.parse_args()
     solver = get_solver(args.solver)
     timer = Timer.from_args(args)
-    print(f"{args.solver} on 81x81 vaults with 26 keys, seeds 0..{args.seeds - 1}")
+    seeds = list(range(args.seeds[0])) if len(args.seeds) == 1 else args.seeds
+    print(f"{args.solver} on 81x81 vaults with 26 keys, seeds {' '.join(map(str, seeds))}")
     print(f"{'robots':>6} {'loops':>5} {'median s':>9} {'max s':>8} {'target s':>8} {'ratio':>6}  costs")
     for robots in (1, 4):
         for loops in args.loops:
             times, costs = [], []
-            for seed in range(args.seeds):
+            for seed in seeds:
                 vault = generate(seed, size=81, keys=26, loops=loops, robots=robots)
                 timed = timer.solve(solver, vault, args.limit)
                 result = timed.result

@@ -439,16 +439,19 @@ def _reentries(row: Sequence[int], between: Sequence[Sequence[int]], needers: Se
     """For a robot whose bridge distances to the keys are `row`, with `needers` its
     node's proof of order (see `RemainingKeysBound`): every (``g(i, k) - g(i, j)``,
     mask of i, j, k) that is positive, with i before j before k, largest first."""
-    triples = []
-    for j, after in enumerate(needers):
-        lasts = [k for k in range(after.bit_length()) if after >> k & 1]
-        for i, later in enumerate(needers):
+    befores: list[list[int]] = [[] for _ in needers]
+    for i, later in enumerate(needers):
+        for j in range(later.bit_length()):
             if later >> j & 1:
-                to_i, base = between[i], between[i][j] - row[j]
-                for k in lasts:
-                    twice = row[k] - to_i[k] + base
-                    if twice > 0 and row[k] < UNREACHABLE:
-                        triples.append((twice, 1 << i | 1 << j | 1 << k))
+                befores[j].append(i)
+    triples: list[tuple[int, int]] = []
+    for j, after in enumerate(needers):
+        if not after or not befores[j]:
+            continue
+        lasts = [k for k in range(after.bit_length()) if after >> k & 1 and row[k] < UNREACHABLE]
+        for i in befores[j]:
+            to_i, base = between[i], between[i][j] - row[j]
+            triples.extend((twice, 1 << i | 1 << j | 1 << k) for k in lasts if (twice := row[k] - to_i[k] + base) > 0)
     triples.sort(reverse=True)
     return triples
 

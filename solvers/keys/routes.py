@@ -182,7 +182,7 @@ def _pareto_routes(graph: CorridorGraph, source: int, node_of_graph: dict[int, i
     edges, door, key = graph.edges, graph.door, graph.key
     # Each label: (graph node, needs, parent label index, directions into the node).
     labels: list[tuple[int, int, int, str]] = [(source, 0, -1, "")]
-    settled: dict[int, list[int]] = {}
+    settled: list[list[int]] = [[] for _ in edges]  # per graph node, the needs of its settled labels
     # (length, number of keys needed, label index): among labels of equal length a
     # subset of needs leaves first, so settling never keeps a dominated label.
     heap: list[tuple[int, int, int]] = [(0, 0, 0)]
@@ -190,8 +190,8 @@ def _pareto_routes(graph: CorridorGraph, source: int, node_of_graph: dict[int, i
     while heap:
         length, _, index = heapq.heappop(heap)
         node, needs, _, _ = labels[index]
-        earlier = settled.setdefault(node, [])
-        if any(other & needs == other for other in earlier):
+        earlier = settled[node]
+        if earlier and any(other & needs == other for other in earlier):
             continue
         earlier.append(needs)
         if node != source and key[node]:
@@ -199,7 +199,8 @@ def _pareto_routes(graph: CorridorGraph, source: int, node_of_graph: dict[int, i
             needs |= key[node]
         for target, step, path in edges[node]:
             next_needs = needs | door[target]
-            if any(other & next_needs == other for other in settled.get(target, ())):
+            earlier = settled[target]
+            if earlier and any(other & next_needs == other for other in earlier):
                 continue
             labels.append((target, next_needs, index, path))
             heapq.heappush(heap, (length + step, next_needs.bit_count(), len(labels) - 1))
