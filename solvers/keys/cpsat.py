@@ -393,6 +393,9 @@ class KeysCpSat(Solver):
             return Answer(Status.TIMEOUT, message="time ran out while contracting the vault")
         vault_model = VaultModel(instance, cv, deadline)
         solver = configured_solver(deadline, self.random_seed, self.num_workers)
+        # Every worker searches the whole model (CP-SAT would give one of two workers to
+        # LNS): the warm start is usually optimal already, what is left is the proof.
+        solver.parameters.num_full_subsolvers = solver.parameters.num_workers
         status = solver.solve(vault_model.model)
         stats = run_stats(solver) | {"num_booleans": solver.num_booleans} | vault_model.stats()
         return run_answer(solver, status, vault_model.model, lambda: vault_model.plan(solver), stats,
