@@ -241,9 +241,20 @@ class RemainingKeysBound:
             if keys:
                 groups.setdefault(keys, []).append(robot)
         self.groups = [(tuple(members), keys) for keys, members in groups.items()]
-        self._cycles: dict[int, tuple[tuple[int, ...], list[int], int]] = {}
-        self._by_rank = sorted(range(len(self._ranks)), key=self._ranks.__getitem__)
-        self._key_at = {rank: k for k, rank in enumerate(self._ranks)}
+        # the ring: keys in preorder; a key set as a mask of ring positions (`_ordered`)
+        by_rank = sorted(range(len(self._ranks)), key=self._ranks.__getitem__)
+        position = {k: i for i, k in enumerate(by_rank)}
+        self._half = (len(by_rank) + 1) // 2
+        self._low = _subset_unions([1 << position[k] for k in range(self._half)])
+        self._high = _subset_unions([1 << position[k] for k in range(self._half, len(by_rank))])
+        self._ring_bridges = [[self._bridges[a][b] for b in by_rank] for a in by_rank]
+        sorted_ranks = sorted(self._ranks)
+        # per node: its bridge distances by ring position, the keys ranked before it,
+        # and its own key's ring position (-1 for a robot start)
+        self._ring_rows = [[row[k] for k in by_rank] for row in self._bridge_rows]
+        self._slot = [bisect_left(sorted_ranks, rank) for rank in ranks]
+        self._own = [-1] * robots + [position[k] for k in range(len(by_rank))]
+        self._arounds: dict[int, int] = {}  # bridge length around a ring-position mask
         # bound per component, keyed by its robots' nodes and remaining keys
         self._memo: dict[tuple[int | tuple[int, ...], ...], int] = {}
 
@@ -278,11 +289,10 @@ class RemainingKeysBound:
 
     def _tree_walk(self, node: int, mask: int) -> int:
         """``2 w(T) - max_e d(p, e)`` over possible last keys `e` of `mask`, in bridge distance."""
-        row, rank = self._bridge_rows[node], self._node_ranks[node]
-        order, ranks, around = self._ring(mask, rank)
-        at = bisect_left(ranks, rank)
-        before, after = order[at - 1], order[at % len(order)]
-        around += row[before] + row[after] - self._bridges[before][after]
+        ring = self._low[mask & ((1 << self._half) - 1)] | self._high[mask >> self._half]
+        before, after = _neighbours(ring, self._slot[node])
+        row = self._ring_rows[node]
+        around = self._around(ring, self._own[node]) + row[before] + row[after] - self._ring_bridges[before][after]
         farthest = -1
         for distance, bit, needers in self._far[node]:
             if mask & bit:
@@ -315,29 +325,35 @@ class RemainingKeysBound:
                 return twice
         return 0
 
-    def _ring(self, mask: int, rank: int) -> tuple[tuple[int, ...], list[int], int]:
-        """The keys of `mask` in preorder, their ranks, and the bridge length around them.
+    def _around(self, ring: int, taken: int) -> int:
+        """The bridge length around the keys of ring-position mask `ring` (in preorder).
 
-        Memoised per mask.  A robot at rank `rank` usually stands on the key it just
-        took, so the ring of `mask` plus that key is known: drop the key from it.
+        Memoised per mask.  The robot usually stands on the key it just took (at ring
+        position `taken`), so the length around `ring` plus that key is known: take
+        the key out between its neighbours.
         """
-        known = self._cycles.get(mask)
+        known = self._arounds.get(ring)
         if known is not None:
             return known
-        k = self._key_at.get(rank, -1)
-        larger = self._cycles.get(mask | 1 << k) if k >= 0 and not mask >> k & 1 else None
+        larger = self._arounds.get(ring | 1 << taken) if taken >= 0 else None
+        between = self._ring_bridges
         if larger is not None:
-            order, ranks, around = larger
-            i = bisect_left(ranks, rank)
-            before, after = order[i - 1], order[(i + 1) % len(order)]
-            around += self._bridges[before][after] - self._bridges[before][k] - self._bridges[k][after]
-            known = (order[:i] + order[i + 1 :], ranks[:i] + ranks[i + 1 :], around)
+            before, after = _neighbours(ring, taken)
+            known = larger + between[before][after] - between[before][taken] - between[taken][after]
         else:
-            ring = [k for k in self._by_rank if mask >> k & 1]
-            around = sum(self._bridges[a][b] for a, b in zip(ring, ring[1:] + ring[:1], strict=True))
-            known = (tuple(ring), [self._ranks[k] for k in ring], around)
-        self._cycles[mask] = known
+            keys = [i for i in range(ring.bit_length()) if ring >> i & 1]
+            known = sum(between[a][b] for a, b in zip(keys, keys[1:] + keys[:1], strict=True))
+        self._arounds[ring] = known
         return known
+
+
+def _neighbours(ring: int, slot: int) -> tuple[int, int]:
+    """The set positions of `ring` (not empty) cyclically before and from `slot` on."""
+    below = ring & ((1 << slot) - 1)
+    above = ring >> slot
+    before = (below or ring).bit_length() - 1
+    after = slot + (above & -above).bit_length() - 1 if above else (ring & -ring).bit_length() - 1
+    return before, after
 
 
 class BlockWalks:
