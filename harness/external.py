@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solvers.base import Deadline
+from solvers.base import Deadline, ended_by_cpu_limit
 
 LAST_INTEGER = re.compile(r"-?\d+")
 INFEASIBLE_LINE = "infeasible"
@@ -76,11 +76,14 @@ def run_external(command: str, instance_text: str, deadline: Deadline) -> Claim:
         path.write_text(instance_text, encoding="utf-8")
         argv = [part.replace("{path}", str(path)) for part in shlex.split(command)]
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=deadline.wall_seconds_left(), check=False)
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=deadline.child_timeout(), check=False,
+                                  preexec_fn=deadline.child_cpu_limit())
         except subprocess.TimeoutExpired:
             return Claim(None, True, f"{argv[0]} ran past the time limit")
         except OSError as error:
             return Claim(None, False, f"cannot run {argv[0]}: {error}")
+    if ended_by_cpu_limit(done.returncode):
+        return Claim(None, True, f"{argv[0]} ran past the CPU-time limit")
     if done.returncode != 0:
         tail = done.stderr.strip().splitlines()[-1:] or [""]
         return Claim(None, False, f"{argv[0]} exited with status {done.returncode}: {tail[0]}")

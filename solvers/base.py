@@ -8,7 +8,9 @@ solver fails loudly instead of polluting a comparison.
 
 from __future__ import annotations
 
+import math
 import resource
+import signal
 import time
 import traceback
 from abc import ABC, abstractmethod
@@ -114,7 +116,7 @@ class Deadline:
         return None if self._end is None else max(0.0, self._end - self._now())
 
     def wall_seconds_left(self, threads: int = 1) -> float | None:
-        """A wall-clock limit for work that only takes one (CP-SAT, a child process):
+        """A wall-clock limit for work in this process that takes no other (CP-SAT):
         the seconds left on a wall clock; on a CPU clock, those left divided by the
         `threads` the work runs at once, so it cannot overrun the limit (on a busy
         machine it may stop before spending it all)."""
@@ -122,6 +124,27 @@ class Deadline:
         if remaining is None or self.clock == "wall":
             return remaining
         return remaining / threads
+
+    def child_timeout(self) -> float | None:
+        """How long to wait for a child process (a planner, an external program) in wall
+        seconds: the seconds left on a wall clock; no limit on a CPU clock, where
+        `child_cpu_limit` caps the child and the harness's wall cap catches one that waits."""
+        return self.remaining() if self.clock == "wall" else None
+
+    def child_cpu_limit(self) -> Callable[[], None] | None:
+        """For ``subprocess.Popen(preexec_fn=...)``: on a CPU clock, caps the child's CPU
+        time at the seconds left, rounded up (the kernel then ends it with SIGXCPU, see
+        `ended_by_cpu_limit`); None on a wall clock."""
+        remaining = self.remaining()
+        if remaining is None or self.clock == "wall":
+            return None
+        seconds = max(1, math.ceil(remaining))
+        return lambda: resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+
+
+def ended_by_cpu_limit(returncode: int | None) -> bool:
+    """Whether a child process was ended by the kernel at its CPU-time limit."""
+    return returncode == -signal.SIGXCPU
 
 
 @dataclass

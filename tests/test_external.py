@@ -9,7 +9,7 @@ from harness.external import read_claim
 from harness.records import Task
 from harness.run import run_task
 from harness.verdicts import Verdict, judge
-from solvers.base import Status
+from solvers.base import Clock, Status
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8: east to a, then west through A to b
 
@@ -46,3 +46,19 @@ def test_a_printed_plan_is_checked_and_carries_no_bound(tmp_path: Path) -> None:
 def test_an_infeasibility_claim_becomes_an_infeasible_record(tmp_path: Path) -> None:
     record = run_task(_run(tmp_path, "infeasible"))
     assert (record.status, record.bound, record.cost) == (Status.INFEASIBLE, None, None)
+
+
+def test_a_cpu_limit_caps_the_program_and_waiting_does_not_count(tmp_path: Path) -> None:
+    (tmp_path / "v.txt").write_text(VAULT)
+    spin, nap = tmp_path / "spin.py", tmp_path / "nap.py"
+    spin.write_text("while True:\n    pass\n")
+    nap.write_text("import time\ntime.sleep(1.5)\nprint(8)\n")
+
+    def task(script: Path, clock: Clock) -> Task:
+        return Task(path=str(tmp_path / "v.txt"), instance="v.txt", solver=script.stem, time_limit=1, clock=clock,
+                    external=f"{sys.executable} {script} {{path}}")
+
+    spun = run_task(task(spin, "cpu"))
+    assert spun.status is Status.TIMEOUT and "CPU-time limit" in spun.message
+    assert run_task(task(nap, "wall")).status is Status.TIMEOUT
+    assert run_task(task(nap, "cpu")).cost == 8  # it slept past one second of wall time, not of CPU time

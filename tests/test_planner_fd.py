@@ -5,6 +5,7 @@ on seeded instances, proofs of infeasibility, honest timeouts.  Skipped without 
 from __future__ import annotations
 
 import os
+import resource
 import time
 from pathlib import Path
 from typing import Any
@@ -124,6 +125,17 @@ def test_timeout_is_honest() -> None:
             assert 0 < cut.bound <= full.cost
             bounds.append(cut.bound)
     assert bounds, "no cut fell during the search"
+
+
+def test_a_cpu_limit_ends_the_planner_as_a_timeout() -> None:
+    """On a CPU clock the kernel caps each planner process at the CPU seconds left
+    (rounded up to whole seconds): a timeout with A*'s bound, not a crash."""
+    vault = generate_vault(0, size=21, keys=12, loops=2)  # about 6 CPU seconds in full
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cut = get_solver("keys-fd").solve(vault, 1.0, "cpu")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert cut.status is Status.TIMEOUT and cut.plan is None
+    assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime <= 3  # translator + search
 
 
 def test_solve_command_runs_the_planner_in_isolation(tmp_path: Path) -> None:

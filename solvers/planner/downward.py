@@ -28,7 +28,7 @@ from enum import Enum
 from pathlib import Path
 from typing import BinaryIO
 
-from solvers.base import Deadline
+from solvers.base import Deadline, ended_by_cpu_limit
 from solvers.planner.pddl import GroundAction
 
 SEARCH = "astar(lmcut())"
@@ -116,19 +116,22 @@ def solve(domain: str, problem: str, deadline: Deadline, translate_options: Sequ
 
 def _call(command: list[str], cwd: Path, deadline: Deadline, environment: dict[str, str] | None = None,
           stdin: BinaryIO | None = None) -> tuple[int | None, str]:
-    """Run `command` until it ends or the deadline passes (then kill it: exit code None).
+    """Run `command` until it ends or the deadline passes (then kill it: exit code None;
+    on a CPU clock the kernel ends it at the CPU seconds left, also exit code None).
 
     Output goes to a file rather than a pipe, so a chatty planner never blocks and the
     log written before a kill can still be read.
     """
     with open(cwd / "log.txt", "w+", encoding="utf-8", errors="replace") as log:
         process = subprocess.Popen(command, cwd=cwd, env=environment, stdin=stdin, stdout=log,
-                                   stderr=subprocess.STDOUT)
+                                   stderr=subprocess.STDOUT, preexec_fn=deadline.child_cpu_limit())
         try:
-            code: int | None = process.wait(timeout=deadline.wall_seconds_left())
+            code: int | None = process.wait(timeout=deadline.child_timeout())
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+            code = None
+        if ended_by_cpu_limit(code):
             code = None
         log.seek(0)
         return code, log.read()
