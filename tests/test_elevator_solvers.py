@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from ortools.sat.python import cp_model
 
 from harness.index import discover
 from models.elevator import Facility, all_safe, check_plan, extended, generate, parse
-from solvers.base import Status
+from solvers.base import Deadline, Status
+from solvers.cpsat import configured_solver
 from solvers.elevator.common import (
     crossing_bound,
     item_names,
@@ -16,7 +18,7 @@ from solvers.elevator.common import (
     labelled_moves,
     start_state,
 )
-from solvers.elevator.cpsat import TimeIndexed, quotient_state_cap
+from solvers.elevator.cpsat import HorizonModel, TimeIndexed, full_searches_only, quotient_state_cap
 from solvers.elevator.quotient import QuotientSearch, canonical
 from solvers.elevator.search import BreadthFirst
 from solvers.registry import solvers_for
@@ -208,3 +210,21 @@ def test_cpsat_symmetry_breaking_keeps_the_optimum_of_alike_pairs(seed: int) -> 
     assert (cpsat.status, cpsat.cost) == (quotient.status, quotient.cost)
     if cpsat.plan is not None:
         assert check_plan(facility, cpsat.plan) == cpsat.cost
+
+
+def test_cpsat_runs_two_complete_searches_one_in_chronological_order() -> None:
+    """Two workers: the default search and the fixed search over steps (no local search)."""
+    facility = load("two-pairs-example.txt")
+    model = HorizonModel(facility, 11)
+    items = 2 * len(facility.elements)
+    [strategy] = model.model.proto.search_strategy
+    step = [model.up[1], *(model.ride[i][1] for i in range(items))]
+    assert [expression.vars[0] for expression in list(strategy.exprs)[:items + 1]] == [v.index for v in step]
+    solver = configured_solver(Deadline(10.0), workers=2)
+    full_searches_only(solver)
+    lines: list[str] = []
+    solver.parameters.log_search_progress, solver.parameters.log_to_stdout = True, False
+    solver.log_callback = lines.append
+    assert solver.solve(model.model) == cp_model.OPTIMAL
+    assert any("2 full problem subsolvers: [default_lp, fixed]" in line for line in lines), lines
+    assert not any("[fj]" in line for line in lines)
