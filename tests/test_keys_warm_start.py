@@ -12,7 +12,7 @@ import pytest
 from models.keys import KeyMove, Vault, check_plan, generate, parse
 from solvers.keys.cpsat import ArcRoute, regions, usable_routes
 from solvers.keys.routes import contract
-from solvers.keys.warm_start import Step, greedy_sequence, improved_sequence
+from solvers.keys.warm_start import Step, greedy_sequence, improved_sequence, kicked_sequence
 from tests.test_keys_cpsat import reference_cost
 
 
@@ -57,3 +57,29 @@ def test_stuck_greedy_gives_no_sequence() -> None:
     cv = contract(vault)
     arcs, _ = usable_routes(cv)
     assert greedy_sequence(cv.robots, len(cv.letters), arcs, regions(cv, arcs)) is None
+
+
+def kicked_and_local(vault: Vault, kicks: int) -> tuple[list[Step[ArcRoute]], list[Step[ArcRoute]]]:
+    cv = contract(vault)
+    arcs, _ = usable_routes(cv)
+    region = regions(cv, arcs)
+    greedy = greedy_sequence(cv.robots, len(cv.letters), arcs, region)
+    assert greedy is not None
+    kicked = kicked_sequence(cv.robots, arcs, region, greedy, kicks)
+    assert kicked == kicked_sequence(cv.robots, arcs, region, greedy, kicks)  # seeded
+    return kicked, improved_sequence(cv.robots, arcs, region, greedy)
+
+
+@pytest.mark.parametrize("params", VAULTS[::3], ids=lambda p: "-".join(f"{k}{v}" for k, v in p.items()))
+def test_kicks_never_worsen(params: dict[str, int]) -> None:
+    vault = generate(**params)
+    kicked, local = kicked_and_local(vault, 20)
+    optimum = reference_cost(vault)
+    assert optimum is not None
+    assert optimum <= check_plan(vault, moves(kicked)) <= check_plan(vault, moves(local))
+
+
+def test_kicks_escape_a_local_optimum() -> None:
+    vault = generate(6, size=29, keys=14, loops=8, robots=1)
+    kicked, local = kicked_and_local(vault, 20)
+    assert check_plan(vault, moves(kicked)) < check_plan(vault, moves(local))

@@ -1,4 +1,4 @@
-"""keys-cpsat's warm start: a greedy collection sequence, then improved by moving keys in it.
+"""keys-cpsat's warm start: a greedy collection sequence, improved by moving keys in it.
 
 Works on keys-cpsat's own usable routes (`solvers.keys.cpsat.usable_routes`): per arc
 (source node, target key node) the routes with their `length` and `needs` (a key mask).
@@ -11,8 +11,14 @@ the sum of the chosen lengths.  The result is only a hint: it never decides an a
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol, TypeVar
+
+#: The seed of the kicks of `kicked_sequence` (fixed: the warm start is reproducible).
+KICK_SEED = 0
+#: Attempts per kick to find single-key moves that keep the sequence walkable.
+KICK_TRIES = 200
 
 
 class RouteLike(Protocol):
@@ -80,10 +86,7 @@ def improved_sequence(robots: int, arcs: Arcs[R], region: Sequence[Sequence[int]
     """`steps` improved by moving one to three consecutive keys elsewhere in the order,
     taking the first move that lowers the cost, until none does (or `stop()`).  Each
     accepted move lowers the cost, so this ends."""
-    owners: dict[int, list[int]] = {}
-    for robot, keys in enumerate(region):
-        for node in keys:
-            owners.setdefault(node, []).append(robot)
+    owners = _owners(region)
     while not stop():
         better = _better_move(robots, arcs, owners, steps)
         if better is None:
@@ -104,6 +107,52 @@ def _better_move(robots: int, arcs: Arcs[R], owners: Mapping[int, Sequence[int]]
                 if candidate is not None and _cost(candidate) < cost:
                     return candidate
     return None
+
+
+def kicked_sequence(robots: int, arcs: Arcs[R], region: Sequence[Sequence[int]], steps: list[Step[R]],
+                    kicks: int, stop: Callable[[], bool] = lambda: False) -> list[Step[R]]:
+    """Iterated local search: `improved_sequence` of `steps`, then `kicks` times: move
+    three random keys of the current sequence (each move kept only if the sequence
+    still `walk`s), improve again, and keep the result as current if no costlier.
+    Returns the cheapest sequence seen.  Seeded, so the same input gives the same result."""
+    rng = random.Random(KICK_SEED)
+    owners = _owners(region)
+    best = current = improved_sequence(robots, arcs, region, steps, stop)
+    for _ in range(kicks):
+        if stop():
+            break
+        kicked = walk(robots, arcs, owners, _kick([target for _, _, target, _ in current], robots, arcs, owners, rng))
+        if kicked is None:
+            continue
+        candidate = improved_sequence(robots, arcs, region, kicked, stop)
+        if _cost(candidate) <= _cost(current):
+            current = candidate
+        if _cost(candidate) < _cost(best):
+            best = candidate
+    return best
+
+
+def _kick(order: list[int], robots: int, arcs: Arcs[R], owners: Mapping[int, Sequence[int]],
+          rng: random.Random) -> list[int]:
+    """`order` with up to three random single-key moves, each kept only if it still walks."""
+    moved = tries = 0
+    while len(order) > 1 and moved < 3 and tries < KICK_TRIES:
+        tries += 1
+        candidate = list(order)
+        key = candidate.pop(rng.randrange(len(candidate)))
+        candidate.insert(rng.randrange(len(candidate) + 1), key)
+        if walk(robots, arcs, owners, candidate) is not None:
+            order, moved = candidate, moved + 1
+    return order
+
+
+def _owners(region: Sequence[Sequence[int]]) -> dict[int, list[int]]:
+    """Per key node, the robots whose region holds it."""
+    owners: dict[int, list[int]] = {}
+    for robot, keys in enumerate(region):
+        for node in keys:
+            owners.setdefault(node, []).append(robot)
+    return owners
 
 
 def _cost(steps: Sequence[Step[R]]) -> int:
