@@ -93,8 +93,8 @@ time_limit_option = click.option(
 clock_option = click.option(
     "--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
     help="What --time-limit counts: elapsed wall-clock time, or the run's CPU time (a busy machine then "
-         "gives the same runs the same work; CP-SAT, which only takes wall limits, gets the CPU seconds "
-         "left divided by its workers, and a run is killed after 10x its limit in wall time).")
+         "gives the same runs the same work; CP-SAT's workers count together; a run is also killed "
+         "after 10x its limit in wall time).")
 memory_limit_option = click.option(
     "--memory-limit", type=click.IntRange(min=64), default=8192, show_default=True,
     help="Address-space limit per run in MB; a run past it is recorded as memout.")

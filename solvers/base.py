@@ -115,16 +115,6 @@ class Deadline:
         """Seconds of the clock left (never negative), or `None` without a limit."""
         return None if self._end is None else max(0.0, self._end - self._now())
 
-    def wall_seconds_left(self, threads: int = 1) -> float | None:
-        """A wall-clock limit for work in this process that takes no other (CP-SAT):
-        the seconds left on a wall clock; on a CPU clock, those left divided by the
-        `threads` the work runs at once, so it cannot overrun the limit (on a busy
-        machine it may stop before spending it all)."""
-        remaining = self.remaining()
-        if remaining is None or self.clock == "wall":
-            return remaining
-        return remaining / threads
-
     def child_timeout(self) -> float | None:
         """How long to wait for a child process (a planner, an external program) in wall
         seconds: the seconds left on a wall clock; no limit on a CPU clock, where

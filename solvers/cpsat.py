@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,6 +28,8 @@ WORKERS_VARIABLE = "CROSSCHECK_CPSAT_WORKERS"
 SEED = 20240601
 #: CP-SAT treats a zero time limit as "stop at once before loading"; give it a moment.
 MINIMUM_SECONDS = 0.01
+#: How often `solve` looks at the CPU seconds spent against a CPU-clock deadline.
+CPU_WATCH_SECONDS = 0.05
 
 
 def default_workers() -> int:
@@ -40,15 +43,42 @@ def default_workers() -> int:
 
 
 def configured_solver(deadline: Deadline, seed: int = SEED, workers: int | None = None) -> cp_model.CpSolver:
-    """A CP-SAT solver with the seed, the workers (default: `default_workers()`) and the
-    time left on `deadline` set (CP-SAT limits wall time only: see `Deadline.wall_seconds_left`)."""
+    """A CP-SAT solver with the seed, the workers (default: `default_workers()`) and, on a
+    wall clock, the time left on `deadline` set (CP-SAT limits only wall time; on a CPU
+    clock `solve` stops it)."""
     solver = cp_model.CpSolver()
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = default_workers() if workers is None else workers
-    remaining = deadline.wall_seconds_left(threads=solver.parameters.num_workers)
+    remaining = deadline.remaining() if deadline.clock == "wall" else None
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, MINIMUM_SECONDS)
     return solver
+
+
+def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline) -> Any:
+    """``solver.solve(model)`` within `deadline`; CP-SAT's status.
+
+    On a CPU clock a watcher thread stops the search (`CpSolver.stop_search`, as a
+    time limit would) once this process has spent the CPU seconds of `deadline`, all
+    CP-SAT's workers together; it looks every `CPU_WATCH_SECONDS`.
+    """
+    if deadline.clock == "wall" or deadline.seconds is None:
+        return solver.solve(model)
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(CPU_WATCH_SECONDS):
+            if deadline.expired():
+                solver.stop_search()
+                return
+
+    watcher = threading.Thread(target=watch, name="cpsat-cpu-deadline", daemon=True)
+    watcher.start()
+    try:
+        return solver.solve(model)
+    finally:
+        finished.set()
+        watcher.join()
 
 
 def run_stats(solver: cp_model.CpSolver) -> Stats:

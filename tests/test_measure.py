@@ -6,10 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 import time
 from pathlib import Path
 
 import pytest
+from ortools.sat.python import cp_model
 
 from harness.measure import core_groups, cores, oversubscription
 from harness.progress import Progress
@@ -18,7 +20,7 @@ from harness.report import render, spread
 from harness.schema import SCHEMA_VERSION, NewerSchemaError
 from harness.tidy import COLUMNS, load, rows, to_csv
 from solvers.base import Deadline, Status
-from solvers.cpsat import configured_solver
+from solvers.cpsat import configured_solver, solve
 from tests.plugin_solvers import SPAWNED_CPU, SPAWNED_MB
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
@@ -108,13 +110,20 @@ def test_a_cpu_deadline_counts_cpu_seconds_not_waiting() -> None:
     assert cpu.expired() and cpu.remaining() == 0
 
 
-def test_work_with_only_a_wall_limit_gets_the_cpu_seconds_left_per_thread() -> None:
-    cpu_limit = Deadline(10, "cpu").wall_seconds_left(threads=4)
-    wall_limit = Deadline(10).wall_seconds_left(threads=4)
-    assert cpu_limit is not None and 2.4 < cpu_limit <= 2.5
-    assert wall_limit is not None and 9.9 < wall_limit <= 10
-    assert Deadline(None, "cpu").wall_seconds_left(threads=2) is None
-    assert configured_solver(Deadline(10, "cpu"), workers=2).parameters.max_time_in_seconds <= 5
+def test_cpsat_stops_at_a_cpu_deadline_counting_all_its_workers() -> None:
+    model = cp_model.CpModel()  # a knapsack with 60 random constraints: seconds from a proof
+    rng = random.Random(1)
+    items = [model.new_bool_var(f"x{i}") for i in range(400)]
+    for _ in range(60):
+        model.add(sum(rng.randint(1, 50) * items[i] for i in rng.sample(range(400), 40)) <= 300)
+    model.maximize(sum(rng.randint(1, 60) * item for item in items))
+    deadline = Deadline(1.0, "cpu")
+    solver = configured_solver(deadline, workers=2)
+    assert solver.parameters.max_time_in_seconds > 1e9  # CP-SAT counts only wall time: no limit of its own
+    start = time.process_time()
+    status = solve(solver, model, deadline)
+    spent = time.process_time() - start
+    assert status != cp_model.OPTIMAL and 1.0 <= spent < 2.0, (solver.status_name(status), spent)
 
 
 def test_repeats_are_separate_records_and_resume_counts_them(vaults: Path, tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ from ortools.sat.python import cp_model
 from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
 from solvers.amphipods.common import Layout
 from solvers.base import Answer, Deadline, Solver
-from solvers.cpsat import configured_solver, run_answer, run_stats
+from solvers.cpsat import configured_solver, run_answer, run_stats, solve
 
 DIRECT = -1
 
@@ -208,6 +208,6 @@ class ScheduleModel(Solver):
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         schedule = Schedule(Layout.of(instance))
         solver = configured_solver(deadline)
-        status = solver.solve(schedule.model)
+        status = solve(solver, schedule.model, deadline)
         return run_answer(solver, status, schedule.model, lambda: schedule.plan(solver), run_stats(solver),
                           offset=schedule.constant, infeasible="no canonical plan exists (contraction lemma)")

@@ -35,7 +35,7 @@ from ortools.sat.python.cp_model import LinearExprT
 
 from models.elevator import ElevatorMove, Facility, all_safe
 from solvers.base import Answer, Deadline, Solver, Stats, Status
-from solvers.cpsat import configured_solver, has_solution, run_stats
+from solvers.cpsat import configured_solver, has_solution, run_stats, solve
 from solvers.elevator.common import (
     crossing_bound,
     item_names,
@@ -256,7 +256,7 @@ class TimeIndexed(Solver):
             model = HorizonModel(instance, horizon)
             solver = configured_solver(deadline)
             full_searches_only(solver)
-            status = solver.solve(model.model)
+            status = solve(solver, model.model, deadline)
             effort["conflicts"] += solver.num_conflicts
             effort["branches"] += solver.num_branches
             effort["wall_time"] += solver.wall_time

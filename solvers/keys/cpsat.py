@@ -74,7 +74,7 @@ from ortools.sat.python import cp_model
 
 from models.keys import KeyMove, Vault
 from solvers.base import Answer, Deadline, Solver, Stats, Status
-from solvers.cpsat import SEED, configured_solver, run_answer, run_stats
+from solvers.cpsat import SEED, configured_solver, run_answer, run_stats, solve
 from solvers.keys.level_cuts import level_cuts
 from solvers.keys.routes import ContractedVault, contract
 from solvers.keys.warm_start import Step, greedy_sequence, kicked_sequence
@@ -401,7 +401,7 @@ class KeysCpSat(Solver):
         # Every worker searches the whole model (CP-SAT would give one of two workers to
         # LNS): the warm start is usually optimal already, what is left is the proof.
         solver.parameters.num_full_subsolvers = solver.parameters.num_workers
-        status = solver.solve(vault_model.model)
+        status = solve(solver, vault_model.model, deadline)
         stats = run_stats(solver) | {"num_booleans": solver.num_booleans} | vault_model.stats()
         return run_answer(solver, status, vault_model.model, lambda: vault_model.plan(solver), stats,
                           infeasible="the exact model has no solution")
