@@ -17,7 +17,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
@@ -226,6 +226,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     done: dict[RunKey, RunRecord] = {}  # by RunRecord.key
     if resume:
         done = {record.key: record for record in _read(out)}
+        _warn_other_limits(done.values(), out, {"time_limit": time_limit, "clock": clock, "memory_limit_mb": memory_limit})
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
@@ -255,6 +256,21 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
     sys.exit(_exit_status(records))
+
+
+def _warn_other_limits(records: Iterable[RunRecord], out: Path, limits: dict[str, object]) -> None:
+    """Warn when `out` holds runs made under other limits than a resumed comparison asks for:
+    their timeouts are not comparable (each record keeps its own limits, so the mix stays
+    visible in reports and tidy rows).  Records without limits (unreadable files) pass."""
+    for record in records:
+        if "time_limit" not in record.environment:
+            continue
+        had = {name: record.environment.get(name, "wall" if name == "clock" else None) for name in limits}
+        if had != limits:
+            differ = ", ".join(f"{name} {had[name]} (asked: {limits[name]})" for name in limits if had[name] != limits[name])
+            click.echo(f"warning: {out} holds runs made with {differ}; the file will mix limits (each record "
+                       "keeps its own: tidy columns time_limit, clock, memory_limit_mb)", err=True)
+            return
 
 
 def _read(path: Path) -> list[RunRecord]:

@@ -137,6 +137,17 @@ def test_repeats_are_separate_records_and_resume_counts_them(vaults: Path, tmp_p
     assert "median s" in result.stdout and "iqr s" in result.stdout
 
 
+def test_resuming_under_other_limits_is_warned_about(vaults: Path, tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    invoke("compare", str(vaults), "--solver", "test-plain", "--out", str(out), "--jobs", "1")
+    for other, named in ((("--clock", "cpu"), "clock wall (asked: cpu)"), (("--time-limit", "30"), "time_limit 60.0"),
+                         (("--memory-limit", "4096"), "memory_limit_mb 8192")):
+        result = invoke("compare", str(vaults), "--solver", "test-plain", "--out", str(out), "--resume", *other)
+        assert "will mix limits" in result.stderr and named in result.stderr, other
+    assert "warning" not in invoke("compare", str(vaults), "--solver", "test-plain", "--out", str(out),
+                                   "--resume").stderr
+
+
 def test_the_table_shows_median_min_and_iqr_over_repetitions() -> None:
     runs = [record("a", seconds=s, repeat=n) for n, s in enumerate((3.0, 1.0, 2.0))]
     lines = render(runs).splitlines()
