@@ -371,7 +371,8 @@ def _exit_status(records: list[RunRecord]) -> int:
 @click.option("-p", "--param", "params", multiple=True, metavar="NAME=RANGE",
               help="A size range such as floors=2-4 or pairs=3 (repeatable); see README for the names.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder for counterexample-PUZZLE.txt and runs.jsonl (and hunt-db, unless --db).")
+              help="Folder for counterexample-PUZZLE.txt and runs.jsonl, every instance judged (judged/) with "
+                   "its runs (judged.jsonl), and hunt-db unless --db.")
 @click.option("--db", type=click.Path(file_okay=False, path_type=Path),
               help="Hunt database: counterexamples are saved there, later hunts try them first [default: OUT/hunt-db].")
 def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float,

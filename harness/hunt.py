@@ -22,6 +22,13 @@ and ``OUT/runs-as-found.jsonl``) the moment it is judged, and the smallest one s
 (by `_Judge._size`; the latest of equal ones) is kept in ``OUT/counterexample-PUZZLE.txt``
 and ``OUT/runs.jsonl`` and in the hunt database, replaced at once whenever shrinking
 meets a smaller one.  Each file is written whole under another name, then renamed.
+
+Every instance judged is data too: it is written to ``OUT/judged/hunt-N.txt`` before
+its runs start and their records are appended to ``OUT/judged.jsonl`` as they are
+judged (the instance names are relative to ``OUT/judged``, as ``compare`` names them
+relative to the folder it searched), so a run that crashed can be replayed and a
+hunt's runs load into ``report``, ``tidy`` or a data frame like a comparison's.  A
+later hunt into the same OUT numbers its instances after the ones there.
 """
 
 from __future__ import annotations
@@ -29,14 +36,16 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import count
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
 from harness.external import External
-from harness.records import RunRecord, Task
+from harness.records import RunRecord, Task, append_record, repair_tail
 from harness.run import run_tasks
 from harness.verdicts import InstanceVerdict, Verdict, judge
 from models.base import Instance, InvalidInstance, Puzzle
@@ -123,8 +132,10 @@ class _Judge:
         self.cache: dict[str, Judged] = {}
         self.start = time.perf_counter()
         self.found_at: float | None = None
-        self.work = config.out / "work"
-        self.work.mkdir(parents=True, exist_ok=True)
+        self.judged, self.judged_records = judged_paths(config)
+        self.judged.mkdir(parents=True, exist_ok=True)
+        repair_tail(self.judged_records)
+        self.numbers = _free_numbers(self.judged)
 
     def __call__(self, instance: Instance) -> None:
         """Raise `_Wrong` if `instance` shows the kind of wrong verdict hunted; `_Spent` at the budget's end."""
@@ -168,11 +179,12 @@ class _Judge:
 
     def _run(self, instance: Instance) -> Judged:
         text = instance.to_text()
-        number = len(self.cache) + 1
-        path = self.work / f"{self.config.puzzle.name}.txt"
-        path.write_text(text, encoding="utf-8")
-        name = f"hunt-{number}"
+        name = f"hunt-{next(self.numbers)}.txt"
+        path = self.judged / name
+        _write_whole(path, text)
         records = run_tasks([(task, None) for task in self._tasks(str(path), name)], jobs=self.config.jobs)
+        for record in records:
+            append_record(self.judged_records, record)
         judged = Judged(instance, records, judge(records))
         self.cache[text] = judged
         self._tally(judged)
@@ -203,7 +215,8 @@ class _Judge:
 def hunt(config: HuntConfig) -> HuntOutcome:
     """Replay saved counterexamples, search, shrink; see the module docstring.
 
-    Writes only ``OUT/work`` and, with a counterexample, the hunt database.
+    Writes ``OUT/judged`` and ``OUT/judged.jsonl`` and, with a counterexample, the
+    counterexample files and the hunt database.
     """
     referee = _Judge(config)
 
@@ -229,6 +242,18 @@ def hunt(config: HuntConfig) -> HuntOutcome:
     if referee.found_at is not None:
         outcome.seconds_to_shrink = time.perf_counter() - referee.found_at
     return outcome
+
+
+def judged_paths(config: HuntConfig) -> tuple[Path, Path]:
+    """The folder of every instance a hunt judged, and the JSON Lines file of their runs."""
+    return config.out / "judged", config.out / "judged.jsonl"
+
+
+def _free_numbers(folder: Path) -> Iterator[int]:
+    """Instance numbers after the highest ``hunt-N.txt`` already in `folder`."""
+    taken = [int(path.stem.removeprefix("hunt-")) for path in folder.glob("hunt-*.txt")
+             if path.stem.removeprefix("hunt-").isdigit()]
+    return count(max(taken, default=0) + 1)
 
 
 def _folder(config: HuntConfig) -> Path:
@@ -319,7 +344,8 @@ def _ranges(sizes: dict[str, tuple[int, int]]) -> str:
 
 
 def _crashes(outcome: HuntOutcome) -> str:
-    return f" {outcome.crashed} runs crashed or ran out of memory." if outcome.crashed else ""
+    return (f" {outcome.crashed} runs crashed or ran out of memory (their instances are in judged/, their "
+            "records in judged.jsonl)." if outcome.crashed else "")
 
 
 def _answer(record: RunRecord) -> str:

@@ -248,4 +248,16 @@ class ElevatorFloorCounts(_ElevatorPlanted):
     name, summary, options = "elevator-floorcounts", "BFS keyed by per-floor counts (issue 11)", {"counts": True}
 
 
-SOLVERS: list[type[Solver]] = [KeysOnePath, AmphipodsAboveRooms, AmphipodsHallHops, ElevatorLeftFloor, ElevatorFloorCounts]
+class ElevatorCrashes(_ElevatorPlanted):
+    """Right where it answers, but raises on every facility with two or more pairs."""
+
+    name, summary = "elevator-crashes", "planted: crashes from two pairs up"
+
+    def _solve(self, instance: elevator.Facility, deadline: Deadline) -> Answer:
+        if len(instance.elements) >= 2:
+            raise RuntimeError("planted crash")
+        return super()._solve(instance, deadline)
+
+
+SOLVERS: list[type[Solver]] = [KeysOnePath, AmphipodsAboveRooms, AmphipodsHallHops, ElevatorLeftFloor, ElevatorFloorCounts,
+                               ElevatorCrashes]

@@ -217,6 +217,30 @@ def test_no_counterexample_exits_0_and_says_what_was_tried(tmp_path: Path) -> No
     assert not (tmp_path / "counterexample-elevator.txt").exists()
 
 
+def test_every_judged_instance_and_its_runs_are_kept_and_a_later_hunt_numbers_after_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash is not a wrong answer, so the hunt goes on; the instance that made it is on
+    disk with the error record naming it, next to every other instance judged."""
+    _interrupt_runs(monkeypatch, lambda call: False)
+    args = ("--solver", "elevator-quotient", "--solver", "elevator-crashes", "-p", "pairs=1-2", "-p", "floors=2-3")
+    status, output = hunt(tmp_path, "elevator", *args, budget=3)
+    assert status == 0 and "runs crashed or ran out of memory (their instances are in judged/" in output
+    records = read_records(tmp_path / "judged.jsonl")
+    files = sorted((tmp_path / "judged").glob("hunt-*.txt"))
+    tried = int(output.split("No wrong verdict on ")[1].split()[0])
+    assert len(files) == tried and len(records) == 2 * tried
+    assert {record.instance for record in records} == {path.name for path in files}
+    crashed = [record for record in records if record.status == "error"]
+    assert crashed and all("planted crash" in record.message for record in crashed)
+    for record in crashed:
+        facility = elevator.parse((tmp_path / "judged" / record.instance).read_text(), record.instance)
+        assert len(facility.elements) >= 2
+    hunt(tmp_path, "elevator", *args, "--seed", "2", budget=1)
+    numbers = sorted(int(path.stem.split("-")[1]) for path in (tmp_path / "judged").glob("hunt-*.txt"))
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > tried
+    assert len(read_records(tmp_path / "judged.jsonl")) == 2 * len(numbers)
+
+
 def test_compare_on_the_hunted_instances_catches_a_stop_above_a_room(tmp_path: Path) -> None:
     """The burrow a hunt found against amphipods-aboverooms stays in instances/ for compare."""
     result = CliRunner().invoke(main, ["compare", str(INSTANCES / "amphipods" / "hunted"), "--solver", "amphipods-search",
