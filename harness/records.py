@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
@@ -167,6 +168,44 @@ def source_digest(root: Path) -> str:
     for path in sorted(p for package in SOURCE_PACKAGES for p in (root / package).rglob("*.py")):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:12]
+
+
+def plugin_source(solver_class: type) -> str | None:
+    """A short digest of the file defining `solver_class` when it is a plugin (defined
+    outside `SOURCE_PACKAGES`, which the ``source`` digest covers), else None: a record
+    of a researcher's own formulation names the version of it that ran."""
+    module = sys.modules.get(solver_class.__module__)
+    file = getattr(module, "__file__", None)
+    if file is None or solver_class.__module__.split(".")[0] in SOURCE_PACKAGES:
+        return None
+    return _file_digest(Path(file).resolve())
+
+
+def command_source(command: str) -> str | None:
+    """A short digest of the files an external command names (its program, its script,
+    any file it reads given by path; names and contents), None when it names none."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    files = sorted({Path(word).resolve() for word in words if "{path}" not in word and Path(word).is_file()})
+    if not files:
+        return None
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.as_posix().encode() + b"\0" + _file_digest(path).encode() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def _file_digest(path: Path) -> str:
+    """The first 12 hex digits of the SHA-256 of a file's contents, cached per path, size and change time."""
+    stat = path.stat()
+    return _cached_file_digest(path, stat.st_size, stat.st_mtime_ns)
+
+
+@cache
+def _cached_file_digest(path: Path, size: int, changed: int) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
 def append_record(path: Path, record: RunRecord) -> None:

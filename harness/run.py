@@ -31,7 +31,7 @@ from harness.external import run_external
 from harness.index import Expected
 from harness.lifeline import die_with_reader
 from harness.measure import Usage, core_groups, killed_usage, own_usage
-from harness.records import RunRecord, Task, environment
+from harness.records import RunRecord, Task, command_source, environment, plugin_source
 from models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from models.registry import load_instance
 from solvers.base import Deadline, Result, Stats, Status
@@ -80,14 +80,22 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
         return RunRecord(puzzle=None, status=Status.ERROR, message=str(error), **base)
     base["features"] = puzzle.features(instance)
     if task.external is not None:
+        _name_solver_source(base, command_source(task.external))
         return _external(task, task.external, instance, puzzle, base)
     solver = get_solver(task.solver)
+    _name_solver_source(base, plugin_source(type(solver)))
     base["shares"] = sorted(solver.shares)
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
     result = solver.solve(instance, task.time_limit, task.clock)
     return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
+
+
+def _name_solver_source(base: _Shared, digest: str | None) -> None:
+    """Record the digest of a plugin's or an external program's files (``source`` covers the built-in ones)."""
+    if digest is not None:
+        base["environment"]["solver_source"] = digest
 
 
 def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:

@@ -62,3 +62,10 @@ def test_a_cpu_limit_caps_the_program_and_waiting_does_not_count(tmp_path: Path)
     assert spun.status is Status.TIMEOUT and "CPU-time limit" in spun.message
     assert run_task(task(nap, "wall")).status is Status.TIMEOUT
     assert run_task(task(nap, "cpu")).cost == 8  # it slept past one second of wall time, not of CPU time
+
+
+def test_the_record_names_the_version_of_the_program_that_ran(tmp_path: Path) -> None:
+    first = run_task(_run(tmp_path, "8")).environment["solver_source"]
+    assert run_task(_run(tmp_path, "8")).environment["solver_source"] == first
+    edited = run_task(_run(tmp_path, "8 ")).environment["solver_source"]  # the script differs by one space
+    assert len({first, edited}) == 2 and len(first) == 12

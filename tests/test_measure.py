@@ -4,19 +4,23 @@ tidy output, progress, and independent provers."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ortools.sat.python import cp_model
 
+import solvers.registry
 from harness.measure import core_groups, cores, oversubscription
 from harness.progress import Progress
 from harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
 from harness.report import render, spread
+from harness.run import run_task
 from harness.schema import SCHEMA_VERSION, NewerSchemaError
 from harness.tidy import COLUMNS, load, rows, to_csv
 from solvers.base import Deadline, Status
@@ -98,6 +102,34 @@ def test_the_source_digest_tells_uncommitted_edits_apart(tmp_path: Path) -> None
     edited = source_digest(tmp_path)
     (tmp_path / "solvers" / "a.py").rename(tmp_path / "solvers" / "b.py")
     assert len({before, edited, source_digest(tmp_path)}) == 3  # contents and names both count
+
+
+def test_a_plugin_formulation_is_named_by_a_digest_of_its_file_and_a_built_in_one_is_not(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = tmp_path / "my_vault.py"
+    module.write_text(PLUGIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(solvers.registry, "SOLVERS", dict(solvers.registry.SOLVERS))
+    (tmp_path / "v.txt").write_text(VAULT)
+
+    def environment(solver: str) -> dict[str, Any]:
+        task = Task(path=str(tmp_path / "v.txt"), instance="v.txt", solver=solver, time_limit=10,
+                    plugins=("my_vault",))
+        return run_task(task).environment
+
+    digest = environment("keys-mine")["solver_source"]
+    assert digest == hashlib.sha256(PLUGIN.encode()).hexdigest()[:12]
+    assert "solver_source" not in environment("keys-graph")
+
+
+PLUGIN = """
+from solvers.keys.graph_search import GraphSearch
+
+class Mine(GraphSearch):
+    name = "keys-mine"
+
+SOLVERS = [Mine]
+"""
 
 
 def test_a_cpu_deadline_counts_cpu_seconds_not_waiting() -> None:
