@@ -10,7 +10,8 @@ from pathlib import Path
 import pyperf
 import pytest
 
-from benchmarks import bench_elevator, speed
+import solvers.registry
+from benchmarks import bench_elevator, bench_hunt, speed
 from benchmarks.compare import change, main
 from benchmarks.timing import Timer
 from models.elevator import generate
@@ -106,3 +107,15 @@ def test_speed_runs_each_benchmark_keeps_its_output_and_reports_failures(tmp_pat
     assert kept.startswith("# python -m benchmarks.bench_elevator --seeds 1") and "load average" in kept
     assert "elevator-quotient" in kept and re.search(r"\n# exit status 0, \d+ s wall\n$", kept)
     assert "# exit status 2" in (tmp_path / "broken.txt").read_text()
+
+
+def test_the_hunt_benchmark_reports_each_planted_mistake_found_and_shrunk(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(solvers.registry, "SOLVERS", dict(solvers.registry.SOLVERS))
+    monkeypatch.setattr(sys, "argv", ["bench_hunt", "--only", "keys-onepath", "--seeds", "1", "--budget", "60",
+                                      "--shrink-budget", "5", "--out", str(tmp_path)])
+    bench_hunt.main()
+    output = capsys.readouterr().out
+    assert re.search(r"keys-onepath +seed 1 .* false-(infeasible|optimal) after \d+ instances.*; shrunk keys=", output)
+    assert "keys-onepath           found with 1/1 seeds" in output
+    assert (tmp_path / "keys-onepath-seed1" / "judged.jsonl").exists()
