@@ -8,8 +8,9 @@ lower down.  The strategies cover the whole rule space, not only the shapes of t
 published inputs:
 
 - vaults: one robot or four (around a ``@#@ / ### / @#@`` block, the quadrants
-  split by walls or not), doors whose key is absent, keys behind their own door,
-  loops, keys no robot can reach (no solution);
+  split by walls or not, and when split, quadrants that wait for each other's keys),
+  doors whose key is absent, keys behind their own door, loops, keys no robot can
+  reach (no solution);
 - burrows: depth 1 to 5, any arrangement, including amphipods already settled at the
   bottom of their rooms, and arrangements with no solution;
 - facilities: 2 to 6 floors, 1 to 6 pairs, items on any floor (the top one too),
@@ -21,6 +22,7 @@ narrow or widen them (``-p floors=2-4``).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 
 from hypothesis import strategies as st
@@ -120,6 +122,8 @@ def vaults(draw: st.DrawFn, ranges: Mapping[str, Range]) -> keys.Vault:
             _corridors(grid)
         if split and draw(st.booleans()):
             _foreign_doors(grid)
+        if split and draw(st.booleans()):
+            _crossed_doors(grid, letters)
     else:
         spot = draw(st.integers(0, max(ranges["height"][1], 1) * max(ranges["width"][1], 1) - 1)) % (len(grid) * width)
         grid[spot // width][spot % width] = keys.ROBOT
@@ -191,6 +195,50 @@ def _foreign_doors(grid: list[list[str]]) -> None:
                 foreign = [key for key, quadrant in quadrant_of.items() if quadrant != here]
                 if foreign:
                     row[c] = min(foreign, key=lambda key: (ord(key) - ord(char.lower())) % 26).upper()
+
+
+def _crossed_doors(grid: list[list[str]], letters: str) -> None:
+    """Make the quadrants wait for each other in a cycle.  In each quadrant, take the
+    farthest key its robot reaches (doors open) two or more steps away, or else the
+    farthest such cell made a key of a letter not yet used; the cell before it on a
+    shortest path becomes a door whose key is the next such quadrant's.  Unless some
+    quadrant has another way round its door, no robot can ever reach its key (no
+    solution); with one, that robot must take the detour: a formulation that solves
+    each quadrant alone with the other quadrants' doors open is wrong either way.
+    Call after `_four_robot_block(grid, split=True)`."""
+    centre_row, centre_column = len(grid) // 2, len(grid[0]) // 2
+    unused = [letter for letter in letters if all(letter not in row for row in grid)]
+    chosen = []
+    for dr in (-1, 1):
+        for dc in (-1, 1):
+            far = _farthest(grid, (centre_row + dr, centre_column + dc))
+            if far is not None and (grid[far[0][0]][far[0][1]].islower() or unused):
+                (row, column), door = far
+                if not grid[row][column].islower():
+                    grid[row][column] = unused.pop(0)
+                chosen.append((door, grid[row][column]))
+    if len(chosen) >= 2:
+        for index, ((row, column), _) in enumerate(chosen):
+            grid[row][column] = chosen[(index + 1) % len(chosen)][1].upper()
+
+
+def _farthest(grid: list[list[str]], start: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The farthest key from `start` through non-wall cells, at least two steps away (the
+    last in breadth-first order of equally far ones), else the farthest such cell; with
+    the cell before it on a shortest path (None when nothing is two steps away)."""
+    before: dict[tuple[int, int], tuple[int, int]] = {start: start}
+    queue, key, cell = deque([start]), None, start
+    while queue:
+        row, column = cell = queue.popleft()
+        if grid[row][column].islower() and before[cell] != start:
+            key = cell  # breadth first: each key found is at least as far as the last
+        for target in ((row - 1, column), (row + 1, column), (row, column - 1), (row, column + 1)):
+            if (target not in before and 0 <= target[0] < len(grid) and 0 <= target[1] < len(grid[0])
+                    and grid[target[0]][target[1]] != keys.WALL):
+                before[target] = cell
+                queue.append(target)
+    far = key or cell  # the last cell dequeued is a farthest one
+    return None if before[far] in (start, far) else (far, before[far])
 
 
 # --- burrows ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import solvers.registry
 from harness.cli import main
 from harness.records import RunRecord, read_records
 from harness.verdicts import judge
-from models import amphipods, elevator, keys
+from models import amphipods, elevator, keys, strategies
 from models.registry import PUZZLES
 from models.strategies import instances, parse_range, ranges_for
 from tests.known import INSTANCES
@@ -89,6 +89,20 @@ def _has_loop(vault: keys.Vault) -> bool:
                for r in range(vault.height) for c in range(vault.width))
 
 
+def _waiting_quadrants(vault: keys.Vault) -> bool:
+    """Four robots, and two quadrants each with a door whose key lies in the other."""
+    if len(vault.robots) != 4:
+        return False
+    middle = (sum(r for r, _ in vault.robots) / 4, sum(c for _, c in vault.robots) / 4)
+
+    def quadrant(cell: tuple[int, int]) -> tuple[bool, bool]:
+        return cell[0] < middle[0], cell[1] < middle[1]
+
+    waits = {(quadrant((r, c)), quadrant(vault.keys[char.lower()])) for r, row in enumerate(vault.rows)
+             for c, char in enumerate(row) if char.isupper() and char.lower() in vault.keys}
+    return any(a != b and (b, a) in waits for a, b in waits)
+
+
 COVERAGE = {
     "keys": {
         "a door whose key is absent": lambda v: bool({d.lower() for d in _doors(v)} - set(v.keys)),
@@ -96,6 +110,7 @@ COVERAGE = {
         "a loop": _has_loop,
         "one robot": lambda v: len(v.robots) == 1,
         "four robots": lambda v: len(v.robots) == 4,
+        "quadrants waiting for each other's keys": _waiting_quadrants,
         "keys out of reach": lambda v: keys.collectable_keys(v) != set(v.keys),
     },
     "amphipods": {
@@ -118,6 +133,20 @@ COVERAGE = {
 def test_the_strategies_cover_the_rule_space(puzzle: str, feature: str) -> None:
     find(instances(puzzle), COVERAGE[puzzle][feature],
          settings=settings(max_examples=2000, database=None, phases=[Phase.generate]))  # found: enough
+
+
+def test_crossed_doors_make_the_quadrants_wait_for_each_other_in_a_cycle() -> None:
+    """Each quadrant's farthest key (or a new one on its farthest cell, while letters
+    last) goes behind a door of the next quadrant's key: here no key can ever be taken,
+    while each quadrant alone, other quadrants' doors open, takes two steps."""
+    grid = [list("a.@#@.b"), list("#######"), list("..@#@..")]
+    strategies._crossed_doors(grid, "abc")
+    assert ["".join(row) for row in grid] == ["aB@#@Cb", "#######", "cA@#@.."]
+    vault = keys.parse("\n".join(["#########", *(f"#{''.join(row)}#" for row in grid), "#########"]))
+    assert keys.collectable_keys(vault) == set()
+    grid = [list("a.@#@.."), list("#######"), list("..@#@..")]  # one quadrant alone: no cycle
+    strategies._crossed_doors(grid, "a")
+    assert ["".join(row) for row in grid] == ["a.@#@..", "#######", "..@#@.."]
 
 
 def test_size_ranges_are_checked() -> None:
