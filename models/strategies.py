@@ -31,6 +31,7 @@ from models import amphipods, elevator, keys
 from models.base import Instance
 
 Range = tuple[int, int]
+Cell = tuple[int, int]
 
 #: Per puzzle: parameter -> (lowest, highest) default, inclusive.
 RANGES: dict[str, dict[str, Range]] = {
@@ -200,45 +201,62 @@ def _foreign_doors(grid: list[list[str]]) -> None:
 def _crossed_doors(grid: list[list[str]], letters: str) -> None:
     """Make the quadrants wait for each other in a cycle.  In each quadrant, take the
     farthest key its robot reaches (doors open) two or more steps away, or else the
-    farthest such cell made a key of a letter not yet used; the cell before it on a
-    shortest path becomes a door whose key is the next such quadrant's.  Unless some
-    quadrant has another way round its door, no robot can ever reach its key (no
-    solution); with one, that robot must take the detour: a formulation that solves
-    each quadrant alone with the other quadrants' doors open is wrong either way.
-    Call after `_four_robot_block(grid, split=True)`."""
+    farthest such cell made a key of a letter not yet used.  A door whose key is the
+    next such quadrant's goes on the cell of a shortest path to it nearest the key that
+    leaves a longer way round, or else on every cell next to the key one step nearer
+    the robot.  Where no quadrant has a way round its door, no robot can ever reach its
+    key (no solution); where one has (and needs that key before its others), its robot
+    must take the detour: a formulation that solves each quadrant alone with the other
+    quadrants' doors open is wrong either way.  Call after
+    `_four_robot_block(grid, split=True)`."""
     centre_row, centre_column = len(grid) // 2, len(grid[0]) // 2
     unused = [letter for letter in letters if all(letter not in row for row in grid)]
-    chosen = []
-    for dr in (-1, 1):
-        for dc in (-1, 1):
-            far = _farthest(grid, (centre_row + dr, centre_column + dc))
-            if far is not None and (grid[far[0][0]][far[0][1]].islower() or unused):
-                (row, column), door = far
-                if not grid[row][column].islower():
-                    grid[row][column] = unused.pop(0)
-                chosen.append((door, grid[row][column]))
+    chosen: list[tuple[list[Cell], str]] = []
+    for robot in [(centre_row + dr, centre_column + dc) for dr in (-1, 1) for dc in (-1, 1)]:
+        steps = _steps(grid, robot)
+        path = _path_to_farthest(grid, robot, steps)
+        if not path or not (grid[path[-1][0]][path[-1][1]].islower() or unused):
+            continue
+        (row, column), distance = path[-1], len(path)
+        if not grid[row][column].islower():
+            grid[row][column] = unused.pop(0)
+        around = [cell for cell in path[-2::-1] if _steps(grid, robot, cell).get(path[-1], 0) > distance]
+        last = [cell for cell in _neighbours(path[-1]) if steps.get(cell) == distance - 1]
+        chosen.append((around[:1] or last, grid[row][column]))
     if len(chosen) >= 2:
-        for index, ((row, column), _) in enumerate(chosen):
-            grid[row][column] = chosen[(index + 1) % len(chosen)][1].upper()
+        for index, (doors, _) in enumerate(chosen):
+            for row, column in doors:
+                grid[row][column] = chosen[(index + 1) % len(chosen)][1].upper()
 
 
-def _farthest(grid: list[list[str]], start: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """The farthest key from `start` through non-wall cells, at least two steps away (the
-    last in breadth-first order of equally far ones), else the farthest such cell; with
-    the cell before it on a shortest path (None when nothing is two steps away)."""
-    before: dict[tuple[int, int], tuple[int, int]] = {start: start}
-    queue, key, cell = deque([start]), None, start
+def _neighbours(cell: Cell) -> list[Cell]:
+    row, column = cell
+    return [(row - 1, column), (row + 1, column), (row, column - 1), (row, column + 1)]
+
+
+def _steps(grid: list[list[str]], start: Cell, blocked: Cell | None = None) -> dict[Cell, int]:
+    """Steps from `start` to each cell it reaches through non-wall cells other than `blocked`."""
+    steps, queue = {start: 0}, deque([start])
     while queue:
-        row, column = cell = queue.popleft()
-        if grid[row][column].islower() and before[cell] != start:
-            key = cell  # breadth first: each key found is at least as far as the last
-        for target in ((row - 1, column), (row + 1, column), (row, column - 1), (row, column + 1)):
-            if (target not in before and 0 <= target[0] < len(grid) and 0 <= target[1] < len(grid[0])
-                    and grid[target[0]][target[1]] != keys.WALL):
-                before[target] = cell
-                queue.append(target)
-    far = key or cell  # the last cell dequeued is a farthest one
-    return None if before[far] in (start, far) else (far, before[far])
+        cell = queue.popleft()
+        for row, column in _neighbours(cell):
+            if ((row, column) not in steps and (row, column) != blocked and 0 <= row < len(grid)
+                    and 0 <= column < len(grid[0]) and grid[row][column] != keys.WALL):
+                steps[row, column] = steps[cell] + 1
+                queue.append((row, column))
+    return steps
+
+
+def _path_to_farthest(grid: list[list[str]], start: Cell, steps: dict[Cell, int]) -> list[Cell]:
+    """A shortest path (without `start`; `steps` from it) to the farthest key at least two
+    steps away (the last in breadth-first order of equally far ones), else to the farthest
+    cell; empty when nothing is two steps away."""
+    reached = list(steps)  # in breadth-first order
+    keys_far = [cell for cell in reached if grid[cell[0]][cell[1]].islower() and steps[cell] >= 2]
+    path = [keys_far[-1] if keys_far else reached[-1]]
+    while steps[path[-1]] > 1:
+        path.append(next(cell for cell in _neighbours(path[-1]) if steps.get(cell) == steps[path[-1]] - 1))
+    return path[::-1] if len(path) >= 2 else []
 
 
 # --- burrows ---------------------------------------------------------------------------
