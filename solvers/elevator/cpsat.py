@@ -6,11 +6,17 @@ elevator's floor before and after the step; the others stay) and whether the
 elevator goes up or down.  After every step every floor is safe.  At T every item is
 on the top floor.  Redundant cuts: the safety-free crossing bound
 (`solvers.elevator.common.crossing_bound`) holds from every time t, as a linear
-inequality on the remaining boundary crossings.  Symmetry breaking: pairs equal at a
+inequality on the remaining boundary crossings; and the potential of `potential`
+(twice the items' distances to the top minus three times the elevator's) changes by
+one per step, down for a *tight* step (up with two riders, down with one), up for a
+*wasteful* one, so a plan of T steps makes exactly ``(T - potential at the start) / 2``
+wasteful steps and from every time t the steps left are at least the potential at t
+(`HorizonModel._potential_accounting`).  Symmetry breaking: pairs equal at a
 time keep their next floors ordered by index (`HorizonModel._identical_pairs_in_order`);
 it rests on the renaming symmetry that ``elevator-quotient`` also uses (declared in
-`TimeIndexed.shares`).  Search: every worker runs a complete search, one of two in a
-chronological fixed order (`full_searches_only`).
+`TimeIndexed.shares`).  Search: every worker runs a complete search (`full_searches_only`),
+with CP-SAT's own decisions: a chronological fixed order (direction, then riders, step by
+step) was slower once the potential accounting was in (see `full_searches_only`).
 
 Horizons: a plan with at least one step ends with the elevator on the top floor and
 each step changes its floor by one, so its length has the parity of ``floors - 1``.
@@ -66,23 +72,41 @@ def quotient_state_cap(facility: Facility) -> int:
     return floors * safe
 
 
+def potential(floors: int, state: Sequence[int]) -> int:
+    """``2 * (sum of the items' distances to the top) - 3 * (the elevator's distance)``.
+
+    Of a labelled state (`solvers.elevator.common`).  A step carrying r riders up lowers
+    the items' distances by r and the elevator's by one: the potential changes by
+    ``3 - 2r`` (-1 for two riders, +1 for one); down, by ``2r - 3`` (-1 for one rider, +1
+    for two).  At the goal it is 0.  So a plan from a state with potential p makes
+    ``(T - p) / 2`` wasteful steps (+1) among its T steps, and T >= p.  At the start
+    (elevator on the first floor) it is the crossing bound summed without its
+    ``max(1, .)`` (boundary b contributes ``2 * items at or below b - 3``).
+    """
+    top = floors - 1
+    return 2 * sum(top - floor for floor in state[1:]) - 3 * (top - state[0])
+
+
 def full_searches_only(solver: cp_model.CpSolver) -> None:
     """Let every CP-SAT worker run a complete search, none a first-solution local search.
 
     CP-SAT's default portfolio gives the second of two workers to feasibility jump, a
     local search that never found a plan of these models (measured: half of the CPU of
     a 60 s run, the plan always from the other worker).  Without it, two workers run the
-    default LP-guided search and the fixed search in `HorizonModel`'s chronological
-    order; one worker runs the default search alone, as before.
+    default LP-guided search and the search without LP; one worker runs the default
+    search alone.  (Until the potential accounting, the second worker ran a fixed
+    search in chronological order; with the accounting CP-SAT's own decisions refute
+    and find faster: ``benchmarks.bench_elevator``.)
     """
     solver.parameters.use_feasibility_jump = False
     solver.parameters.num_full_subsolvers = solver.parameters.num_workers
 
 
 class HorizonModel:
-    """The CP-SAT model of plans of exactly `horizon` steps."""
+    """The CP-SAT model of plans of exactly `horizon` steps (`break_symmetries=False`
+    leaves out the symmetry breaking, for tests that fix a given plan)."""
 
-    def __init__(self, facility: Facility, horizon: int) -> None:
+    def __init__(self, facility: Facility, horizon: int, break_symmetries: bool = True) -> None:
         self.facility, self.horizon = facility, horizon
         floors, top = facility.floors, facility.top
         start = start_state(facility)
@@ -136,22 +160,38 @@ class HorizonModel:
                     model.add_bool_or([~self.at[k + 1][t][f], ~any_generator, self.at[k][t][f]])
 
         self._crossing_cuts(items, floors)
-        self._identical_pairs_in_order(start, floors)
-        self._chronological_order(items)
+        self._potential_accounting(items, floors, potential(floors, start))
+        if break_symmetries:
+            self._identical_pairs_in_order(start, floors)
 
-    def _chronological_order(self, items: int) -> None:
-        """The decision order of CP-SAT's fixed-search worker: step by step, the direction
-        (up first), then whether each item rides (riding first).
+    def _potential_accounting(self, items: int, floors: int, start_potential: int) -> None:
+        """The steps left from every time t are at least the `potential` at t, and the
+        plan makes exactly ``(horizon - start_potential) / 2`` wasteful steps.
 
-        It orders decisions only and excludes no plan.  A worker that follows it is a
-        depth-first search over plans from the start, with clause learning, pruned early by
-        the crossing cuts; it refutes short horizons and finds some plans far faster than
-        the default search, which it runs beside (see `full_searches_only`).
+        Both follow from `potential`'s change of -1 per tight step and +1 per wasteful
+        one, with 0 at the goal.  Per step, ``lone_up`` (up with one rider) and
+        ``pair_down`` (down with two) mark the wasteful steps: riders = 1 + up - lone_up
+        + pair_down.  The crossing cuts bound each boundary alone, their sum only through
+        the LP; this bounds the sum directly, and fixes every step tight once the
+        wasteful steps are spent.
         """
-        order = []
-        for t in range(1, self.horizon + 1):
-            order += [self.up[t], *(self.ride[i][t] for i in range(items))]
-        self.model.add_decision_strategy(order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+        model, horizon, top = self.model, self.horizon, floors - 1
+        wasteful = horizon - start_potential
+        if wasteful < 0 or wasteful % 2:
+            model.add_bool_or([])  # every plan of this horizon would contradict the accounting
+            return
+        for t in range(1, horizon):
+            model.add(2 * sum((top - f) * self.at[i][t][f] for i in range(items) for f in range(floors))
+                      - 3 * sum((top - f) * self.elevator[t][f] for f in range(floors)) <= horizon - t)
+        self.lone_up = [model.new_bool_var(f"lone_up_{t}") for t in range(horizon + 1)]
+        self.pair_down = [model.new_bool_var(f"pair_down_{t}") for t in range(horizon + 1)]
+        model.add(self.lone_up[0] == 0)
+        model.add(self.pair_down[0] == 0)
+        for t in range(1, horizon + 1):
+            model.add_implication(self.lone_up[t], self.up[t])
+            model.add_implication(self.pair_down[t], ~self.up[t])
+            model.add(sum(self.ride[i][t] for i in range(items)) == 1 + self.up[t] - self.lone_up[t] + self.pair_down[t])
+        model.add(sum(self.lone_up) + sum(self.pair_down) == wasteful // 2)
 
     def _identical_pairs_in_order(self, start: tuple[int, ...], floors: int) -> None:
         """Symmetry breaking between pairs, valid for every horizon.
