@@ -212,18 +212,21 @@ def test_cpsat_symmetry_breaking_keeps_the_optimum_of_alike_pairs(seed: int) -> 
         assert check_plan(facility, cpsat.plan) == cpsat.cost
 
 
-def test_cpsat_runs_two_complete_searches() -> None:
-    """Two workers: the default search and the one without LP (no local search, no fixed order)."""
+def test_cpsat_runs_two_complete_searches_one_in_chronological_order() -> None:
+    """Two workers: the search without LP and the fixed search over steps (no local search)."""
     facility = load("two-pairs-example.txt")
     model = HorizonModel(facility, 11)
-    assert not model.model.proto.search_strategy
+    items = 2 * len(facility.elements)
+    [strategy] = model.model.proto.search_strategy
+    step = [model.up[1], *(model.ride[i][1] for i in range(items))]
+    assert [expression.vars[0] for expression in list(strategy.exprs)[:items + 1]] == [v.index for v in step]
     solver = configured_solver(Deadline(10.0), workers=2)
     full_searches_only(solver)
     lines: list[str] = []
     solver.parameters.log_search_progress, solver.parameters.log_to_stdout = True, False
     solver.log_callback = lines.append
     assert solver.solve(model.model) == cp_model.OPTIMAL
-    assert any("2 full problem subsolvers: [default_lp, no_lp]" in line for line in lines), lines
+    assert any("2 full problem subsolvers: [fixed, no_lp]" in line for line in lines), lines
     assert not any("[fj]" in line for line in lines)
 
 

@@ -14,9 +14,8 @@ wasteful steps and from every time t the steps left are at least the potential a
 (`HorizonModel._potential_accounting`).  Symmetry breaking: pairs equal at a
 time keep their next floors ordered by index (`HorizonModel._identical_pairs_in_order`);
 it rests on the renaming symmetry that ``elevator-quotient`` also uses (declared in
-`TimeIndexed.shares`).  Search: every worker runs a complete search (`full_searches_only`),
-with CP-SAT's own decisions: a chronological fixed order (direction, then riders, step by
-step) was slower once the potential accounting was in (see `full_searches_only`).
+`TimeIndexed.shares`).  Search: every worker runs a complete search; with two workers,
+one without LP and one in a chronological fixed order (`full_searches_only`).
 
 Horizons: a plan with at least one step ends with the elevator on the top floor and
 each step changes its floor by one, so its length has the parity of ``floors - 1``.
@@ -92,14 +91,17 @@ def full_searches_only(solver: cp_model.CpSolver) -> None:
 
     CP-SAT's default portfolio gives the second of two workers to feasibility jump, a
     local search that never found a plan of these models (measured: half of the CPU of
-    a 60 s run, the plan always from the other worker).  Without it, two workers run the
-    default LP-guided search and the search without LP; one worker runs the default
-    search alone.  (Until the potential accounting, the second worker ran a fixed
-    search in chronological order; with the accounting CP-SAT's own decisions refute
-    and find faster: ``benchmarks.bench_elevator``.)
+    a 60 s run, the plan always from the other worker).  Two workers run the search
+    without LP and the fixed search in `HorizonModel`'s chronological order: with the
+    potential accounting this pair refuted and found single horizons faster than the
+    default LP search beside either (``benchmarks.bench_elevator``; figures in the
+    commit message); one worker runs the default search alone, more workers CP-SAT's
+    portfolio of complete searches.
     """
     solver.parameters.use_feasibility_jump = False
     solver.parameters.num_full_subsolvers = solver.parameters.num_workers
+    if solver.parameters.num_workers == 2:
+        solver.parameters.subsolvers.extend(["no_lp", "fixed"])
 
 
 class HorizonModel:
@@ -163,6 +165,20 @@ class HorizonModel:
         self._potential_accounting(items, floors, potential(floors, start))
         if break_symmetries:
             self._identical_pairs_in_order(start, floors)
+        self._chronological_order(items)
+
+    def _chronological_order(self, items: int) -> None:
+        """The decision order of CP-SAT's fixed-search worker: step by step, the direction
+        (up first), then whether each item rides (riding first).
+
+        It orders decisions only and excludes no plan.  A worker that follows it is a
+        depth-first search over plans from the start, with clause learning, pruned early by
+        the crossing cuts and the potential accounting (see `full_searches_only`).
+        """
+        order = []
+        for t in range(1, self.horizon + 1):
+            order += [self.up[t], *(self.ride[i][t] for i in range(items))]
+        self.model.add_decision_strategy(order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
 
     def _potential_accounting(self, items: int, floors: int, start_potential: int) -> None:
         """The steps left from every time t are at least the `potential` at t, and the
