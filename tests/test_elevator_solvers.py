@@ -18,7 +18,14 @@ from solvers.elevator.common import (
     labelled_moves,
     start_state,
 )
-from solvers.elevator.cpsat import HorizonModel, TimeIndexed, full_searches_only, potential, quotient_state_cap
+from solvers.elevator.cpsat import (
+    HorizonModel,
+    TimeIndexed,
+    WasteTables,
+    configure_search,
+    potential,
+    quotient_state_cap,
+)
 from solvers.elevator.quotient import QuotientSearch, canonical
 from solvers.elevator.search import BreadthFirst
 from solvers.registry import solvers_for
@@ -200,10 +207,21 @@ def test_cpsat_proves_infeasibility_directly_or_by_refuting_every_horizon_below_
     assert result.stats["best_bound"] == quotient_state_cap(stranded) - 2  # the last horizon refuted
 
 
+def test_cpsat_proves_infeasibility_by_its_relaxation() -> None:
+    """Three chips on the third floor, their generators on the first: the elevator can never
+    reach the third floor (only generators could ride there, and at most two), which the
+    top floors relaxation sees at once; the horizons are never tried."""
+    facility = generate(924, pairs=3, floors=4)
+    assert (facility.chips, facility.generators) == ((2, 2, 2), (0, 0, 0))
+    assert QuotientSearch().solve(facility, 30).status is Status.INFEASIBLE
+    result = TimeIndexed().solve(facility, 30)
+    assert (result.status, result.message) == (Status.INFEASIBLE, "the top floors relaxation cannot reach its goal")
+
+
 @pytest.mark.parametrize("seed", range(4))
-def test_cpsat_symmetry_breaking_keeps_the_optimum_of_alike_pairs(seed: int) -> None:
+def test_cpsat_keeps_the_optimum_of_alike_pairs(seed: int) -> None:
     """Two extra pairs start alike on the first floor (and others become alike on the way):
-    ordering alike pairs must never cut every shortest plan."""
+    counting the elements of each type must keep every optimum."""
     facility = extended(generate(seed, pairs=2, floors=3))
     quotient = QuotientSearch().solve(facility, 30)
     cpsat = TimeIndexed().solve(facility, 60)
@@ -212,21 +230,17 @@ def test_cpsat_symmetry_breaking_keeps_the_optimum_of_alike_pairs(seed: int) -> 
         assert check_plan(facility, cpsat.plan) == cpsat.cost
 
 
-def test_cpsat_runs_two_complete_searches_one_in_chronological_order() -> None:
-    """Two workers: the search without LP and the fixed search over steps (no local search)."""
-    facility = load("two-pairs-example.txt")
-    model = HorizonModel(facility, 11)
-    items = 2 * len(facility.elements)
-    [strategy] = model.model.proto.search_strategy
-    step = [model.up[1], *(model.ride[i][1] for i in range(items))]
-    assert [expression.vars[0] for expression in list(strategy.exprs)[:items + 1]] == [v.index for v in step]
+def test_cpsat_runs_complete_searches_without_lp_only() -> None:
+    """Two workers, both the search without LP (no local search)."""
+    facility = generate(7, pairs=5)  # not decided by presolve alone
+    model = HorizonModel(facility, 45, WasteTables.of(facility, Deadline(None)))
     solver = configured_solver(Deadline(10.0), workers=2)
-    full_searches_only(solver)
+    configure_search(solver)
     lines: list[str] = []
     solver.parameters.log_search_progress, solver.parameters.log_to_stdout = True, False
     solver.log_callback = lines.append
     assert solver.solve(model.model) == cp_model.OPTIMAL
-    assert any("2 full problem subsolvers: [fixed, no_lp]" in line for line in lines), lines
+    assert any("2 full problem subsolvers: [no_lp(2)]" in line for line in lines), lines
     assert not any("[fj]" in line for line in lines)
 
 
@@ -264,32 +278,39 @@ def test_potential_changes_by_one_per_step_down_when_tight() -> None:
     assert potential(4, start_state(facility)) == crossing_bound(4, 0, counts) == 9 + 15 + 17
 
 
-def test_potential_accounting_keeps_optimal_plans() -> None:
+def fix_states(model: HorizonModel, facility: Facility, steps) -> None:
+    """Fix the model's elevator and type counts at every time to those of a replayed plan."""
+    states = [start_state(facility)] + [state for _, _, state in steps]
+    for t, state in enumerate(states):
+        model.model.add(model.elevator[t][state[0]] == 1)
+        for pair_type in model.types:
+            elements = sum((chip, generator) == pair_type for generator, chip in zip(state[1::2], state[2::2], strict=True))
+            model.model.add(model.count[t][pair_type] == elements)
+
+
+def test_every_cut_keeps_optimal_plans() -> None:
     """An optimal plan (found by elevator-quotient, as the test's oracle) satisfies the model
-    of its length with every cut: the potential never exceeds the steps left, and the plan
-    makes exactly (length - start potential) / 2 wasteful steps.  Most of these optimal
-    plans make wasteful steps; a wrong count or bound makes a fixed plan infeasible."""
+    of its length with every cut: the potential accounting and the top floors relaxation's
+    tables (wasteful steps before and after every time).  Most of these optimal plans make
+    wasteful steps; a wrong count or a bound that overestimates makes a fixed plan infeasible."""
     checked = wasteful_plans = 0
-    for seed in range(20):
+    for seed in range(24):
         rng = random.Random(seed)
-        facility = generate(seed, pairs=rng.randint(2, 4), floors=rng.randint(3, 4))
+        facility = generate(seed, pairs=rng.randint(2, 5), floors=rng.randint(3, 5))
         result = QuotientSearch().solve(facility, 30)
         if result.status is not Status.OPTIMAL or result.cost is None or result.plan is None:
             continue
         steps = replay(facility, result.plan)
-        model = HorizonModel(facility, result.cost, break_symmetries=False)  # the plan need not be sorted
-        items = 2 * len(facility.elements)
-        for t, (step, load, _) in enumerate(steps, start=1):
-            model.model.add(model.up[t] == (step > 0))
-            for i in range(items):
-                model.model.add(model.ride[i][t] == (i in load))
+        model = HorizonModel(facility, result.cost, WasteTables.of(facility, Deadline(None)))
+        fix_states(model, facility, steps)
         solver = configured_solver(Deadline(30.0))
         assert solver.solve(model.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), facility.to_text()
         wasteful = sum((step, len(load)) not in ((1, 2), (-1, 1)) for step, load, _ in steps)
         assert 2 * wasteful == result.cost - potential(facility.floors, start_state(facility))
+        assert model.wasteful == wasteful
         assert sum(solver.boolean_value(v) for v in model.lone_up + model.pair_down) == wasteful
         checked, wasteful_plans = checked + 1, wasteful_plans + (wasteful > 0)
-    assert checked >= 8 and wasteful_plans >= 4, (checked, wasteful_plans)
+    assert checked >= 12 and wasteful_plans >= 6, (checked, wasteful_plans)
 
 
 def test_potential_accounting_counts_the_wasteful_steps_of_longer_plans() -> None:
@@ -297,11 +318,12 @@ def test_potential_accounting_counts_the_wasteful_steps_of_longer_plans() -> Non
     step, its 13-step plans two (the model must still find one: padding with a round trip
     adds a wasteful step), and 9 steps are refuted."""
     facility = load("two-pairs-example.txt")
+    tables = WasteTables.of(facility, Deadline(None))
     assert potential(facility.floors, start_state(facility)) == 9
     for horizon, wasteful in ((11, 1), (13, 2)):
-        model = HorizonModel(facility, horizon)
+        model = HorizonModel(facility, horizon, tables)
         solver = configured_solver(Deadline(30.0))
         assert solver.solve(model.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
         assert sum(solver.boolean_value(v) for v in model.lone_up + model.pair_down) == wasteful
-        assert check_plan(facility, model.plan(solver, item_names(facility))) == horizon
-    assert configured_solver(Deadline(30.0)).solve(HorizonModel(facility, 9).model) == cp_model.INFEASIBLE
+        assert check_plan(facility, model.plan(solver)) == horizon
+    assert configured_solver(Deadline(30.0)).solve(HorizonModel(facility, 9, tables).model) == cp_model.INFEASIBLE

@@ -1,42 +1,50 @@
-"""``elevator-cpsat``: a time-indexed CP-SAT model, horizons searched upward.
+"""``elevator-cpsat``: a time-indexed CP-SAT model over counts of pair types, horizons searched upward.
 
-For a horizon T the model has, per time 0..T, the elevator's floor and every item's
-floor (one-hot Booleans), and per step 1..T which items ride (one or two, all on the
-elevator's floor before and after the step; the others stay) and whether the
-elevator goes up or down.  After every step every floor is safe.  At T every item is
-on the top floor.  Redundant cuts: the safety-free crossing bound
-(`solvers.elevator.common.crossing_bound`) holds from every time t, as a linear
-inequality on the remaining boundary crossings; and the potential of `potential`
-(twice the items' distances to the top minus three times the elevator's) changes by
-one per step, down for a *tight* step (up with two riders, down with one), up for a
-*wasteful* one, so a plan of T steps makes exactly ``(T - potential at the start) / 2``
-wasteful steps and from every time t the steps left are at least the potential at t
-(`HorizonModel._potential_accounting`).  Symmetry breaking: pairs equal at a
-time keep their next floors ordered by index (`HorizonModel._identical_pairs_in_order`);
-it rests on the renaming symmetry that ``elevator-quotient`` also uses (declared in
-`TimeIndexed.shares`).  Search: every worker runs a complete search; with two workers,
-one without LP and one in a chronological fixed order (`full_searches_only`).
+Elements are interchangeable: renaming them maps plans to plans and the goal to itself
+(the argument ``elevator-quotient`` rests on, declared in `TimeIndexed.shares`).  So the
+model does not tell elements apart: per time 0..T it has the elevator's floor (one-hot
+Booleans) and, per *type* (c, g), how many elements have their microchip on floor c and
+their generator on floor g.  Per step 1..T it has the direction and, per type, how many
+of its chips, of its generators and of its whole pairs ride (`Ride`): one or two items
+in all, from the elevator's floor to its next floor; the counts change by what rides.
+After every step every floor is safe: no type with its generator on a floor is present
+beside a type with its chip there and its generator elsewhere.  At T every element is
+of type (top, top).  A solution is turned into a plan by naming, step by step, elements
+of the riding types (any will do: they are interchangeable).
+
+Redundant cuts: the safety-free crossing bound (`solvers.elevator.common.crossing_bound`)
+holds from every time t as a linear inequality on the remaining boundary crossings; the
+potential of `potential` (twice the items' distances to the top minus three times the
+elevator's) changes by one per step, down for a *tight* step (up with two riders, down
+with one), up for a *wasteful* one, so a plan of T steps makes exactly ``(T - potential
+at the start) / 2`` wasteful steps (`HorizonModel._potential_accounting`); and the top
+floors relaxation (`solvers.elevator.top_floors`), which sees the safety rule on the two
+top floors, bounds the wasteful steps before and after every fourth time by exact tables
+(`HorizonModel._top_floors_tables`).
 
 Horizons: a plan with at least one step ends with the elevator on the top floor and
 each step changes its floor by one, so its length has the parity of ``floors - 1``.
-Horizons start at the crossing bound of the start (rounded up to that parity) and go
-up by two; the first feasible horizon is the optimum, because every shorter one was
-proven infeasible.  A shortest plan never visits two states equal up to renaming of
-elements (the rest of the plan, renamed, would apply earlier), so its length is below
-the number of such states; once every horizon below that cap is refuted, no plan
-exists.  When time runs out the result is ``timeout`` with the first horizon not yet
-refuted as its bound.  Two starts are refuted directly: an unsafe one (a chip already
-destroyed) and one with no safe step.
+Horizons start at the larger of the start's crossing bound and its potential plus twice
+the relaxation's wasteful moves (rounded up to that parity) and go up by two; the first
+feasible horizon is the optimum, because every shorter one was proven infeasible.  A
+shortest plan never visits two states equal up to renaming of elements (the rest of the
+plan, renamed, would apply earlier), so its length is below the number of such states;
+once every horizon below that cap is refuted, no plan exists.  When time runs out the
+result is ``timeout`` with the first horizon not yet refuted as its bound.  Three starts
+are refuted directly: an unsafe one (a chip already destroyed), one with no safe step,
+and one whose relaxation cannot reach its goal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations, combinations_with_replacement
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from math import comb
+from typing import NamedTuple
 
 from ortools.sat.python import cp_model
-from ortools.sat.python.cp_model import LinearExprT
+from ortools.sat.python.cp_model import IntVar, LinearExprT
 
 from models.elevator import ElevatorMove, Facility, all_safe
 from solvers.base import Answer, Deadline, Solver, Stats, Status
@@ -49,9 +57,16 @@ from solvers.elevator.common import (
     start_state,
     to_move,
 )
+from solvers.elevator.top_floors import BOTH, CHIP, GENERATOR, GameState, TopFloors
 
 #: Count the safe quotient states exactly only while there are at most this many multisets.
 EXACT_CAP_LIMIT = 200_000
+#: The relaxation's tables constrain every this many times: each table slows propagation,
+#: and a state beyond the bounds is cut a few steps later all the same (seven-pair seeds 0,
+#: 3, 4, 5, 7: 48 s in all with a table at every time, 34 s every 4th, 41 s every 8th).
+TABLES_EVERY = 4
+
+PairType = tuple[int, int]  # (microchip floor, generator floor) of an element
 
 
 def quotient_state_cap(facility: Facility) -> int:
@@ -86,119 +101,184 @@ def potential(floors: int, state: Sequence[int]) -> int:
     return 2 * sum(top - floor for floor in state[1:]) - 3 * (top - state[0])
 
 
-def full_searches_only(solver: cp_model.CpSolver) -> None:
-    """Let every CP-SAT worker run a complete search, none a first-solution local search.
+def configure_search(solver: cp_model.CpSolver) -> None:
+    """Every worker runs the complete search without LP (the copies differ by seed), after
+    one presolve pass.
 
     CP-SAT's default portfolio gives the second of two workers to feasibility jump, a
-    local search that never found a plan of these models (measured: half of the CPU of
-    a 60 s run, the plan always from the other worker).  Two workers run the search
-    without LP and the fixed search in `HorizonModel`'s chronological order: with the
-    potential accounting this pair refuted and found single horizons faster than the
-    default LP search beside either (``benchmarks.bench_elevator``; figures in the
-    commit message); one worker runs the default search alone, more workers CP-SAT's
-    portfolio of complete searches.
+    local search that never found a plan of these models; the LP relaxation of the
+    counts slowed every search it was part of (a tenth of the conflicts per second); the
+    relaxation's tables make repeated presolve passes cost seconds per horizon for
+    little.  Two copies without LP were as fast as that beside quick restarts or pseudo
+    costs (76, 90 and 79 s for the 21 facilities of the speed benchmark's seven- and
+    five-pair families; one run each, differences within the noise).
     """
     solver.parameters.use_feasibility_jump = False
     solver.parameters.num_full_subsolvers = solver.parameters.num_workers
-    if solver.parameters.num_workers == 2:
-        solver.parameters.subsolvers.extend(["no_lp", "fixed"])
+    solver.parameters.subsolvers.append("no_lp")
+    solver.parameters.max_presolve_iterations = 1
+
+
+@dataclass(frozen=True)
+class WasteTables:
+    """The top floors relaxation of one facility: its game, the fewest wasteful moves from
+    each game state to the goal, and from the start's game state to each game state."""
+
+    game: TopFloors
+    start: GameState
+    to_goal: dict[GameState, int]
+    from_start: dict[GameState, int]
+
+    @classmethod
+    def of(cls, facility: Facility, deadline: Deadline) -> WasteTables | None:
+        """The tables, or None if `deadline` expires while they are computed."""
+        game = TopFloors(facility.floors, len(facility.elements))
+        start = game.state(0, facility.chips, facility.generators)
+        to_goal, from_start = game.to_goal(deadline), game.from_state(start, deadline)
+        return None if to_goal is None or from_start is None else cls(game, start, to_goal, from_start)
+
+    def start_waste(self) -> int | None:
+        """The wasteful steps every plan makes at least, None when the relaxation proves that
+        no plan exists (the start's game state cannot reach the goal)."""
+        return self.to_goal.get(self.start)
+
+    def fitting(self, wasteful: int) -> list[tuple[GameState, int, int]]:
+        """(game state, wasteful moves from it to the goal, from the start to it) of every
+        game state that a plan with `wasteful` wasteful steps can pass through: reached from
+        the start and reaching the goal with at most that many wasteful moves in all."""
+        return [(state, after, before) for state, before in self.from_start.items()
+                if (after := self.to_goal.get(state)) is not None and before + after <= wasteful]
+
+
+class Ride(NamedTuple):
+    """How many (`number`) chips, generators or whole pairs (`kind`) of type `source` ride
+    at a step, from `floor` to the next (`step` +1 up, -1 down), becoming of type `target`."""
+
+    number: IntVar
+    kind: str
+    source: PairType
+    target: PairType
+    floor: int
+    step: int
+
+    @property
+    def riders(self) -> int:
+        return 2 if self.kind == BOTH else 1
 
 
 class HorizonModel:
-    """The CP-SAT model of plans of exactly `horizon` steps (`break_symmetries=False`
-    leaves out the symmetry breaking, for tests that fix a given plan)."""
+    """The CP-SAT model of plans of exactly `horizon` steps (without `tables`, no
+    relaxation cuts)."""
 
-    def __init__(self, facility: Facility, horizon: int, break_symmetries: bool = True) -> None:
+    def __init__(self, facility: Facility, horizon: int, tables: WasteTables | None = None) -> None:
         self.facility, self.horizon = facility, horizon
-        floors, top = facility.floors, facility.top
-        start = start_state(facility)
-        items = len(start) - 1
-        times, steps = range(horizon + 1), range(1, horizon + 1)
+        self.floors, self.top, self.pairs = facility.floors, facility.top, len(facility.elements)
+        self.types: list[PairType] = [(chip, generator) for chip in range(self.floors) for generator in range(self.floors)]
         model = self.model = cp_model.CpModel()
+        times = range(horizon + 1)
 
-        # variables: elevator and item floors per time, riders and direction per step
-        self.elevator = [[model.new_bool_var(f"elevator_{t}_{f}") for f in range(floors)] for t in times]
-        self.at = [[[model.new_bool_var(f"item_{i}_{t}_{f}") for f in range(floors)] for t in times]
-                   for i in range(items)]
-        self.ride = [[model.new_bool_var(f"ride_{i}_{t}") for t in times] for i in range(items)]
+        # variables: elevator floor and elements per type at every time, direction per step
+        self.elevator = [[model.new_bool_var(f"elevator_{t}_{f}") for f in range(self.floors)] for t in times]
+        self.count = [{(c, g): model.new_int_var(0, self.pairs, f"count_{t}_{c}_{g}") for c, g in self.types}
+                      for t in times]
         self.up = [model.new_bool_var(f"up_{t}") for t in times]
-        for t in times:
+        self.rides: list[list[Ride]] = [[]] + [self._rides(t) for t in range(1, horizon + 1)]
+
+        self._states()
+        self._start_and_goal()
+        for t in range(1, horizon + 1):
+            self._step(t)
+        self._crossing_cuts()
+        start_potential = self.start_potential = potential(self.floors, start_state(facility))
+        #: the wasteful steps of every plan of this horizon (`potential`)
+        self.wasteful = (horizon - start_potential) // 2
+        if horizon < start_potential or (horizon - start_potential) % 2:
+            model.add_bool_or([])  # every plan of this horizon would contradict the accounting
+            return
+        self._potential_accounting()
+        if tables is not None:
+            self._top_floors_tables(tables)
+
+    def _rides(self, t: int) -> list[Ride]:
+        """The ride variables of step t: every kind, type and direction that stays in the building."""
+        rides = []
+        for c, g in self.types:
+            for step in (1, -1):
+                moves = [(CHIP, c, (c + step, g)), (GENERATOR, g, (c, g + step))]
+                if c == g:
+                    moves.append((BOTH, c, (c + step, c + step)))
+                for kind, floor, target in moves:
+                    if 0 <= floor + step < self.floors:
+                        most = 1 if kind == BOTH else 2
+                        number = self.model.new_int_var(0, most, f"ride_{kind}_{t}_{c}_{g}_{step:+d}")
+                        rides.append(Ride(number, kind, (c, g), target, floor, step))
+        return rides
+
+    def _states(self) -> None:
+        """One elevator floor and all elements at every time; every floor safe after each step."""
+        model = self.model
+        for t in range(self.horizon + 1):
             model.add_exactly_one(self.elevator[t])
-            for i in range(items):
-                model.add_exactly_one(self.at[i][t])
+            model.add(sum(self.count[t].values()) == self.pairs)
+            if t == 0:
+                continue
+            present = {}
+            for c, g in self.types:
+                present[c, g] = model.new_bool_var(f"present_{t}_{c}_{g}")
+                model.add(self.count[t][c, g] >= 1).only_enforce_if(present[c, g])
+                model.add(self.count[t][c, g] == 0).only_enforce_if(~present[c, g])
+            # safety: a generator on floor f never meets a chip on f whose generator is elsewhere
+            for f in range(self.floors):
+                for holder in range(self.floors):
+                    for elsewhere in range(self.floors):
+                        if elsewhere != f:
+                            model.add_bool_or([~present[holder, f], ~present[f, elsewhere]])
 
-        # start and goal
-        model.add(self.elevator[0][start[0]] == 1)
-        for i in range(items):
-            model.add(self.at[i][0][start[i + 1]] == 1)
-            model.add(self.at[i][horizon][top] == 1)
+    def _start_and_goal(self) -> None:
+        facility, model = self.facility, self.model
+        model.add(self.elevator[0][0] == 1)
+        start = {pair_type: 0 for pair_type in self.types}
+        for chip, generator in zip(facility.chips, facility.generators, strict=True):
+            start[chip, generator] += 1
+        for pair_type in self.types:
+            model.add(self.count[0][pair_type] == start[pair_type])
+            model.add(self.count[self.horizon][pair_type] == (self.pairs if pair_type == (self.top, self.top) else 0))
 
-        for t in steps:
-            # the elevator moves one floor
-            for f in range(floors):
-                here = self.elevator[t - 1][f]
-                if f + 1 < floors:
-                    model.add_bool_or([~here, ~self.up[t], self.elevator[t][f + 1]])
-                else:
-                    model.add_bool_or([~here, ~self.up[t]])
-                if f > 0:
-                    model.add_bool_or([~here, self.up[t], self.elevator[t][f - 1]])
-                else:
-                    model.add_bool_or([~here, self.up[t]])
-            # one or two items ride, from the elevator's floor to its next floor; the rest stay
-            riders = [self.ride[i][t] for i in range(items)]
-            model.add(sum(riders) >= 1)
-            model.add(sum(riders) <= 2)
-            for i in range(items):
-                for f in range(floors):
-                    model.add_bool_or([~self.ride[i][t], ~self.elevator[t - 1][f], self.at[i][t - 1][f]])
-                    model.add_bool_or([~self.ride[i][t], ~self.elevator[t][f], self.at[i][t][f]])
-                    model.add(self.at[i][t][f] == self.at[i][t - 1][f]).only_enforce_if(~self.ride[i][t])
-            # safety: a chip on a floor with any generator has its own generator there
-            for f in range(floors):
-                any_generator = model.new_bool_var(f"generator_on_{t}_{f}")
-                for k in range(0, items, 2):
-                    model.add_implication(self.at[k][t][f], any_generator)
-                    model.add_bool_or([~self.at[k + 1][t][f], ~any_generator, self.at[k][t][f]])
+    def _step(self, t: int) -> None:
+        """The elevator moves one floor; one or two items ride from its floor; counts flow."""
+        model, before, after = self.model, self.elevator[t - 1], self.elevator[t]
+        for f in range(self.floors):
+            model.add_bool_or([~before[f], ~self.up[t], after[f + 1]] if f + 1 < self.floors else [~before[f], ~self.up[t]])
+            model.add_bool_or([~before[f], self.up[t], after[f - 1]] if f > 0 else [~before[f], self.up[t]])
+        for ride in self.rides[t]:
+            model.add(ride.number == 0).only_enforce_if(~before[ride.floor])
+            model.add(ride.number == 0).only_enforce_if(~self.up[t] if ride.step > 0 else self.up[t])
+        riders = sum(ride.riders * ride.number for ride in self.rides[t])
+        model.add(riders >= 1)
+        model.add(riders <= 2)
+        for pair_type in self.types:
+            leaving = sum(ride.number for ride in self.rides[t] if ride.source == pair_type)
+            arriving = sum(ride.number for ride in self.rides[t] if ride.target == pair_type)
+            model.add(leaving <= self.count[t - 1][pair_type])
+            model.add(self.count[t][pair_type] == self.count[t - 1][pair_type] - leaving + arriving)
 
-        self._crossing_cuts(items, floors)
-        self._potential_accounting(items, floors, potential(floors, start))
-        if break_symmetries:
-            self._identical_pairs_in_order(start, floors)
-        self._chronological_order(items)
+    def _potential(self, t: int) -> LinearExprT:
+        """`potential` of the state at time t."""
+        top = self.top
+        items = sum((2 * top - c - g) * self.count[t][c, g] for c, g in self.types)
+        return 2 * items - 3 * sum((top - f) * self.elevator[t][f] for f in range(self.floors))
 
-    def _chronological_order(self, items: int) -> None:
-        """The decision order of CP-SAT's fixed-search worker: step by step, the direction
-        (up first), then whether each item rides (riding first).
-
-        It orders decisions only and excludes no plan.  A worker that follows it is a
-        depth-first search over plans from the start, with clause learning, pruned early by
-        the crossing cuts and the potential accounting (see `full_searches_only`).
-        """
-        order = []
-        for t in range(1, self.horizon + 1):
-            order += [self.up[t], *(self.ride[i][t] for i in range(items))]
-        self.model.add_decision_strategy(order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
-
-    def _potential_accounting(self, items: int, floors: int, start_potential: int) -> None:
-        """The steps left from every time t are at least the `potential` at t, and the
-        plan makes exactly ``(horizon - start_potential) / 2`` wasteful steps.
+    def _potential_accounting(self) -> None:
+        """The potential at every time t is the start's minus t plus twice the wasteful steps
+        so far, and the plan makes exactly ``(horizon - start_potential) / 2`` of them.
 
         Both follow from `potential`'s change of -1 per tight step and +1 per wasteful
         one, with 0 at the goal.  Per step, ``lone_up`` (up with one rider) and
         ``pair_down`` (down with two) mark the wasteful steps: riders = 1 + up - lone_up
-        + pair_down.  The crossing cuts bound each boundary alone, their sum only through
-        the LP; this bounds the sum directly, and fixes every step tight once the
-        wasteful steps are spent.
+        + pair_down.  With at most the plan's wasteful steps after t, this bounds the steps
+        left by the potential at t; once the wasteful steps are spent, every step is tight.
         """
-        model, horizon, top = self.model, self.horizon, floors - 1
-        wasteful = horizon - start_potential
-        if wasteful < 0 or wasteful % 2:
-            model.add_bool_or([])  # every plan of this horizon would contradict the accounting
-            return
-        for t in range(1, horizon):
-            model.add(2 * sum((top - f) * self.at[i][t][f] for i in range(items) for f in range(floors))
-                      - 3 * sum((top - f) * self.elevator[t][f] for f in range(floors)) <= horizon - t)
+        model, horizon = self.model, self.horizon
         self.lone_up = [model.new_bool_var(f"lone_up_{t}") for t in range(horizon + 1)]
         self.pair_down = [model.new_bool_var(f"pair_down_{t}") for t in range(horizon + 1)]
         model.add(self.lone_up[0] == 0)
@@ -206,50 +286,50 @@ class HorizonModel:
         for t in range(1, horizon + 1):
             model.add_implication(self.lone_up[t], self.up[t])
             model.add_implication(self.pair_down[t], ~self.up[t])
-            model.add(sum(self.ride[i][t] for i in range(items)) == 1 + self.up[t] - self.lone_up[t] + self.pair_down[t])
-        model.add(sum(self.lone_up) + sum(self.pair_down) == wasteful // 2)
+            riders = sum(ride.riders * ride.number for ride in self.rides[t])
+            model.add(riders == 1 + self.up[t] - self.lone_up[t] + self.pair_down[t])
+            model.add(self._potential(t) == self.start_potential - t + 2 * self.wasteful_until(t))
+        model.add(self.wasteful_until(horizon) == self.wasteful)
 
-    def _identical_pairs_in_order(self, start: tuple[int, ...], floors: int) -> None:
-        """Symmetry breaking between pairs, valid for every horizon.
+    def wasteful_until(self, t: int) -> LinearExprT:
+        """The number of wasteful steps among steps 1..t."""
+        return sum(self.lone_up[1 : t + 1]) + sum(self.pair_down[1 : t + 1])
 
-        Write ``code_i(t) = floors * generator floor + chip floor`` of pair i at time t.
-        Call a plan *sorted* when, at every time t, any two pairs i < j with equal
-        codes at t have i's codes from t on lexicographically at most j's.  Renaming
-        maps plans to plans (rules and goal treat elements alike), and any plan can be
-        sorted: going through the times upward, rename among the pairs equal at t so
-        that their futures are sorted; that changes nothing before t and keeps every
-        earlier time sorted (pairs equal at t that were ordered earlier only by their
-        futures are now ordered by index, the same way).  So a sorted plan of every
-        feasible horizon exists, and the model may require what sorting implies:
-        at time 0, the full order of each group of alike pairs; at every later time,
-        the next code only (pairs equal at t: ``code_i(t+1) <= code_j(t+1)``).
-        """
-        model, times, elements = self.model, range(self.horizon + 1), (len(start) - 1) // 2
-        codes = [[sum(f * (floors * self.at[2 * pair][t][f] + self.at[2 * pair + 1][t][f]) for f in range(floors))
-                  for t in times] for pair in range(elements)]
-        for first, second in combinations(range(elements), 2):
-            if start[2 * first + 1 : 2 * first + 3] == start[2 * second + 1 : 2 * second + 3]:
-                self._ordered_from_start(codes[first], codes[second], f"{first}_{second}")
-            for t in times[1:-1]:
-                equal = model.new_bool_var(f"equal_{first}_{second}_{t}")
-                model.add(codes[first][t] == codes[second][t]).only_enforce_if(equal)
-                model.add(codes[first][t] != codes[second][t]).only_enforce_if(~equal)
-                model.add(codes[first][t + 1] <= codes[second][t + 1]).only_enforce_if(equal)
+    def _top_floors_tables(self, tables: WasteTables) -> None:
+        """At every `TABLES_EVERY`-th time t the relaxation's game state of the state is one
+        that a plan with this horizon's wasteful steps can pass through at t, with at least
+        its `WasteTables.from_start` wasteful steps before t and its `WasteTables.to_goal`
+        after (see `solvers.elevator.top_floors` for why).  By the potential accounting the
+        state's potential at t is the start's minus t plus twice the wasteful steps so far,
+        which leaves out the game states whose potentials cannot be that."""
+        model, game, wasteful = self.model, tables.game, self.wasteful
+        fitting = [(game.potential_range(state), [state[0], *state[1], after, before], before, after)
+                   for state, after, before in tables.fitting(wasteful)]
+        if not fitting:
+            model.add_bool_or([])  # no game state fits a plan of this horizon
+            return
+        for t in range(TABLES_EVERY, self.horizon, TABLES_EVERY):
+            level = model.new_int_var(0, game.levels, f"level_{t}")
+            model.add(level == sum(game.level(f) * self.elevator[t][f] for f in range(self.floors)))
+            columns = [level]
+            for category in game.categories:
+                members = [self.count[t][c, g] for c, g in self.types if (game.level(c), game.level(g)) == category]
+                columns.append(model.new_int_var(0, self.pairs, f"category_{t}_{category[0]}_{category[1]}"))
+                model.add(columns[-1] == sum(members))
+            after = model.new_int_var(0, wasteful, f"wasteful_after_{t}")
+            before = model.new_int_var(0, wasteful, f"wasteful_before_{t}")
+            at_t = self.start_potential - t  # the potential at t with no wasteful step so far
+            model.add_allowed_assignments([*columns, after, before], [
+                row for (low, high), row, so_far, to_come in fitting
+                if low <= at_t + 2 * (wasteful - to_come) and at_t + 2 * so_far <= high])
+            # the wasteful steps so far and still to come, read off the state by the accounting
+            model.add(2 * before <= self._potential(t) - at_t)
+            model.add(2 * after <= self.horizon - t - self._potential(t))
 
-    def _ordered_from_start(self, first: Sequence[LinearExprT], second: Sequence[LinearExprT], name: str) -> None:
-        """`first` lexicographically at most `second` (equal at time 0); ``same[t]``: equal up to t."""
-        model = self.model
-        same = [model.new_bool_var(f"same_{name}_{t}") for t in range(len(first))]
-        model.add(same[0] == 1)
-        for t in range(1, len(first)):
-            model.add_implication(same[t], same[t - 1])
-            model.add(first[t] == second[t]).only_enforce_if(same[t])
-            model.add(first[t] + 1 <= second[t]).only_enforce_if([same[t - 1], ~same[t]])
-
-    def _crossing_cuts(self, items: int, floors: int) -> None:
+    def _crossing_cuts(self) -> None:
         """From every time t: remaining crossings of boundary b >= 2 * items below - 3 * [elevator below]."""
         model, horizon = self.model, self.horizon
-        for b in range(floors - 1):
+        for b in range(self.floors - 1):
             crossings = []
             for t in range(1, horizon + 1):
                 crossing = model.new_bool_var(f"cross_{t}_{b}")
@@ -262,28 +342,45 @@ class HorizonModel:
                 model.add_bool_or([~down[0], ~down[1], crossing])
                 crossings.append(crossing)
             for t in range(horizon):
-                below = sum(self.at[i][t][f] for i in range(items) for f in range(b + 1))
+                below = sum(((c <= b) + (g <= b)) * self.count[t][c, g] for c, g in self.types)
                 elevator_below = sum(self.elevator[t][f] for f in range(b + 1))
                 model.add(sum(crossings[t:]) >= 2 * below - 3 * elevator_below)
 
-    def plan(self, solver: cp_model.CpSolver, names: list[str]) -> list[ElevatorMove]:
-        moves: list[ElevatorMove] = []
+    def plan(self, solver: cp_model.CpSolver) -> list[ElevatorMove]:
+        """The solution as moves: at each step, elements of the riding types (not yet
+        chosen at this step) are named in the labelled state reached so far."""
+        names = item_names(self.facility)
+        state = list(start_state(self.facility))  # (elevator, generator 0, chip 0, generator 1, ...)
+        moves = []
         for t in range(1, self.horizon + 1):
-            load = tuple(i for i in range(len(names)) if solver.boolean_value(self.ride[i][t]))
-            moves.append(to_move(1 if solver.boolean_value(self.up[t]) else -1, load, names))
+            chosen: list[int] = []
+            items: list[int] = []
+            for ride in self.rides[t]:
+                for _ in range(solver.value(ride.number)):
+                    element = next(e for e in range(self.pairs)
+                                   if e not in chosen and (state[2 * e + 2], state[2 * e + 1]) == ride.source)
+                    chosen.append(element)
+                    items += {CHIP: [2 * element + 1], GENERATOR: [2 * element], BOTH: [2 * element, 2 * element + 1]}[
+                        ride.kind]
+            step = 1 if solver.boolean_value(self.up[t]) else -1
+            state[0] += step
+            for item in items:
+                state[item + 1] = state[0]
+            moves.append(to_move(step, tuple(items), names))
         return moves
 
 
 class TimeIndexed(Solver):
-    """`HorizonModel` at horizons upward from the crossing bound (same parity as a plan):
-    the first satisfiable horizon is ``optimal``; ``infeasible`` when the start is unsafe,
-    has no safe step, or every horizon below the number of states up to renaming is
-    refuted; else ``timeout`` with the first undecided horizon as the bound."""
+    """`HorizonModel` at horizons upward from the crossing and relaxation bounds (same
+    parity as a plan): the first satisfiable horizon is ``optimal``; ``infeasible`` when
+    the start is unsafe, has no safe step, its relaxation cannot reach the goal, or every
+    horizon below the number of states up to renaming is refuted; else ``timeout`` with
+    the first undecided horizon as the bound."""
 
     name = "elevator-cpsat"
     puzzle = "elevator"
-    summary = "time-indexed CP-SAT model, horizons upward from the crossing bound"
-    # the symmetry breaking rests on the renaming argument elevator-quotient's states rest on
+    summary = "time-indexed CP-SAT model over counts of pair types, horizons upward from proven bounds"
+    # counting elements per type rests on the renaming argument elevator-quotient's states rest on
     shares = frozenset({"solvers.elevator.common.crossing_bound", "solvers.elevator.common.labelled_moves",
                         "elevator: plans map to plans under renaming of elements"})
     runs_cpsat = True
@@ -300,18 +397,29 @@ class TimeIndexed(Solver):
         for floor in start[1:]:
             counts[floor] += 1
         horizon = crossing_bound(instance.floors, 0, counts)
+        tables = WasteTables.of(instance, deadline)
+        if tables is None:
+            return Answer(Status.TIMEOUT, bound=horizon + (horizon - instance.top) % 2,
+                          message="time ran out computing the top floors relaxation")
+        start_waste = tables.start_waste()
+        if start_waste is None:
+            return Answer(Status.INFEASIBLE, message="the top floors relaxation cannot reach its goal")
+        horizon = max(horizon, potential(instance.floors, start) + 2 * start_waste)
         horizon += (horizon - instance.top) % 2
+        return self._horizons(instance, horizon, tables, deadline)
+
+    def _horizons(self, instance: Facility, horizon: int, tables: WasteTables, deadline: Deadline) -> Answer:
+        """Solve `HorizonModel` at `horizon`, `horizon` + 2, ... until one is satisfiable."""
         cap: int | None = None  # counting states takes a second on big facilities: only once needed
         effort: dict[str, float] = {"conflicts": 0, "branches": 0, "wall_time": 0.0}  # summed over horizons
         horizons = 0
         stats: Stats = {**effort, "horizons": horizons}
-        names = item_names(instance)
         while True:
             if deadline.expired():
                 return Answer(Status.TIMEOUT, bound=horizon, stats=stats)
-            model = HorizonModel(instance, horizon)
+            model = HorizonModel(instance, horizon, tables)
             solver = configured_solver(deadline)
-            full_searches_only(solver)
+            configure_search(solver)
             status = solve(solver, model.model, deadline)
             effort["conflicts"] += solver.num_conflicts
             effort["branches"] += solver.num_branches
@@ -321,7 +429,7 @@ class TimeIndexed(Solver):
             stats |= run_stats(solver) | effort | {"horizons": horizons, "best_bound": horizon}
             found = has_solution(status, model.model)
             if found:
-                return Answer(Status.OPTIMAL, horizon, horizon, model.plan(solver, names), stats)
+                return Answer(Status.OPTIMAL, horizon, horizon, model.plan(solver), stats)
             if found is None:
                 return Answer(Status.TIMEOUT, bound=horizon, stats=stats,
                               message=f"horizon {horizon} undecided at the time limit")
