@@ -218,6 +218,34 @@ def test_cpsat_proves_infeasibility_by_its_relaxation() -> None:
     assert (result.status, result.message) == (Status.INFEASIBLE, "the top floors relaxation cannot reach its goal")
 
 
+def test_cpsat_starts_at_the_wasteful_steps_of_its_relaxation() -> None:
+    """Three pairs together on the third floor, one on the first: potential and crossing
+    bound say 15 steps, the top floors relaxation three wasteful steps more: 21, the
+    optimum, is the first and only horizon tried (without the relaxation: 15, 17, 19, 21)."""
+    facility = generate(322, pairs=4, floors=4)
+    assert (facility.chips, facility.generators) == ((2, 2, 2, 0), (2, 2, 2, 0))
+    assert potential(4, start_state(facility)) == labelled_bound(start_state(facility), 4) == 15
+    assert QuotientSearch().solve(facility, 30).cost == 21
+    result = TimeIndexed().solve(facility, 30)
+    assert (result.status, result.cost, result.stats["horizons"]) == (Status.OPTIMAL, 21, 1)
+
+
+def test_cpsat_tables_every_fourth_time_keep_only_fitting_game_states() -> None:
+    """The relaxation's tables stand at times 4, 8, ...; each allows only game states that fit
+    the horizon's wasteful steps, and at t only those whose potentials can be had at t."""
+    facility = generate(7, pairs=5)
+    tables = WasteTables.of(facility, Deadline(None))
+    assert tables is not None
+    horizon = 45  # the optimum: (45 - 41) / 2 = 2 wasteful steps
+    model = HorizonModel(facility, horizon, tables)
+    assert sorted(model.table_rows) == list(range(4, horizon, 4))
+    fitting = [[fit.state[0], *fit.state[1], fit.before, fit.after] for fit in tables.fitting(2)]
+    assert len(fitting) < len(tables.to_goal)
+    for rows in model.table_rows.values():
+        assert rows and all(row in fitting for row in rows)
+    assert min(len(rows) for rows in model.table_rows.values()) < len(fitting)  # some cannot be had early or late
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_cpsat_keeps_the_optimum_of_alike_pairs(seed: int) -> None:
     """Two extra pairs start alike on the first floor (and others become alike on the way):

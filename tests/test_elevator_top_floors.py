@@ -120,8 +120,8 @@ def test_fitting_keeps_only_game_states_within_the_wasteful_steps() -> None:
     assert tables is not None and tables.start_waste() == 2
     assert tables.fitting(1) == []
     fitting = tables.fitting(2)
-    assert (tables.game.goal, 0, 2) in fitting and (tables.start, 2, 0) in fitting
-    assert all(after + before <= 2 for _, after, before in fitting)
+    assert (tables.game.goal, 2, 0) in fitting and (tables.start, 0, 2) in fitting
+    assert all(fit.before + fit.after <= 2 for fit in fitting)
 
 
 @pytest.mark.parametrize(("floors", "pairs"), [(2, 2), (4, 2), (5, 2)])

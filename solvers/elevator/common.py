@@ -8,11 +8,27 @@ floor, then the floors of each element's generator and microchip in the order of
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from enum import StrEnum
 from itertools import combinations
 
 from models.elevator import DOWN, UP, ElevatorMove, Facility, all_safe, is_safe, item_name
 
 Labelled = tuple[int, ...]
+#: The (microchip floor, generator floor) of an element: elements of one type are interchangeable.
+PairType = tuple[int, int]
+
+
+class Riding(StrEnum):
+    """What of one element rides in a step: its microchip, its generator, or both."""
+
+    CHIP = "chip"
+    GENERATOR = "generator"
+    PAIR = "pair"
+
+
+def pair_types(floors: int) -> list[PairType]:
+    """Every (microchip floor, generator floor) on `floors` floors, by chip floor then generator floor."""
+    return [(chip, generator) for chip in range(floors) for generator in range(floors)]
 
 
 def start_state(facility: Facility) -> Labelled:

@@ -37,7 +37,7 @@ and one whose relaxation cannot reach its goal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import comb
@@ -50,14 +50,17 @@ from models.elevator import ElevatorMove, Facility, all_safe
 from solvers.base import Answer, Deadline, Solver, Stats, Status
 from solvers.cpsat import configured_solver, has_solution, run_stats, solve
 from solvers.elevator.common import (
-    crossing_bound,
+    PairType,
+    Riding,
     item_names,
+    labelled_bound,
     labelled_moves,
+    pair_types,
     start_is_safe,
     start_state,
     to_move,
 )
-from solvers.elevator.top_floors import BOTH, CHIP, GENERATOR, GameState, TopFloors
+from solvers.elevator.top_floors import GameState, TopFloors
 
 #: Count the safe quotient states exactly only while there are at most this many multisets.
 EXACT_CAP_LIMIT = 200_000
@@ -65,8 +68,6 @@ EXACT_CAP_LIMIT = 200_000
 #: and a state beyond the bounds is cut a few steps later all the same (seven-pair seeds 0,
 #: 3, 4, 5, 7: 48 s in all with a table at every time, 34 s every 4th, 41 s every 8th).
 TABLES_EVERY = 4
-
-PairType = tuple[int, int]  # (microchip floor, generator floor) of an element
 
 
 def quotient_state_cap(facility: Facility) -> int:
@@ -78,10 +79,9 @@ def quotient_state_cap(facility: Facility) -> int:
     multisets = comb(floors * floors + pairs - 1, pairs)
     if multisets > EXACT_CAP_LIMIT:
         return floors * multisets
-    codes = [(chip, generator) for chip in range(floors) for generator in range(floors)]
     safe = sum(
         all_safe([chip for chip, _ in chosen], [generator for _, generator in chosen])
-        for chosen in combinations_with_replacement(codes, pairs)
+        for chosen in combinations_with_replacement(pair_types(floors), pairs)
     )
     return floors * safe
 
@@ -102,8 +102,8 @@ def potential(floors: int, state: Sequence[int]) -> int:
 
 
 def configure_search(solver: cp_model.CpSolver) -> None:
-    """Every worker runs the complete search without LP (the copies differ by seed), after
-    one presolve pass.
+    """Every full-problem worker runs the complete search without LP (the copies differ
+    by seed; CP-SAT interleaves its first-solution helpers), after one presolve pass.
 
     CP-SAT's default portfolio gives the second of two workers to feasibility jump, a
     local search that never found a plan of these models; the LP relaxation of the
@@ -126,8 +126,8 @@ class WasteTables:
 
     game: TopFloors
     start: GameState
-    to_goal: dict[GameState, int]
-    from_start: dict[GameState, int]
+    to_goal: Mapping[GameState, int]
+    from_start: Mapping[GameState, int]
 
     @classmethod
     def of(cls, facility: Facility, deadline: Deadline) -> WasteTables | None:
@@ -138,24 +138,33 @@ class WasteTables:
         return None if to_goal is None or from_start is None else cls(game, start, to_goal, from_start)
 
     def start_waste(self) -> int | None:
-        """The wasteful steps every plan makes at least, None when the relaxation proves that
-        no plan exists (the start's game state cannot reach the goal)."""
+        """The wasteful steps every plan makes at least; None when the relaxation proves that
+        no plan exists (the start's game state cannot reach the goal).  Of a safe start only
+        (the game knows no unsafe state)."""
         return self.to_goal.get(self.start)
 
-    def fitting(self, wasteful: int) -> list[tuple[GameState, int, int]]:
-        """(game state, wasteful moves from it to the goal, from the start to it) of every
-        game state that a plan with `wasteful` wasteful steps can pass through: reached from
-        the start and reaching the goal with at most that many wasteful moves in all."""
-        return [(state, after, before) for state, before in self.from_start.items()
+    def fitting(self, wasteful: int) -> list[Fit]:
+        """Every game state that a plan with `wasteful` wasteful steps can pass through:
+        reached from the start and reaching the goal with at most that many wasteful moves
+        in all."""
+        return [Fit(state, before, after) for state, before in self.from_start.items()
                 if (after := self.to_goal.get(state)) is not None and before + after <= wasteful]
 
 
+class Fit(NamedTuple):
+    """A game state, with the fewest wasteful moves from the start to it and from it to the goal."""
+
+    state: GameState
+    before: int
+    after: int
+
+
 class Ride(NamedTuple):
-    """How many (`number`) chips, generators or whole pairs (`kind`) of type `source` ride
+    """How many (`number`) chips, generators or whole pairs (`riding`) of type `source` ride
     at a step, from `floor` to the next (`step` +1 up, -1 down), becoming of type `target`."""
 
     number: IntVar
-    kind: str
+    riding: Riding
     source: PairType
     target: PairType
     floor: int
@@ -163,7 +172,7 @@ class Ride(NamedTuple):
 
     @property
     def riders(self) -> int:
-        return 2 if self.kind == BOTH else 1
+        return 2 if self.riding is Riding.PAIR else 1
 
 
 class HorizonModel:
@@ -173,7 +182,7 @@ class HorizonModel:
     def __init__(self, facility: Facility, horizon: int, tables: WasteTables | None = None) -> None:
         self.facility, self.horizon = facility, horizon
         self.floors, self.top, self.pairs = facility.floors, facility.top, len(facility.elements)
-        self.types: list[PairType] = [(chip, generator) for chip in range(self.floors) for generator in range(self.floors)]
+        self.types = pair_types(self.floors)
         model = self.model = cp_model.CpModel()
         times = range(horizon + 1)
 
@@ -181,7 +190,8 @@ class HorizonModel:
         self.elevator = [[model.new_bool_var(f"elevator_{t}_{f}") for f in range(self.floors)] for t in times]
         self.count = [{(c, g): model.new_int_var(0, self.pairs, f"count_{t}_{c}_{g}") for c, g in self.types}
                       for t in times]
-        self.up = [model.new_bool_var(f"up_{t}") for t in times]
+        self.up = [model.new_bool_var(f"up_{t}") for t in times]  # up[0] and rides[0]: no step 0
+        model.add(self.up[0] == 0)
         self.rides: list[list[Ride]] = [[]] + [self._rides(t) for t in range(1, horizon + 1)]
 
         self._states()
@@ -194,7 +204,7 @@ class HorizonModel:
         self.wasteful = (horizon - start_potential) // 2
         if horizon < start_potential or (horizon - start_potential) % 2:
             model.add_bool_or([])  # every plan of this horizon would contradict the accounting
-            return
+            return  # (`TimeIndexed` never asks for such a horizon)
         self._potential_accounting()
         if tables is not None:
             self._top_floors_tables(tables)
@@ -204,14 +214,14 @@ class HorizonModel:
         rides = []
         for c, g in self.types:
             for step in (1, -1):
-                moves = [(CHIP, c, (c + step, g)), (GENERATOR, g, (c, g + step))]
+                moves = [(Riding.CHIP, c, (c + step, g)), (Riding.GENERATOR, g, (c, g + step))]
                 if c == g:
-                    moves.append((BOTH, c, (c + step, c + step)))
-                for kind, floor, target in moves:
+                    moves.append((Riding.PAIR, c, (c + step, c + step)))
+                for riding, floor, target in moves:
                     if 0 <= floor + step < self.floors:
-                        most = 1 if kind == BOTH else 2
-                        number = self.model.new_int_var(0, most, f"ride_{kind}_{t}_{c}_{g}_{step:+d}")
-                        rides.append(Ride(number, kind, (c, g), target, floor, step))
+                        most = 1 if riding is Riding.PAIR else 2
+                        number = self.model.new_int_var(0, most, f"ride_{riding}_{t}_{c}_{g}_{step:+d}")
+                        rides.append(Ride(number, riding, (c, g), target, floor, step))
         return rides
 
     def _states(self) -> None:
@@ -253,14 +263,17 @@ class HorizonModel:
         for ride in self.rides[t]:
             model.add(ride.number == 0).only_enforce_if(~before[ride.floor])
             model.add(ride.number == 0).only_enforce_if(~self.up[t] if ride.step > 0 else self.up[t])
-        riders = sum(ride.riders * ride.number for ride in self.rides[t])
-        model.add(riders >= 1)
-        model.add(riders <= 2)
+        model.add(self._riders(t) >= 1)
+        model.add(self._riders(t) <= 2)
         for pair_type in self.types:
             leaving = sum(ride.number for ride in self.rides[t] if ride.source == pair_type)
             arriving = sum(ride.number for ride in self.rides[t] if ride.target == pair_type)
             model.add(leaving <= self.count[t - 1][pair_type])
             model.add(self.count[t][pair_type] == self.count[t - 1][pair_type] - leaving + arriving)
+
+    def _riders(self, t: int) -> LinearExprT:
+        """The number of items riding at step t."""
+        return sum(ride.riders * ride.number for ride in self.rides[t])
 
     def _potential(self, t: int) -> LinearExprT:
         """`potential` of the state at time t."""
@@ -286,8 +299,7 @@ class HorizonModel:
         for t in range(1, horizon + 1):
             model.add_implication(self.lone_up[t], self.up[t])
             model.add_implication(self.pair_down[t], ~self.up[t])
-            riders = sum(ride.riders * ride.number for ride in self.rides[t])
-            model.add(riders == 1 + self.up[t] - self.lone_up[t] + self.pair_down[t])
+            model.add(self._riders(t) == 1 + self.up[t] - self.lone_up[t] + self.pair_down[t])
             model.add(self._potential(t) == self.start_potential - t + 2 * self.wasteful_until(t))
         model.add(self.wasteful_until(horizon) == self.wasteful)
 
@@ -297,17 +309,17 @@ class HorizonModel:
 
     def _top_floors_tables(self, tables: WasteTables) -> None:
         """At every `TABLES_EVERY`-th time t the relaxation's game state of the state is one
-        that a plan with this horizon's wasteful steps can pass through at t, with at least
-        its `WasteTables.from_start` wasteful steps before t and its `WasteTables.to_goal`
-        after (see `solvers.elevator.top_floors` for why).  By the potential accounting the
-        state's potential at t is the start's minus t plus twice the wasteful steps so far,
-        which leaves out the game states whose potentials cannot be that."""
+        that a plan with this horizon's wasteful steps can pass through at t (`_rows_at`),
+        with at least its `Fit.before` wasteful steps before t and its `Fit.after` after
+        (see `solvers.elevator.top_floors` for why).  The wasteful steps so far and to come
+        are read off the state's potential by the accounting."""
         model, game, wasteful = self.model, tables.game, self.wasteful
-        fitting = [(game.potential_range(state), [state[0], *state[1], after, before], before, after)
-                   for state, after, before in tables.fitting(wasteful)]
-        if not fitting:
+        fits = tables.fitting(wasteful)
+        if not fits:
             model.add_bool_or([])  # no game state fits a plan of this horizon
             return
+        ranges = [game.potential_range(fit.state) for fit in fits]
+        self.table_rows: dict[int, list[list[int]]] = {}  # the allowed rows per time
         for t in range(TABLES_EVERY, self.horizon, TABLES_EVERY):
             level = model.new_int_var(0, game.levels, f"level_{t}")
             model.add(level == sum(game.level(f) * self.elevator[t][f] for f in range(self.floors)))
@@ -316,15 +328,21 @@ class HorizonModel:
                 members = [self.count[t][c, g] for c, g in self.types if (game.level(c), game.level(g)) == category]
                 columns.append(model.new_int_var(0, self.pairs, f"category_{t}_{category[0]}_{category[1]}"))
                 model.add(columns[-1] == sum(members))
-            after = model.new_int_var(0, wasteful, f"wasteful_after_{t}")
             before = model.new_int_var(0, wasteful, f"wasteful_before_{t}")
-            at_t = self.start_potential - t  # the potential at t with no wasteful step so far
-            model.add_allowed_assignments([*columns, after, before], [
-                row for (low, high), row, so_far, to_come in fitting
-                if low <= at_t + 2 * (wasteful - to_come) and at_t + 2 * so_far <= high])
-            # the wasteful steps so far and still to come, read off the state by the accounting
-            model.add(2 * before <= self._potential(t) - at_t)
+            after = model.new_int_var(0, wasteful, f"wasteful_after_{t}")
+            self.table_rows[t] = self._rows_at(t, fits, ranges)
+            model.add_allowed_assignments([*columns, before, after], self.table_rows[t])
+            # potential(t) = start's - t + 2 * (wasteful steps so far); the rest come after t
+            model.add(2 * before <= self._potential(t) - (self.start_potential - t))
             model.add(2 * after <= self.horizon - t - self._potential(t))
+
+    def _rows_at(self, t: int, fits: list[Fit], ranges: list[tuple[int, int]]) -> list[list[int]]:
+        """``[level, *counts, before, after]`` of the fits whose potential range meets the
+        potentials a state can have at t: the start's minus t plus twice the wasteful steps
+        so far, which are at least `Fit.before` and at most the horizon's less `Fit.after`."""
+        lowest = self.start_potential - t  # no wasteful step so far
+        return [[fit.state[0], *fit.state[1], fit.before, fit.after] for fit, (low, high) in zip(fits, ranges, strict=True)
+                if low <= lowest + 2 * (self.wasteful - fit.after) and lowest + 2 * fit.before <= high]
 
     def _crossing_cuts(self) -> None:
         """From every time t: remaining crossings of boundary b >= 2 * items below - 3 * [elevator below]."""
@@ -360,14 +378,19 @@ class HorizonModel:
                     element = next(e for e in range(self.pairs)
                                    if e not in chosen and (state[2 * e + 2], state[2 * e + 1]) == ride.source)
                     chosen.append(element)
-                    items += {CHIP: [2 * element + 1], GENERATOR: [2 * element], BOTH: [2 * element, 2 * element + 1]}[
-                        ride.kind]
+                    items += {Riding.CHIP: [2 * element + 1], Riding.GENERATOR: [2 * element],
+                              Riding.PAIR: [2 * element, 2 * element + 1]}[ride.riding]
             step = 1 if solver.boolean_value(self.up[t]) else -1
             state[0] += step
             for item in items:
                 state[item + 1] = state[0]
             moves.append(to_move(step, tuple(items), names))
         return moves
+
+
+def with_parity(steps: int, facility: Facility) -> int:
+    """The least plan length of at least `steps`: plans have the parity of ``floors - 1``."""
+    return steps + (steps - facility.top) % 2
 
 
 class TimeIndexed(Solver):
@@ -393,19 +416,15 @@ class TimeIndexed(Solver):
             return Answer(Status.OPTIMAL, 0, 0, [], {"horizons": 0})
         if next(labelled_moves(start, instance.floors), None) is None:
             return Answer(Status.INFEASIBLE, message="no safe step from the start")
-        counts = [0] * instance.floors
-        for floor in start[1:]:
-            counts[floor] += 1
-        horizon = crossing_bound(instance.floors, 0, counts)
+        crossing = labelled_bound(start, instance.floors)
         tables = WasteTables.of(instance, deadline)
         if tables is None:
-            return Answer(Status.TIMEOUT, bound=horizon + (horizon - instance.top) % 2,
+            return Answer(Status.TIMEOUT, bound=with_parity(crossing, instance),
                           message="time ran out computing the top floors relaxation")
         start_waste = tables.start_waste()
         if start_waste is None:
             return Answer(Status.INFEASIBLE, message="the top floors relaxation cannot reach its goal")
-        horizon = max(horizon, potential(instance.floors, start) + 2 * start_waste)
-        horizon += (horizon - instance.top) % 2
+        horizon = with_parity(max(crossing, potential(instance.floors, start) + 2 * start_waste), instance)
         return self._horizons(instance, horizon, tables, deadline)
 
     def _horizons(self, instance: Facility, horizon: int, tables: WasteTables, deadline: Deadline) -> Answer:

@@ -26,28 +26,28 @@ plan passes through.
 
 Elements are interchangeable in the game as in the puzzle, so a game state is the
 elevator's level and how many elements have their chip and generator at each pair of
-levels (`Category`), the quotient under renaming (the argument of
+levels (`GameState`), the quotient under renaming (the argument of
 ``elevator-quotient``, declared in the solver's ``shares``).  Both tables are exact
 breadth-first searches with 0/1 costs over these states.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterator, Sequence
+from collections import Counter, deque
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations_with_replacement
 
 from models.elevator import is_safe
 from solvers.base import Deadline
+from solvers.elevator.common import PairType, Riding, pair_types
 
 #: How many floors the game keeps at most (the one below them and all lower ones are the pool).
 KEPT_FLOORS = 2
 #: How many game states pass between two deadline checks.
 CHECK_EVERY = 1024
 
-Category = tuple[int, int]  # (the chip's level, the generator's level) of an element
-GameState = tuple[int, tuple[int, ...]]  # (elevator level, elements per category in `TopFloors.categories` order)
-CHIP, GENERATOR, BOTH = "chip", "generator", "both"
+#: (elevator level, how many elements have each (chip level, generator level) of `TopFloors.categories`)
+GameState = tuple[int, tuple[int, ...]]
 
 
 class TopFloors:
@@ -57,8 +57,7 @@ class TopFloors:
         self.levels = min(KEPT_FLOORS, floors - 1)
         self.pool_top = floors - 1 - self.levels  # the highest floor merged into the pool
         self.pairs = pairs
-        self.categories: list[Category] = [(chip, generator) for chip in range(self.levels + 1)
-                                           for generator in range(self.levels + 1)]
+        self.categories: list[PairType] = pair_types(self.levels + 1)  # (chip level, generator level)
         self._index = {category: i for i, category in enumerate(self.categories)}
         top = self.levels
         self.goal: GameState = (top, tuple(pairs if category == (top, top) else 0 for category in self.categories))
@@ -83,19 +82,18 @@ class TopFloors:
             for level in (chip, generator):
                 kept += elements * (self.levels - level) if level else 0
                 pooled += elements if level == 0 else 0
-        deepest = self.pool_top + self.levels  # the first floor's distance to the top
-        if elevator:
-            lift = (self.levels - elevator,) * 2
-        else:
-            lift = (self.levels, deepest)
-        return 2 * (kept + pooled * self.levels) - 3 * lift[1], 2 * (kept + pooled * deepest) - 3 * lift[0]
+        nearest, deepest = self.levels, self.pool_top + self.levels  # a pool floor's distances to the top
+        lift_nearest, lift_deepest = (nearest, deepest) if elevator == 0 else (self.levels - elevator,) * 2
+        return 2 * (kept + pooled * nearest) - 3 * lift_deepest, 2 * (kept + pooled * deepest) - 3 * lift_nearest
 
-    def to_goal(self, deadline: Deadline) -> dict[GameState, int] | None:
+    def to_goal(self, deadline: Deadline) -> Mapping[GameState, int] | None:
         """The fewest wasteful moves from each game state that reaches the goal to the goal
-        (None if `deadline` expires first).  Moves are reversible, and reversing one swaps
-        tight and wasteful (up with two riders reversed is down with two), so this is a
-        search from the goal that charges each move's reverse.  The table depends on the
-        levels and pairs only: it is computed once per process."""
+        (None if `deadline` expires first).  Moves between game states safe on the kept
+        levels are reversible, and reversing one swaps tight and wasteful (up with two
+        riders reversed is down with two), so this is a search from the goal that charges
+        each move's reverse; it finds every game state safe on the kept levels that reaches
+        the goal (an unsafe one is absent: ask only of safe states).  The table depends on
+        the levels and pairs only: it is computed once per process and shared, read-only."""
         key = (self.levels, self.pairs)
         if key not in _GOAL_TABLES:
             table = self._search(self.goal, backwards=True, deadline=deadline)
@@ -104,7 +102,7 @@ class TopFloors:
             _GOAL_TABLES[key] = table
         return _GOAL_TABLES[key]
 
-    def from_state(self, start: GameState, deadline: Deadline) -> dict[GameState, int] | None:
+    def from_state(self, start: GameState, deadline: Deadline) -> Mapping[GameState, int] | None:
         """The fewest wasteful moves from `start` to each game state it reaches (None if
         `deadline` expires first)."""
         return self._search(start, backwards=False, deadline=deadline)
@@ -132,31 +130,32 @@ class TopFloors:
     def moves(self, state: GameState) -> Iterator[tuple[GameState, bool]]:
         """Every game move from `state`: (next state, whether it is wasteful)."""
         elevator, counts = state
-        here = ([(self._index[elevator, generator], CHIP) for generator in range(self.levels + 1)]
-                + [(self._index[chip, elevator], GENERATOR) for chip in range(self.levels + 1)])
-        loads = [((item,)) for item in here] + list(combinations_with_replacement(here, 2))
-        loads.append(((self._index[elevator, elevator], BOTH),))
+        here = ([(self._index[elevator, generator], Riding.CHIP) for generator in range(self.levels + 1)]
+                + [(self._index[chip, elevator], Riding.GENERATOR) for chip in range(self.levels + 1)])
+        loads = [(item,) for item in here] + list(combinations_with_replacement(here, 2))
+        loads.append(((self._index[elevator, elevator], Riding.PAIR),))
         for target in (elevator + 1, elevator - 1):
             if not 0 <= target <= self.levels:
                 continue
             for load in loads:
                 moved = self._moved(counts, load, target)
-                if moved is None:
-                    continue
-                riders = sum(2 if kind == BOTH else 1 for _, kind in load)
-                if self._safe(moved, elevator) and self._safe(moved, target):
+                riders = sum(2 if riding is Riding.PAIR else 1 for _, riding in load)
+                if moved is not None and self._safe(moved, elevator) and self._safe(moved, target):
                     yield (target, moved), riders == (1 if target > elevator else 2)
 
-    def _moved(self, counts: tuple[int, ...], load: Sequence[tuple[int, str]], target: int) -> tuple[int, ...] | None:
-        """`counts` after the load's items go to level `target`, None if too few elements."""
+    def _moved(self, counts: tuple[int, ...], load: Sequence[tuple[int, Riding]], target: int) -> tuple[int, ...] | None:
+        """`counts` after the load's items go to level `target`; None unless each item is of
+        its own element (two items of one category need two elements of it)."""
+        needed = Counter(index for index, _ in load)
+        if any(counts[index] < number for index, number in needed.items()):
+            return None
         moved = list(counts)
-        for index, kind in load:
-            if moved[index] == 0:
-                return None
-            moved[index] -= 1
+        for index, riding in load:
             chip, generator = self.categories[index]
-            destination = {CHIP: (target, generator), GENERATOR: (chip, target), BOTH: (target, target)}[kind]
-            moved[self._index[destination]] += 1  # two items of one category: two elements
+            destination = {Riding.CHIP: (target, generator), Riding.GENERATOR: (chip, target),
+                           Riding.PAIR: (target, target)}[riding]
+            moved[index] -= 1
+            moved[self._index[destination]] += 1
         return tuple(moved)
 
     def _safe(self, counts: tuple[int, ...], level: int) -> bool:
@@ -169,4 +168,4 @@ class TopFloors:
 
 
 #: `TopFloors.to_goal` per (levels, pairs), filled on first use.
-_GOAL_TABLES: dict[tuple[int, int], dict[GameState, int]] = {}
+_GOAL_TABLES: dict[tuple[int, int], Mapping[GameState, int]] = {}
