@@ -242,6 +242,12 @@ class ElevatorLeftFloor(_ElevatorPlanted):
     name, summary, options = "elevator-leftfloor", "planted: the floor left is not checked", {"check_left": False}
 
 
+class ElevatorNoDown2(_ElevatorPlanted):
+    """Never carries two items down (run as an external program by tests/externals/elevator_nodown2.py)."""
+
+    name, summary, options = "elevator-nodown2", "planted: never two items down", {"two_down": False}
+
+
 class ElevatorFloorCounts(_ElevatorPlanted):
     """Keys visited states by the elevator's floor and the per-floor counts of chips and generators."""
 

@@ -11,7 +11,7 @@ import pyperf
 import pytest
 
 import solvers.registry
-from benchmarks import bench_elevator, bench_hunt, speed
+from benchmarks import bench_elevator, bench_exposure, bench_hunt, speed
 from benchmarks.compare import change, main
 from benchmarks.timing import Timer
 from models.elevator import generate
@@ -119,3 +119,15 @@ def test_the_hunt_benchmark_reports_each_planted_mistake_found_and_shrunk(
     assert re.search(r"keys-onepath +seed 1 .* false-(infeasible|optimal) after \d+ instances.*; shrunk keys=", output)
     assert "keys-onepath           found with 1/1 seeds" in output
     assert (tmp_path / "keys-onepath-seed1" / "judged.jsonl").exists()
+
+
+def test_the_exposure_benchmark_counts_the_facilities_each_planted_mistake_gets_wrong(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Three pairs on two floors: both mistakes show on some safe starts (never two down on
+    three of the ten, the unchecked floor left on four), so some of 40 draws expose each."""
+    monkeypatch.setattr(sys, "argv", ["bench_exposure", "--draws", "40", "-p", "pairs=3", "-p", "floors=2"])
+    bench_exposure.main()
+    output = capsys.readouterr().out
+    assert output.startswith("40 facilities drawn")
+    counts = {name: int(count) for name, count in re.findall(r"^(elevator-\w+|timeouts) +(\d+)$", output, re.M)}
+    assert counts["elevator-nodown2"] > 0 and counts["elevator-leftfloor"] > 0 and counts["timeouts"] == 0

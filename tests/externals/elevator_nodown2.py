@@ -12,19 +12,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from models.elevator import all_safe, parse  # noqa: E402
-from solvers.search import Strategy, best_first_search  # noqa: E402
-from tests.hunt_solvers import _Lift  # noqa: E402
+from models.elevator import parse  # noqa: E402
+from solvers.base import Status  # noqa: E402
+from tests.hunt_solvers import ElevatorNoDown2  # noqa: E402
 
 
 def main(path: str) -> None:
-    facility = parse(Path(path).read_text(encoding="utf-8"), path)
-    outcome = best_first_search(_Lift(facility, two_down=False), Strategy.BFS)
-    if not all_safe(facility.chips, facility.generators) or outcome.status != "solved":
+    result = ElevatorNoDown2().solve(parse(Path(path).read_text(encoding="utf-8"), path))
+    if result.status is Status.INFEASIBLE:
         print("infeasible")
         return
-    print("plan: " + json.dumps([[direction, list(items)] for direction, items in outcome.actions or []]))
-    print(outcome.cost)
+    if result.status is not Status.OPTIMAL:
+        sys.exit(f"{result.status}: {result.message}")
+    print("plan: " + json.dumps([[direction, list(items)] for direction, items in result.plan or []]))
+    print(result.cost)
 
 
 if __name__ == "__main__":
