@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from models import elevator
 from models.base import InvalidPlan
-from models.strategies import instances, parse_range, ranges_for
+from models.strategies import instances, parse_ranges, ranges_for
 from solvers.base import Result, Solver, Status
 from solvers.registry import get_solver
 from tests.hunt_solvers import ElevatorLeftFloor, ElevatorNoDown2
@@ -53,14 +53,13 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=3.0, help="CPU seconds per solve")
     parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=LOW-HIGH")
     args = parser.parse_args()
-    given_ranges = {name: parse_range(value) for name, _, value in (p.partition("=") for p in args.param)}
     reference = get_solver("elevator-quotient")
     counts: Counter[str] = Counter()
     seconds = 0.0
 
     @settings(max_examples=args.draws, deadline=None, database=None, phases=[Phase.generate], derandomize=True,
               suppress_health_check=list(HealthCheck))
-    @given(instances("elevator", ranges_for("elevator", given_ranges)))
+    @given(instances("elevator", ranges_for("elevator", parse_ranges(args.param))))
     def judge(facility: elevator.Facility) -> None:
         nonlocal seconds
         started = time.process_time()

@@ -388,12 +388,12 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     """
     from harness.hunt import HuntConfig, explain, written
     from harness.hunt import hunt as run_hunt
-    from models.strategies import parse_range, ranges_for
+    from models.strategies import parse_ranges, ranges_for
 
     _check_solver_names(solver_names)
     externals = [e for e in _parse_externals(external_specs) if e.puzzle in (None, puzzle_name)]
     try:
-        ranges = {name: parse_range(text) for name, _, text in (p.partition("=") for p in params)}
+        ranges = parse_ranges(params)
         ranges_for(puzzle_name, ranges)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--param") from None

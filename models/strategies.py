@@ -23,7 +23,7 @@ narrow or widen them (``-p floors=2-4``).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from hypothesis import strategies as st
 
@@ -66,6 +66,12 @@ def parse_range(text: str) -> Range:
         return int(low), int(high or low)
     except ValueError:
         raise ValueError(f"expected a number or a range LOW-HIGH, got {text!r}") from None
+
+
+def parse_ranges(params: Iterable[str]) -> dict[str, Range]:
+    """``NAME=LOW-HIGH`` (or ``NAME=N``) options as a dict of ranges; `ValueError` for a
+    malformed range (the names are checked by `ranges_for`)."""
+    return {name: parse_range(text) for name, _, text in (param.partition("=") for param in params)}
 
 
 def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:

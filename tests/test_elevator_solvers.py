@@ -8,7 +8,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 from harness.index import discover
-from models.elevator import Facility, all_safe, check_plan, extended, generate, parse
+from models.elevator import ElevatorMove, Facility, all_safe, check_plan, extended, generate, parse
 from solvers.base import Deadline, Status
 from solvers.cpsat import configured_solver
 from solvers.elevator.common import (
@@ -272,7 +272,11 @@ def test_cpsat_runs_complete_searches_without_lp_only() -> None:
     assert not any("[fj]" in line for line in lines)
 
 
-def replay(facility: Facility, plan) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+#: (direction, riders, next state) of each step of a replayed plan, in labelled states
+Replayed = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+
+
+def replay(facility: Facility, plan: list[ElevatorMove]) -> Replayed:
     """The labelled (direction, riders, next state) of each move of `plan`."""
     state, names, steps = start_state(facility), item_names(facility), []
     for move in plan:
@@ -306,7 +310,7 @@ def test_potential_changes_by_one_per_step_down_when_tight() -> None:
     assert potential(4, start_state(facility)) == crossing_bound(4, 0, counts) == 9 + 15 + 17
 
 
-def fix_states(model: HorizonModel, facility: Facility, steps) -> None:
+def fix_states(model: HorizonModel, facility: Facility, steps: Replayed) -> None:
     """Fix the model's elevator and type counts at every time to those of a replayed plan."""
     states = [start_state(facility)] + [state for _, _, state in steps]
     for t, state in enumerate(states):

@@ -28,7 +28,7 @@ from harness.records import RunRecord, read_records
 from harness.verdicts import judge
 from models import amphipods, elevator, keys, strategies
 from models.registry import PUZZLES
-from models.strategies import instances, parse_range, ranges_for
+from models.strategies import instances, parse_range, parse_ranges, ranges_for
 from tests.known import INSTANCES
 
 EXTERNALS = Path(__file__).resolve().parent / "externals"
@@ -200,6 +200,7 @@ def test_crossed_doors_leave_a_longer_way_round_where_there_is_one() -> None:
 
 def test_size_ranges_are_checked() -> None:
     assert parse_range("2-4") == (2, 4) and parse_range("3") == (3, 3)
+    assert parse_ranges(["pairs=3", "floors=2-4"]) == {"pairs": (3, 3), "floors": (2, 4)}
     assert ranges_for("elevator", {"floors": (2, 3)})["pairs"] == (1, 6)
     for puzzle, given_ranges in (("elevator", {"lifts": (1, 2)}), ("elevator", {"floors": (3, 2)}),
                                  ("keys", {"robots": (2, 3)}), ("amphipods", {"depth": (0, 2)})):
@@ -207,6 +208,8 @@ def test_size_ranges_are_checked() -> None:
             ranges_for(puzzle, given_ranges)
     with pytest.raises(ValueError):
         parse_range("two")
+    with pytest.raises(ValueError):
+        parse_ranges(["floors=two"])
 
 
 # --- hunts (default suite: small ranges) ----------------------------------------------------
