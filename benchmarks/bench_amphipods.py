@@ -23,11 +23,11 @@ import statistics
 from pathlib import Path
 
 from benchmarks.timing import Timed, Timer, add_options
-from harness.records import RunRecord
-from models.amphipods import Burrow, generate, parse
-from solvers.amphipods.cpsat import ScheduleModel
-from solvers.amphipods.search import MacroSearch
-from solvers.base import Solver, Status
+from crosscheck.harness.records import RunRecord
+from crosscheck.models.amphipods import Burrow, generate, parse
+from crosscheck.solvers.amphipods.cpsat import ScheduleModel
+from crosscheck.solvers.amphipods.search import MacroSearch
+from crosscheck.solvers.base import Solver, Status
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "amphipods"
 TARGETS = {2: 0.5, 4: 0.2}  # issue 14: depth 4 median at most 0.2 s (max at most 0.5 s)

@@ -29,8 +29,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from harness.records import read_records
-from harness.verdicts import judge_all
+from crosscheck.harness.records import read_records
+from crosscheck.harness.verdicts import judge_all
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A mixed workload of runs from milliseconds to seconds, without the planner.
@@ -79,7 +79,7 @@ def local_cluster(daemonic: tuple[bool, ...], environment: dict[str, str] | None
 def timed_compare(paths: list[str], options: list[str], out: Path) -> tuple[float, float, list[object]]:
     """Wall seconds of one `crosscheck compare`, the CPU seconds its runs recorded, and its verdicts."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "harness.cli", "compare", *paths, *options, "--out", str(out)],
+    subprocess.run([sys.executable, "-m", "crosscheck.harness.cli", "compare", *paths, *options, "--out", str(out)],
                    env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, check=False, timeout=3600)
     wall = time.perf_counter() - start
     records = read_records(out)

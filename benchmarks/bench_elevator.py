@@ -23,9 +23,9 @@ import statistics
 import time
 
 from benchmarks.timing import Timed, Timer, add_options
-from models.elevator import Facility, check_plan, extended, generate
-from solvers.base import Status
-from solvers.registry import get_solver
+from crosscheck.models.elevator import Facility, check_plan, extended, generate
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.registry import get_solver
 
 TARGETS = {5: 0.05, 7: 0.3}  # seconds, median of elevator-quotient
 CPSAT_LIMIT = 60.0

@@ -25,10 +25,10 @@ import sys
 from dataclasses import dataclass
 
 from benchmarks.timing import Timer, add_options
-from harness.measure import own_usage
-from models.elevator import Facility, check_plan, extended, generate
-from solvers.base import Status
-from solvers.registry import get_solver
+from crosscheck.harness.measure import own_usage
+from crosscheck.models.elevator import Facility, check_plan, extended, generate
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.registry import get_solver
 
 
 @dataclass(frozen=True)

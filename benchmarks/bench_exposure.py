@@ -1,7 +1,7 @@
 """How often a drawn facility exposes each planted elevator mistake, and at what cost.
 
 Run as ``python -m benchmarks.bench_exposure [--draws N] [--time-limit S] [-p NAME=LOW-HIGH ...]``.
-Draws `--draws` facilities from the hunt's strategy (`models.strategies.instances`,
+Draws `--draws` facilities from the hunt's strategy (`crosscheck.models.strategies.instances`,
 derandomized, so a run repeats its draws until the strategy changes), solves each
 in-process with elevator-quotient and with each planted mistake of
 tests/hunt_solvers.py (`--time-limit` CPU seconds per solve), and prints how many
@@ -21,11 +21,11 @@ from collections import Counter
 
 from hypothesis import HealthCheck, Phase, given, settings
 
-from models import elevator
-from models.base import InvalidPlan
-from models.strategies import instances, parse_ranges, ranges_for
-from solvers.base import Result, Solver, Status
-from solvers.registry import get_solver
+from crosscheck.models import elevator
+from crosscheck.models.base import InvalidPlan
+from crosscheck.models.strategies import instances, parse_ranges, ranges_for
+from crosscheck.solvers.base import Result, Solver, Status
+from crosscheck.solvers.registry import get_solver
 from tests.hunt_solvers import ElevatorLeftFloor, ElevatorNoDown2
 
 #: The planted mistakes, each by the name it has in the hunt benchmark.

@@ -23,11 +23,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.external import External
-from harness.hunt import HuntConfig, HuntOutcome, Judged, hunt
-from models.registry import get_puzzle
-from models.strategies import Range
-from solvers.registry import add_plugins
+from crosscheck.harness.external import External
+from crosscheck.harness.hunt import HuntConfig, HuntOutcome, Judged, hunt
+from crosscheck.models.registry import get_puzzle
+from crosscheck.models.strategies import Range
+from crosscheck.solvers.registry import add_plugins
 
 #: The module of the planted formulations (loaded as a plugin, in the runs too).
 PLUGINS = ("tests.hunt_solvers",)

@@ -15,8 +15,8 @@ import argparse
 import statistics
 
 from benchmarks.timing import Timer, add_options
-from models.keys import check_plan, generate
-from solvers.registry import get_solver
+from crosscheck.models.keys import check_plan, generate
+from crosscheck.solvers.registry import get_solver
 
 TARGETS = {1: 0.15, 4: 0.3}  # seconds, median, per robot count, where TARGETS_BY_LOOPS says nothing
 TARGETS_BY_LOOPS = {(1, 0): 0.05, (1, 20): 0.5, (4, 0): 0.05}  # (robots, loops): seconds

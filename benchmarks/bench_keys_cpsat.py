@@ -1,7 +1,7 @@
 """Benchmark keys-cpsat on generated 81x81 vaults with 26 keys.
 
 Target: prove optimality within 60 s, or report the bound honestly.  Every plan is
-replayed by `models.keys.check_plan`.  Prints one line per run, then per
+replayed by `crosscheck.models.keys.check_plan`.  Prints one line per run, then per
 (robots, loops) group the median time, the statuses and the median gap, and the ratio
 of the median time to the target.
 
@@ -17,9 +17,9 @@ import statistics
 from collections import Counter
 
 from benchmarks.timing import Timer, add_options
-from models.keys import check_plan, generate
-from solvers.cpsat import default_workers
-from solvers.keys.cpsat import KeysCpSat
+from crosscheck.models.keys import check_plan, generate
+from crosscheck.solvers.cpsat import default_workers
+from crosscheck.solvers.keys.cpsat import KeysCpSat
 
 TARGET_SECONDS = 60.0
 

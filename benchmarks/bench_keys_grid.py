@@ -22,8 +22,8 @@ import statistics
 import sys
 
 from benchmarks.timing import Timer, add_options
-from harness.records import RunRecord
-from models.keys import generate
+from crosscheck.harness.records import RunRecord
+from crosscheck.models.keys import generate
 
 SOLVERS = ("keys-grid", "keys-graph")
 

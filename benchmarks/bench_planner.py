@@ -16,9 +16,9 @@ import statistics
 from typing import Any
 
 from benchmarks.timing import Timer, add_options
-from models.registry import PUZZLES
-from solvers.base import Status
-from solvers.registry import get_solver
+from crosscheck.models.registry import PUZZLES
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.registry import get_solver
 
 #: (label, generator parameters) from small to large, per puzzle.
 LADDERS: dict[str, list[tuple[str, dict[str, Any]]]] = {

@@ -18,9 +18,9 @@ import argparse
 import time
 from itertools import combinations_with_replacement, product
 
-from models.elevator import ELEMENT_NAMES, Facility, all_safe
-from models.strategies import parse_range
-from solvers.registry import get_solver
+from crosscheck.models.elevator import ELEMENT_NAMES, Facility, all_safe
+from crosscheck.models.strategies import parse_range
+from crosscheck.solvers.registry import get_solver
 from tests.hunt_solvers import ElevatorFloorCounts
 
 

@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from harness.records import environment
+from crosscheck.harness.records import environment
 
 #: The README's speed table, row group by row group: a name and the benchmark's command line.
 BENCHMARKS: dict[str, list[str]] = {

@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.measure import own_usage
-from harness.records import RunRecord, Task
-from harness.run import run_isolated
-from solvers.base import Result, Solver
+from crosscheck.harness.measure import own_usage
+from crosscheck.harness.records import RunRecord, Task
+from crosscheck.harness.run import run_isolated
+from crosscheck.solvers.base import Result, Solver
 
 CLOCKS = ("wall", "cpu")
 

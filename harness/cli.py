@@ -22,13 +22,13 @@ from pathlib import Path
 
 import click
 
-from harness.external import External
-from harness.index import Expected, append_entries, discover
-from harness.measure import oversubscription
-from harness.plan import Choice, plan_comparison, task
-from harness.progress import Progress
-from harness.provenance import agreed_entries
-from harness.records import (
+from crosscheck.harness.external import External
+from crosscheck.harness.index import Expected, append_entries, discover
+from crosscheck.harness.measure import oversubscription
+from crosscheck.harness.plan import Choice, plan_comparison, task
+from crosscheck.harness.progress import Progress
+from crosscheck.harness.provenance import agreed_entries
+from crosscheck.harness.records import (
     RunKey,
     RunRecord,
     Task,
@@ -39,16 +39,16 @@ from harness.records import (
     read_records,
     repair_tail,
 )
-from harness.report import FORMATS, HUMAN_FORMATS, notes, render
-from harness.run import run_tasks
-from harness.schema import NewerSchemaError
-from harness.shard import Shard, merge
-from harness.verdicts import FAILURES, judge_all
-from models.base import InvalidInstance, Puzzle
-from models.registry import PUZZLES, get_puzzle, load_instance
-from solvers.base import FAILED_STATUSES, Clock
-from solvers.cpsat import default_workers
-from solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
+from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, notes, render
+from crosscheck.harness.run import run_tasks
+from crosscheck.harness.schema import NewerSchemaError
+from crosscheck.harness.shard import Shard, merge
+from crosscheck.harness.verdicts import FAILURES, judge_all
+from crosscheck.models.base import InvalidInstance, Puzzle
+from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance
+from crosscheck.solvers.base import FAILED_STATUSES, Clock
+from crosscheck.solvers.cpsat import default_workers
+from crosscheck.solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
 EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
 EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C)
@@ -304,7 +304,7 @@ def _run(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None,
         return run_tasks(tasks, jobs=jobs, on_record=on_record, on_start=progress.started, on_end=progress.ended,
                          pin_cores=pin_cores)
     try:
-        from harness.cluster import ClusterError, run_on_cluster  # Dask is optional, and slow to import
+        from crosscheck.harness.cluster import ClusterError, run_on_cluster  # Dask is optional, and slow to import
     except ImportError as error:
         raise click.UsageError(f"--scheduler needs the cluster extra (pip install 'crosscheck[cluster]'): "
                                f"{error}") from None
@@ -386,9 +386,9 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     The counterexample is on disk as soon as it is judged and each smaller one replaces
     it at once: on Ctrl-C the smallest so far is kept (exit 1; 130 if none was found).
     """
-    from harness.hunt import HuntConfig, explain, written
-    from harness.hunt import hunt as run_hunt
-    from models.strategies import parse_ranges, ranges_for
+    from crosscheck.harness.hunt import HuntConfig, explain, written
+    from crosscheck.harness.hunt import hunt as run_hunt
+    from crosscheck.models.strategies import parse_ranges, ranges_for
 
     _check_solver_names(solver_names)
     externals = [e for e in _parse_externals(external_specs) if e.puzzle in (None, puzzle_name)]
@@ -427,7 +427,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None) -> N
     if fmt == "parquet":
         if output is None or by != "run":
             raise click.UsageError("--format parquet writes the tidy rows (--by run) to a file: add -o FILE.parquet")
-        from harness.tidy import write_parquet
+        from crosscheck.harness.tidy import write_parquet
 
         write_parquet(records, output)
     elif output is not None:
@@ -450,7 +450,7 @@ def schema() -> None:
               help="Folder for the PNG files.")
 def plot(files: tuple[Path, ...], folder: Path) -> None:
     """Draw a cactus plot and time-against-size plots from results files (from --out)."""
-    from harness.plots import plot_all  # matplotlib is slow to import; only this command needs it
+    from crosscheck.harness.plots import plot_all  # matplotlib is slow to import; only this command needs it
 
     for path in plot_all(_read_all(files), folder):
         click.echo(str(path))
@@ -516,7 +516,7 @@ def _literal(text: str) -> object:
 def export(path: Path, folder: Path, variant: bool) -> None:
     """Write a PDDL domain and problem with action costs for each instance file at PATH
     (a file or a folder), as the Fast Downward solvers (*-fd) see them."""
-    from solvers.planner.export import export as export_pddl
+    from crosscheck.solvers.planner.export import export as export_pddl
 
     for instance_file in discover(path):
         try:

@@ -11,7 +11,7 @@ harness/isolated.py.
 
 - The instance text travels with the task, so workers need no shared file system, but
   they do need the same crosscheck: a worker whose crosscheck version, commit or source
-  digest (uncommitted edits too, `harness.records.source_digest`) differs from the
+  digest (uncommitted edits too, `crosscheck.harness.records.source_digest`) differs from the
   client's is reported and not used; each run checks it again on the worker that takes it.
 - Longest-expected runs are submitted first (largest instance text, variants first among
   equals), and at most two per worker thread are in flight, so a long run starts early and
@@ -36,11 +36,11 @@ from typing import Any
 from distributed import Client, Future, Variable, as_completed, get_worker
 from distributed.worker import Worker
 
-from harness.index import Expected
-from harness.isolated import run_launched
-from harness.records import RunRecord, Task, environment
-from harness.run import failure, run_isolated
-from solvers.base import Status
+from crosscheck.harness.index import Expected
+from crosscheck.harness.isolated import run_launched
+from crosscheck.harness.records import RunRecord, Task, environment
+from crosscheck.harness.run import failure, run_isolated
+from crosscheck.solvers.base import Status
 
 #: Runs in flight per worker thread: one running, one waiting to start when it ends.
 IN_FLIGHT_PER_THREAD = 2

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solvers.base import Deadline, ended_by_cpu_limit
+from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
 
 LAST_INTEGER = re.compile(r"-?\d+")
 INFEASIBLE_LINE = "infeasible"

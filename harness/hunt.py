@@ -1,6 +1,6 @@
 """Hunting for the smallest instance on which formulations disagree.
 
-`hunt` draws instances of one puzzle from `models.strategies` (Hypothesis), runs the
+`hunt` draws instances of one puzzle from `crosscheck.models.strategies` (Hypothesis), runs the
 chosen formulations on each through the normal isolated runner, judges the runs with
 the same verdict code as ``compare``, and stops at the first wrong verdict
 (`WRONG`).  Hypothesis's shrinker then looks for a smaller instance on which the same
@@ -44,13 +44,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from harness.external import External
-from harness.records import RunRecord, Task, append_record, repair_tail
-from harness.run import run_tasks
-from harness.verdicts import InstanceVerdict, Verdict, judge
-from models.base import Instance, InvalidInstance, Puzzle
-from models.strategies import Range, instances
-from solvers.base import FAILED_STATUSES, Clock
+from crosscheck.harness.external import External
+from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
+from crosscheck.harness.run import run_tasks
+from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge
+from crosscheck.models.base import Instance, InvalidInstance, Puzzle
+from crosscheck.models.strategies import Range, instances
+from crosscheck.solvers.base import FAILED_STATUSES, Clock
 
 #: The verdicts a hunt stops at: some answer is wrong whatever the true optimum is.
 WRONG = frozenset({Verdict.INVALID_PLAN, Verdict.FALSE_INFEASIBLE, Verdict.FALSE_OPTIMAL, Verdict.DISAGREE})

@@ -1,7 +1,7 @@
-"""``python -m harness.isolated``: one run in an interpreter of its own, for daemonic processes.
+"""``python -m crosscheck.harness.isolated``: one run in an interpreter of its own, for daemonic processes.
 
 Dask starts its workers as daemonic processes by default, and multiprocessing refuses to
-start children from a daemonic process, so `harness.run.run_isolated` (a forkserver child)
+start children from a daemonic process, so `crosscheck.harness.run.run_isolated` (a forkserver child)
 is out of reach there.  `run_launched` starts this module instead as a plain subprocess in
 a session of its own (its own process group, killed as a whole), writes
 ``{"task": ..., "expected": ...}`` as JSON to its standard input and reads the record as
@@ -24,18 +24,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from pydantic import ValidationError
 
-from harness.index import Expected
-from harness.lifeline import die_with_reader
-from harness.measure import killed_usage, own_usage
-from harness.records import RunRecord, Task
-from harness.run import hard_limit, kill_group, measured_record, settled, waited
-
-#: The folder holding the `harness` package, put on the launched interpreter's path.
-SOURCE = str(Path(__file__).resolve().parent.parent)
+from crosscheck.harness.index import Expected
+from crosscheck.harness.lifeline import die_with_reader
+from crosscheck.harness.measure import killed_usage, own_usage
+from crosscheck.harness.records import RunRecord, Task
+from crosscheck.harness.run import hard_limit, kill_group, measured_record, settled, waited
 
 #: Seconds a launched interpreter may take to start and import the solvers; the run's
 #: own clock starts only then, so a loaded machine's slow start never eats its time limit.
@@ -69,11 +65,10 @@ def run_launched(task: Task, expected: Expected = None, should_stop: Callable[[]
     the interpreter's), or as soon as `should_stop` says so (asked every half second).
     """
     request = json.dumps({"task": task.model_dump(mode="json"), "expected": expected}).encode()
-    path = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
     usage, ended = None, False
     start = time.perf_counter()
-    with subprocess.Popen([sys.executable, "-m", "harness.isolated"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          start_new_session=True, env={**os.environ, "PYTHONPATH": path}) as process:
+    with subprocess.Popen([sys.executable, "-m", "crosscheck.harness.isolated"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          start_new_session=True) as process:
         assert process.stdin is not None and process.stdout is not None
         output = _Output(process.stdout.fileno())
         try:

@@ -34,7 +34,7 @@ class Usage:
     peak_memory_mb: float | None
 
     def fields(self) -> dict[str, float | None]:
-        """As the `harness.records.RunRecord` fields of the same names."""
+        """As the `crosscheck.harness.records.RunRecord` fields of the same names."""
         return {"cpu_seconds": round(self.cpu_seconds, 6),
                 "peak_memory_mb": None if self.peak_memory_mb is None else round(self.peak_memory_mb, 3)}
 

@@ -9,13 +9,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.external import External
-from harness.index import Expected, InstanceFile, discover
-from harness.records import UNREADABLE, RunKey, RunRecord, Task
-from models.base import Instance, InvalidInstance, Puzzle
-from models.registry import load_instance
-from solvers.base import Clock, Status
-from solvers.registry import default_solvers_for, plugin_modules, solvers_for
+from crosscheck.harness.external import External
+from crosscheck.harness.index import Expected, InstanceFile, discover
+from crosscheck.harness.records import UNREADABLE, RunKey, RunRecord, Task
+from crosscheck.models.base import Instance, InvalidInstance, Puzzle
+from crosscheck.models.registry import load_instance
+from crosscheck.solvers.base import Clock, Status
+from crosscheck.solvers.registry import default_solvers_for, plugin_modules, solvers_for
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Choice:
     instances of their puzzle (of every puzzle when they name none); `variants` adds a
     run of each instance's variant where the transform applies; every run is made
     `repeat` times (repeat index 0, 1, ...); `cpsat_workers` None means CP-SAT's default;
-    `clock` is what `time_limit` counts (`solvers.base.Deadline`).
+    `clock` is what `time_limit` counts (`crosscheck.solvers.base.Deadline`).
     """
 
     solver_names: tuple[str, ...] = ()

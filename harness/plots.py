@@ -18,7 +18,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only; never open a window
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
-from harness.records import RunRecord  # noqa: E402
+from crosscheck.harness.records import RunRecord  # noqa: E402
 
 
 def _seconds(record: RunRecord) -> float:

@@ -1,4 +1,4 @@
-"""Imported once by the forkserver that starts isolated runs (see `harness.run`).
+"""Imported once by the forkserver that starts isolated runs (see `crosscheck.harness.run`).
 
 Every run's child process is forked from that server, so whatever is loaded here is
 loaded once instead of once per run: the solvers (and the plugins named in
@@ -10,8 +10,8 @@ otherwise pay per run).
 
 from __future__ import annotations
 
-import harness.run  # noqa: F401  (the child's entry point and everything it imports)
-import solvers.registry  # noqa: F401  (every solver, plugins included)
-from harness.records import environment
+import crosscheck.harness.run  # noqa: F401  (the child's entry point and everything it imports)
+import crosscheck.solvers.registry  # noqa: F401  (every solver, plugins included)
+from crosscheck.harness.records import environment
 
 environment()

@@ -14,8 +14,8 @@ import threading
 import time
 from typing import TextIO
 
-from harness.records import RunKey, RunRecord, Task
-from solvers.base import FAILED_STATUSES
+from crosscheck.harness.records import RunKey, RunRecord, Task
+from crosscheck.solvers.base import FAILED_STATUSES
 
 #: Seconds between redraws while nothing starts or ends.
 TICK = 1.0

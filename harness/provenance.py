@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from harness.index import INFEASIBLE
-from harness.records import RunRecord
-from harness.verdicts import InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.index import INFEASIBLE
+from crosscheck.harness.records import RunRecord
+from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
 
 
 def agreed_entries(records: Iterable[RunRecord],

@@ -22,8 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from harness.schema import SCHEMA_VERSION, upgrade
-from solvers.base import EXACT_STATUSES, Clock, Stats, Status
+from crosscheck.harness.schema import SCHEMA_VERSION, upgrade
+from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
 
 #: The solver name of the record standing for a file that could not be read or parsed.
 UNREADABLE = "-"
@@ -42,12 +42,12 @@ class Task(BaseModel):
     puzzle: str | None = None  # known once the file was parsed; crash records carry it
     variant: bool = False
     time_limit: float | None = None
-    clock: Clock = "wall"  # what `time_limit` counts (solvers.base.Deadline)
+    clock: Clock = "wall"  # what `time_limit` counts (crosscheck.solvers.base.Deadline)
     memory_limit_mb: int | None = None
     plugins: tuple[str, ...] = ()  # extra solver modules to register first (CROSSCHECK_SOLVERS)
     external: str | None = None  # an external program's command (`solver` is then its name)
     repeat: int = 0  # which repetition of the same run this is (`compare --repeat`)
-    cpsat_workers: int | None = None  # CP-SAT's worker threads (None: solvers.cpsat.WORKERS)
+    cpsat_workers: int | None = None  # CP-SAT's worker threads (None: crosscheck.solvers.cpsat.WORKERS)
     cores: tuple[int, ...] = ()  # the cores the run is pinned to (empty: not pinned)
 
     @property
@@ -70,7 +70,7 @@ class RunRecord(BaseModel):
     record), `cpu_seconds` the user and system time of the run's process and the
     children it waited for (Fast Downward's included); `peak_memory_mb` the largest
     resident set among them.  Measurements are None where unknown (old records, runs
-    in the harness's own process).  The field list is versioned: see `harness.schema`.
+    in the harness's own process).  The field list is versioned: see `crosscheck.harness.schema`.
     """
 
     schema_version: int = SCHEMA_VERSION
@@ -118,7 +118,7 @@ class RunRecord(BaseModel):
 
 def environment() -> dict[str, Any]:
     """Versions and machine facts recorded with every run (computed once per process,
-    see `harness.preload`), and the command line that started the run."""
+    see `crosscheck.harness.preload`), and the command line that started the run."""
     return {**_machine_facts(), "argv": " ".join(Path(sys.argv[0]).name.split() + sys.argv[1:])}
 
 
@@ -172,11 +172,11 @@ def source_digest(root: Path) -> str:
 
 def plugin_source(solver_class: type) -> str | None:
     """A short digest of the file defining `solver_class` when it is a plugin (defined
-    outside `SOURCE_PACKAGES`, which the ``source`` digest covers), else None: a record
+    outside the ``crosscheck`` package, whose ``source`` digest covers the built-in ones), else None: a record
     of a researcher's own formulation names the version of it that ran."""
     module = sys.modules.get(solver_class.__module__)
     file = getattr(module, "__file__", None)
-    if file is None or solver_class.__module__.split(".")[0] in SOURCE_PACKAGES:
+    if file is None or solver_class.__module__.split(".")[0] == "crosscheck":
         return None
     return _file_digest(Path(file).resolve())
 
@@ -220,7 +220,7 @@ def read_records(path: Path) -> list[RunRecord]:
     """All complete records in a JSON Lines file (a truncated line is skipped).
 
     Records of older schema versions load with defaults for the newer fields; a record
-    of a newer version raises `harness.schema.NewerSchemaError` naming file and line.
+    of a newer version raises `crosscheck.harness.schema.NewerSchemaError` naming file and line.
     """
     return list(_iter_records(path)) if path.exists() else []
 

@@ -9,7 +9,7 @@ range of the solver's seconds over the repetitions.  The verdict and how many
 independent formulations proved the answer stand on the instance's first row, and the
 reasons behind every verdict other than ``agree`` follow the table (`notes`).
 
-Machine formats (``csv``, ``jsonl``: the tidy rows of `harness.tidy`; ``json``: the full
+Machine formats (``csv``, ``jsonl``: the tidy rows of `crosscheck.harness.tidy`; ``json``: the full
 records as one JSON array) hold data only, one row per record; `notes` is for stderr.
 """
 
@@ -21,10 +21,10 @@ import json
 import statistics
 from collections.abc import Iterable, Sequence
 
-from harness.records import RunRecord, dump_records
-from harness.tidy import to_csv, to_jsonl
-from harness.verdicts import InstanceVerdict, judge_all
-from solvers.base import Status
+from crosscheck.harness.records import RunRecord, dump_records
+from crosscheck.harness.tidy import to_csv, to_jsonl
+from crosscheck.harness.verdicts import InstanceVerdict, judge_all
+from crosscheck.solvers.base import Status
 
 COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "effort", "verdict", "independent")
 #: With repetitions, "seconds" becomes these columns.

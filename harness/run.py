@@ -27,16 +27,16 @@ from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
 from typing import Any, NotRequired, TypedDict
 
-from harness.external import run_external
-from harness.index import Expected
-from harness.lifeline import die_with_reader
-from harness.measure import Usage, core_groups, killed_usage, own_usage
-from harness.records import RunRecord, Task, command_source, environment, plugin_source
-from models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
-from models.registry import load_instance
-from solvers.base import Deadline, Result, Stats, Status
-from solvers.cpsat import WORKERS_VARIABLE, default_workers
-from solvers.registry import add_plugins, get_solver
+from crosscheck.harness.external import run_external
+from crosscheck.harness.index import Expected
+from crosscheck.harness.lifeline import die_with_reader
+from crosscheck.harness.measure import Usage, core_groups, killed_usage, own_usage
+from crosscheck.harness.records import RunRecord, Task, command_source, environment, plugin_source
+from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
+from crosscheck.models.registry import load_instance
+from crosscheck.solvers.base import Deadline, Result, Stats, Status
+from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
+from crosscheck.solvers.registry import add_plugins, get_solver
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -101,7 +101,7 @@ def _name_solver_source(base: _Shared, digest: str | None) -> None:
 def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:
     """Run the external program `command` and record its claim, with its plan checked if it printed one.
 
-    The record carries no bound: a program's claim is never a proof (see `harness.external`).
+    The record carries no bound: a program's claim is never a proof (see `crosscheck.harness.external`).
     """
     start = time.perf_counter()
     claim = run_external(command, instance.to_text(), Deadline(task.time_limit, task.clock))
@@ -206,7 +206,7 @@ def failure(task: Task, expected: Expected, status: Status, message: str, second
 def _context() -> ForkServerContext:
     """A forkserver whose server has imported the solvers once, so children start fast."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["harness.preload"])
+    context.set_forkserver_preload(["crosscheck.harness.preload"])
     return context
 
 
@@ -323,7 +323,7 @@ def run_tasks(
 ) -> list[RunRecord]:
     """Run every task (`jobs` at a time), calling `on_start` and `on_end` in the thread
     that runs it as it starts and ends, and `on_record` in this thread with its record.  With `pin_cores`, each isolated run is pinned to
-    a group of cores no other run at the same time has (`harness.measure.core_groups`).
+    a group of cores no other run at the same time has (`crosscheck.harness.measure.core_groups`).
 
     Records come back in task order, whatever order they finished in.
     """

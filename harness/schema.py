@@ -10,7 +10,7 @@ Every record written carries ``schema_version``.  History:
 
 A file written by a newer crosscheck (a version above `SCHEMA_VERSION`) is refused with
 `NewerSchemaError` rather than read wrongly.  `crosscheck schema` prints the current JSON
-Schema, generated from the pydantic model `harness.records.RunRecord`.
+Schema, generated from the pydantic model `crosscheck.harness.records.RunRecord`.
 """
 
 from __future__ import annotations

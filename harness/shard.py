@@ -19,7 +19,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from harness.records import RunKey, RunRecord
+from crosscheck.harness.records import RunKey, RunRecord
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 This is what ``crosscheck report FILE --format csv|jsonl|parquet`` writes, and what
 `load` hands to pandas::
 
-    import harness.tidy
-    frame = harness.tidy.load("runs.jsonl")   # or a .csv / .parquet written by `report`
+    import crosscheck.harness.tidy
+    frame = crosscheck.harness.tidy.load("runs.jsonl")   # or a .csv / .parquet written by `report`
     frame[frame.exact].groupby("solver").seconds.median()
 
 Columns (`COLUMNS` first, in this order, then the solvers' numeric and text statistics
@@ -39,9 +39,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.index import INFEASIBLE
-from harness.records import RunRecord, read_records
-from harness.verdicts import judge_all
+from crosscheck.harness.index import INFEASIBLE
+from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.verdicts import judge_all
 
 if TYPE_CHECKING:  # pandas is optional (the analysis extra)
     import pandas

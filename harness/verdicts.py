@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from harness.index import INFEASIBLE
-from harness.records import UNREADABLE, RunRecord
-from solvers.base import Status
+from crosscheck.harness.index import INFEASIBLE
+from crosscheck.harness.records import UNREADABLE, RunRecord
+from crosscheck.solvers.base import Status
 
 
 class Verdict(StrEnum):

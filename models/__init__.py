@@ -1,5 +1,5 @@
 """Puzzle models: parsing, rules, variant transforms, generators and plan checkers."""
 
-from models.base import InvalidInstance, InvalidPlan, Puzzle
+from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle
 
 __all__ = ["InvalidInstance", "InvalidPlan", "Puzzle"]

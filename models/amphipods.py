@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
+from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
 
 KINDS = "ABCD"
 ENERGY = {"A": 1, "B": 10, "C": 100, "D": 1000}

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
+from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
 
 GENERATOR, MICROCHIP = "generator", "microchip"
 UP, DOWN = "up", "down"

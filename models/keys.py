@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
+from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
 
 Cell = tuple[int, int]  # (row, column), 0-based
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from models import amphipods, elevator, keys
-from models.base import Instance, InvalidInstance, Puzzle
+from crosscheck.models import amphipods, elevator, keys
+from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 
 PUZZLES: dict[str, Puzzle] = {
     puzzle.name: puzzle

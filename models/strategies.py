@@ -27,8 +27,8 @@ from collections.abc import Iterable, Mapping
 
 from hypothesis import strategies as st
 
-from models import amphipods, elevator, keys
-from models.base import Instance
+from crosscheck.models import amphipods, elevator, keys
+from crosscheck.models.base import Instance
 
 Range = tuple[int, int]
 Cell = tuple[int, int]

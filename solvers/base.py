@@ -152,7 +152,7 @@ class Answer:
 class Solver(ABC):
     """A formulation of one puzzle.
 
-    Subclasses set `name`, `puzzle` (a `models.registry` puzzle name) and `summary`,
+    Subclasses set `name`, `puzzle` (a `crosscheck.models.registry` puzzle name) and `summary`,
     and implement `_solve`.  `solve` never raises for solver failures: exceptions
     become `error` results with their message.
     """
@@ -165,7 +165,7 @@ class Solver(ABC):
     #: together, so their agreement counts as one piece of evidence, not two.  Parsers
     #: and plan checkers are not listed: every plan is replayed independently anyway.
     shares: ClassVar[frozenset[str]] = frozenset()
-    #: True when a run solves with CP-SAT, whose worker threads (`solvers.cpsat.default_workers`)
+    #: True when a run solves with CP-SAT, whose worker threads (`crosscheck.solvers.cpsat.default_workers`)
     #: share the cores: the harness counts them before running several runs at a time.
     runs_cpsat: ClassVar[bool] = False
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from solvers.base import Answer, Deadline, Stats, Status
+from crosscheck.solvers.base import Answer, Deadline, Stats, Status
 
 #: Workers per CP-SAT run: the harness's default is one run per core, so two keep a
 #: run's portfolio small without leaving a two-core machine idle when running alone.

@@ -12,8 +12,8 @@ import importlib
 import os
 from types import ModuleType
 
-from solvers import amphipods, elevator, keys, planner
-from solvers.base import Solver
+from crosscheck.solvers import amphipods, elevator, keys, planner
+from crosscheck.solvers.base import Solver
 
 PLUGIN_VARIABLE = "CROSSCHECK_SOLVERS"
 

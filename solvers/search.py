@@ -25,7 +25,7 @@ from enum import StrEnum
 from itertools import count
 from typing import Any, Generic, TypeVar
 
-from solvers.base import Answer, Deadline, Stats, Status
+from crosscheck.solvers.base import Answer, Deadline, Stats, Status
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")

@@ -14,10 +14,10 @@ from collections.abc import Hashable, Iterator
 from itertools import combinations
 from typing import Any
 
-from models import amphipods, elevator
-from models.keys import KeyMove, Vault
-from solvers.base import Answer, Deadline, Solver, Status
-from solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.models import amphipods, elevator
+from crosscheck.models.keys import KeyMove, Vault
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
 
 Cell = tuple[int, int]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from models.base import InvalidInstance
+from crosscheck.models.base import InvalidInstance
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"
 INDEX: dict[str, dict[str, Any]] = tomllib.loads((INSTANCES / "index.toml").read_text(encoding="utf-8"))

@@ -12,10 +12,10 @@ import sys
 import tempfile
 import time
 
-from models.amphipods import AmphipodMove, Burrow
-from models.keys import DIRECTIONS, KeyMove, Vault
-from solvers.base import Answer, Deadline, Solver, Status
-from solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.models.amphipods import AmphipodMove, Burrow
+from crosscheck.models.keys import DIRECTIONS, KeyMove, Vault
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
 
 #: How long `Napper` naps.
 NAP_SECONDS = 1.5

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from models.amphipods import AmphipodMove as M
-from models.amphipods import (
+from crosscheck.models.amphipods import AmphipodMove as M
+from crosscheck.models.amphipods import (
     Burrow,
     check_plan,
     deep,
@@ -15,8 +15,8 @@ from models.amphipods import (
     parse,
     path,
 )
-from models.base import InvalidInstance, InvalidPlan
-from models.registry import detect_puzzle
+from crosscheck.models.base import InvalidInstance, InvalidPlan
+from crosscheck.models.registry import detect_puzzle
 from tests.known import assert_parse_error, read
 
 EXAMPLE = """#############

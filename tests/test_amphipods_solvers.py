@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from models.amphipods import (
+from crosscheck.models.amphipods import (
     ENERGY,
     KINDS,
     ROOM_DOORS,
@@ -16,13 +16,13 @@ from models.amphipods import (
     generate,
     parse,
 )
-from solvers.amphipods.common import Layout
-from solvers.amphipods.cpsat import ScheduleModel
-from solvers.amphipods.search import MacroMoves, MacroSearch
-from solvers.amphipods.steps import Burrowing, StepSearch
-from solvers.base import Result, Status
-from solvers.registry import solvers_for
-from solvers.search import best_first_search
+from crosscheck.solvers.amphipods.common import Layout
+from crosscheck.solvers.amphipods.cpsat import ScheduleModel
+from crosscheck.solvers.amphipods.search import MacroMoves, MacroSearch
+from crosscheck.solvers.amphipods.steps import Burrowing, StepSearch
+from crosscheck.solvers.base import Result, Status
+from crosscheck.solvers.registry import solvers_for
+from crosscheck.solvers.search import best_first_search
 from tests.known import published_optima, read
 
 ANSWERS = published_optima("amphipods")

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from models.amphipods import Burrow, check_plan, generate, parse
-from solvers.amphipods.search import MacroSearch
-from solvers.amphipods.stops import (
+from crosscheck.models.amphipods import Burrow, check_plan, generate, parse
+from crosscheck.solvers.amphipods.search import MacroSearch
+from crosscheck.solvers.amphipods.stops import (
     StopMoves,
     StopSearch,
     after,
@@ -21,7 +21,7 @@ from solvers.amphipods.stops import (
     stacks_of,
     start_and_goal,
 )
-from solvers.base import Deadline, Result, Status
+from crosscheck.solvers.base import Deadline, Result, Status
 from tests.known import INDEX, read
 
 

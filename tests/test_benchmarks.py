@@ -10,12 +10,12 @@ from pathlib import Path
 import pyperf
 import pytest
 
-import solvers.registry
+import crosscheck.solvers.registry
 from benchmarks import bench_elevator, bench_exposure, bench_hunt, speed
 from benchmarks.compare import change, main
 from benchmarks.timing import Timer
-from models.elevator import generate
-from solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.models.elevator import generate
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 
 
 class Counting(Solver):
@@ -111,7 +111,7 @@ def test_speed_runs_each_benchmark_keeps_its_output_and_reports_failures(tmp_pat
 
 def test_the_hunt_benchmark_reports_each_planted_mistake_found_and_shrunk(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(solvers.registry, "SOLVERS", dict(solvers.registry.SOLVERS))
+    monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
     monkeypatch.setattr(sys, "argv", ["bench_hunt", "--only", "keys-onepath", "--seeds", "1", "--budget", "60",
                                       "--shrink-budget", "5", "--out", str(tmp_path)])
     bench_hunt.main()

@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import harness.cli
-import solvers.registry
-from harness.cli import main
-from harness.progress import Progress
-from harness.records import RunRecord, read_records
-from harness.verdicts import judge_all
+import crosscheck.harness.cli
+import crosscheck.solvers.registry
+from crosscheck.harness.cli import main
+from crosscheck.harness.progress import Progress
+from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.verdicts import judge_all
 from tests.known import INSTANCES
 from tests.plugin_solvers import NAP_SECONDS, grandchild_pidfile
 
@@ -41,9 +41,9 @@ def plugins(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     that later test modules never meet a solver that sleeps for ten minutes.
     """
     monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.plugin_solvers")
-    monkeypatch.setattr(solvers.registry, "SOLVERS", dict(solvers.registry.SOLVERS))
+    monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
     names = iter(range(10**6))
-    monkeypatch.setattr(harness.cli, "_fresh_results_path",
+    monkeypatch.setattr(crosscheck.harness.cli, "_fresh_results_path",
                         lambda: tmp_path / "results" / f"default-{next(names)}.jsonl")
 
 
@@ -207,7 +207,7 @@ def test_compare_takes_several_paths_and_runs_each_file_once(folder: Path, tmp_p
 
 
 def test_an_unavailable_solver_runs_only_when_named(folder: Path) -> None:
-    from solvers.registry import default_solvers_for
+    from crosscheck.solvers.registry import default_solvers_for
 
     listing = invoke("list").output  # registers the plugins named in CROSSCHECK_SOLVERS
     assert "test-absent" in listing and "[not run by default: the test-absent extra" in listing
@@ -356,7 +356,7 @@ def test_compare_saves_records_by_default(folder: Path, tmp_path: Path) -> None:
 
 def test_a_local_comparison_never_imports_dask(folder: Path, tmp_path: Path) -> None:
     """Dask is the optional cluster extra: only --scheduler may load it."""
-    script = ("import sys; from click.testing import CliRunner; from harness.cli import main; "
+    script = ("import sys; from click.testing import CliRunner; from crosscheck.harness.cli import main; "
               f"result = CliRunner().invoke(main, ['compare', {str(folder)!r}, '--solver', 'test-liar', '--out', "
               f"{str(tmp_path / 'runs.jsonl')!r}]); "
               "print(result.exit_code, sorted({m.split('.')[0] for m in sys.modules} & {'dask', 'distributed'}))")

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_cluster import local_cluster
-from harness.records import Task, environment, read_records
-from harness.verdicts import judge_all
+from crosscheck.harness.records import Task, environment, read_records
+from crosscheck.harness.verdicts import judge_all
 from tests.known import INSTANCES
 from tests.plugin_solvers import grandchild_pidfile
 from tests.test_orphans import ROOT, VAULT, alive, parent, wait_for
@@ -38,7 +38,7 @@ def scheduler() -> Iterator[str]:
 
 
 def _compare(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "harness.cli", "compare", *args], env=ENVIRONMENT, text=True,
+    return subprocess.run([sys.executable, "-m", "crosscheck.harness.cli", "compare", *args], env=ENVIRONMENT, text=True,
                           capture_output=True, timeout=timeout, check=False)
 
 
@@ -101,7 +101,7 @@ def _worker_of(run: int) -> int:
 def test_a_worker_lost_mid_run_gives_an_error_record_and_the_rest_goes_on(scheduler: str, tmp_path: Path) -> None:
     pidfiles = _sleepers(tmp_path / "vaults", 2)
     out = tmp_path / "runs.jsonl"
-    compare = subprocess.Popen([sys.executable, "-m", "harness.cli", "compare", str(tmp_path / "vaults"),
+    compare = subprocess.Popen([sys.executable, "-m", "crosscheck.harness.cli", "compare", str(tmp_path / "vaults"),
                                 "--solver", "test-sleeper", "--solver", "test-plain", "--time-limit", "1",
                                 "--out", str(out)],  # the scheduler named by the environment, as in a batch script
                                env={**ENVIRONMENT, "CROSSCHECK_SCHEDULER": scheduler},
@@ -128,7 +128,7 @@ def test_a_killed_client_leaves_nothing_running_and_resume_completes(scheduler: 
     out = tmp_path / "runs.jsonl"
     args = [str(tmp_path / "vaults"), "--solver", "test-plain", "--solver", "test-sleeper", "--time-limit", "60",
             "--scheduler", scheduler, "--out", str(out)]
-    compare = subprocess.Popen([sys.executable, "-m", "harness.cli", "compare", *args], env=ENVIRONMENT,
+    compare = subprocess.Popen([sys.executable, "-m", "crosscheck.harness.cli", "compare", *args], env=ENVIRONMENT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         assert wait_for(lambda: all(_started(p) for p in pidfiles), 60)
@@ -149,14 +149,14 @@ def test_a_killed_client_leaves_nothing_running_and_resume_completes(scheduler: 
 @pytest.mark.parametrize("differs", ["commit", "source"])
 def test_workers_with_another_crosscheck_are_reported_and_not_used(scheduler: str, monkeypatch: pytest.MonkeyPatch,
                                                                     tmp_path: Path, differs: str) -> None:
-    import harness.cluster
+    import crosscheck.harness.cluster
 
     ours = {**environment(), differs: "elsewhere"}  # another commit, or the same one with other edits
-    monkeypatch.setattr(harness.cluster, "environment", lambda: ours)
+    monkeypatch.setattr(crosscheck.harness.cluster, "environment", lambda: ours)
     (tmp_path / "small.txt").write_text(VAULT)
     task = Task(path=str(tmp_path / "small.txt"), instance="small", solver="keys-graph", puzzle="keys")
     reports: list[str] = []
-    with pytest.raises(harness.cluster.ClusterError, match="no worker"):
-        harness.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, lambda task: None,
+    with pytest.raises(crosscheck.harness.cluster.ClusterError, match="no worker"):
+        crosscheck.harness.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, lambda task: None,
                                        lambda task: None, reports.append)
     assert len(reports) == 2 and all("not used" in line and "elsewhere" in line for line in reports)

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 MAX_FUNCTION_LINES = 60
 CHECKERS = {"check_plan"}
-CHECKER_MODULES = {"models.registry"}
+CHECKER_MODULES = {"crosscheck.models.registry"}
 
 
 def _modules(*packages: str) -> list[Path]:
@@ -52,10 +52,10 @@ def long_functions(tree: ast.Module, limit: int = MAX_FUNCTION_LINES) -> list[st
 
 
 def test_the_rule_finders_find_what_they_name() -> None:
-    offending = ast.parse("from models.keys import check_plan\nimport models.registry\n"
-                          "from models import registry\ndef f(p):\n    return p.check_plan\n")
+    offending = ast.parse("from crosscheck.models.keys import check_plan\nimport crosscheck.models.registry\n"
+                          "from crosscheck.models import registry\ndef f(p):\n    return p.check_plan\n")
     assert [use.split(":")[0] for use in plan_checker_uses(offending)] == ["1", "2", "3", "5"]
-    assert plan_checker_uses(ast.parse("from models.keys import KeyMove, parse\n")) == []
+    assert plan_checker_uses(ast.parse("from crosscheck.models.keys import KeyMove, parse\n")) == []
     def function(name: str, lines: int) -> str:
         return f"def {name}():\n" + "".join(f"    x{i} = {i}\n" for i in range(lines - 1))
 

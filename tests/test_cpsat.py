@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from ortools.sat.python import cp_model
 
-from solvers.base import Deadline, Status
-from solvers.cpsat import configured_solver, run_answer, run_stats
+from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.cpsat import configured_solver, run_answer, run_stats
 
 
 def _run(model: cp_model.CpModel, offset: int = 0):

@@ -13,12 +13,12 @@ import random
 import numpy as np
 import pytest
 
-from models.base import InvalidPlan
-from models.elevator import ELEMENT_NAMES, UP, ElevatorMove, Facility, check_plan, generate, item_name
-from solvers.base import Deadline, Status
-from solvers.elevator.packed import Moves, Packing
-from solvers.elevator.quotient import QuotientSearch
-from solvers.elevator.search import BreadthFirst
+from crosscheck.models.base import InvalidPlan
+from crosscheck.models.elevator import ELEMENT_NAMES, UP, ElevatorMove, Facility, check_plan, generate, item_name
+from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.elevator.packed import Moves, Packing
+from crosscheck.solvers.elevator.quotient import QuotientSearch
+from crosscheck.solvers.elevator.search import BreadthFirst
 from tests.test_elevator_solvers import assert_answers_index, indexed
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from models.base import InvalidInstance, InvalidPlan
-from models.elevator import (
+from crosscheck.models.base import InvalidInstance, InvalidPlan
+from crosscheck.models.elevator import (
     ElevatorMove,
     Facility,
     all_safe,
@@ -19,7 +19,7 @@ from models.elevator import (
     ordinal,
     parse,
 )
-from models.registry import detect_puzzle, get_puzzle
+from crosscheck.models.registry import detect_puzzle, get_puzzle
 from tests.known import assert_parse_error
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "instances" / "elevator" / "two-pairs-example.txt"

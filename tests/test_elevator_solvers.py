@@ -7,18 +7,18 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from harness.index import discover
-from models.elevator import ElevatorMove, Facility, all_safe, check_plan, extended, generate, parse
-from solvers.base import Deadline, Status
-from solvers.cpsat import configured_solver
-from solvers.elevator.common import (
+from crosscheck.harness.index import discover
+from crosscheck.models.elevator import ElevatorMove, Facility, all_safe, check_plan, extended, generate, parse
+from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.cpsat import configured_solver
+from crosscheck.solvers.elevator.common import (
     crossing_bound,
     item_names,
     labelled_bound,
     labelled_moves,
     start_state,
 )
-from solvers.elevator.cpsat import (
+from crosscheck.solvers.elevator.cpsat import (
     HorizonModel,
     TimeIndexed,
     WasteTables,
@@ -26,9 +26,9 @@ from solvers.elevator.cpsat import (
     potential,
     quotient_state_cap,
 )
-from solvers.elevator.quotient import QuotientSearch, canonical
-from solvers.elevator.search import BreadthFirst
-from solvers.registry import solvers_for
+from crosscheck.solvers.elevator.quotient import QuotientSearch, canonical
+from crosscheck.solvers.elevator.search import BreadthFirst
+from crosscheck.solvers.registry import solvers_for
 from tests.known import INSTANCES
 
 SOLVERS = [BreadthFirst(), QuotientSearch(), TimeIndexed()]

@@ -6,11 +6,11 @@ from collections import deque
 
 import pytest
 
-from models.elevator import Facility, generate
-from solvers.base import Deadline
-from solvers.elevator.common import Labelled, labelled_moves, start_state
-from solvers.elevator.cpsat import WasteTables, potential
-from solvers.elevator.top_floors import TopFloors
+from crosscheck.models.elevator import Facility, generate
+from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.elevator.common import Labelled, labelled_moves, start_state
+from crosscheck.solvers.elevator.cpsat import WasteTables, potential
+from crosscheck.solvers.elevator.top_floors import TopFloors
 
 
 def game_state(game: TopFloors, state: Labelled):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from harness.external import read_claim
-from harness.records import Task
-from harness.run import run_task
-from harness.verdicts import Verdict, judge
-from solvers.base import Clock, Status
+from crosscheck.harness.external import read_claim
+from crosscheck.harness.records import Task
+from crosscheck.harness.run import run_task
+from crosscheck.harness.verdicts import Verdict, judge
+from crosscheck.solvers.base import Clock, Status
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8: east to a, then west through A to b
 

@@ -20,15 +20,15 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-import harness.hunt
-import harness.run
-import solvers.registry
-from harness.cli import main
-from harness.records import RunRecord, read_records
-from harness.verdicts import judge
-from models import amphipods, elevator, keys, strategies
-from models.registry import PUZZLES
-from models.strategies import instances, parse_range, parse_ranges, ranges_for
+import crosscheck.harness.hunt
+import crosscheck.harness.run
+import crosscheck.solvers.registry
+from crosscheck.harness.cli import main
+from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.verdicts import judge
+from crosscheck.models import amphipods, elevator, keys, strategies
+from crosscheck.models.registry import PUZZLES
+from crosscheck.models.strategies import instances, parse_range, parse_ranges, ranges_for
 from tests.known import INSTANCES
 
 EXTERNALS = Path(__file__).resolve().parent / "externals"
@@ -38,7 +38,7 @@ EXTERNALS = Path(__file__).resolve().parent / "externals"
 def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the planted formulations for the runs (the registry is restored afterwards)."""
     monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.hunt_solvers")
-    monkeypatch.setattr(solvers.registry, "SOLVERS", dict(solvers.registry.SOLVERS))
+    monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
 
 
 def hunt(out: Path, puzzle: str, *args: str, budget: float = 60) -> tuple[int, str]:
@@ -192,7 +192,7 @@ def test_crossed_doors_leave_a_longer_way_round_where_there_is_one() -> None:
     rows = ["#...#...#", "b..@#@..a", "#########", "...@#@...", "....#...."]
     crossed = _crossed(rows, "ab")
     assert crossed == ["#...#...#", "b.A@#@B.a", *rows[2:]]
-    assert solvers.registry.get_solver("keys-graph").solve(_vault(crossed)).cost == 8
+    assert crosscheck.solvers.registry.get_solver("keys-graph").solve(_vault(crossed)).cost == 8
     crossed = _crossed([".a.####", "..@#@.b", "#######", "..@#@..", "...#..."], "ab")
     assert crossed == [".aB####", ".B@#@Ab", "#######", "..@#@..", "...#..."]
     assert keys.collectable_keys(_vault(crossed)) == set()
@@ -256,9 +256,9 @@ def _interrupt_runs(monkeypatch: pytest.MonkeyPatch, when: Callable[[int], bool]
     def runs(*args: Any, **kwargs: Any) -> list[RunRecord]:
         if when(next(calls)):
             raise KeyboardInterrupt
-        return harness.run.run_tasks(*args, **kwargs, isolate=False)
+        return crosscheck.harness.run.run_tasks(*args, **kwargs, isolate=False)
 
-    monkeypatch.setattr(harness.hunt, "run_tasks", runs)
+    monkeypatch.setattr(crosscheck.harness.hunt, "run_tasks", runs)
 
 
 ONEPATH_SMALL = ("--solver", "keys-graph", "--solver", "keys-onepath",

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from models.keys import Vault, generate, parse
-from solvers.keys.graph_search import ContractedProblem, remaining_keys_bound
-from solvers.keys.routes import contract
+from crosscheck.models.keys import Vault, generate, parse
+from crosscheck.solvers.keys.graph_search import ContractedProblem, remaining_keys_bound
+from crosscheck.solvers.keys.routes import contract
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
 

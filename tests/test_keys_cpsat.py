@@ -12,11 +12,11 @@ from collections import deque
 
 import pytest
 
-from models.keys import Vault, check_plan, generate, parse
-from solvers.base import Status
-from solvers.keys import SOLVERS
-from solvers.keys.cpsat import KeysCpSat
-from solvers.registry import get_solver
+from crosscheck.models.keys import Vault, check_plan, generate, parse
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.keys import SOLVERS
+from crosscheck.solvers.keys.cpsat import KeysCpSat
+from crosscheck.solvers.registry import get_solver
 from tests.known import published_optima, read
 
 ANSWERS = published_optima("keys")

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from models.keys import Vault, generate
-from solvers.keys import grid_cuts, grid_search, grid_walks
-from solvers.keys.grid_search import GridSearch, WalkProblem
-from solvers.keys.grid_walks import CellGraph, FirstKeyWalks
-from solvers.registry import solvers_for
-from solvers.search import Strategy, best_first_search
+from crosscheck.models.keys import Vault, generate
+from crosscheck.solvers.keys import grid_cuts, grid_search, grid_walks
+from crosscheck.solvers.keys.grid_search import GridSearch, WalkProblem
+from crosscheck.solvers.keys.grid_walks import CellGraph, FirstKeyWalks
+from crosscheck.solvers.registry import solvers_for
+from crosscheck.solvers.search import Strategy, best_first_search
 
 
 def door_free(vault: Vault) -> Vault:
@@ -123,4 +123,4 @@ def test_grid_search_shares_nothing_with_the_other_formulations() -> None:
     for module in (grid_search, grid_walks, grid_cuts):
         tree = ast.parse(Path(module.__file__ or "").read_text())
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-        assert imported.isdisjoint({"solvers.keys.bounds", "solvers.keys.routes", "solvers.keys.graph_search"})
+        assert imported.isdisjoint({"crosscheck.solvers.keys.bounds", "crosscheck.solvers.keys.routes", "crosscheck.solvers.keys.graph_search"})

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from models.keys import KeyMove, Vault, generate, parse
-from solvers.keys.level_cuts import level_cuts
-from solvers.keys.routes import contract
-from solvers.registry import get_solver
+from crosscheck.models.keys import KeyMove, Vault, generate, parse
+from crosscheck.solvers.keys.level_cuts import level_cuts
+from crosscheck.solvers.keys.routes import contract
+from crosscheck.solvers.registry import get_solver
 from tests.known import read
 
 

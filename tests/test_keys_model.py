@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.base import InvalidInstance, InvalidPlan
-from models.keys import (
+from crosscheck.models.base import InvalidInstance, InvalidPlan
+from crosscheck.models.keys import (
     DIRECTIONS,
     KeyMove,
     check_plan,
@@ -20,7 +20,7 @@ from models.keys import (
     is_key,
     parse,
 )
-from solvers.keys.packing import RobotPacking
+from crosscheck.solvers.keys.packing import RobotPacking
 from tests.known import assert_parse_error
 
 ONE_ROBOT_1 = "#########\n#b.A.@.a#\n#########\n"

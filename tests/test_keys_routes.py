@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from models.keys import DIRECTIONS, WALL, Cell, Vault, generate, parse
-from solvers.keys.routes import contract
+from crosscheck.models.keys import DIRECTIONS, WALL, Cell, Vault, generate, parse
+from crosscheck.solvers.keys.routes import contract
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
 NO_ROUTE = None

@@ -10,13 +10,13 @@ import json
 
 import pytest
 
-from models.keys import Vault, check_plan, generate, parse
-from solvers.base import Status
-from solvers.keys.graph_search import ContractedProblem
-from solvers.keys.grid_search import WalkProblem
-from solvers.keys.routes import contract
-from solvers.registry import solvers_for
-from solvers.search import Strategy, best_first_search
+from crosscheck.models.keys import Vault, check_plan, generate, parse
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.keys.graph_search import ContractedProblem
+from crosscheck.solvers.keys.grid_search import WalkProblem
+from crosscheck.solvers.keys.routes import contract
+from crosscheck.solvers.registry import solvers_for
+from crosscheck.solvers.search import Strategy, best_first_search
 from tests.known import INDEX, INSTANCES, published_optima
 
 EXAMPLES = sorted(published_optima("keys"))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from models.keys import KeyMove, Vault, check_plan, generate, parse
-from solvers.keys.cpsat import ArcRoute, regions, usable_routes
-from solvers.keys.routes import contract
-from solvers.keys.warm_start import Step, greedy_sequence, improved_sequence, kicked_sequence
+from crosscheck.models.keys import KeyMove, Vault, check_plan, generate, parse
+from crosscheck.solvers.keys.cpsat import ArcRoute, regions, usable_routes
+from crosscheck.solvers.keys.routes import contract
+from crosscheck.solvers.keys.warm_start import Step, greedy_sequence, improved_sequence, kicked_sequence
 from tests.test_keys_cpsat import reference_cost
 
 

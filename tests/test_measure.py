@@ -15,16 +15,16 @@ from typing import Any
 import pytest
 from ortools.sat.python import cp_model
 
-import solvers.registry
-from harness.measure import core_groups, cores, oversubscription
-from harness.progress import Progress
-from harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
-from harness.report import render, spread
-from harness.run import run_task
-from harness.schema import SCHEMA_VERSION, NewerSchemaError
-from harness.tidy import COLUMNS, load, rows, to_csv
-from solvers.base import Deadline, Status
-from solvers.cpsat import configured_solver, solve
+import crosscheck.solvers.registry
+from crosscheck.harness.measure import core_groups, cores, oversubscription
+from crosscheck.harness.progress import Progress
+from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
+from crosscheck.harness.report import render, spread
+from crosscheck.harness.run import run_task
+from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
+from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
+from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.cpsat import configured_solver, solve
 from tests.plugin_solvers import SPAWNED_CPU, SPAWNED_MB
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
@@ -109,7 +109,7 @@ def test_a_plugin_formulation_is_named_by_a_digest_of_its_file_and_a_built_in_on
     module = tmp_path / "my_vault.py"
     module.write_text(PLUGIN)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(solvers.registry, "SOLVERS", dict(solvers.registry.SOLVERS))
+    monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
     (tmp_path / "v.txt").write_text(VAULT)
 
     def environment(solver: str) -> dict[str, Any]:
@@ -123,7 +123,7 @@ def test_a_plugin_formulation_is_named_by_a_digest_of_its_file_and_a_built_in_on
 
 
 PLUGIN = """
-from solvers.keys.graph_search import GraphSearch
+from crosscheck.solvers.keys.graph_search import GraphSearch
 
 class Mine(GraphSearch):
     name = "keys-mine"
@@ -288,7 +288,7 @@ def test_readme_example_loads_results_and_plots_median_time(tmp_path: Path, monk
     readme = (ROOT / "README.md").read_text()
     start = readme.index("```python\n", readme.index("### Analysing results")) + len("```python\n")
     example = readme[start: readme.index("```", start)]
-    assert "harness.tidy.load(" in example
+    assert "crosscheck.harness.tidy.load(" in example
     save(tmp_path / "runs.jsonl", [record("a", seconds=1.0), record("b", seconds=2.0)])
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MPLBACKEND", "Agg")

@@ -43,7 +43,7 @@ def wait_for(condition, seconds: float) -> bool:
 def sleeper_compare(folder: Path, out: Path, *extra: str) -> subprocess.Popen[bytes]:
     """`crosscheck compare` of `folder` with the test-sleeper solver, started in the background."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "CROSSCHECK_SOLVERS": "tests.plugin_solvers"}
-    return subprocess.Popen([sys.executable, "-m", "harness.cli", "compare", str(folder), "--solver", "test-sleeper",
+    return subprocess.Popen([sys.executable, "-m", "crosscheck.harness.cli", "compare", str(folder), "--solver", "test-sleeper",
                              "--time-limit", "120", "--out", str(out), *extra],
                             env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

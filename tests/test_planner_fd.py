@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from harness.cli import main
-from harness.index import discover
-from models import amphipods, elevator
-from models.keys import generate as generate_vault
-from models.keys import parse as parse_vault
-from models.registry import PUZZLES, load_instance
-from solvers.base import Status
-from solvers.planner import downward
-from solvers.registry import get_solver, solvers_for
+from crosscheck.harness.cli import main
+from crosscheck.harness.index import discover
+from crosscheck.models import amphipods, elevator
+from crosscheck.models.keys import generate as generate_vault
+from crosscheck.models.keys import parse as parse_vault
+from crosscheck.models.registry import PUZZLES, load_instance
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.planner import downward
+from crosscheck.solvers.registry import get_solver, solvers_for
 from tests.known import INSTANCES
 
 try:

@@ -16,16 +16,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from harness.cli import main
-from models import amphipods, elevator
-from models.base import InvalidPlan
-from models.keys import KeyMove
-from models.keys import parse as parse_vault
-from models.registry import PUZZLES
-from solvers.base import Status
-from solvers.planner import downward
-from solvers.planner.fd import ENCODERS, KeysFastDownward, encoder
-from solvers.planner.pddl import Encoding
+from crosscheck.harness.cli import main
+from crosscheck.models import amphipods, elevator
+from crosscheck.models.base import InvalidPlan
+from crosscheck.models.keys import KeyMove
+from crosscheck.models.keys import parse as parse_vault
+from crosscheck.models.registry import PUZZLES
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.planner import downward
+from crosscheck.solvers.planner.fd import ENCODERS, KeysFastDownward, encoder
+from crosscheck.solvers.planner.pddl import Encoding
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"
 

@@ -3,7 +3,7 @@
 import pytest
 from pydantic import ValidationError
 
-from solvers.base import Answer, Deadline, Result, Solver, Status
+from crosscheck.solvers.base import Answer, Deadline, Result, Solver, Status
 
 PLAN = [(0, "E")]
 

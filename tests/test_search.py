@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from solvers.base import Deadline, Status
-from solvers.search import Ending, SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.search import Ending, SearchProblem, Strategy, best_first_search
 
 
 class Graph(SearchProblem[int, tuple[int, int]]):

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.records import RunRecord, read_records
-from harness.shard import Shard, merge
-from harness.verdicts import judge_all
-from solvers.base import Status
+from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.shard import Shard, merge
+from crosscheck.harness.verdicts import judge_all
+from crosscheck.solvers.base import Status
 from tests.test_cli import folder, invoke, plugins  # noqa: F401  (fixtures)
 
 VAULTS = ["#########\n#b.A.@.a#\n#########\n", "#######\n#a.@.b#\n#######\n", "#####\n#@.a#\n#####\n",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from harness.records import RunRecord
-from harness.verdicts import Verdict, judge
-from solvers.base import Status
+from crosscheck.harness.records import RunRecord
+from crosscheck.harness.verdicts import Verdict, judge
+from crosscheck.solvers.base import Status
 
 
 def record(solver: str, status: Status, cost: int | None = None, bound: int | None = None,

@@ -1,9 +1,9 @@
 """Amphipod burrow formulations."""
 
-from solvers.amphipods.cpsat import ScheduleModel
-from solvers.amphipods.search import MacroSearch
-from solvers.amphipods.steps import StepSearch
-from solvers.amphipods.stops import StopSearch
-from solvers.base import Solver
+from crosscheck.solvers.amphipods.cpsat import ScheduleModel
+from crosscheck.solvers.amphipods.search import MacroSearch
+from crosscheck.solvers.amphipods.steps import StepSearch
+from crosscheck.solvers.amphipods.stops import StopSearch
+from crosscheck.solvers.base import Solver
 
 SOLVERS: list[type[Solver]] = [MacroSearch, StepSearch, StopSearch, ScheduleModel]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.amphipods import Burrow, settled
+from crosscheck.models.amphipods import Burrow, settled
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """``amphipods-cpsat``: a CP-SAT scheduling model of the canonical plans.
 
-By the contraction lemma (`solvers.amphipods.common`) some optimal plan is canonical:
+By the contraction lemma (`crosscheck.solvers.amphipods.common`) some optimal plan is canonical:
 every amphipod that must move leaves its room once, either straight into its home
 room or to one hallway stop from which it later goes home, and entrants fill rooms
 from the bottom.  The model describes exactly the canonical plans:
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
-from solvers.amphipods.common import Layout
-from solvers.base import Answer, Deadline, Solver
-from solvers.cpsat import configured_solver, run_answer, run_stats, solve
+from crosscheck.models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
+from crosscheck.solvers.amphipods.common import Layout
+from crosscheck.solvers.base import Answer, Deadline, Solver
+from crosscheck.solvers.cpsat import configured_solver, run_answer, run_stats, solve
 
 DIRECT = -1
 
@@ -202,7 +202,7 @@ class ScheduleModel(Solver):
     name = "amphipods-cpsat"
     puzzle = "amphipods"
     summary = "CP-SAT scheduling model: leave/arrive events, stop choice, no-overlap, room order, path clear"
-    shares = frozenset({"solvers.amphipods.common.Layout"})
+    shares = frozenset({"crosscheck.solvers.amphipods.common.Layout"})
     runs_cpsat = True
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:

@@ -6,7 +6,7 @@ amphipods have left; from then on the room is clean and ``p - need[r]`` amphipod
 have come home (see `Layout`).  The rooms' contents follow from the progress, so
 they are not stored.
 
-Moves (relying on the contraction lemma of `solvers.amphipods.common`):
+Moves (relying on the contraction lemma of `crosscheck.solvers.amphipods.common`):
 - if some amphipod can go home now (from a hallway stop, or straight from the top of
   its room), it does so at once, as part of the move that made it possible.  Safe:
   doing it earlier frees its cell, enters the same set of room slots at the same
@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
-from solvers.amphipods.common import Layout
-from solvers.base import Answer, Deadline, Solver
-from solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
+from crosscheck.solvers.amphipods.common import Layout
+from crosscheck.solvers.base import Answer, Deadline, Solver
+from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
 
 State = str
 #: (kind, room the move starts from or -1, slot or hallway index, target room or -1, target)
@@ -344,7 +344,7 @@ class MacroSearch(Solver):
     name = "amphipods-search"
     puzzle = "amphipods"
     summary = "A* over macro moves (room to stop, stop to room, room to room), no-blocking energy heuristic"
-    shares = frozenset({"solvers.amphipods.common.Layout"})
+    shares = frozenset({"crosscheck.solvers.amphipods.common.Layout"})
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         outcome = best_first_search(MacroMoves(Layout.of(instance)), Strategy.ASTAR, deadline)

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from models.amphipods import ENERGY, HALLWAY_LENGTH, KINDS, ROOM_DOORS, AmphipodMove, Burrow, hallway_label, room_label
-from solvers.base import Answer, Deadline, Solver
-from solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.models.amphipods import ENERGY, HALLWAY_LENGTH, KINDS, ROOM_DOORS, AmphipodMove, Burrow, hallway_label, room_label
+from crosscheck.solvers.base import Answer, Deadline, Solver
+from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
 
 #: (cell, cells, mover cell or -1, mover started in the hallway)
 State = tuple[str, int, bool]

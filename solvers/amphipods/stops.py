@@ -46,9 +46,9 @@ import functools
 import heapq
 from collections.abc import Iterator
 
-from models.amphipods import ENERGY, HALLWAY_LENGTH, KINDS, ROOM_DOORS, AmphipodMove, Burrow, hallway_label, room_label
-from solvers.base import Answer, Deadline, Solver, Stats, Status
-from solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.models.amphipods import ENERGY, HALLWAY_LENGTH, KINDS, ROOM_DOORS, AmphipodMove, Burrow, hallway_label, room_label
+from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
+from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
 
 HOME = {kind: r for r, kind in enumerate(KINDS)}
 #: Cells: 0-10 the hallway, then room r's slot s (0 = top) is ``11 + r * depth + s``.

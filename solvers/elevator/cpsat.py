@@ -12,13 +12,13 @@ beside a type with its chip there and its generator elsewhere.  At T every eleme
 of type (top, top).  A solution is turned into a plan by naming, step by step, elements
 of the riding types (any will do: they are interchangeable).
 
-Redundant cuts: the safety-free crossing bound (`solvers.elevator.common.crossing_bound`)
+Redundant cuts: the safety-free crossing bound (`crosscheck.solvers.elevator.common.crossing_bound`)
 holds from every time t as a linear inequality on the remaining boundary crossings; the
 potential of `potential` (twice the items' distances to the top minus three times the
 elevator's) changes by one per step, down for a *tight* step (up with two riders, down
 with one), up for a *wasteful* one, so a plan of T steps makes exactly ``(T - potential
 at the start) / 2`` wasteful steps (`HorizonModel._potential_accounting`); and the top
-floors relaxation (`solvers.elevator.top_floors`), which sees the safety rule on the two
+floors relaxation (`crosscheck.solvers.elevator.top_floors`), which sees the safety rule on the two
 top floors, bounds the wasteful steps before and after every fourth time by exact tables
 (`HorizonModel._top_floors_tables`).
 
@@ -46,10 +46,10 @@ from typing import NamedTuple
 from ortools.sat.python import cp_model
 from ortools.sat.python.cp_model import IntVar, LinearExprT
 
-from models.elevator import ElevatorMove, Facility, all_safe
-from solvers.base import Answer, Deadline, Solver, Stats, Status
-from solvers.cpsat import configured_solver, has_solution, run_stats, solve
-from solvers.elevator.common import (
+from crosscheck.models.elevator import ElevatorMove, Facility, all_safe
+from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
+from crosscheck.solvers.cpsat import configured_solver, has_solution, run_stats, solve
+from crosscheck.solvers.elevator.common import (
     PairType,
     Riding,
     item_names,
@@ -60,7 +60,7 @@ from solvers.elevator.common import (
     start_state,
     to_move,
 )
-from solvers.elevator.top_floors import GameState, TopFloors
+from crosscheck.solvers.elevator.top_floors import GameState, TopFloors
 
 #: Count the safe quotient states exactly only while there are at most this many multisets.
 EXACT_CAP_LIMIT = 200_000
@@ -89,7 +89,7 @@ def quotient_state_cap(facility: Facility) -> int:
 def potential(floors: int, state: Sequence[int]) -> int:
     """``2 * (sum of the items' distances to the top) - 3 * (the elevator's distance)``.
 
-    Of a labelled state (`solvers.elevator.common`).  A step carrying r riders up lowers
+    Of a labelled state (`crosscheck.solvers.elevator.common`).  A step carrying r riders up lowers
     the items' distances by r and the elevator's by one: the potential changes by
     ``3 - 2r`` (-1 for two riders, +1 for one); down, by ``2r - 3`` (-1 for one rider, +1
     for two).  At the goal it is 0.  So a plan from a state with potential p makes
@@ -311,7 +311,7 @@ class HorizonModel:
         """At every `TABLES_EVERY`-th time t the relaxation's game state of the state is one
         that a plan with this horizon's wasteful steps can pass through at t (`_rows_at`),
         with at least its `Fit.before` wasteful steps before t and its `Fit.after` after
-        (see `solvers.elevator.top_floors` for why).  The wasteful steps so far and to come
+        (see `crosscheck.solvers.elevator.top_floors` for why).  The wasteful steps so far and to come
         are read off the state's potential by the accounting."""
         model, game, wasteful = self.model, tables.game, self.wasteful
         fits = tables.fitting(wasteful)
@@ -404,7 +404,7 @@ class TimeIndexed(Solver):
     puzzle = "elevator"
     summary = "time-indexed CP-SAT model over counts of pair types, horizons upward from proven bounds"
     # counting elements per type rests on the renaming argument elevator-quotient's states rest on
-    shares = frozenset({"solvers.elevator.common.crossing_bound", "solvers.elevator.common.labelled_moves",
+    shares = frozenset({"crosscheck.solvers.elevator.common.crossing_bound", "crosscheck.solvers.elevator.common.labelled_moves",
                         "elevator: plans map to plans under renaming of elements"})
     runs_cpsat = True
 

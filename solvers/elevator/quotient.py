@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import combinations
 
-from models.elevator import ElevatorMove, Facility
-from solvers.base import Answer, Deadline, Solver, Status
-from solvers.elevator.common import crossing_bound, item_names, start_is_safe, start_state, to_move
-from solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.models.elevator import ElevatorMove, Facility
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.elevator.common import crossing_bound, item_names, start_is_safe, start_state, to_move
+from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
 
 Canonical = tuple[int, ...]  # (elevator, sorted pair codes...)
 Load = tuple[tuple[int, int], ...]  # ((position in the sorted pairs, 0 generator / 1 chip), ...)
@@ -131,7 +131,7 @@ class QuotientSearch(Solver):
     name = "elevator-quotient"
     puzzle = "elevator"
     summary = "A* over states up to renaming of elements, safety-free crossing bound"
-    shares = frozenset({"solvers.elevator.common.crossing_bound", "elevator: plans map to plans under renaming of elements"})
+    shares = frozenset({"crosscheck.solvers.elevator.common.crossing_bound", "elevator: plans map to plans under renaming of elements"})
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):

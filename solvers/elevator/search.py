@@ -1,6 +1,6 @@
 """``elevator-bfs``: breadth-first search over labelled states, a whole layer at a time.
 
-States keep element names (`solvers.elevator.packed`): no renaming symmetry, no bound,
+States keep element names (`crosscheck.solvers.elevator.packed`): no renaming symmetry, no bound,
 no pruning.  Every step can be undone (carrying the same items back leaves the two
 floors as they were), so the safe states form an undirected graph, which gives three
 exact shortcuts of plain BFS:
@@ -25,11 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from models.elevator import Facility
-from solvers.base import Answer, Deadline, Solver, Status
-from solvers.elevator.common import start_is_safe
-from solvers.elevator.packed import Codes, Moves, Packing, to_moves
-from solvers.search import Ending, SearchOutcome
+from crosscheck.models.elevator import Facility
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.elevator.common import start_is_safe
+from crosscheck.solvers.elevator.packed import Codes, Moves, Packing, to_moves
+from crosscheck.solvers.search import Ending, SearchOutcome
 
 #: States expanded per array operation: bounds the memory of one batch of successors.
 BATCH = 1 << 20

@@ -1,6 +1,6 @@
 """The top floors relaxation: lower bounds on the wasteful steps of an elevator plan.
 
-Tight and wasteful steps are those of `solvers.elevator.cpsat.potential`: a step up with
+Tight and wasteful steps are those of `crosscheck.solvers.elevator.cpsat.potential`: a step up with
 two riders or down with one is *tight*, up with one or down with two is *wasteful*, and
 a plan of T steps from a state of potential p makes exactly ``(T - p) / 2`` wasteful
 steps.  Where the safety rule forces detours, optimal plans make wasteful steps; this
@@ -37,9 +37,9 @@ from collections import Counter, deque
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations_with_replacement
 
-from models.elevator import is_safe
-from solvers.base import Deadline
-from solvers.elevator.common import PairType, Riding, pair_types
+from crosscheck.models.elevator import is_safe
+from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.elevator.common import PairType, Riding, pair_types
 
 #: How many floors the game keeps at most (the one below them and all lower ones are the pool).
 KEPT_FLOORS = 2

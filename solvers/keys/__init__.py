@@ -1,8 +1,8 @@
 """Key vault formulations."""
 
-from solvers.base import Solver
-from solvers.keys.cpsat import KeysCpSat
-from solvers.keys.graph_search import GraphSearch
-from solvers.keys.grid_search import GridSearch
+from crosscheck.solvers.base import Solver
+from crosscheck.solvers.keys.cpsat import KeysCpSat
+from crosscheck.solvers.keys.graph_search import GraphSearch
+from crosscheck.solvers.keys.grid_search import GridSearch
 
 SOLVERS: list[type[Solver]] = [GridSearch, GraphSearch, KeysCpSat]

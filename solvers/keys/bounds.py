@@ -1,7 +1,7 @@
 """Admissible lower bounds on the moves still needed to collect the remaining keys.
 
 keys-graph uses them, with distances from its routes and the layout (`door_free_layout`)
-computed on the corridor graph of `solvers.keys.routes` (so the grid search, keys-grid,
+computed on the corridor graph of `crosscheck.solvers.keys.routes` (so the grid search, keys-grid,
 has its own bounds and depends on neither).
 
 Why they never overestimate.  Distances `d` ignore doors (a door only ever makes a walk
@@ -56,7 +56,7 @@ Corridor = tuple[int, int, int]
 class DoorFreeLayout:
     """A depth-first search of the vault's corridor graph with every (existing key's) door open.
 
-    Vertices are those of `solvers.keys.routes.CorridorGraph` (junctions, dead ends,
+    Vertices are those of `crosscheck.solvers.keys.routes.CorridorGraph` (junctions, dead ends,
     keys, doors, starts), joined by corridors: runs of grid cells, each walked in
     ``length`` moves.  `rank[v]` is v's preorder number and `component[v]` its
     component id.  `bridge_depth[v]` is the length of the bridge corridors (those on

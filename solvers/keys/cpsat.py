@@ -1,6 +1,6 @@
 """CP-SAT model of the key vault over the contracted graph (solver ``keys-cpsat``).
 
-Data: `solvers.keys.routes.contract` gives the Pareto-optimal routes (length, needed
+Data: `crosscheck.solvers.keys.routes.contract` gives the Pareto-optimal routes (length, needed
 keys, cell path) from every robot start and every key to every key.
 
 Model:
@@ -52,14 +52,14 @@ Strengthening (each keeps every solution that matters):
   pieces), so a used arc i -> j forces rank j = rank i + 1 and a start arc rank j = 0:
   an exact MTZ-style ordering instead of mere precedences;
 - when no other robot starts in a robot's component of passable cells, its walk crosses
-  the boundary of each of its level cuts (`solvers.keys.level_cuts`, which proves it for
+  the boundary of each of its level cuts (`crosscheck.solvers.keys.level_cuts`, which proves it for
   every walk, cycles included) at least twice, once if its last key lies inside: per key
   set of level cuts, the crossings of the chosen routes' paths are posted accordingly.
   Valid for every plan, hence for every model solution; on a tree their sum is the walk
   around the subtree spanning start and keys minus the way back from the last key;
 - a hint: a greedy plan (repeatedly the shortest route to an uncollected key whose needs
   are held), improved by moving runs of keys in its order, with random kicks
-  (`solvers.keys.warm_start`); feasible by construction, and only a hint.
+  (`crosscheck.solvers.keys.warm_start`); feasible by construction, and only a hint.
 
 Answer: ``optimal`` when CP-SAT proves it, ``feasible`` with the best bound (rounded up)
 otherwise, ``timeout`` with the bound when no solution was found, ``infeasible`` only on
@@ -72,12 +72,12 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from models.keys import KeyMove, Vault
-from solvers.base import Answer, Deadline, Solver, Stats, Status
-from solvers.cpsat import SEED, configured_solver, run_answer, run_stats, solve
-from solvers.keys.level_cuts import level_cuts
-from solvers.keys.routes import ContractedVault, contract
-from solvers.keys.warm_start import Step, greedy_sequence, kicked_sequence
+from crosscheck.models.keys import KeyMove, Vault
+from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
+from crosscheck.solvers.cpsat import SEED, configured_solver, run_answer, run_stats, solve
+from crosscheck.solvers.keys.level_cuts import level_cuts
+from crosscheck.solvers.keys.routes import ContractedVault, contract
+from crosscheck.solvers.keys.warm_start import Step, greedy_sequence, kicked_sequence
 
 #: Kicks of the warm start's iterated local search: under a CPU second on an 81x81 vault
 #: with 26 keys; 10 already found the optimum where plain local search stopped short
@@ -227,7 +227,7 @@ class VaultModel:
         self._level_cuts(vault)
 
     def _warm_start(self, deadline: Deadline) -> list[Step[ArcRoute]] | None:
-        """The greedy sequence improved by an iterated local search (`solvers.keys.warm_start`)."""
+        """The greedy sequence improved by an iterated local search (`crosscheck.solvers.keys.warm_start`)."""
         steps = greedy_sequence(self.robots, self.keys, self.arcs, self.region)
         if steps is None:
             return None
@@ -385,11 +385,11 @@ class KeysCpSat(Solver):
     name = "keys-cpsat"
     puzzle = "keys"
     summary = "CP-SAT: one circuit per robot over the contracted graph, route choice per arc, global key ranks"
-    shares = frozenset({"solvers.keys.routes"})
+    shares = frozenset({"crosscheck.solvers.keys.routes"})
     runs_cpsat = True
 
     def __init__(self, num_workers: int | None = None, random_seed: int = SEED) -> None:
-        self.num_workers = num_workers  # None: solvers.cpsat.default_workers() at each run
+        self.num_workers = num_workers  # None: crosscheck.solvers.cpsat.default_workers() at each run
         self.random_seed = random_seed
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:

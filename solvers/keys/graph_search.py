@@ -2,7 +2,7 @@
 
 States are (robot nodes, keys held), packed into one int: the low bits hold the key
 mask, then each robot's node index.  An action moves one robot along one Pareto route
-(`solvers.keys.routes`) to a key it does not hold yet, usable iff the route's needs
+(`crosscheck.solvers.keys.routes`) to a key it does not hold yet, usable iff the route's needs
 are held; the route's length is the action cost.  For each (robot node, target key)
 only the shortest usable route is tried: a longer usable route to the same key ends
 in the same state.  A* runs on the shared engine with the admissible
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models.keys import KeyMove, Vault
-from solvers.base import Answer, Deadline, Solver
-from solvers.keys.bounds import UNREACHABLE, BlockWalks, RemainingKeysBound, door_free_layout
-from solvers.keys.packing import PackedKeysProblem, RobotPacking
-from solvers.keys.routes import ContractedVault, Route, contract
-from solvers.search import Strategy, best_first_search
+from crosscheck.models.keys import KeyMove, Vault
+from crosscheck.solvers.base import Answer, Deadline, Solver
+from crosscheck.solvers.keys.bounds import UNREACHABLE, BlockWalks, RemainingKeysBound, door_free_layout
+from crosscheck.solvers.keys.packing import PackedKeysProblem, RobotPacking
+from crosscheck.solvers.keys.routes import ContractedVault, Route, contract
+from crosscheck.solvers.search import Strategy, best_first_search
 
 Action = tuple[int, Route]  # (robot, route it walks)
 
@@ -113,7 +113,7 @@ class GraphSearch(Solver):
     name = "keys-graph"
     puzzle = "keys"
     summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
-    shares = frozenset({"solvers.keys.routes", "solvers.keys.bounds"})
+    shares = frozenset({"crosscheck.solvers.keys.routes", "crosscheck.solvers.keys.bounds"})
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         vault = contract(instance)

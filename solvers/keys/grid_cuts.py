@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from solvers.keys.grid_walks import CellGraph
+from crosscheck.solvers.keys.grid_walks import CellGraph
 
 #: A cut: (terminals on one side as a bit mask, weight).
 Cut = tuple[int, int]

@@ -1,14 +1,14 @@
 """``keys-grid``: the classic search over (robot cells, keys held), walking the grid itself.
 
-It uses neither the route contraction (`solvers.keys.routes`) nor the bounds of the
-graph search (`solvers.keys.bounds`), so it checks both independently.
+It uses neither the route contraction (`crosscheck.solvers.keys.routes`) nor the bounds of the
+graph search (`crosscheck.solvers.keys.bounds`), so it checks both independently.
 
 States are (the cell of each robot, keys held), packed into one int: the low bits
 hold the key mask, then each robot's terminal index (its start or a key's cell).  An
 action lets one robot walk, in the grid under the keys held, up to the first key it
 does not hold yet (`FirstKeyWalks`: a breadth-first search of the cells, never through
 a closed door nor through another uncollected key); its cost is the walk's length.
-A* runs on the shared engine with the cut-packing bound of `solvers.keys.grid_cuts`.
+A* runs on the shared engine with the cut-packing bound of `crosscheck.solvers.keys.grid_cuts`.
 The plan is the walks' cells as `KeyMove`s.
 
 Why walking "up to the first new key" loses no optimum, with any number of robots.
@@ -32,12 +32,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models.keys import KeyMove, Vault, collectable_keys
-from solvers.base import Answer, Deadline, Solver, Status
-from solvers.keys.grid_cuts import CutBound
-from solvers.keys.grid_walks import CellGraph, FirstKeyWalks
-from solvers.keys.packing import PackedKeysProblem, RobotPacking
-from solvers.search import Strategy, best_first_search
+from crosscheck.models.keys import KeyMove, Vault, collectable_keys
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.keys.grid_cuts import CutBound
+from crosscheck.solvers.keys.grid_walks import CellGraph, FirstKeyWalks
+from crosscheck.solvers.keys.packing import PackedKeysProblem, RobotPacking
+from crosscheck.solvers.search import Strategy, best_first_search
 
 #: (robot, cell it starts from, key cell it walks to, keys held while it walks)
 Walk = tuple[int, int, int, int]

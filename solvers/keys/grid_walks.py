@@ -16,7 +16,7 @@ with it on those letters repeats the run exactly and gets the stored answer.
 
 from __future__ import annotations
 
-from models.keys import DIRECTIONS, Vault, door_key
+from crosscheck.models.keys import DIRECTIONS, Vault, door_key
 
 #: One walk's end: (key bit picked up, moves, cell of the key).
 Walk = tuple[int, int, int]

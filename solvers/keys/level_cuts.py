@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.keys import DIRECTIONS, Cell, Vault
-from solvers.keys.routes import ContractedVault
+from crosscheck.models.keys import DIRECTIONS, Cell, Vault
+from crosscheck.solvers.keys.routes import ContractedVault
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Key-vault search states packed into one int: the keys held, then each robot's position.
 
 The low `keys` bits are the key mask (bit i for the i-th key letter, as in
-`models.keys.Vault.key_bits`); above them every robot has `bits_per_robot` bits holding
+`crosscheck.models.keys.Vault.key_bits`); above them every robot has `bits_per_robot` bits holding
 its position index (a grid cell or a contracted node, whatever the search numbers).
 Like the search engine itself, this is state-encoding infrastructure, not a piece that
 decides answers, so solvers do not list it in `Solver.shares`; its round trip is tested
@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from solvers.search import SearchProblem
+from crosscheck.solvers.search import SearchProblem
 
 A = TypeVar("A")
 

@@ -1,6 +1,6 @@
 """keys-cpsat's warm start: a greedy collection sequence, improved by moving keys in it.
 
-Works on keys-cpsat's own usable routes (`solvers.keys.cpsat.usable_routes`): per arc
+Works on keys-cpsat's own usable routes (`crosscheck.solvers.keys.cpsat.usable_routes`): per arc
 (source node, target key node) the routes with their `length` and `needs` (a key mask).
 A *sequence* is an order of key nodes; it is walked by `walk`: for each key in turn,
 the shortest route, over the robots whose region holds it, from that robot's current

@@ -28,8 +28,8 @@ from enum import Enum
 from pathlib import Path
 from typing import BinaryIO
 
-from solvers.base import Deadline, ended_by_cpu_limit
-from solvers.planner.pddl import GroundAction
+from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
+from crosscheck.solvers.planner.pddl import GroundAction
 
 SEARCH = "astar(lmcut())"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.base import Instance
-from solvers.planner.fd import encoder
+from crosscheck.models.base import Instance
+from crosscheck.solvers.planner.fd import encoder
 
 
 def export(puzzle: str, instance: Instance, folder: Path) -> tuple[Path, Path]:

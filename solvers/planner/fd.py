@@ -18,13 +18,13 @@ import importlib
 from types import ModuleType
 from typing import Any, ClassVar
 
-from solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 
 #: The encoder module of each puzzle; each has ``encode(instance) -> Encoding``.
 ENCODERS = {
-    "keys": "solvers.planner.pddl_keys",
-    "amphipods": "solvers.planner.pddl_amphipods",
-    "elevator": "solvers.planner.pddl_elevator",
+    "keys": "crosscheck.solvers.planner.pddl_keys",
+    "amphipods": "crosscheck.solvers.planner.pddl_amphipods",
+    "elevator": "crosscheck.solvers.planner.pddl_elevator",
 }
 
 
@@ -41,7 +41,7 @@ class FastDownward(Solver):
     puzzle: ClassVar[str]
 
     def unavailable(self) -> str | None:
-        from solvers.planner import downward
+        from crosscheck.solvers.planner import downward
 
         try:
             downward.binaries()
@@ -50,7 +50,7 @@ class FastDownward(Solver):
         return None
 
     def _solve(self, instance: Any, deadline: Deadline) -> Answer:
-        from solvers.planner import downward
+        from crosscheck.solvers.planner import downward
 
         missing = self.unavailable()
         if missing is not None:

@@ -1,10 +1,10 @@
 """The amphipod burrow in PDDL: one ground action per (kind, start stop, end stop).
 
 Objects are the positions (``h1`` ... ``h11``, ``a1`` ... ``d<depth>``, the labels of
-`models.amphipods` in lower case) and the kinds ``a`` ... ``d`` (as ``k-a`` ...).
+`crosscheck.models.amphipods` in lower case) and the kinds ``a`` ... ``d`` (as ``k-a`` ...).
 Every position either is ``(empty p)`` or holds one ``(at k p)``.
 
-The actions are exactly the moves `models.amphipods.check_plan` accepts (its rules
+The actions are exactly the moves `crosscheck.models.amphipods.check_plan` accepts (its rules
 1-5), not the usual pruned macro moves, so the planner's optimum is the optimum of
 the rules as the checker states them, without any dominance argument:
 
@@ -13,13 +13,13 @@ the rules as the checker states them, without any dominance argument:
 - room -> a cell of the mover's own room (another room);
 
 where entering the own room from outside requires that it hold no other kind, every
-cell on the path (`models.amphipods.path`) is empty, and the cost is the path length
+cell on the path (`crosscheck.models.amphipods.path`) is empty, and the cost is the path length
 times the kind's energy.  The goal puts every kind in every cell of its room.
 """
 
 from __future__ import annotations
 
-from models.amphipods import (
+from crosscheck.models.amphipods import (
     ENERGY,
     KINDS,
     STOPS,
@@ -31,7 +31,7 @@ from models.amphipods import (
     path,
     position_label,
 )
-from solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text
+from crosscheck.solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text
 
 
 def _name(position: Position) -> str:

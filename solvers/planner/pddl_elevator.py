@@ -22,7 +22,7 @@ or two items) is split into ground actions
 Variants whose literals contradict each other are dropped; overlapping variants are
 harmless (same move, same cost).  The other floors do not change.  An unsafe start
 is not a state of the puzzle: the goal includes ``(start-safe)``, true initially only
-when `models.elevator.all_safe` holds, so Fast Downward proves such a task unsolvable.
+when `crosscheck.models.elevator.all_safe` holds, so Fast Downward proves such a task unsolvable.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations, product
 
-from models.elevator import DOWN, GENERATOR, MICROCHIP, UP, ElevatorMove, Facility, all_safe, item_name
-from solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text
+from crosscheck.models.elevator import DOWN, GENERATOR, MICROCHIP, UP, ElevatorMove, Facility, all_safe, item_name
+from crosscheck.solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text
 
 #: Translator option: keep every atom a binary variable.  Grouped into one variable per
 #: item, ``(not (gen e f))`` would be split into one operator per other floor, and a

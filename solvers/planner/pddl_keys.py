@@ -15,8 +15,8 @@ every key.
 
 from __future__ import annotations
 
-from models.keys import DIRECTIONS, WALL, KeyMove, Vault, door_key, is_key
-from solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text
+from crosscheck.models.keys import DIRECTIONS, WALL, KeyMove, Vault, door_key, is_key
+from crosscheck.solvers.planner.pddl import Action, Encoding, GroundAction, domain_text, pddl_name, problem_text
 
 MOVE = ["(at ?r ?from)", "(adjacent ?from ?to ?d)"]
 LEAVE = ["(not (at ?r ?from))", "(at ?r ?to)"]

@@ -1,0 +1,5 @@
+"""`python -m crosscheck` is the `crosscheck` command."""
+
+from crosscheck.harness.cli import main
+
+main()
