@@ -14,7 +14,6 @@ Exit statuses of ``solve`` and ``compare``:
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -24,7 +23,7 @@ import click
 
 from crosscheck.harness.external import External
 from crosscheck.harness.index import Expected, append_entries, discover
-from crosscheck.harness.measure import oversubscription
+from crosscheck.harness.measure import cores, oversubscription
 from crosscheck.harness.plan import Choice, plan_comparison, task
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.provenance import agreed_entries
@@ -40,14 +39,13 @@ from crosscheck.harness.records import (
     repair_tail,
 )
 from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, notes, render
-from crosscheck.harness.run import run_tasks
+from crosscheck.harness.run import run_tasks, threads
 from crosscheck.harness.schema import NewerSchemaError
 from crosscheck.harness.shard import Shard, merge
 from crosscheck.harness.verdicts import FAILURES, judge_all
 from crosscheck.models.base import InvalidInstance, Puzzle
 from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance
 from crosscheck.solvers.base import FAILED_STATUSES, Clock
-from crosscheck.solvers.cpsat import default_workers
 from crosscheck.solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
 EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
@@ -105,9 +103,13 @@ format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
     help="What to print on stdout: a table for people (table, markdown; verdict notes follow), or data only "
          "(csv, jsonl: tidy rows, one per run; json: the full records as one array; notes go to stderr).")
+jobs_option = click.option(
+    "--jobs", type=click.IntRange(min=1), default=cores, show_default="the cores this process may use",
+    help="Runs at a time, at most. Runs never share a core unless --jobs exceeds the cores: a run holds as many "
+         "cores as it has threads (a CP-SAT run its --cpsat-workers) and waits until they are free.")
 cpsat_workers_option = click.option(
     "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
-    help="Worker threads of every CP-SAT run [default: 2]; recorded in each record.")
+    help="Worker threads of every CP-SAT run [default: 2, or the cores when fewer]; recorded in each record.")
 
 
 def _print(records: list[RunRecord], fmt: str) -> None:
@@ -127,20 +129,10 @@ def _saver(out: Path | None) -> Callable[[RunRecord], None]:
 
 
 def _warn_oversubscribed(tasks: list[Task], jobs: int) -> None:
-    """Warn on stderr when the runs at a time would have more threads than there are cores."""
-    threads = max((_threads(task) for task in tasks), default=1)
-    warning = oversubscription(min(jobs, len(tasks)), threads)
+    """Warn on stderr when runs would wait for a core (`oversubscription`)."""
+    warning = oversubscription(min(jobs, len(tasks)), max((threads(task) for task in tasks), default=1))
     if warning:
         click.echo(warning, err=True)
-
-
-def _threads(task: Task) -> int:
-    """The threads one run of `task` uses: CP-SAT's workers, else one."""
-    try:
-        solver = get_solver(task.solver)
-    except KeyError:  # an external program: one process as far as we know
-        return 1
-    return (task.cpsat_workers or default_workers()) if solver.runs_cpsat else 1
 
 
 @main.command()
@@ -181,8 +173,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @time_limit_option
 @clock_option
 @memory_limit_option
-@click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="cores",
-              help="Runs at a time.")
+@jobs_option
 @click.option("--variants", is_flag=True, help="Also run each instance's variant where the transform applies.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Append one JSON Lines record per finished run to this file, as it finishes "
@@ -366,8 +357,7 @@ def _exit_status(records: list[RunRecord]) -> int:
               help="Seconds per run (of --clock).")
 @clock_option
 @memory_limit_option
-@click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="cores",
-              help="Runs of one instance at a time.")
+@jobs_option
 @click.option("-p", "--param", "params", multiple=True, metavar="NAME=RANGE",
               help="A size range such as floors=2-4 or pairs=3 (repeatable); see README for the names.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,

@@ -80,9 +80,12 @@ def core_groups(jobs: int) -> list[tuple[int, ...]]:
 
 
 def oversubscription(jobs: int, threads: int) -> str:
-    """A warning when `jobs` runs at a time of up to `threads` threads each exceed the cores ('' if not)."""
+    """A warning when runs would wait for a core ('' if not): more `jobs` at a time than
+    cores, or a run of more `threads` than cores (`crosscheck.harness.run.run_tasks` never
+    starts runs whose threads together exceed the cores, unless `jobs` does)."""
     available = cores()
-    if jobs * threads <= available:
+    if jobs <= available and threads <= available:
         return ""
-    return (f"warning: {jobs} jobs x {threads} solver threads = {jobs * threads} exceed the {available} cores; "
+    what = f"{jobs} jobs at a time" if jobs > available else f"a run of {threads} solver threads"
+    return (f"warning: {what} exceed the {available} cores; "
             f"times will include waiting for a core (lower --jobs or --cpsat-workers)")

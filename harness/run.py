@@ -21,7 +21,7 @@ import signal
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
@@ -30,7 +30,7 @@ from typing import Any, NotRequired, TypedDict
 from crosscheck.harness.external import run_external
 from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
-from crosscheck.harness.measure import Usage, core_groups, killed_usage, own_usage
+from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage
 from crosscheck.harness.records import RunRecord, Task, command_source, environment, plugin_source
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
@@ -311,6 +311,18 @@ def kill_group(pid: int | None) -> None:
 
 # --- many runs -------------------------------------------------------------------------
 
+def threads(task: Task) -> int:
+    """The threads one run of `task` uses: CP-SAT's workers, else one (an external program
+    is one process as far as the harness knows)."""
+    if task.external is not None:
+        return 1
+    try:
+        solver = get_solver(task.solver)
+    except KeyError:  # a plugin only the run imports: its record will say what it is
+        return 1
+    return (task.cpsat_workers or default_workers()) if solver.runs_cpsat else 1
+
+
 def run_tasks(
     tasks: Iterable[tuple[Task, Expected]],
     jobs: int = 1,
@@ -321,9 +333,15 @@ def run_tasks(
     on_end: Callable[[Task], None] = lambda task: None,
     pin_cores: bool = False,
 ) -> list[RunRecord]:
-    """Run every task (`jobs` at a time), calling `on_start` and `on_end` in the thread
-    that runs it as it starts and ends, and `on_record` in this thread with its record.  With `pin_cores`, each isolated run is pinned to
-    a group of cores no other run at the same time has (`crosscheck.harness.measure.core_groups`).
+    """Run every task, calling `on_start` and `on_end` in the thread that runs it as it
+    starts and ends, and `on_record` in this thread with its record.
+
+    At most `jobs` runs at a time, and together they use at most as many threads as there
+    are cores (`crosscheck.harness.measure.cores`, or `jobs` when that is more): a run holds
+    as many cores as its `threads` (all of them at most) from start to end, so a CP-SAT run
+    of two workers on two cores runs alone.  Runs start in task order (a run waiting for
+    cores is not overtaken).  With `pin_cores`, each isolated run is pinned to a group of
+    cores no other run at the same time has (`crosscheck.harness.measure.core_groups`).
 
     Records come back in task order, whatever order they finished in.
     """
@@ -348,18 +366,37 @@ def run_tasks(
             records.append(runner(task, expected))
             on_record(records[-1])
         return records
-    results: dict[int, RunRecord] = {}
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
-        futures = {pool.submit(runner, task, expected): number for number, (task, expected) in enumerate(tasks)}
-        for future in as_completed(futures):
-            record = future.result()
-            results[futures[future]] = record
-            on_record(record)
+        records = _scheduled(pool, runner, tasks, jobs, max(jobs, cores()), on_record)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         for process in list(_LIVE):
             _kill_group(process)
         raise
     pool.shutdown()
+    return records
+
+
+def _scheduled(pool: ThreadPoolExecutor, runner: Callable[[Task, Expected], RunRecord],
+               tasks: list[tuple[Task, Expected]], jobs: int, budget: int,
+               on_record: Callable[[RunRecord], None]) -> list[RunRecord]:
+    """Every task's record from `runner` on `pool`, in task order: the next task starts once
+    fewer than `jobs` run and its threads (at most `budget`) fit in the `budget` left free."""
+    waiting = list(enumerate(tasks))[::-1]  # next task last
+    running: dict[Future[RunRecord], tuple[int, int]] = {}  # future -> (task number, threads held)
+    results: dict[int, RunRecord] = {}
+    free = budget
+    while waiting or running:
+        while waiting and len(running) < jobs and min(threads(waiting[-1][1][0]), budget) <= free:
+            number, (task, expected) = waiting.pop()
+            held = min(threads(task), budget)
+            free -= held
+            running[pool.submit(runner, task, expected)] = (number, held)
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            number, held = running.pop(future)
+            free += held
+            results[number] = future.result()
+            on_record(results[number])
     return [results[number] for number in range(len(tasks))]

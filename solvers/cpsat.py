@@ -18,8 +18,8 @@ from ortools.sat.python import cp_model
 
 from crosscheck.solvers.base import Answer, Deadline, Stats, Status
 
-#: Workers per CP-SAT run: the harness's default is one run per core, so two keep a
-#: run's portfolio small without leaving a two-core machine idle when running alone.
+#: Workers per CP-SAT run (fewer on a machine with fewer cores): a small portfolio; the
+#: harness gives a run as many cores as it has workers, so on two cores it runs alone.
 WORKERS = 2
 #: The environment variable that overrides `WORKERS` for every CP-SAT run of a process
 #: (the harness sets it in each run's process from ``--cpsat-workers``).
@@ -33,10 +33,12 @@ CPU_WATCH_SECONDS = 0.05
 
 
 def default_workers() -> int:
-    """The workers of a CP-SAT run: `WORKERS_VARIABLE` when set (a positive integer), else `WORKERS`."""
+    """The workers of a CP-SAT run: `WORKERS_VARIABLE` when set (a positive integer), else
+    `WORKERS` or the machine's cores when fewer (all of them, not those of a pinned run: the
+    count must not change with pinning)."""
     text = os.environ.get(WORKERS_VARIABLE, "")
     if not text:
-        return WORKERS
+        return min(WORKERS, os.cpu_count() or 1)
     if not text.isdigit() or int(text) < 1:
         raise ValueError(f"{WORKERS_VARIABLE} must be a positive integer, got {text!r}")
     return int(text)

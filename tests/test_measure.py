@@ -7,8 +7,11 @@ import csv
 import hashlib
 import io
 import json
+import os
 import random
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,7 @@ from crosscheck.harness.measure import core_groups, cores, oversubscription
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
 from crosscheck.harness.report import render, spread
-from crosscheck.harness.run import run_task
+from crosscheck.harness.run import _scheduled, run_task, threads
 from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.solvers.base import Deadline, Status
@@ -212,11 +215,50 @@ def test_cpsat_workers_reach_the_solver_and_the_record() -> None:
 
 
 def test_more_threads_than_cores_is_warned_about(vaults: Path) -> None:
-    assert oversubscription(1, cores()) == ""
-    assert "exceed the" in oversubscription(2, cores())
+    assert oversubscription(cores(), cores()) == ""
+    assert "exceed the" in oversubscription(cores() + 1, 1)
+    assert "exceed the" in oversubscription(1, cores() + 1)
     result = invoke("solve", str(ROOT / "instances" / "keys" / "loop-1.txt"), "--solver", "keys-cpsat",
                     "--cpsat-workers", str(cores() + 1))
     assert "warning" in result.stderr and "--cpsat-workers" in result.stderr
+
+
+def test_the_default_comparison_fits_a_two_core_machine(vaults: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No --jobs nor --cpsat-workers, CP-SAT among the solvers, two cores: no warning (the
+    runs' threads fit). The solvers are named only to leave out the test plugins' slow ones."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    result = invoke("compare", str(vaults), "--solver", "keys-cpsat", "--solver", "keys-graph",
+                    "--out", str(vaults / "runs.jsonl"))
+    assert "keys-cpsat" in result.stdout
+    assert "warning" not in result.stderr
+    assert "--jobs" in invoke("compare", "--help").stdout and "the cores" in invoke("compare", "--help").stdout
+
+
+def test_runs_at_a_time_never_hold_more_threads_than_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CP-SAT run of two workers holds both cores of a two-core machine: it never runs
+    beside another run, while single-threaded runs go two at a time (each run sleeps, so
+    a scheduler that ignored threads would overlap them)."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    held, most = [0], [0]
+    lock = threading.Lock()
+
+    def runner(task: Task, expected: object) -> RunRecord:
+        with lock:
+            held[0] += threads(task)
+            most[0] = max(most[0], held[0])
+        time.sleep(0.02)
+        with lock:
+            held[0] -= threads(task)
+        return RunRecord(instance=task.instance, puzzle="keys", solver=task.solver, status=Status.TIMEOUT)
+
+    names = ["keys-cpsat", "keys-graph", "keys-grid", "keys-cpsat", "keys-graph", "keys-cpsat"]
+    tasks = [(Task(path="v.txt", instance=f"v{number}", solver=name, cpsat_workers=2), None)
+             for number, name in enumerate(names)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        records = _scheduled(pool, runner, tasks, jobs=2, budget=cores(), on_record=lambda record: None)
+    assert [record.instance for record in records] == [f"v{number}" for number in range(len(names))]
+    assert most[0] == 2
 
 
 def test_pinned_runs_get_their_own_cores(vaults: Path, tmp_path: Path) -> None:
