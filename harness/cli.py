@@ -46,7 +46,15 @@ from crosscheck.harness.verdicts import FAILURES, judge_all
 from crosscheck.models.base import InvalidInstance, Puzzle
 from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance
 from crosscheck.solvers.base import FAILED_STATUSES, Clock
-from crosscheck.solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
+from crosscheck.solvers.registry import (
+    add_variable_plugins,
+    default_solvers_for,
+    get_solver,
+    origin,
+    plugin_errors,
+    plugin_modules,
+    solvers_for,
+)
 
 EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
 EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C)
@@ -57,21 +65,26 @@ EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C
 def main() -> None:
     """Cross-check independent formulations of combinatorial search puzzles.
 
-    Extra solver modules named in the environment variable CROSSCHECK_SOLVERS
-    (comma-separated) are registered too.
+    Formulations of your own are registered too: those of installed distributions' entry
+    points (group crosscheck.solvers) and the modules named in the environment variable
+    CROSSCHECK_SOLVERS (comma-separated). `crosscheck list` shows where each comes from.
     """
-    add_plugins(plugin_modules())
+    add_variable_plugins()
+    for error in plugin_errors():
+        click.echo(f"warning: plugin not loaded: {error}", err=True)
 
 
 @main.command("list")
 @click.option("--params", is_flag=True, help="Also show each puzzle's generator parameters.")
 def list_command(params: bool) -> None:
-    """Show the puzzles and their solvers."""
+    """Show the puzzles, their solvers and where each comes from (built-in, an entry point
+    of an installed distribution, or a module of CROSSCHECK_SOLVERS)."""
     for puzzle in PUZZLES.values():
         click.echo(f"{puzzle.name}: {puzzle.title} (variant: {puzzle.variant_name})")
         for solver in solvers_for(puzzle.name):
             missing = solver.unavailable()
-            click.echo(f"  {solver.name:<20} {solver.summary}" + (f" [not run by default: {missing}]" if missing else ""))
+            click.echo(f"  {solver.name:<20} {solver.summary} [{origin(solver.name)}]"
+                       + (f" [not run by default: {missing}]" if missing else ""))
         if params:
             for name, meaning in puzzle.generator_params.items():
                 click.echo(f"  -p {name}=...  {meaning}")

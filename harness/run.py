@@ -36,7 +36,7 @@ from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzl
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import Deadline, Result, Stats, Status
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
-from crosscheck.solvers.registry import add_plugins, get_solver
+from crosscheck.solvers.registry import Origin, add_plugins, get_solver, origin
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -84,6 +84,7 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
         return _external(task, task.external, instance, puzzle, base)
     solver = get_solver(task.solver)
     _name_solver_source(base, plugin_source(type(solver)))
+    _name_distribution(base, origin(task.solver))
     base["shares"] = sorted(solver.shares)
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
@@ -96,6 +97,12 @@ def _name_solver_source(base: _Shared, digest: str | None) -> None:
     """Record the digest of a plugin's or an external program's files (``source`` covers the built-in ones)."""
     if digest is not None:
         base["environment"]["solver_source"] = digest
+
+
+def _name_distribution(base: _Shared, source: Origin) -> None:
+    """Record the distribution and version of a solver that came from an entry point."""
+    if source.distribution is not None:
+        base["environment"].update(solver_distribution=source.distribution, solver_version=source.version)
 
 
 def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:

@@ -24,7 +24,8 @@ then the instance's size measures as ``feature_NAME``):
 - ``shares`` (the solver's shared components, ``;``-separated), ``commit``, ``source``
   (digest of the code that ran, uncommitted edits included), ``solver_source`` (digest of
   a plugin formulation's file or an external program's files, empty for built-in ones),
-  ``host``, ``schema_version``, ``message``.
+  ``solver_distribution`` and ``solver_version`` (of a formulation from an installed
+  distribution's entry point, empty otherwise), ``host``, ``schema_version``, ``message``.
 
 A statistic whose name is already a column is written as ``stat_NAME``.  Empty cells
 are unknown values (None).  pandas and pyarrow come with the ``analysis`` extra.
@@ -52,7 +53,8 @@ COLUMNS = (
     "instance", "variant", "puzzle", "solver", "repeat", "status", "exact", "verdict", "independent",
     "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
-    "memory_limit_mb", "shares", "commit", "source", "solver_source", "host", "schema_version", "message",
+    "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
+    "host", "schema_version", "message",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
 _SKIPPED_STATS = frozenset({"traceback"})
@@ -93,7 +95,8 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "memory_limit_mb": environment.get("memory_limit_mb"),
         "shares": ";".join(record.shares), "commit": environment.get("commit"),
         "source": environment.get("source"), "solver_source": environment.get("solver_source"),
-        "host": environment.get("host"),
+        "solver_distribution": environment.get("solver_distribution"),
+        "solver_version": environment.get("solver_version"), "host": environment.get("host"),
         "schema_version": record.schema_version, "message": record.message,
     }
 

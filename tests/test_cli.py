@@ -65,6 +65,16 @@ def test_list_shows_puzzles_and_solvers() -> None:
     result = invoke("list")
     assert result.exit_code == 0
     assert "keys: key vault" in result.output and "test-liar" in result.output
+    [liar] = [line for line in result.output.splitlines() if "test-liar" in line]
+    assert liar.endswith("[CROSSCHECK_SOLVERS module tests.plugin_solvers]")
+
+
+def test_a_plugin_module_that_cannot_be_loaded_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(crosscheck.solvers.registry, "PLUGIN_ERRORS", [])
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.plugin_solvers,no_such_module_here")
+    result = invoke("list")
+    assert result.exit_code == 0 and "test-liar" in result.stdout
+    assert "plugin not loaded: CROSSCHECK_SOLVERS module no_such_module_here: ModuleNotFoundError" in result.stderr
 
 
 def test_unknown_solver_lists_the_valid_names(folder: Path) -> None:
