@@ -6,9 +6,14 @@ Exit statuses of ``solve`` and ``compare``:
   (instances without an exact answer within the limits are ``unverified``, not failures);
 - 1: some answer is wrong: an invalid plan, a false optimum or infeasibility claim,
   contradicting bounds, or agreement on a value the index contradicts;
-- 2: bad usage (unknown solver, missing folder, ...);
+- 2: bad usage or unusable input (unknown solver, missing folder, see `EXIT_USAGE`);
 - 3: nothing contradicts, but some instance could not be read or some run crashed
   or ran out of memory.
+
+Every command exits 2 (`EXIT_USAGE`) on input it cannot use, with one line on stderr
+naming it: a results file with a line that is not a run record (``FILE:LINE[:COLUMN]:
+what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), or an instance
+path given to `solve` that is not a regular file.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from crosscheck.harness.records import (
 )
 from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, notes, render
 from crosscheck.harness.run import run_tasks
-from crosscheck.harness.schema import NewerSchemaError
+from crosscheck.harness.schema import UnreadableRecord
 from crosscheck.harness.shard import Shard, merge
 from crosscheck.harness.verdicts import FAILURES, judge_all
 from crosscheck.models.base import InvalidInstance, Puzzle
@@ -50,7 +55,7 @@ from crosscheck.solvers.base import FAILED_STATUSES, Clock
 from crosscheck.solvers.cpsat import default_workers
 from crosscheck.solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
-EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
+EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_FAILED_RUNS = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C)
 
 
@@ -61,6 +66,12 @@ def main() -> None:
 
     Extra solver modules named in the environment variable CROSSCHECK_SOLVERS
     (comma-separated) are registered too.
+
+    Exit status 2, for every command: bad usage, or input it cannot use, named on one
+    line of stderr: a results file with a line that is not a run record (FILE:LINE[:COLUMN]:
+    what is wrong; a last line cut short by a kill is skipped), an instance path given
+    to solve that is not a regular file.  solve and compare: 0 nothing is wrong, 1 some
+    answer is wrong, 3 an instance could not be read or a run crashed.
     """
     add_plugins(plugin_modules())
 
@@ -187,7 +198,10 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Append one JSON Lines record per finished run to this file, as it finishes "
                    "[default: a new results/compare-DATE-TIME.jsonl].")
-@click.option("--resume", is_flag=True, help="Skip runs already recorded in --out (each repetition counts).")
+@click.option("--resume", is_flag=True,
+              help="Skip runs already recorded in --out (each repetition counts). A line of --out that is not a "
+                   "run record (a last line cut short by a kill aside) stops it before anything runs: exit 2, "
+                   "naming FILE:LINE, so that no run is dropped or made twice.")
 @click.option("--pin-cores", is_flag=True,
               help="Pin each run to its own cores (the cores split between --jobs; Linux), recorded in the "
                    "record's environment as pinned_cores.")
@@ -225,7 +239,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     repair_tail(out)
     done: dict[RunKey, RunRecord] = {}  # by RunRecord.key
     if resume:
-        done = {record.key: record for record in _read(out)}
+        done = {record.key: record for record in _read(out, RESUME_REFUSAL)}
         _warn_other_limits(done.values(), out, {"time_limit": time_limit, "clock": clock, "memory_limit_mb": memory_limit})
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
@@ -273,12 +287,24 @@ def _warn_other_limits(records: Iterable[RunRecord], out: Path, limits: dict[str
             return
 
 
-def _read(path: Path) -> list[RunRecord]:
-    """The records of a results file; a file from a newer crosscheck is a usage error."""
+class BadInput(click.ClickException):
+    """Input the command cannot use: ``Error: MESSAGE`` on stderr, exit `EXIT_USAGE`, no traceback."""
+
+    exit_code = EXIT_USAGE
+
+
+#: Why `compare --resume` stops at a results file it cannot read whole.
+RESUME_REFUSAL = ("--resume reads every record first, so that no run is dropped or made twice; nothing was run: "
+                  "repair or delete that line")
+
+
+def _read(path: Path, refusal: str = "") -> list[RunRecord]:
+    """The records of a results file; a line that is not a record, or one from a newer
+    crosscheck, is `BadInput` naming file and line (with `refusal` after it, when given)."""
     try:
         return read_records(path)
-    except NewerSchemaError as error:
-        raise click.ClickException(str(error)) from None
+    except UnreadableRecord as error:
+        raise BadInput(f"{error} ({refusal})" if refusal else str(error)) from None
 
 
 def _shard(text: str | None) -> Shard | None:
@@ -422,7 +448,10 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
               help="Write to this file instead of stdout (required for parquet).")
 def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
-    merged, see `_read_all`)."""
+    merged, see `_read_all`).
+
+    A line that is not a run record (a last line cut short by a kill aside) stops it:
+    exit 2 with FILE:LINE[:COLUMN]: what is wrong."""
     records = _read_all(files)
     if fmt == "parquet":
         if output is None or by != "run":

@@ -1,0 +1,85 @@
+"""Bad input gets one clear line and a documented exit status, never a traceback or a hang:
+malformed results files, instance paths that are not regular files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crosscheck.harness.cli import EXIT_USAGE
+from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.schema import MalformedRecord
+from crosscheck.harness.tidy import load
+from crosscheck.solvers.base import Status
+from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+
+
+def _line(instance: str, status: Status = Status.TIMEOUT) -> str:
+    return RunRecord(instance=instance, puzzle="keys", solver="test-plain", status=status).model_dump_json() + "\n"
+
+
+def _results(tmp_path: Path, middle: str) -> Path:
+    """A results file whose second of three lines is `middle`."""
+    path = tmp_path / "runs.jsonl"
+    path.write_text(_line("a.txt") + middle + "\n" + _line("b.txt"))
+    return path
+
+
+READERS = {
+    "report": lambda path, tmp: ("report", str(path)),
+    "plot": lambda path, tmp: ("plot", str(path), "-o", str(tmp / "plots")),
+    "record-optima": lambda path, tmp: ("record-optima", str(path), "--index", str(tmp / "index.toml")),
+}
+
+
+@pytest.mark.parametrize("command", sorted(READERS))
+def test_a_line_that_is_not_json_names_file_line_and_column(tmp_path: Path, command: str) -> None:
+    path = _results(tmp_path, '{"instance": "c.txt", oops}')
+    result = invoke(*READERS[command](path, tmp_path))
+    assert result.exit_code == EXIT_USAGE == 2
+    assert result.output == f"Error: {path}:2:23: not JSON: Expecting property name enclosed in double quotes\n"
+
+
+@pytest.mark.parametrize("middle, problem", [
+    ('[1, 2]', "2: expected a JSON object (a run record), got a JSON list"),
+    (_line("c.txt").replace('"timeout"', '"crashed"').strip(), "2: not a run record: field 'status': Input should be"),
+    ('{"instance": "c.txt"}', "2: not a run record: field 'puzzle': Field required (and 2 more)"),
+    ('{"schema_version": "two"}', "2: schema_version must be an integer, got 'two'"),
+])
+def test_json_that_is_not_a_record_says_what_is_wrong(tmp_path: Path, middle: str, problem: str) -> None:
+    path = _results(tmp_path, middle)
+    result = invoke("report", str(path))
+    assert result.exit_code == 2 and result.output.startswith(f"Error: {path}:{problem}")
+    assert len(result.output.splitlines()) == 1
+
+
+def test_a_line_that_is_not_utf8_names_its_byte(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(_line("a.txt").encode() + b'{"instance": "\xff"}\n')
+    with pytest.raises(MalformedRecord, match=r"runs.jsonl:2:15: not UTF-8 text"):
+        read_records(path)
+
+
+def test_a_cut_last_line_is_still_skipped_by_every_reader(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_text(_line("a.txt") + _line("b.txt")[:30])
+    assert [r.instance for r in read_records(path)] == ["a.txt"]
+    result = invoke("report", str(path))
+    assert result.exit_code == 0 and "1 instances: 1 unverified" in result.output
+
+
+def test_tidy_load_refuses_a_malformed_line_by_file_and_line(tmp_path: Path) -> None:
+    path = _results(tmp_path, "not json")
+    with pytest.raises(MalformedRecord, match=r"runs.jsonl:2:1: not JSON"):
+        load(path)
+
+
+def test_resume_refuses_a_malformed_line_and_runs_nothing(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(VAULT)
+    path = _results(tmp_path, '{"instance": "c.txt", oops}')
+    before = path.read_bytes()
+    result = invoke("compare", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(path), "--resume")
+    assert result.exit_code == 2
+    assert result.output.startswith(f"Error: {path}:2:23: not JSON") and "nothing was run" in result.output
+    assert path.read_bytes() == before  # nothing dropped, nothing appended
