@@ -50,13 +50,19 @@ from crosscheck.harness.schema import UnreadableRecord
 from crosscheck.harness.shard import Shard, merge
 from crosscheck.harness.verdicts import FAILURES, judge_all
 from crosscheck.models.base import InvalidInstance, Puzzle
-from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance
+from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance, refuse_special_file
 from crosscheck.solvers.base import FAILED_STATUSES, Clock
 from crosscheck.solvers.cpsat import default_workers
 from crosscheck.solvers.registry import add_plugins, default_solvers_for, get_solver, plugin_modules, solvers_for
 
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_FAILED_RUNS = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C)
+
+
+class BadInput(click.ClickException):
+    """Input the command cannot use: ``Error: MESSAGE`` on stderr, exit `EXIT_USAGE`, no traceback."""
+
+    exit_code = EXIT_USAGE
 
 
 @click.group()
@@ -154,8 +160,18 @@ def _threads(task: Task) -> int:
     return (task.cpsat_workers or default_workers()) if solver.runs_cpsat else 1
 
 
+def _regular_file(context: click.Context, param: click.Parameter, path: Path) -> Path:
+    """An instance path given alone: a directory, FIFO or device is `BadInput`, found
+    without opening it (opening a FIFO would wait for a writer forever)."""
+    try:
+        refuse_special_file(str(path))
+    except InvalidInstance as error:
+        raise BadInput(str(error)) from None
+    return path
+
+
 @main.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("path", type=click.Path(exists=True, path_type=Path), callback=_regular_file)
 @solver_option
 @click.option("--variant", "--four-robots", "--deep", "--extended", "variant", is_flag=True,
               help="Solve the puzzle's variant (four robots, deep burrow, extended elevator).")
@@ -169,7 +185,10 @@ def _threads(task: Task) -> int:
               help="Also append one JSON Lines record per run to this file (as compare --out does).")
 def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: float, clock: Clock,
           memory_limit: int, cpsat_workers: int | None, fmt: str, as_json: bool, out: Path | None) -> None:
-    """Solve one instance file with the named solvers (all applicable ones by default)."""
+    """Solve one instance file with the named solvers (all applicable ones by default).
+
+    PATH must be a regular file: a directory, FIFO or device is refused at once (exit 2).
+    """
     _check_solver_names(solver_names)
     try:
         puzzle, _ = load_instance(str(path))
@@ -285,12 +304,6 @@ def _warn_other_limits(records: Iterable[RunRecord], out: Path, limits: dict[str
             click.echo(f"warning: {out} holds runs made with {differ}; the file will mix limits (each record "
                        "keeps its own: tidy columns time_limit, clock, memory_limit_mb)", err=True)
             return
-
-
-class BadInput(click.ClickException):
-    """Input the command cannot use: ``Error: MESSAGE`` on stderr, exit `EXIT_USAGE`, no traceback."""
-
-    exit_code = EXIT_USAGE
 
 
 #: Why `compare --resume` stops at a results file it cannot read whole.

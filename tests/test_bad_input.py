@@ -3,6 +3,10 @@ malformed results files, instance paths that are not regular files."""
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -83,3 +87,51 @@ def test_resume_refuses_a_malformed_line_and_runs_nothing(tmp_path: Path) -> Non
     assert result.exit_code == 2
     assert result.output.startswith(f"Error: {path}:2:23: not JSON") and "nothing was run" in result.output
     assert path.read_bytes() == before  # nothing dropped, nothing appended
+
+
+@contextmanager
+def _writer_after_a_minute(fifo: Path) -> Iterator[None]:
+    """Should the code under test open `fifo` for reading (a bug: that waits for a writer),
+    a writer comes after a minute, so the test fails on its messages instead of hanging."""
+    done = threading.Event()
+
+    def writer() -> None:
+        if not done.wait(60):
+            with open(fifo, "w"):
+                pass
+
+    threading.Thread(target=writer, daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
+def test_solve_refuses_a_fifo_a_device_and_a_directory_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    with _writer_after_a_minute(fifo):
+        result = invoke("solve", str(fifo), "--solver", "test-plain")
+    assert result.exit_code == 2
+    assert result.output == f"Error: {fifo}: not a regular file: it is a FIFO (named pipe) (expected an instance text file)\n"
+    for path, kind in (("/dev/null", "a character device"), (str(tmp_path), "a directory")):
+        result = invoke("solve", path, "--solver", "test-plain")
+        assert result.exit_code == 2 and f"Error: {path}: not a regular file: it is {kind}" in result.output
+
+
+def test_compare_reports_a_fifo_and_a_device_in_a_folder_and_goes_on(tmp_path: Path) -> None:
+    root = tmp_path / "vaults"
+    root.mkdir()
+    (root / "small.txt").write_text(VAULT)
+    (root / "index.toml").write_text('["small.txt"]\noptimum = 8\n')
+    os.mkfifo(root / "pipe.txt")
+    (root / "null.txt").symlink_to("/dev/null")
+    out = tmp_path / "runs.jsonl"
+    with _writer_after_a_minute(root / "pipe.txt"):
+        result = invoke("compare", str(root), "--solver", "test-plain", "--out", str(out))
+    messages = {r.instance: r.message for r in read_records(out) if r.solver == "-"}
+    assert "it is a FIFO (named pipe)" in messages["pipe.txt"]
+    assert "it is a character device" in messages[str(root / "null.txt")]  # named by path: it links outside
+    assert [r.status for r in read_records(out) if r.instance == "small.txt"] == [Status.OPTIMAL]
+    assert "3 instances: 1 agree, 2 error" in result.output
+    assert result.exit_code == 3  # unreadable instances, nothing wrong
