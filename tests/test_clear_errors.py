@@ -135,3 +135,26 @@ def test_compare_reports_a_fifo_and_a_device_in_a_folder_and_goes_on(tmp_path: P
     assert [r.status for r in read_records(out) if r.instance == "small.txt"] == [Status.OPTIMAL]
     assert "3 instances: 1 agree, 2 error" in result.output
     assert result.exit_code == 3  # unreadable instances, nothing wrong
+
+
+def test_the_summary_names_crashed_runs_by_status_and_solver(tmp_path: Path) -> None:
+    """A crash leaves the verdict to the other solvers (here `unverified` on both
+    instances), so the summary line of `report` says how many runs crashed, and whose."""
+    path = tmp_path / "runs.jsonl"
+    path.write_text(_line("a.txt", Status.ERROR).replace("test-plain", "elevator-mine")
+                    + _line("b.txt", Status.ERROR).replace("test-plain", "elevator-mine")
+                    + _line("b.txt", Status.MEMOUT).replace("test-plain", "keys-cpsat")
+                    + _line("a.txt", Status.ERROR) + _line("a.txt", Status.TIMEOUT).replace("test-plain", "other"))
+    summary = invoke("report", str(path)).output.splitlines()[-1]
+    assert summary == ("2 instances: 2 unverified; 4 runs crashed: 3 error (elevator-mine 2, test-plain 1), "
+                       "1 memout (keys-cpsat)")
+    assert invoke("report", str(path), "--by", "solver").output.splitlines()[-1] == summary
+
+
+def test_compare_names_a_crashed_solver_next_to_an_agreement(tmp_path: Path) -> None:
+    (tmp_path / "small.txt").write_text(VAULT)
+    (tmp_path / "index.toml").write_text('["small.txt"]\noptimum = 8\n')
+    result = invoke("compare", str(tmp_path / "small.txt"), "--solver", "test-plain", "--solver", "test-crasher",
+                    "--out", str(tmp_path / "runs.jsonl"))
+    assert "1 instances: 1 agree; 1 run crashed: 1 error (test-crasher)" in result.output
+    assert result.exit_code == 3
