@@ -4,6 +4,7 @@ malformed results files, instance paths that are not regular files."""
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -158,3 +159,17 @@ def test_compare_names_a_crashed_solver_next_to_an_agreement(tmp_path: Path) -> 
                     "--out", str(tmp_path / "runs.jsonl"))
     assert "1 instances: 1 agree; 1 run crashed: 1 error (test-crasher)" in result.output
     assert result.exit_code == 3
+
+
+def test_an_external_program_declines_an_instance_without_crashing(tmp_path: Path) -> None:
+    (tmp_path / "small.txt").write_text(VAULT)
+    (tmp_path / "index.toml").write_text('["small.txt"]\noptimum = 8\n')
+    script = tmp_path / "decline.py"
+    script.write_text("import sys\nopen(sys.argv[1])\nprint('unsupported')\n")
+    out = tmp_path / "runs.jsonl"
+    result = invoke("compare", str(tmp_path / "small.txt"), "--solver", "test-plain",
+                    "--external", f"decliner={sys.executable} {script} {{path}}", "--out", str(out))
+    assert {r.solver: r.status for r in read_records(out)} == {"test-plain": Status.OPTIMAL,
+                                                               "decliner": Status.UNSUPPORTED}
+    assert result.output.splitlines()[-2] == "1 instances: 1 agree"  # no crash to report
+    assert result.exit_code == 0
