@@ -122,6 +122,11 @@ format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
     help="What to print on stdout: a table for people (table, markdown; verdict notes follow), or data only "
          "(csv, jsonl: tidy rows, one per run; json: the full records as one array; notes go to stderr).")
+external_option = click.option(
+    "--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
+    help="Also run your own program on each instance (of PUZZLE); its last printed integer is its claimed "
+         "optimum, a line 'infeasible' claims no solution, a line 'plan: JSON' is checked like any plan, a line "
+         "'unsupported' declines the instance; claims are judged, never used as proofs (repeatable).")
 cpsat_workers_option = click.option(
     "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
     help="Worker threads of every CP-SAT run [default: 2]; recorded in each record.")
@@ -179,17 +184,20 @@ def _regular_file(context: click.Context, param: click.Parameter, path: Path) ->
 @clock_option
 @memory_limit_option
 @cpsat_workers_option
+@external_option
 @format_option
 @click.option("--json", "as_json", is_flag=True, hidden=True, help="Same as --format json (kept for old scripts).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also append one JSON Lines record per run to this file (as compare --out does).")
 def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: float, clock: Clock,
-          memory_limit: int, cpsat_workers: int | None, fmt: str, as_json: bool, out: Path | None) -> None:
+          memory_limit: int, cpsat_workers: int | None, external_specs: tuple[str, ...], fmt: str, as_json: bool,
+          out: Path | None) -> None:
     """Solve one instance file with the named solvers (all applicable ones by default).
 
     PATH must be a regular file: a directory, FIFO or device is refused at once (exit 2).
     """
     _check_solver_names(solver_names)
+    externals = _parse_externals(external_specs)
     try:
         puzzle, _ = load_instance(str(path))
     except InvalidInstance as error:
@@ -199,6 +207,11 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
     choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers, clock=clock)
     tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
+    tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e.command) for e in externals
+              if e.applies_to(puzzle.name)]
+    for skipped in (e for e in externals if not e.applies_to(puzzle.name)):
+        click.echo(f"warning: --external {skipped.puzzle}:{skipped.name} not run: {path} is a {puzzle.name} "
+                   "instance", err=True)
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
     records = run_tasks(tasks, jobs=1, on_record=_saver(out))
     _print(records, "json" if as_json else fmt)
@@ -231,10 +244,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), hidden=True,
               help="Also write all records as one JSON array to this file (kept for old scripts; "
                    "use --format json).")
-@click.option("--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
-              help="Also run your own program on each instance (of PUZZLE); its last printed integer "
-                   "is its claimed optimum, a line 'infeasible' claims no solution, a line 'plan: JSON' "
-                   "is checked like any plan; claims are judged, never used as proofs (repeatable).")
+@external_option
 @click.option("--shard", metavar="K/N", callback=lambda context, param, value: _shard(value),
               help="Make only part K of N of the runs (deterministic by instance, variant and solver), "
                    "for batch jobs; merge the parts' --out files with report, plot or record-optima.")
@@ -394,8 +404,7 @@ def _exit_status(records: list[RunRecord]) -> int:
 @main.command()
 @click.argument("puzzle_name", metavar="PUZZLE", type=click.Choice(sorted(PUZZLES)))
 @solver_option
-@click.option("--external", "external_specs", multiple=True, metavar="NAME='COMMAND {path}'",
-              help="Also run your own program on each instance, judged like in `compare` (repeatable).")
+@external_option
 @click.option("--budget", type=click.FloatRange(min=0), default=60.0, show_default=True,
               help="Seconds to search before giving up.")
 @click.option("--shrink-budget", type=click.FloatRange(min=0), default=60.0, show_default=True,
@@ -430,7 +439,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     from crosscheck.models.strategies import parse_ranges, ranges_for
 
     _check_solver_names(solver_names)
-    externals = [e for e in _parse_externals(external_specs) if e.puzzle in (None, puzzle_name)]
+    externals = [e for e in _parse_externals(external_specs) if e.applies_to(puzzle_name)]
     try:
         ranges = parse_ranges(params)
         ranges_for(puzzle_name, ranges)

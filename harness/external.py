@@ -60,6 +60,10 @@ class External:
             raise ValueError(f"the command of {name!r} must contain {{path}}, got {command!r}")
         return cls(name=name.strip(), command=command.strip(), puzzle=puzzle.strip() if puzzle else None)
 
+    def applies_to(self, puzzle: str) -> bool:
+        """Whether the program runs on instances of `puzzle` (it names that puzzle, or none)."""
+        return self.puzzle in (None, puzzle)
+
 
 @dataclass(frozen=True)
 class Claim:

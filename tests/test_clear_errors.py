@@ -3,6 +3,7 @@ malformed results files, instance paths that are not regular files."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import threading
@@ -173,3 +174,19 @@ def test_an_external_program_declines_an_instance_without_crashing(tmp_path: Pat
                                                                "decliner": Status.UNSUPPORTED}
     assert result.output.splitlines()[-2] == "1 instances: 1 agree"  # no crash to report
     assert result.exit_code == 0
+
+
+def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
+    (tmp_path / "small.txt").write_text(VAULT)
+    script = tmp_path / "claim.py"
+    script.write_text("import sys\nopen(sys.argv[1])\nprint('answer:', 9)\n")
+    command = f"{sys.executable} {script} {{path}}"
+    result = invoke("solve", str(tmp_path / "small.txt"), "--solver", "test-plain", "--external", f"keys:mine={command}",
+                    "--external", f"elevator:lift={command}", "--format", "json")
+    records = [RunRecord.model_validate(r) for r in json.loads(result.stdout)]
+    assert [(r.solver, r.cost, r.claim) for r in records] == [("test-plain", 8, False), ("mine", 9, True)]
+    assert "warning: --external elevator:lift not run" in result.stderr
+    assert "small.txt: false-optimal: mine claimed optimum 9" in result.stderr
+    assert result.exit_code == 1
+    refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
+    assert refused.exit_code == 2 and "'test-plain' is a built-in solver's name" in refused.output
