@@ -6,9 +6,14 @@ Exit statuses of ``solve`` and ``compare``:
   (instances without an exact answer within the limits are ``unverified``, not failures);
 - 1: some answer is wrong: an invalid plan, a false optimum or infeasibility claim,
   contradicting bounds, or agreement on a value the index contradicts;
-- 2: bad usage (unknown solver, missing folder, ...);
+- 2: bad usage or unusable input (unknown solver, missing folder, see `EXIT_USAGE`);
 - 3: nothing contradicts, but some instance could not be read or some run crashed
   or ran out of memory.
+
+Every command exits 2 (`EXIT_USAGE`) on input it cannot use, with one line on stderr
+naming it: a results file with a line that is not a run record (``FILE:LINE[:COLUMN]:
+what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), or an instance
+path given to `solve` that is not a regular file.
 """
 
 from __future__ import annotations
@@ -40,11 +45,11 @@ from crosscheck.harness.records import (
 )
 from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, notes, render
 from crosscheck.harness.run import run_tasks, threads
-from crosscheck.harness.schema import NewerSchemaError
+from crosscheck.harness.schema import UnreadableRecord
 from crosscheck.harness.shard import Shard, merge
 from crosscheck.harness.verdicts import FAILURES, judge_all
 from crosscheck.models.base import InvalidInstance, Puzzle
-from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance
+from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance, refuse_special_file
 from crosscheck.solvers.base import FAILED_STATUSES, Clock
 from crosscheck.solvers.registry import (
     add_variable_plugins,
@@ -56,8 +61,14 @@ from crosscheck.solvers.registry import (
     solvers_for,
 )
 
-EXIT_OK, EXIT_WRONG, EXIT_FAILED_RUNS = 0, 1, 3
+EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_FAILED_RUNS = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C)
+
+
+class BadInput(click.ClickException):
+    """Input the command cannot use: ``Error: MESSAGE`` on stderr, exit `EXIT_USAGE`, no traceback."""
+
+    exit_code = EXIT_USAGE
 
 
 @click.group()
@@ -68,6 +79,12 @@ def main() -> None:
     Formulations of your own are registered too: those of installed distributions' entry
     points (group crosscheck.solvers) and the modules named in the environment variable
     CROSSCHECK_SOLVERS (comma-separated). `crosscheck list` shows where each comes from.
+
+    Exit status 2, for every command: bad usage, or input it cannot use, named on one
+    line of stderr: a results file with a line that is not a run record (FILE:LINE[:COLUMN]:
+    what is wrong; a last line cut short by a kill is skipped), an instance path given
+    to solve that is not a regular file.  solve and compare: 0 nothing is wrong, 1 some
+    answer is wrong, 3 an instance could not be read or a run crashed.
     """
     add_variable_plugins()
     for error in plugin_errors():
@@ -120,6 +137,11 @@ jobs_option = click.option(
     "--jobs", type=click.IntRange(min=1), default=cores, show_default="the cores this process may use",
     help="Runs at a time, at most. Runs never share a core unless --jobs exceeds the cores: a run holds as many "
          "cores as it has threads (a CP-SAT run its --cpsat-workers) and waits until they are free.")
+external_option = click.option(
+    "--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
+    help="Also run your own program on each instance (of PUZZLE); its last printed integer is its claimed "
+         "optimum, a line 'infeasible' claims no solution, a line 'plan: JSON' is checked like any plan, a line "
+         "'unsupported' declines the instance; claims are judged, never used as proofs (repeatable).")
 cpsat_workers_option = click.option(
     "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
     help="Worker threads of every CP-SAT run [default: 2, or the cores when fewer]; recorded in each record.")
@@ -148,8 +170,18 @@ def _warn_oversubscribed(tasks: list[Task], jobs: int) -> None:
         click.echo(warning, err=True)
 
 
+def _regular_file(context: click.Context, param: click.Parameter, path: Path) -> Path:
+    """An instance path given alone: a directory, FIFO or device is `BadInput`, found
+    without opening it (opening a FIFO would wait for a writer forever)."""
+    try:
+        refuse_special_file(str(path))
+    except InvalidInstance as error:
+        raise BadInput(str(error)) from None
+    return path
+
+
 @main.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("path", type=click.Path(exists=True, path_type=Path), callback=_regular_file)
 @solver_option
 @click.option("--variant", "--four-robots", "--deep", "--extended", "variant", is_flag=True,
               help="Solve the puzzle's variant (four robots, deep burrow, extended elevator).")
@@ -157,14 +189,20 @@ def _warn_oversubscribed(tasks: list[Task], jobs: int) -> None:
 @clock_option
 @memory_limit_option
 @cpsat_workers_option
+@external_option
 @format_option
 @click.option("--json", "as_json", is_flag=True, hidden=True, help="Same as --format json (kept for old scripts).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also append one JSON Lines record per run to this file (as compare --out does).")
 def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: float, clock: Clock,
-          memory_limit: int, cpsat_workers: int | None, fmt: str, as_json: bool, out: Path | None) -> None:
-    """Solve one instance file with the named solvers (all applicable ones by default)."""
+          memory_limit: int, cpsat_workers: int | None, external_specs: tuple[str, ...], fmt: str, as_json: bool,
+          out: Path | None) -> None:
+    """Solve one instance file with the named solvers (all applicable ones by default).
+
+    PATH must be a regular file: a directory, FIFO or device is refused at once (exit 2).
+    """
     _check_solver_names(solver_names)
+    externals = _parse_externals(external_specs)
     try:
         puzzle, _ = load_instance(str(path))
     except InvalidInstance as error:
@@ -174,6 +212,11 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
     choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers, clock=clock)
     tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
+    tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e.command) for e in externals
+              if e.applies_to(puzzle.name)]
+    for skipped in (e for e in externals if not e.applies_to(puzzle.name)):
+        click.echo(f"warning: --external {skipped.puzzle}:{skipped.name} not run: {path} is a {puzzle.name} "
+                   "instance", err=True)
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
     records = run_tasks(tasks, jobs=1, on_record=_saver(out))
     _print(records, "json" if as_json else fmt)
@@ -191,7 +234,10 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Append one JSON Lines record per finished run to this file, as it finishes "
                    "[default: a new results/compare-DATE-TIME.jsonl].")
-@click.option("--resume", is_flag=True, help="Skip runs already recorded in --out (each repetition counts).")
+@click.option("--resume", is_flag=True,
+              help="Skip runs already recorded in --out (each repetition counts). A line of --out that is not a "
+                   "run record (a last line cut short by a kill aside) stops it before anything runs: exit 2, "
+                   "naming FILE:LINE, so that no run is dropped or made twice.")
 @click.option("--pin-cores", is_flag=True,
               help="Pin each run to its own cores (the cores split between --jobs; Linux), recorded in the "
                    "record's environment as pinned_cores.")
@@ -202,10 +248,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), hidden=True,
               help="Also write all records as one JSON array to this file (kept for old scripts; "
                    "use --format json).")
-@click.option("--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
-              help="Also run your own program on each instance (of PUZZLE); its last printed integer "
-                   "is its claimed optimum, a line 'infeasible' claims no solution, a line 'plan: JSON' "
-                   "is checked like any plan; claims are judged, never used as proofs (repeatable).")
+@external_option
 @click.option("--shard", metavar="K/N", callback=lambda context, param, value: _shard(value),
               help="Make only part K of N of the runs (deterministic by instance, variant and solver), "
                    "for batch jobs; merge the parts' --out files with report, plot or record-optima.")
@@ -229,7 +272,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     repair_tail(out)
     done: dict[RunKey, RunRecord] = {}  # by RunRecord.key
     if resume:
-        done = {record.key: record for record in _read(out)}
+        done = {record.key: record for record in _read(out, RESUME_REFUSAL)}
         _warn_other_limits(done.values(), out, {"time_limit": time_limit, "clock": clock, "memory_limit_mb": memory_limit})
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
@@ -277,12 +320,18 @@ def _warn_other_limits(records: Iterable[RunRecord], out: Path, limits: dict[str
             return
 
 
-def _read(path: Path) -> list[RunRecord]:
-    """The records of a results file; a file from a newer crosscheck is a usage error."""
+#: Why `compare --resume` stops at a results file it cannot read whole.
+RESUME_REFUSAL = ("--resume reads every record first, so that no run is dropped or made twice; nothing was run: "
+                  "repair or delete that line")
+
+
+def _read(path: Path, refusal: str = "") -> list[RunRecord]:
+    """The records of a results file; a line that is not a record, or one from a newer
+    crosscheck, is `BadInput` naming file and line (with `refusal` after it, when given)."""
     try:
         return read_records(path)
-    except NewerSchemaError as error:
-        raise click.ClickException(str(error)) from None
+    except UnreadableRecord as error:
+        raise BadInput(f"{error} ({refusal})" if refusal else str(error)) from None
 
 
 def _shard(text: str | None) -> Shard | None:
@@ -359,8 +408,7 @@ def _exit_status(records: list[RunRecord]) -> int:
 @main.command()
 @click.argument("puzzle_name", metavar="PUZZLE", type=click.Choice(sorted(PUZZLES)))
 @solver_option
-@click.option("--external", "external_specs", multiple=True, metavar="NAME='COMMAND {path}'",
-              help="Also run your own program on each instance, judged like in `compare` (repeatable).")
+@external_option
 @click.option("--budget", type=click.FloatRange(min=0), default=60.0, show_default=True,
               help="Seconds to search before giving up.")
 @click.option("--shrink-budget", type=click.FloatRange(min=0), default=60.0, show_default=True,
@@ -394,7 +442,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     from crosscheck.models.strategies import parse_ranges, ranges_for
 
     _check_solver_names(solver_names)
-    externals = [e for e in _parse_externals(external_specs) if e.puzzle in (None, puzzle_name)]
+    externals = [e for e in _parse_externals(external_specs) if e.applies_to(puzzle_name)]
     try:
         ranges = parse_ranges(params)
         ranges_for(puzzle_name, ranges)
@@ -425,7 +473,10 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
               help="Write to this file instead of stdout (required for parquet).")
 def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
-    merged, see `_read_all`)."""
+    merged, see `_read_all`).
+
+    A line that is not a run record (a last line cut short by a kill aside) stops it:
+    exit 2 with FILE:LINE[:COLUMN]: what is wrong."""
     records = _read_all(files)
     if fmt == "parquet":
         if output is None or by != "run":

@@ -3,8 +3,11 @@
 ``--external NAME=COMMAND`` runs COMMAND on every instance (``PUZZLE:NAME=COMMAND``
 only on instances of PUZZLE); ``{path}`` in COMMAND stands for the instance file.
 
-What the program prints on standard output is read as its claim:
+What the program prints on standard output (exiting with status 0) is read as its claim:
 
+- a line ``unsupported``: it declines the instance (say, a puzzle variant it does not
+  handle); the run is recorded as ``unsupported``, like a built-in formulation that does
+  not apply, neither a claim nor a crash;
 - a line ``infeasible``: it claims the instance has no solution;
 - a line starting ``plan:`` followed by a JSON list of moves in the puzzle's move
   vocabulary: a plan, which the harness checks like any solver's plan;
@@ -31,6 +34,7 @@ from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
 
 LAST_INTEGER = re.compile(r"-?\d+")
 INFEASIBLE_LINE = "infeasible"
+UNSUPPORTED_LINE = "unsupported"
 PLAN_PREFIX = "plan:"
 
 
@@ -56,17 +60,22 @@ class External:
             raise ValueError(f"the command of {name!r} must contain {{path}}, got {command!r}")
         return cls(name=name.strip(), command=command.strip(), puzzle=puzzle.strip() if puzzle else None)
 
+    def applies_to(self, puzzle: str) -> bool:
+        """Whether the program runs on instances of `puzzle` (it names that puzzle, or none)."""
+        return self.puzzle in (None, puzzle)
+
 
 @dataclass(frozen=True)
 class Claim:
-    """What an external program said: a cost, a claim of infeasibility, or why there is
-    neither; and the plan it printed, if any (unchecked)."""
+    """What an external program said: a cost, a claim of infeasibility, that it declines
+    the instance, or why there is none of these; and the plan it printed, if any (unchecked)."""
 
     cost: int | None
     timed_out: bool
     message: str
     infeasible: bool = False
     plan: list[Any] | None = None
+    unsupported: bool = False
 
 
 def run_external(command: str, instance_text: str, deadline: Deadline) -> Claim:
@@ -93,6 +102,8 @@ def run_external(command: str, instance_text: str, deadline: Deadline) -> Claim:
 def read_claim(output: str, program: str) -> Claim:
     """The claim in a program's standard output (see the module docstring)."""
     lines = output.splitlines()
+    if any(line.strip().lower() == UNSUPPORTED_LINE for line in lines):
+        return Claim(None, False, f"{program} declined the instance (printed '{UNSUPPORTED_LINE}')", unsupported=True)
     if any(line.strip().lower() == INFEASIBLE_LINE for line in lines):
         return Claim(None, False, "claimed infeasible (external program)", infeasible=True)
     plans = [line.strip()[len(PLAN_PREFIX):] for line in lines if line.strip().startswith(PLAN_PREFIX)]

@@ -69,11 +69,15 @@ def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> Ex
 
 
 def discover(target: Path) -> list[InstanceFile]:
-    """Instance files at `target` (a file, or a folder searched recursively), sorted."""
+    """Instance files at `target` (a file, or a folder searched recursively), sorted.
+
+    Every ``*.txt`` path that is not a folder counts, a FIFO, a device or a dangling link
+    too: reading it then fails with an error record, so it is reported, not skipped.
+    """
     index_path = find_index(target)
     root = index_path.parent if index_path else (target if target.is_dir() else target.parent).resolve()
     index = load_index(index_path) if index_path else {}
-    files = [target] if target.is_file() else sorted(p for p in target.rglob(f"*{INSTANCE_SUFFIX}") if p.is_file())
+    files = sorted(p for p in target.rglob(f"*{INSTANCE_SUFFIX}") if not p.is_dir()) if target.is_dir() else [target]
     found = []
     for path in files:
         resolved = path.resolve()

@@ -68,7 +68,7 @@ def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[Run
                           message=str(error), expected=instance_file.expected)], []
     candidates = solvers_for(puzzle.name) if choice.solver_names else default_solvers_for(puzzle.name)
     names = [s.name for s in candidates if not choice.solver_names or s.name in choice.solver_names]
-    mine = [e for e in choice.externals if e.puzzle in (None, puzzle.name)]
+    mine = [e for e in choice.externals if e.applies_to(puzzle.name)]
     which = [False]
     if choice.variants and variant_applies(puzzle, instance):
         which.append(True)

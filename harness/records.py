@@ -2,7 +2,8 @@
 
 A record is written (and flushed to disk) as soon as its run ends, so an interrupted
 or crashed comparison loses nothing already computed; `read_records` skips a last
-line cut short by a kill.
+line cut short by a kill, and refuses any other line that is not a record, naming
+file, line and what is wrong.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
-from crosscheck.harness.schema import SCHEMA_VERSION, upgrade
+from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord, upgrade
 from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
 
 #: The solver name of the record standing for a file that could not be read or parsed.
@@ -217,21 +218,55 @@ def append_record(path: Path, record: RunRecord) -> None:
 
 
 def read_records(path: Path) -> list[RunRecord]:
-    """All complete records in a JSON Lines file (a truncated line is skipped).
+    """All complete records in a JSON Lines file (a last line cut short by a kill, one
+    without its newline, is skipped; blank lines too).
 
-    Records of older schema versions load with defaults for the newer fields; a record
-    of a newer version raises `crosscheck.harness.schema.NewerSchemaError` naming file and line.
+    Every other line must be a record: one that is not raises `MalformedRecord`, and a
+    record of a newer schema version `NewerSchemaError`, each naming ``FILE:LINE`` (and
+    the column where JSON gives one) and what is wrong.  Records of older schema versions
+    load with defaults for the newer fields.
     """
     return list(_iter_records(path)) if path.exists() else []
 
 
 def _iter_records(path: Path) -> Iterator[RunRecord]:
-    with open(path, encoding="utf-8") as handle:
+    with open(path, "rb") as handle:  # bytes: a line that is not UTF-8 is named like any other bad line
         for number, line in enumerate(handle, start=1):
-            if not line.endswith("\n"):
+            if not line.endswith(b"\n"):
                 return  # the last line was cut short by an interruption
             if line.strip():
-                yield RunRecord.model_validate(upgrade(json.loads(line), f"{path}:{number}"))
+                yield parse_record(line, f"{path}:{number}")
+
+
+def parse_record(line: bytes, where: str) -> RunRecord:
+    """One line of a results file as a record; `UnreadableRecord` (`MalformedRecord` or
+    `NewerSchemaError`) says what is wrong, starting with `where` (``FILE:LINE``)."""
+    try:
+        data = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise MalformedRecord(f"{where}:{error.start + 1}: not UTF-8 text ({error.reason})") from None
+    except json.JSONDecodeError as error:
+        raise MalformedRecord(f"{where}:{error.colno}: not JSON: {error.msg}") from None
+    if not isinstance(data, dict):
+        raise MalformedRecord(f"{where}: expected a JSON object (a run record), got a JSON {type(data).__name__}")
+    try:
+        return RunRecord.model_validate(upgrade(data, where))
+    except ValidationError as error:
+        raise MalformedRecord(f"{where}: not a run record: {_first_problem(error)}") from None
+
+
+def _first_problem(error: ValidationError) -> str:
+    """The first field pydantic refused and why, and how many other problems there are."""
+    problems = error.errors()
+    first = problems[0]
+    field = ".".join(str(part) for part in first["loc"]) or "record"
+    got = "" if first["type"] == "missing" else f", got {_short(repr(first['input']))}"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"field {field!r}: {first['msg']}{got}{more}"
+
+
+def _short(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def json_schema() -> dict[str, Any]:

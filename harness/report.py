@@ -19,12 +19,13 @@ import csv
 import io
 import json
 import statistics
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from crosscheck.harness.records import RunRecord, dump_records
+from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.verdicts import InstanceVerdict, judge_all
-from crosscheck.solvers.base import Status
+from crosscheck.solvers.base import FAILED_STATUSES, Status
 
 COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "effort", "verdict", "independent")
 #: With repetitions, "seconds" becomes these columns.
@@ -187,11 +188,31 @@ def _format(columns: Sequence[str], body: list[list[str]], fmt: str) -> str:
 
 
 def notes(records: list[RunRecord]) -> str:
-    """The reason behind every verdict other than `agree`, and a count of verdicts."""
+    """The reason behind every verdict other than `agree`, and the summary line: a count
+    of verdicts, then the runs that crashed (`crashed`), if any."""
     verdicts = judge_all(records)
     lines = [f"{_name(v)}: {v.verdict.value}: {v.reason}" for v in verdicts if v.verdict.value != "agree"]
     counts: dict[str, int] = {}
     for v in verdicts:
         counts[v.verdict.value] = counts.get(v.verdict.value, 0) + 1
-    summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
-    return "\n".join([*lines, f"{len(verdicts)} instances: {summary}"]) + "\n"
+    summary = f"{len(verdicts)} instances: " + ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+    crashes = crashed(records)
+    return "\n".join([*lines, f"{summary}; {crashes}" if crashes else summary]) + "\n"
+
+
+def crashed(records: list[RunRecord]) -> str:
+    """How many runs crashed, by status and solver, e.g. ``3 runs crashed: 2 error
+    (elevator-mine), 1 memout (keys-cpsat)`` (a count per solver when several share a
+    status); '' when none did.  A crash leaves the instance's verdict to the other
+    solvers, so this is where it shows.  Unreadable instance files are not runs: they
+    are `error` instances in the verdict count."""
+    runs = [r for r in records if r.status in FAILED_STATUSES and r.solver != UNREADABLE]
+    if not runs:
+        return ""
+    parts = []
+    for status in sorted(FAILED_STATUSES):
+        solvers = Counter(r.solver for r in runs if r.status is status).most_common()
+        if solvers:
+            names = ", ".join(name if len(solvers) == 1 else f"{name} {n}" for name, n in solvers)
+            parts.append(f"{sum(n for _, n in solvers)} {status.value} ({names})")
+    return f"{len(runs)} run{'s' if len(runs) > 1 else ''} crashed: " + ", ".join(parts)

@@ -114,6 +114,9 @@ def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base
     claim = run_external(command, instance.to_text(), Deadline(task.time_limit, task.clock))
     seconds = time.perf_counter() - start
     stats: Stats = {"external": command}
+    if claim.unsupported:
+        return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED, seconds=seconds, stats=stats,
+                         message=claim.message, **base)
     if claim.infeasible:
         return RunRecord(puzzle=puzzle.name, status=Status.INFEASIBLE, seconds=seconds, stats=stats,
                          message=claim.message, **base)

@@ -9,7 +9,9 @@ Every record written carries ``schema_version``.  History:
   run's process and its waited-for children), and ``cpsat_workers``.
 
 A file written by a newer crosscheck (a version above `SCHEMA_VERSION`) is refused with
-`NewerSchemaError` rather than read wrongly.  `crosscheck schema` prints the current JSON
+`NewerSchemaError` rather than read wrongly; a line that is not a record at all with
+`MalformedRecord`.  Both are `UnreadableRecord`s, whose message is one line
+``FILE:LINE[:COLUMN]: what is wrong``.  `crosscheck schema` prints the current JSON
 Schema, generated from the pydantic model `crosscheck.harness.records.RunRecord`.
 """
 
@@ -23,16 +25,26 @@ SCHEMA_VERSION = 2
 UNVERSIONED = 1
 
 
-class NewerSchemaError(ValueError):
+class UnreadableRecord(ValueError):
+    """A line of a results file this crosscheck cannot read as a run record; the message
+    is one line, ``FILE:LINE[:COLUMN]: what is wrong``."""
+
+
+class MalformedRecord(UnreadableRecord):
+    """A line that is not a run record: not JSON, not an object, or fields that do not fit."""
+
+
+class NewerSchemaError(UnreadableRecord):
     """A record written by a newer crosscheck than this one: its meaning is unknown here."""
 
 
 def upgrade(data: dict[str, Any], where: str) -> dict[str, Any]:
     """`data` (one record as parsed JSON) ready for validation: an unversioned record is
-    marked version 1; a newer one raises `NewerSchemaError` naming `where` (file:line)."""
+    marked version 1; a newer one raises `NewerSchemaError`, a version that is no integer
+    `MalformedRecord`, each naming `where` (file:line)."""
     version = data.setdefault("schema_version", UNVERSIONED)
     if not isinstance(version, int) or isinstance(version, bool):
-        raise ValueError(f"{where}: schema_version must be an integer, got {version!r}")
+        raise MalformedRecord(f"{where}: schema_version must be an integer, got {version!r}")
     if version > SCHEMA_VERSION:
         raise NewerSchemaError(
             f"{where}: record schema version {version} is newer than this crosscheck reads "

@@ -142,7 +142,9 @@ def load(path: str | Path) -> pandas.DataFrame:
     """A results file as a tidy DataFrame, one row per run (the columns of `rows`).
 
     `path` is a JSON Lines results file (from ``compare --out``), or a ``.csv`` or
-    ``.parquet`` file written by ``report --format csv|parquet``.
+    ``.parquet`` file written by ``report --format csv|parquet``.  A JSON Lines file is
+    read by `read_records`: a line that is not a run record raises
+    `crosscheck.harness.schema.MalformedRecord` naming ``FILE:LINE`` and what is wrong.
     """
     import pandas
 

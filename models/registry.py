@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import stat
+
 from crosscheck.models import amphipods, elevator, keys
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 
@@ -40,8 +43,10 @@ def detect_puzzle(text: str, source: str) -> Puzzle:
 def load_instance(path: str, puzzle_name: str | None = None) -> tuple[Puzzle, Instance]:
     """Read and parse the instance file at `path` (puzzle detected unless named).
 
-    Raises `InvalidInstance` (naming the file) for unreadable or malformed files.
+    Raises `InvalidInstance` (naming the file) for unreadable or malformed files, and for
+    a path that is not a regular file before opening it (`refuse_special_file`).
     """
+    refuse_special_file(path)
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -49,3 +54,28 @@ def load_instance(path: str, puzzle_name: str | None = None) -> tuple[Puzzle, In
         raise InvalidInstance(f"cannot read file: {error}", source=path) from None
     puzzle = get_puzzle(puzzle_name) if puzzle_name else detect_puzzle(text, path)
     return puzzle, puzzle.parse(text, path)
+
+
+#: What a path is, by its file type, when it is not a regular file.
+_SPECIAL_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def refuse_special_file(path: str) -> None:
+    """Raise `InvalidInstance` naming `path` and what it is when it is no regular file
+    (`special_file_kind`), without opening it."""
+    kind = special_file_kind(path)
+    if kind is not None:
+        raise InvalidInstance(f"not a regular file: it is {kind}", source=path, expected="an instance text file")
+
+
+def special_file_kind(path: str) -> str | None:
+    """What `path` is when it exists and is no regular file ("a FIFO (named pipe)", "a
+    directory", ...), found without opening it: opening a FIFO blocks until a writer
+    comes, and a device such as /dev/zero never ends.  None for a regular file, or for a
+    path that cannot be examined (opening it then says why)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return next((kind for is_kind, kind in _SPECIAL_KINDS if is_kind(mode)), None)

@@ -69,3 +69,11 @@ def test_the_record_names_the_version_of_the_program_that_ran(tmp_path: Path) ->
     assert run_task(_run(tmp_path, "8")).environment["solver_source"] == first
     edited = run_task(_run(tmp_path, "8 ")).environment["solver_source"]  # the script differs by one space
     assert len({first, edited}) == 2 and len(first) == 12
+
+
+def test_a_line_unsupported_declines_the_instance_and_is_no_failure(tmp_path: Path) -> None:
+    assert read_claim("four robots? no.\nUnsupported\n", "mine").unsupported
+    record = run_task(_run(tmp_path, "unsupported"))
+    assert (record.status, record.cost, record.bound, record.plan) == (Status.UNSUPPORTED, None, None, None)
+    assert "declined the instance" in record.message
+    assert judge([record]).verdict is Verdict.UNVERIFIED  # no answer, and nothing wrong

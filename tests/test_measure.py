@@ -78,7 +78,7 @@ def test_a_newer_schema_version_fails_clearly(tmp_path: Path) -> None:
     with pytest.raises(NewerSchemaError, match=rf"runs.jsonl:2: record schema version {SCHEMA_VERSION + 1} is newer"):
         read_records(path)
     result = invoke("report", str(path))
-    assert result.exit_code == 1 and "upgrade crosscheck" in result.output
+    assert result.exit_code == 2 and "upgrade crosscheck" in result.output
 
 
 def test_schema_command_prints_the_json_schema() -> None:

@@ -1,0 +1,192 @@
+"""Bad input gets one clear line and a documented exit status, never a traceback or a hang:
+malformed results files, instance paths that are not regular files."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from crosscheck.harness.cli import EXIT_USAGE
+from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.schema import MalformedRecord
+from crosscheck.harness.tidy import load
+from crosscheck.solvers.base import Status
+from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+
+
+def _line(instance: str, status: Status = Status.TIMEOUT) -> str:
+    return RunRecord(instance=instance, puzzle="keys", solver="test-plain", status=status).model_dump_json() + "\n"
+
+
+def _results(tmp_path: Path, middle: str) -> Path:
+    """A results file whose second of three lines is `middle`."""
+    path = tmp_path / "runs.jsonl"
+    path.write_text(_line("a.txt") + middle + "\n" + _line("b.txt"))
+    return path
+
+
+READERS = {
+    "report": lambda path, tmp: ("report", str(path)),
+    "plot": lambda path, tmp: ("plot", str(path), "-o", str(tmp / "plots")),
+    "record-optima": lambda path, tmp: ("record-optima", str(path), "--index", str(tmp / "index.toml")),
+}
+
+
+@pytest.mark.parametrize("command", sorted(READERS))
+def test_a_line_that_is_not_json_names_file_line_and_column(tmp_path: Path, command: str) -> None:
+    path = _results(tmp_path, '{"instance": "c.txt", oops}')
+    result = invoke(*READERS[command](path, tmp_path))
+    assert result.exit_code == EXIT_USAGE == 2
+    assert result.output == f"Error: {path}:2:23: not JSON: Expecting property name enclosed in double quotes\n"
+
+
+@pytest.mark.parametrize("middle, problem", [
+    ('[1, 2]', "2: expected a JSON object (a run record), got a JSON list"),
+    (_line("c.txt").replace('"timeout"', '"crashed"').strip(), "2: not a run record: field 'status': Input should be"),
+    ('{"instance": "c.txt"}', "2: not a run record: field 'puzzle': Field required (and 2 more)"),
+    ('{"schema_version": "two"}', "2: schema_version must be an integer, got 'two'"),
+])
+def test_json_that_is_not_a_record_says_what_is_wrong(tmp_path: Path, middle: str, problem: str) -> None:
+    path = _results(tmp_path, middle)
+    result = invoke("report", str(path))
+    assert result.exit_code == 2 and result.output.startswith(f"Error: {path}:{problem}")
+    assert len(result.output.splitlines()) == 1
+
+
+def test_a_line_that_is_not_utf8_names_its_byte(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(_line("a.txt").encode() + b'{"instance": "\xff"}\n')
+    with pytest.raises(MalformedRecord, match=r"runs.jsonl:2:15: not UTF-8 text"):
+        read_records(path)
+
+
+def test_a_cut_last_line_is_still_skipped_by_every_reader(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_text(_line("a.txt") + _line("b.txt")[:30])
+    assert [r.instance for r in read_records(path)] == ["a.txt"]
+    result = invoke("report", str(path))
+    assert result.exit_code == 0 and "1 instances: 1 unverified" in result.output
+
+
+def test_tidy_load_refuses_a_malformed_line_by_file_and_line(tmp_path: Path) -> None:
+    path = _results(tmp_path, "not json")
+    with pytest.raises(MalformedRecord, match=r"runs.jsonl:2:1: not JSON"):
+        load(path)
+
+
+def test_resume_refuses_a_malformed_line_and_runs_nothing(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(VAULT)
+    path = _results(tmp_path, '{"instance": "c.txt", oops}')
+    before = path.read_bytes()
+    result = invoke("compare", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(path), "--resume")
+    assert result.exit_code == 2
+    assert result.output.startswith(f"Error: {path}:2:23: not JSON") and "nothing was run" in result.output
+    assert path.read_bytes() == before  # nothing dropped, nothing appended
+
+
+@contextmanager
+def _writer_after_a_minute(fifo: Path) -> Iterator[None]:
+    """Should the code under test open `fifo` for reading (a bug: that waits for a writer),
+    a writer comes after a minute, so the test fails on its messages instead of hanging."""
+    done = threading.Event()
+
+    def writer() -> None:
+        if not done.wait(60):
+            with open(fifo, "w"):
+                pass
+
+    threading.Thread(target=writer, daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
+def test_solve_refuses_a_fifo_a_device_and_a_directory_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    with _writer_after_a_minute(fifo):
+        result = invoke("solve", str(fifo), "--solver", "test-plain")
+    assert result.exit_code == 2
+    assert result.output == f"Error: {fifo}: not a regular file: it is a FIFO (named pipe) (expected an instance text file)\n"
+    for path, kind in (("/dev/null", "a character device"), (str(tmp_path), "a directory")):
+        result = invoke("solve", path, "--solver", "test-plain")
+        assert result.exit_code == 2 and f"Error: {path}: not a regular file: it is {kind}" in result.output
+
+
+def test_compare_reports_a_fifo_and_a_device_in_a_folder_and_goes_on(tmp_path: Path) -> None:
+    root = tmp_path / "vaults"
+    root.mkdir()
+    (root / "small.txt").write_text(VAULT)
+    (root / "index.toml").write_text('["small.txt"]\noptimum = 8\n')
+    os.mkfifo(root / "pipe.txt")
+    (root / "null.txt").symlink_to("/dev/null")
+    out = tmp_path / "runs.jsonl"
+    with _writer_after_a_minute(root / "pipe.txt"):
+        result = invoke("compare", str(root), "--solver", "test-plain", "--out", str(out))
+    messages = {r.instance: r.message for r in read_records(out) if r.solver == "-"}
+    assert "it is a FIFO (named pipe)" in messages["pipe.txt"]
+    assert "it is a character device" in messages[str(root / "null.txt")]  # named by path: it links outside
+    assert [r.status for r in read_records(out) if r.instance == "small.txt"] == [Status.OPTIMAL]
+    assert "3 instances: 1 agree, 2 error" in result.output
+    assert result.exit_code == 3  # unreadable instances, nothing wrong
+
+
+def test_the_summary_names_crashed_runs_by_status_and_solver(tmp_path: Path) -> None:
+    """A crash leaves the verdict to the other solvers (here `unverified` on both
+    instances), so the summary line of `report` says how many runs crashed, and whose."""
+    path = tmp_path / "runs.jsonl"
+    path.write_text(_line("a.txt", Status.ERROR).replace("test-plain", "elevator-mine")
+                    + _line("b.txt", Status.ERROR).replace("test-plain", "elevator-mine")
+                    + _line("b.txt", Status.MEMOUT).replace("test-plain", "keys-cpsat")
+                    + _line("a.txt", Status.ERROR) + _line("a.txt", Status.TIMEOUT).replace("test-plain", "other"))
+    summary = invoke("report", str(path)).output.splitlines()[-1]
+    assert summary == ("2 instances: 2 unverified; 4 runs crashed: 3 error (elevator-mine 2, test-plain 1), "
+                       "1 memout (keys-cpsat)")
+    assert invoke("report", str(path), "--by", "solver").output.splitlines()[-1] == summary
+
+
+def test_compare_names_a_crashed_solver_next_to_an_agreement(tmp_path: Path) -> None:
+    (tmp_path / "small.txt").write_text(VAULT)
+    (tmp_path / "index.toml").write_text('["small.txt"]\noptimum = 8\n')
+    result = invoke("compare", str(tmp_path / "small.txt"), "--solver", "test-plain", "--solver", "test-crasher",
+                    "--out", str(tmp_path / "runs.jsonl"))
+    assert "1 instances: 1 agree; 1 run crashed: 1 error (test-crasher)" in result.output
+    assert result.exit_code == 3
+
+
+def test_an_external_program_declines_an_instance_without_crashing(tmp_path: Path) -> None:
+    (tmp_path / "small.txt").write_text(VAULT)
+    (tmp_path / "index.toml").write_text('["small.txt"]\noptimum = 8\n')
+    script = tmp_path / "decline.py"
+    script.write_text("import sys\nopen(sys.argv[1])\nprint('unsupported')\n")
+    out = tmp_path / "runs.jsonl"
+    result = invoke("compare", str(tmp_path / "small.txt"), "--solver", "test-plain",
+                    "--external", f"decliner={sys.executable} {script} {{path}}", "--out", str(out))
+    assert {r.solver: r.status for r in read_records(out)} == {"test-plain": Status.OPTIMAL,
+                                                               "decliner": Status.UNSUPPORTED}
+    assert result.output.splitlines()[-2] == "1 instances: 1 agree"  # no crash to report
+    assert result.exit_code == 0
+
+
+def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
+    (tmp_path / "small.txt").write_text(VAULT)
+    script = tmp_path / "claim.py"
+    script.write_text("import sys\nopen(sys.argv[1])\nprint('answer:', 9)\n")
+    command = f"{sys.executable} {script} {{path}}"
+    result = invoke("solve", str(tmp_path / "small.txt"), "--solver", "test-plain", "--external", f"keys:mine={command}",
+                    "--external", f"elevator:lift={command}", "--format", "json")
+    records = [RunRecord.model_validate(r) for r in json.loads(result.stdout)]
+    assert [(r.solver, r.cost, r.claim) for r in records] == [("test-plain", 8, False), ("mine", 9, True)]
+    assert "warning: --external elevator:lift not run" in result.stderr
+    assert "small.txt: false-optimal: mine claimed optimum 9" in result.stderr
+    assert result.exit_code == 1
+    refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
+    assert refused.exit_code == 2 and "'test-plain' is a built-in solver's name" in refused.output
