@@ -3,7 +3,7 @@
 Run as ``python -m benchmarks.bench_hunt [--seeds 1 2 3] [--budget S] [--shrink-budget S]
 [--only NAME ...] [--jobs J]``.  For every planted mistake in `PLANTED` (the
 formulations of tests/hunt_solvers.py and the programs of tests/externals/, each hunted
-against a built-in reference, the table of the README's hunting section) and every seed,
+against a built-in reference, the hunting table of docs/results.md) and every seed,
 one hunt with that budget, as ``crosscheck hunt`` runs it (isolated runs, 10 s per run).
 Prints per hunt whether it found a wrong verdict, which one, after how many instances
 and seconds, and the sizes of the instance as found and shrunk; then per mistake how

@@ -1,11 +1,13 @@
-"""One run of every benchmark behind the README's speed table, one after another.
+"""One run of every benchmark behind the speed tables of docs/results.md, one after another.
 
-Run as ``python -m benchmarks.speed [--out FOLDER] [--only NAME ...] [--list]``.  Each
-benchmark runs as its own process (``python -m benchmarks.NAME ...``, the arguments in
-`BENCHMARKS`), its output shown as it comes and kept in ``FOLDER/NAME.txt`` under a
-header with the commit, the date and the machine's load average before it started, so
-a table built from the files says what it was measured on.  A benchmark that fails is
-reported and the others still run; the exit status is 1 if any failed.
+Run as ``python -m benchmarks.speed [--out FOLDER] [--write FILE] [--only NAME ...] [--list]``.
+Each benchmark runs as its own process (``python -m benchmarks.NAME ...``, the arguments in
+`BENCHMARKS`), its output shown as it comes and kept in ``FOLDER/NAME.txt`` under a header
+with the commit, the date and the machine's load average before it started, so a table built
+from the files says what it was measured on.  With ``--write FILE`` (``docs/results.md``) each
+benchmark's section of that file is replaced by its output under the same facts, as soon as
+it has run successfully (`benchmarks.results_file`; a failed run leaves the last good table).  A benchmark that fails is reported and the others
+still run; the exit status is 1 if any failed.
 
 Timings are only comparable on a quiet machine: the load average in each header shows
 whether it was.
@@ -21,9 +23,10 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.results_file import Provenance, section, update
 from crosscheck.harness.records import environment
 
-#: The README's speed table, row group by row group: a name and the benchmark's command line.
+#: The speed tables of docs/results.md, row group by row group: a name and the benchmark's command line.
 BENCHMARKS: dict[str, list[str]] = {
     "keys-graph": ["bench_keys", "--seeds", "5", "--loops", "0", "20", "--clock", "cpu", "--warmups", "1",
                    "--repeat", "3"],
@@ -41,19 +44,21 @@ BENCHMARKS: dict[str, list[str]] = {
 }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("speed-runs") / time.strftime("%Y%m%d-%H%M%S"))
+    parser.add_argument("--write", type=Path, metavar="FILE",
+                        help="replace each benchmark's section of this results file (docs/results.md)")
     parser.add_argument("--only", nargs="+", choices=sorted(BENCHMARKS), help="run only these")
     parser.add_argument("--list", action="store_true", help="print the commands and stop")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     chosen = args.only or list(BENCHMARKS)
     if args.list:
         for name in chosen:
             print(f"{name}: {_command_text(name)}")
         return
     args.out.mkdir(parents=True, exist_ok=True)
-    failed = [name for name in chosen if not _run(name, args.out / f"{name}.txt")]
+    failed = [name for name in chosen if not _run(name, args.out / f"{name}.txt", args.write)]
     print(f"outputs in {args.out}" + (f"; failed: {', '.join(failed)}" if failed else ""))
     sys.exit(1 if failed else 0)
 
@@ -62,14 +67,25 @@ def _command_text(name: str) -> str:
     return "python -m benchmarks." + " ".join(BENCHMARKS[name])
 
 
-def _run(name: str, path: Path) -> bool:
-    """Run one benchmark, echoing its output and keeping it in `path`; whether it succeeded."""
+def _provenance(name: str) -> tuple[Provenance, str]:
+    """The facts of a run of benchmark `name` starting now, and its output file's header line."""
     facts = environment()
-    header = (f"# {_command_text(name)}\n# commit {facts['commit']} (source {facts['source']}), "
-              f"{datetime.datetime.now().isoformat(timespec='seconds')}, host {facts['host']}, "
-              f"{facts['cpus']} cpus, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    provenance = Provenance(command=_command_text(name), commit=str(facts["commit"]),
+                            date=datetime.datetime.now().isoformat(timespec="seconds"),
+                            load=" ".join(f"{x:.2f}" for x in os.getloadavg()),
+                            machine=f"host {facts['host']}, {facts['cpus']} cpus")
+    header = (f"# {provenance.command}\n# commit {provenance.commit} (source {facts['source']}), "
+              f"{provenance.date}, {provenance.machine}, load average {provenance.load}\n")
+    return provenance, header
+
+
+def _run(name: str, path: Path, results: Path | None) -> bool:
+    """Run one benchmark, echoing its output and keeping it in `path` (and as its section of
+    `results`, if given); whether it succeeded."""
+    provenance, header = _provenance(name)
     print(header, end="", flush=True)
     start = time.perf_counter()
+    output: list[str] = []
     with open(path, "w", encoding="utf-8") as kept:
         kept.write(header)
         process = subprocess.Popen([sys.executable, "-m", f"benchmarks.{BENCHMARKS[name][0]}", *BENCHMARKS[name][1:]],
@@ -78,10 +94,13 @@ def _run(name: str, path: Path) -> bool:
         for line in process.stdout:
             print(line, end="", flush=True)
             kept.write(line)
+            output.append(line)
         code = process.wait()
-        footer = f"# exit status {code}, {time.perf_counter() - start:.0f} s wall\n"
-        kept.write(footer)
-    print(footer, end="", flush=True)
+        ending = f"exit status {code}, {time.perf_counter() - start:.0f} s wall"
+        kept.write(f"# {ending}\n")
+    print(f"# {ending}", flush=True)
+    if results is not None and code == 0:  # a failed run keeps the last good table there
+        update(results, name, section(name, provenance, "".join(output), ending))
     return code == 0
 
 

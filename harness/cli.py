@@ -420,7 +420,7 @@ def _exit_status(records: list[RunRecord]) -> int:
 @memory_limit_option
 @jobs_option
 @click.option("-p", "--param", "params", multiple=True, metavar="NAME=RANGE",
-              help="A size range such as floors=2-4 or pairs=3 (repeatable); see README for the names.")
+              help="A size range such as floors=2-4 or pairs=3 (repeatable); see docs/hunting.md for the names.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for counterexample-PUZZLE.txt and runs.jsonl, every instance judged (judged/) with "
                    "its runs (judged.jsonl), and hunt-db unless --db.")

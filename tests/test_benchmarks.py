@@ -13,9 +13,13 @@ import pytest
 import crosscheck.solvers.registry
 from benchmarks import bench_elevator, bench_exposure, bench_hunt, speed
 from benchmarks.compare import change, main
+from benchmarks.results_file import END, Provenance, section, update
 from benchmarks.timing import Timer
+from crosscheck.harness.records import environment
 from crosscheck.models.elevator import generate
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+
+OLD = Provenance("python -m benchmarks.x", "0000000", "2026-01-01", "0.00 0.00 0.00", "host h, 2 cpus")
 
 
 class Counting(Solver):
@@ -131,3 +135,38 @@ def test_the_exposure_benchmark_counts_the_facilities_each_planted_mistake_gets_
     assert output.startswith("40 facilities drawn")
     counts = {name: int(count) for name, count in re.findall(r"^(elevator-\w+|timeouts) +(\d+)$", output, re.M)}
     assert counts["elevator-nodown2"] > 0 and counts["elevator-leftfloor"] > 0 and counts["timeouts"] == 0
+
+
+def test_speed_writes_each_benchmarks_table_with_command_commit_date_and_load(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tiny benchmark (one seed, no CP-SAT) replaces its own section of the results file and
+    leaves the hand-written text and the other sections; a failed one leaves its last table."""
+    results = tmp_path / "results.md"
+    results.write_text("# Results\n\nHand-written.\n\n" + section("broken", OLD, "old table\n", "exit status 0")
+                       + "\n" + section("quick", OLD, "old quick table\n", "exit status 0") + "\nAfter.\n")
+    monkeypatch.setattr(speed, "BENCHMARKS", {
+        "quick": ["bench_elevator", "--seeds", "1", "--cpsat", "0", "--warmups", "0", "--repeat", "1"],
+        "broken": ["bench_elevator", "--no-such-option"],
+    })
+    with pytest.raises(SystemExit):
+        speed.main(["--out", str(tmp_path / "runs"), "--write", str(results)])
+    text = results.read_text()
+    assert text.startswith("# Results\n\nHand-written.\n\n") and text.endswith("\nAfter.\n")
+    assert "old table" in text and "old quick table" not in text  # broken kept, quick replaced
+    quick = text[text.index("<!-- speed:quick -->"): text.index("<!-- /speed:quick -->")]
+    commit = environment()["commit"]
+    assert "- command: `python -m benchmarks.bench_elevator --seeds 1 --cpsat 0" in quick
+    assert re.search(rf"- commit: `{commit}`; date: \d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d; "
+                     r"load average at the start: \d+\.\d\d \d+\.\d\d \d+\.\d\d \(host ", quick)
+    assert "elevator-quotient, seeds 0..0" in quick and "- exit status 0" in quick
+
+
+def test_a_new_benchmark_section_goes_before_the_end_marker_or_at_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "results.md"
+    update(path, "a", section("a", OLD, "table a", "exit status 0"))
+    update(path, "b", section("b", OLD, "table b ```", "exit status 0"))
+    text = path.read_text()
+    assert text.index("table a") < text.index("table b") and "````text\ntable b ```\n````" in text
+    path.write_text(f"top\n{END}\nbottom\n")
+    update(path, "c", section("c", OLD, "table c", "exit status 0"))
+    assert path.read_text().startswith("top\n<!-- speed:c -->") and path.read_text().endswith(f"\n{END}\nbottom\n")

@@ -3,7 +3,7 @@ shrink a counterexample for each planted wrong formulation (tests/hunt_solvers.p
 plugins, tests/externals/ as external programs).
 
 The default suite hunts on small size ranges with short budgets; the hunts over the
-full ranges, with the budgets the README states, are marked slow.  Runs go through the
+full ranges, with the budgets docs/results.md states, are marked slow.  Runs go through the
 real isolation, like `compare`.
 """
 
@@ -336,7 +336,7 @@ def test_compare_on_the_hunted_instances_catches_a_stop_above_a_room(tmp_path: P
 
 def test_compare_catches_the_sum_of_region_optima_on_a_published_vault(tmp_path: Path) -> None:
     """The per-region external's bare claim (70) falls below keys-graph's proven optimum (72)
-    on a published vault, a detour the hunt's crossed doors rarely draw (see README)."""
+    on a published vault, a detour the hunt's crossed doors rarely draw (see docs/hunting.md)."""
     result = CliRunner().invoke(main, ["compare", str(INSTANCES / "keys" / "four-robots-4.txt"), "--solver",
                                        "keys-graph", "--external", f"regions={external('keys_regions.py')}",
                                        "--out", str(tmp_path / "runs.jsonl")], catch_exceptions=False)
@@ -363,8 +363,8 @@ def test_a_sum_of_region_optima_is_caught_on_small_four_robot_vaults(tmp_path: P
 ], ids=["narrowed-seed-1", "narrowed-seed-2", "default-ranges-seed-3"])
 def test_a_sum_of_region_optima_is_caught_on_four_robot_vaults(tmp_path: Path, seed: str,
                                                               ranges: tuple[str, ...]) -> None:
-    """The hunt of the README's table, with more than the one seed that found it before
-    crossed doors (see README), and over the default ranges."""
+    """The hunt of docs/results.md's table, with more than the one seed that found it before
+    crossed doors (see docs/results.md), and over the default ranges."""
     status, output = hunt(tmp_path, "keys", "--solver", "keys-graph", "--external",
                           f"regions={external('keys_regions.py')}", "-p", "robots=4", *ranges, "--seed", seed,
                           budget=120)
@@ -380,7 +380,7 @@ def test_compare_catches_the_sum_of_region_optima_on_the_hunted_vault(tmp_path: 
     assert result.exit_code == 1 and "regions claimed optimum 4 below keys-graph's lower bound 6" in result.output
 
 
-# --- hunts over the full ranges (slow; budgets as stated in the README) --------------------
+# --- hunts over the full ranges (slow; budgets as stated in docs/results.md) --------------------
 
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle, args, verdicts", [

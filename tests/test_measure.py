@@ -326,15 +326,15 @@ def test_jsonl_parquet_and_load_give_the_same_rows(tmp_path: Path) -> None:
     assert invoke("report", str(path), "--format", "parquet").exit_code == 2  # needs -o
 
 
-def test_readme_example_loads_results_and_plots_median_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    readme = (ROOT / "README.md").read_text()
-    start = readme.index("```python\n", readme.index("### Analysing results")) + len("```python\n")
-    example = readme[start: readme.index("```", start)]
+def test_usage_example_loads_results_and_plots_median_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    usage = (ROOT / "docs" / "usage.md").read_text()
+    start = usage.index("```python\n", usage.index("## report, tidy data and pandas")) + len("```python\n")
+    example = usage[start: usage.index("```", start)]
     assert "crosscheck.harness.tidy.load(" in example
     save(tmp_path / "runs.jsonl", [record("a", seconds=1.0), record("b", seconds=2.0)])
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MPLBACKEND", "Agg")
-    exec(compile(example, "README.md", "exec"), {})
+    exec(compile(example, "docs/usage.md", "exec"), {})
     assert (tmp_path / "median-time.png").stat().st_size > 0
 
 

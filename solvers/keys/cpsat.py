@@ -17,49 +17,11 @@ Model:
   choosing a route into j that needs key k forces rank k < rank j;
 - objective: the total length of the chosen routes.
 
-Why this is exact.
-Soundness: given a solution, execute the chosen routes one at a time in increasing
-rank of their target key.  A robot's routes are executed in its tour order (ranks
-increase along key arcs), so each route starts where the robot stands.  When the route
-into j is walked, every key of smaller rank has been collected (its own route ended on
-it), in particular every key the route needs: its doors are open.  Walking over other
-keys only collects them early, which never closes anything.  So the moves are a valid
-plan whose cost is the objective.
-Completeness: take an optimal plan and order the keys by the moment they are first
-collected; that is the rank.  Cut each robot's moves at every first collection it makes
-(moves after its last collection are useless, an optimal plan has none).  A piece ends
-on key j and walks, before that, only over keys already held (an unheld one would have
-been collected there, ending the piece earlier) and through doors whose keys are held,
-so everything it needs has smaller rank than j.  The contraction keeps a Pareto route
-of the same arc that is no longer and needs a subset of those keys, so the model has a
-solution of cost at most the plan's.  Hence walks over uncollected keys never need to be
-modelled: an optimal plan always splits there.
-
-Strengthening (each keeps every solution that matters):
-- a route into j that needs j itself can never be walked before j is held: dropped;
-- a route i -> j that needs the key of its own source i: that need is implied by the
-  arc's rank constraint, so it is removed before Pareto filtering of the arc;
-- `before[j]`, the keys that every remaining route into j needs (counting a key source
-  as needed), closed transitively, must precede j in every solution: those precedences
-  are posted unconditionally, with rank bounds ``|before[j]| <= rank[j] <= K-1-|after[j]|``
-  (valid because ranks are a permutation); a route into j that needs (or starts from)
-  a key which must come after j contradicts its own rank constraint, so it is dropped,
-  and this repeats to a fixpoint (every step removes only routes no solution uses);
-- a need k of a route that is already forced before another need of the same route
-  (or before its target) follows transitively, so no constraint is posted for it;
-- when a single robot can collect keys, its tour order *is* the order of first
-  collections (in the completeness argument every first collection ends one of its
-  pieces), so a used arc i -> j forces rank j = rank i + 1 and a start arc rank j = 0:
-  an exact MTZ-style ordering instead of mere precedences;
-- when no other robot starts in a robot's component of passable cells, its walk crosses
-  the boundary of each of its level cuts (`crosscheck.solvers.keys.level_cuts`, which proves it for
-  every walk, cycles included) at least twice, once if its last key lies inside: per key
-  set of level cuts, the crossings of the chosen routes' paths are posted accordingly.
-  Valid for every plan, hence for every model solution; on a tree their sum is the walk
-  around the subtree spanning start and keys minus the way back from the last key;
-- a hint: a greedy plan (repeatedly the shortest route to an uncollected key whose needs
-  are held), improved by moving runs of keys in its order, with random kicks
-  (`crosscheck.solvers.keys.warm_start`); feasible by construction, and only a hint.
+Why this is exact (soundness: executing the chosen routes in rank order of their target
+keys is a valid plan of the objective's cost; completeness: an optimal plan, cut at each
+first collection and ranked by it, maps to a solution no dearer), and the strengthenings
+(dropped routes, forced precedences, exact ranks for a single robot, level cuts, the warm
+start), each keeping every solution that matters: docs/puzzles/keys.md#why-keys-cpsat-is-exact.
 
 Answer: ``optimal`` when CP-SAT proves it, ``feasible`` with the best bound (rounded up)
 otherwise, ``timeout`` with the bound when no solution was found, ``infeasible`` only on
@@ -97,7 +59,7 @@ class ArcRoute:
 def usable_routes(cv: ContractedVault) -> tuple[dict[tuple[int, int], list[ArcRoute]], list[int]]:
     """The routes the model may choose, per arc, and the `before` masks per key bit.
 
-    Applies the exact prunings of the module docstring until nothing changes.
+    Applies the exact prunings of docs/puzzles/keys.md#strengthening until nothing changes.
     """
     keys = len(cv.letters)
     arcs: dict[tuple[int, int], list[ArcRoute]] = {}

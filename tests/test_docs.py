@@ -1,0 +1,85 @@
+"""The README's and docs/'s examples are true for the current code: every `crosscheck` command
+in their shell blocks names a real command and real options, every relative link leads to a
+file, and the formulation example of docs/formulations.md runs and agrees with a built-in one.
+(docs/usage.md's pandas example runs in tests/test_measure.py.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from crosscheck.harness.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def _shell_blocks(page: Path) -> list[str]:
+    return re.findall(r"```sh\n(.*?)```", page.read_text(), re.DOTALL)
+
+
+def _commands(page: Path) -> list[list[str]]:
+    """Every `crosscheck` invocation in `page`'s shell blocks, as words after `crosscheck`."""
+    found = []
+    for block in _shell_blocks(page):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.split(" #", 1)[0]
+            for part in re.split(r"&&|;|\|", line):
+                words = shlex.split(part.replace("{path}", "PATH"))
+                at = [i for i, word in enumerate(words) if word.endswith("bin/crosscheck") or word == "crosscheck"]
+                if at:
+                    found.append(words[at[0] + 1:])
+    return found
+
+
+def _options(command: click.Command) -> set[str]:
+    return {name for parameter in command.params for name in getattr(parameter, "opts", [])
+            + getattr(parameter, "secondary_opts", [])}
+
+
+CASES = [(page.relative_to(ROOT).as_posix(), words) for page in PAGES for words in _commands(page)]
+
+
+def test_the_pages_show_commands() -> None:
+    assert len(CASES) >= 20  # the parser below found them (else every check would pass vacuously)
+
+
+@pytest.mark.parametrize(("page", "words"), CASES, ids=[f"{page}: {' '.join(w)[:60]}" for page, w in CASES])
+def test_every_shown_command_names_a_real_command_and_options(page: str, words: list[str]) -> None:
+    assert isinstance(main, click.Group)
+    command = main.commands.get(words[0]) if words else None
+    assert command is not None, f"{page}: no crosscheck command {words[:1]}"
+    unknown = [word.split("=")[0] for word in words[1:] if word.startswith("-")
+               and word.split("=")[0] not in _options(command)]
+    assert not unknown, f"{page}: crosscheck {words[0]} has no option {unknown}"
+
+
+def test_relative_links_lead_to_files() -> None:
+    broken = []
+    for page in PAGES:
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", page.read_text()):
+            if "://" not in target and not (page.parent / target).exists():
+                broken.append(f"{page.relative_to(ROOT)} -> {target}")
+    assert not broken
+
+
+def test_the_formulation_example_runs_beside_a_built_in_one_and_agrees(tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "formulations.md").read_text()
+    start = text.index("```python\n# my_formulations.py\n") + len("```python\n")
+    (tmp_path / "my_formulations.py").write_text(text[start: text.index("```", start)])
+    [command] = [c for c in _commands(ROOT / "docs" / "formulations.md") if c[0] == "solve"]
+    environment = {**os.environ, "CROSSCHECK_SOLVERS": "my_formulations", "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "crosscheck", *command, "--format", "json"], cwd=ROOT,
+                          env=environment, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    runs = {run["solver"]: run for run in json.loads(done.stdout)}
+    assert runs["elevator-mine"]["status"] == "optimal" and runs["elevator-mine"]["plan_valid"]
+    assert runs["elevator-mine"]["cost"] == runs["elevator-quotient"]["cost"] == 11
