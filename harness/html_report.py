@@ -44,7 +44,9 @@ _CAPTIONS = {
     "scatter": "Times of two formulations on their common instances; below the diagonal the second was faster. "
                "Cells not solved exactly are drawn past the dotted lines: triangles unproven (timeout), "
                "red crosses failed (error, memout, rejected plan).",
-    "size": "Time against the instance's size measure, one panel per family; hollow marks: not solved exactly.",
+    "size": "Time against the instance's size measure: a dot per instance (hollow: not solved exactly), a "
+            "diamond per family (median size, the solver's median time over its exactly solved instances), "
+            "and a line per solver through the diamonds.",
     "spread": "Each repeated run's time over its cell's median (compare --repeat): the run-to-run noise.",
 }
 

@@ -14,8 +14,11 @@ an accepted plan, or a proof of infeasibility).  Every time axis is logarithmic.
   solved exactly: for each solver, the fraction of instances it solved within a factor
   tau of the fastest solver (x = tau, log2).  The value at 1 is how often it was the
   fastest; the height at the right is how often it solved the instance at all.
-- ``size-PUZZLE``: per family (one panel each), time against the puzzle's first size
-  feature, per solver; hollow marks are cells not solved exactly.
+- ``size-PUZZLE``: time against the puzzle's first size feature: a dot per cell (hollow:
+  not solved exactly), a diamond per family at its median size and the solver's median
+  time over the family's exactly solved instances, and per solver a line through the
+  diamonds (the median of those of one size): generated families share their size
+  parameters, so the line shows how each formulation scales.
 - ``spread``: with repetitions (``compare --repeat``), every run's seconds divided by
   the median of its cell, per solver: how far one run can be from another.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import io
 import math
+import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -175,29 +179,30 @@ def profile(grid: list[Cell]) -> Figure:
 
 
 def time_by_size(grid: list[Cell]) -> Figure:
-    """One panel per family: time against the puzzle's first size feature, per solver."""
+    """Time against the puzzle's first size feature: a dot per cell (hollow: not exact), a
+    diamond per family's median, and per solver a line through them (see the module doc)."""
     feature = next((name for c in grid for name in c.first.features), "")
-    families = sorted({c.family for c in grid})
-    columns = min(3, len(families))
-    rows = math.ceil(len(families) / columns)
-    figure, panels = plt.subplots(rows, columns, figsize=(4 * columns, 3.2 * rows), squeeze=False)
-    solvers = sorted({c.solver for c in grid})
-    colours = {solver: f"C{i}" for i, solver in enumerate(solvers)}
-    for axes, name in zip(panels.flat, families, strict=False):
-        for solver in solvers:
-            own = [c for c in grid if c.family == name and c.solver == solver and feature in c.first.features]
-            for done, face in ((True, colours[solver]), (False, "none")):
-                chosen = [c for c in own if c.exact == done]
-                axes.scatter([c.first.features[feature] for c in chosen], [positive(c.seconds) for c in chosen],
-                             s=18, facecolors=face, edgecolors=colours[solver], label=solver if done else None)
-        axes.set_yscale("log")
-        _label(axes, feature or "size", "seconds", name, legend=False)
-    for axes in list(panels.flat)[len(families):]:
-        axes.set_visible(False)
-    handles, labels = panels[0][0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="upper right", fontsize="small")
-    figure.suptitle(f"{grid[0].puzzle}: time against {feature or 'size'} per family (hollow: not solved exactly)")
-    figure.tight_layout(rect=(0, 0, 0.85, 0.95))
+    sized = [c for c in grid if feature in c.first.features]
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for number, solver in enumerate(sorted({c.solver for c in sized})):
+        colour = f"C{number}"
+        own = [c for c in sized if c.solver == solver]
+        for done, face in ((True, colour), (False, "none")):
+            chosen = [c for c in own if c.exact == done]
+            axes.scatter([c.first.features[feature] for c in chosen], [positive(c.seconds) for c in chosen],
+                         s=14, facecolors=face, edgecolors=colour, alpha=0.5)
+        medians = sorted((statistics.median(c.first.features[feature] for c in members),
+                          statistics.median(positive(c.seconds) for c in members))
+                         for name in sorted({c.family for c in own})
+                         if (members := [c for c in own if c.family == name and c.exact]))
+        axes.scatter([x for x, _ in medians], [y for _, y in medians], color=colour, marker="D", s=20)
+        sizes = sorted({x for x, _ in medians})  # families of one size share a point of the line
+        axes.plot(sizes, [statistics.median(y for x, y in medians if x == size) for size in sizes], color=colour,
+                  label=solver)
+    axes.set_yscale("log")
+    _label(axes, feature or "size", "seconds", f"{grid[0].puzzle}: time against {feature or 'size'} "
+           "(diamonds: family medians)")
+    figure.tight_layout()
     return figure
 
 
