@@ -103,8 +103,9 @@ solver_option = click.option(
     help="Run only this solver (repeatable; default: every solver of the puzzle).")
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-    help="What to print on stdout: a table for people (table, markdown; verdict notes follow), or data only "
-         "(csv, jsonl: tidy rows, one per run; json: the full records as one array; notes go to stderr).")
+    help="What to print on stdout: a table for people (table, markdown; verdict notes follow), a booktabs "
+         "tabular (latex), or data only (csv, jsonl: tidy rows, one per run; json: the full records as one "
+         "array); notes go to stderr for all but table and markdown.")
 cpsat_workers_option = click.option(
     "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
     help="Worker threads of every CP-SAT run [default: 2]; recorded in each record.")
