@@ -43,7 +43,7 @@ from crosscheck.harness.records import (
     read_records,
     repair_tail,
 )
-from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, notes, render
+from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, notes, render, render_table
 from crosscheck.harness.run import run_tasks, threads
 from crosscheck.harness.schema import UnreadableRecord
 from crosscheck.harness.shard import Shard, merge
@@ -131,8 +131,9 @@ solver_option = click.option(
     help="Run only this solver (repeatable; default: every solver of the puzzle).")
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-    help="What to print on stdout: a table for people (table, markdown; verdict notes follow), or data only "
-         "(csv, jsonl: tidy rows, one per run; json: the full records as one array; notes go to stderr).")
+    help="What to print on stdout: a table for people (table, markdown; verdict notes follow), a booktabs "
+         "tabular (latex), or data only (csv, jsonl: tidy rows, one per run; json: the full records as one "
+         "array); notes go to stderr for all but table and markdown.")
 jobs_option = click.option(
     "--jobs", type=click.IntRange(min=1), default=cores, show_default="the cores this process may use",
     help="Runs at a time, at most. Runs never share a core unless --jobs exceeds the cores: a run holds as many "
@@ -344,7 +345,12 @@ def _shard(text: str | None) -> Shard | None:
 def _read_all(paths: tuple[Path, ...]) -> list[RunRecord]:
     """The records of several results files (the parts of a sharded comparison, say),
     one per run: a run recorded twice keeps its later record, with a warning on stderr."""
-    records, warnings = merge((str(path), _read(path)) for path in paths)
+    return _merged([(str(path), _read(path)) for path in paths])
+
+
+def _merged(files: list[tuple[str, list[RunRecord]]]) -> list[RunRecord]:
+    """The records of `files` (name, records) merged as `_read_all` says."""
+    records, warnings = merge(files)
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     return records
@@ -463,33 +469,74 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice((*FORMATS, "parquet")), default="table", show_default=True,
-              help="table or markdown for people (verdict notes follow); csv, jsonl (tidy: one flat row per "
-                   "run), json (full records) or parquet (tidy, needs the analysis extra and -o) for programs.")
-@click.option("--by", type=click.Choice(["run", "solver"]), default="run", show_default=True,
-              help="One row per (instance, solver), or a summary per puzzle and solver (exact answers, "
-                   "timeouts, times: medians over each instance's repetitions, then over instances).")
+@click.option("--format", "fmt", type=click.Choice((*FORMATS, "parquet", "html")), default="table",
+              show_default=True,
+              help="table or markdown for people (verdict notes follow); html: one self-contained page with "
+                   "every table and figure (use -o); latex: a booktabs tabular of the --by table; csv, jsonl "
+                   "(tidy: one flat row per run), json (full records) or parquet (tidy, needs the analysis "
+                   "extra and -o) for programs.")
+@click.option("--by", type=click.Choice(["run", "solver", "family"]), default="run", show_default=True,
+              help="One row per (instance, solver), a summary per puzzle and solver (exact answers, timeouts, "
+                   "times: medians over each instance's repetitions, then over instances), or per family "
+                   "(instance folder) and solver with times over the instances every solver solved.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to this file instead of stdout (required for parquet).")
-def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None) -> None:
+@click.option("--against", "against", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              metavar="NEW.jsonl",
+              help="Compare FILES (old) with this newer results file (repeatable, merged): status, verdict and "
+                   "time changes per instance and solver; exit 1 when a verdict got worse.")
+def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...]) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
-    merged, see `_read_all`).
+    merged, see `_read_all`), or with --against, what changed between two comparisons.
 
     A line that is not a run record (a last line cut short by a kill aside) stops it:
     exit 2 with FILE:LINE[:COLUMN]: what is wrong."""
-    records = _read_all(files)
+    if against:
+        sys.exit(_report_diff(files, against, fmt, output))
+    named = [(str(path), _read(path)) for path in files]
+    records = _merged(named)
     if fmt == "parquet":
         if output is None or by != "run":
             raise click.UsageError("--format parquet writes the tidy rows (--by run) to a file: add -o FILE.parquet")
         from crosscheck.harness.tidy import write_parquet
 
         write_parquet(records, output)
-    elif output is not None:
-        output.write_text(render(records, fmt, by), encoding="utf-8")
     else:
-        click.echo(render(records, fmt, by), nl=False)
+        _write(_html(records, named, by) if fmt == "html" else render(records, fmt, by), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(records), err=True, nl=False)
+
+
+def _html(records: list[RunRecord], files: list[tuple[str, list[RunRecord]]], by: str) -> str:
+    if by != "run":
+        raise click.UsageError("--format html holds every table; --by is for the other formats")
+    from crosscheck.harness.html_report import build  # matplotlib is slow to import; only this format needs it
+
+    return build(records, files)
+
+
+def _write(text: str, output: Path | None) -> None:
+    """`text` to `output`, or to stdout without one."""
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def _report_diff(old: tuple[Path, ...], new: tuple[Path, ...], fmt: str, output: Path | None) -> int:
+    """Print what changed from `old` to `new`; the exit status: 1 when a verdict got worse."""
+    from crosscheck.harness.diff import DIFF_COLUMNS, diff, summary, worse
+
+    if fmt not in HUMAN_FORMATS:
+        raise click.UsageError(f"--against prints a table ({' or '.join(HUMAN_FORMATS)}), not {fmt}")
+    changes = diff(_read_all(old), _read_all(new))
+    listed = [change.row() for change in changes if change.listed]
+    text = (render_table(DIFF_COLUMNS, listed, fmt) if listed else "no changes\n") + summary(changes) + "\n"
+    got_worse = worse(changes)
+    text += "".join(f"worse: {v.instance}{' [variant]' if v.variant else ''}: {v.verdict.value}: {v.reason}\n"
+                    for v in got_worse)
+    _write(text, output)
+    return EXIT_WRONG if got_worse else EXIT_OK
 
 
 @main.command()

@@ -1,79 +1,233 @@
-"""PNG plots rebuilt from run records (matplotlib, no display needed).
+"""Figures rebuilt from run records (matplotlib, no display needed): PNG files or SVG text.
 
-- ``cactus.png``: for each solver, its exactly solved runs (optimal or infeasible,
-  with a valid plan where there is one) sorted by time: x = runs solved, y = seconds.
-  A curve further right and lower is better.
-- ``size-PUZZLE.png``: time against the puzzle's first size feature, one series per
-  solver; unsolved runs are drawn hollow at their time.
+Times are per cell (`crosscheck.harness.aggregate.Cell`: one solver on one instance, the
+median over its repetitions); a cell is solved when it is exact (a proven optimum with
+an accepted plan, or a proof of infeasibility).  Every time axis is logarithmic.
+
+- ``cactus``: per puzzle, each solver's exactly solved instances sorted by time:
+  x = instances solved, y = seconds.  A curve further right and lower is better.
+- ``scatter-PUZZLE-A-vs-B``: A's time (x) against B's (y) on the instances both ran;
+  points below the diagonal are instances B solved faster.  A cell not solved exactly is
+  drawn on the axis' far edge (past the time limit): triangles for unproven (timeout,
+  answer without proof), red crosses for failures (error, memout, rejected plan).
+- ``profile-PUZZLE``: Dolan-More performance profile over the instances some solver
+  solved exactly: for each solver, the fraction of instances it solved within a factor
+  tau of the fastest solver (x = tau, log2).  The value at 1 is how often it was the
+  fastest; the height at the right is how often it solved the instance at all.
+- ``size-PUZZLE``: time against the puzzle's first size feature: a dot per cell (hollow:
+  not solved exactly), a diamond per family at its median size and the solver's median
+  time over the family's exactly solved instances, and per solver a line through the
+  diamonds (the median of those of one size): generated families share their size
+  parameters, so the line shows how each formulation scales.
+- ``spread``: with repetitions (``compare --repeat``), every run's seconds divided by
+  the median of its cell, per solver: how far one run can be from another.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
+import io
+import math
+import statistics
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import partial
+from itertools import combinations
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")  # files only; never open a window
+matplotlib.rcParams["svg.hashsalt"] = "crosscheck"  # the same records give the same SVG text
+matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: small files, no embedded fonts
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
+from crosscheck.harness.aggregate import Cell, cells, positive  # noqa: E402
 from crosscheck.harness.records import RunRecord  # noqa: E402
 
+#: How each outcome of a cell is marked on a scatter plot's edge.
+_EDGE_MARKS = {"unproven": ("^", "tab:orange"), "failed": ("x", "tab:red")}
 
-def _seconds(record: RunRecord) -> float:
-    return max(record.seconds, 1e-4)  # log axes cannot show zero
+
+@dataclass(frozen=True)
+class Plot:
+    """One figure, drawn when asked: `name` is its file stem, `kind` the family of plots
+    (``cactus``, ``scatter``, ``profile``, ``size``, ``spread``) and `puzzle` its puzzle
+    ("" for all)."""
+
+    name: str
+    kind: str
+    puzzle: str
+    draw: Callable[[], Figure]
+
+
+def plots(records: Iterable[RunRecord]) -> list[Plot]:
+    """Every figure the records support (see the module doc), cactus first."""
+    grid = [c for c in cells(records) if c.puzzle]
+    puzzles = sorted({c.puzzle for c in grid})
+    found = [Plot("cactus", "cactus", "", partial(cactus, grid))] if grid else []
+    for puzzle in puzzles:
+        own = [c for c in grid if c.puzzle == puzzle]
+        found.append(Plot(f"profile-{puzzle}", "profile", puzzle, partial(profile, own)))
+        for a, b in combinations(sorted({c.solver for c in own}), 2):
+            found.append(Plot(f"scatter-{puzzle}-{a}-vs-{b}", "scatter", puzzle, partial(scatter, own, a, b)))
+        found.append(Plot(f"size-{puzzle}", "size", puzzle, partial(time_by_size, own)))
+    if any(len(c.runs) > 1 for c in grid):
+        found.append(Plot("spread", "spread", "", partial(spread, grid)))
+    return found
 
 
 def plot_all(records: Iterable[RunRecord], folder: Path) -> list[Path]:
-    """Draw every plot into `folder` (created if needed); return the files written."""
-    records = [r for r in records if r.puzzle is not None]
+    """Draw every plot into `folder` (created if needed) as PNG; return the files written."""
     folder.mkdir(parents=True, exist_ok=True)
-    written = [cactus(records, folder / "cactus.png")]
-    for puzzle in sorted({r.puzzle for r in records if r.puzzle is not None}):
-        written.append(time_by_size([r for r in records if r.puzzle == puzzle], puzzle,
-                                    folder / f"size-{puzzle}.png"))
+    written = []
+    for plot in plots(records):
+        figure = plot.draw()
+        path = folder / f"{plot.name}.png"
+        figure.savefig(path, dpi=120)
+        plt.close(figure)
+        written.append(path)
     return written
 
 
-def cactus(records: list[RunRecord], path: Path) -> Path:
-    """Solved runs against time, per solver."""
-    times: dict[str, list[float]] = defaultdict(list)
-    for record in records:
-        if record.exact:
-            times[record.solver].append(_seconds(record))
-    figure, axes = plt.subplots(figsize=(7, 4.5))
-    for solver, values in sorted(times.items()):
-        values.sort()
-        axes.step(range(1, len(values) + 1), values, where="post", label=solver, marker=".")
-    return _save(figure, axes, "runs solved exactly", "Cactus plot: solved runs by time", path)
-
-
-def time_by_size(records: list[RunRecord], puzzle: str, path: Path) -> Path:
-    """Time against the first size feature, per solver (hollow marks: not solved)."""
-    feature = next((name for r in records for name in r.features), "")  # "": no features, nothing to plot
-    figure, axes = plt.subplots(figsize=(7, 4.5))
-    for solver in sorted({r.solver for r in records}):
-        runs = [r for r in records if r.solver == solver and feature in r.features]
-        done = [r for r in runs if r.exact]
-        failed = [r for r in runs if not r.exact]
-        line = axes.scatter([r.features[feature] for r in done], [_seconds(r) for r in done], label=solver, s=18)
-        axes.scatter([r.features[feature] for r in failed], [_seconds(r) for r in failed],
-                     facecolors="none", edgecolors=line.get_facecolor(), s=18)
-    title = f"{puzzle}: time against {feature or 'size'} (hollow: not solved)"
-    return _save(figure, axes, feature or "size", title, path)
-
-
-def _save(figure: plt.Figure, axes: plt.Axes, xlabel: str, title: str, path: Path) -> Path:
-    """Label a time-on-a-log-axis plot, write it as PNG and free it."""
-    axes.set_xlabel(xlabel)
-    axes.set_ylabel("seconds (log scale)")
-    axes.set_yscale("log")
-    axes.set_title(title)
-    axes.grid(True, which="both", alpha=0.3)
-    if axes.get_legend_handles_labels()[0]:
-        axes.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
+def svg(plot: Plot) -> str:
+    """The plot as SVG text (no date, deterministic ids; text as text in a generic font)."""
+    figure = plot.draw()
+    out = io.StringIO()
+    figure.savefig(out, format="svg", metadata={"Date": None})
     plt.close(figure)
-    return path
+    return out.getvalue()
+
+
+def cactus(grid: list[Cell]) -> Figure:
+    """Per puzzle, each solver's exact cells by time."""
+    puzzles = sorted({c.puzzle for c in grid})
+    figure, panels = plt.subplots(1, len(puzzles), figsize=(4.2 * len(puzzles), 4), squeeze=False)
+    for axes, puzzle in zip(panels[0], puzzles, strict=True):
+        for solver in sorted({c.solver for c in grid if c.puzzle == puzzle}):
+            times = sorted(positive(c.seconds) for c in grid if c.puzzle == puzzle and c.solver == solver and c.exact)
+            axes.step(range(1, len(times) + 1), times, where="post", label=solver, marker=".")
+        _label(axes, "instances solved exactly", "seconds", puzzle)
+        axes.set_yscale("log")
+    figure.suptitle("Cactus plot: instances solved by time")
+    figure.tight_layout()
+    return figure
+
+
+def scatter(grid: list[Cell], a: str, b: str) -> Figure:
+    """`a`'s time against `b`'s on their common instances; unsolved cells on the far edges."""
+    left = {c.key: c for c in grid if c.solver == a}
+    right = {c.key: c for c in grid if c.solver == b}
+    pairs = [(left[key], right[key]) for key in left if key in right]
+    edge = 2 * max([_limit(grid), *(c.seconds for c in grid)])
+    figure, axes = plt.subplots(figsize=(5, 5))
+    for outcome, (marker, colour) in {"exact": ("o", "tab:blue"), **_EDGE_MARKS}.items():
+        chosen = [(x, y) for x, y in pairs if _worst(x, y) == outcome]
+        axes.scatter([_place(x, edge) for x, _ in chosen], [_place(y, edge) for _, y in chosen], marker=marker,
+                     color=colour, s=22, label=f"{outcome} ({len(chosen)})", clip_on=False)
+    low = min([positive(c.seconds) for pair in pairs for c in pair], default=1.0) / 2
+    axes.plot([low, edge], [low, edge], color="grey", linewidth=0.8)
+    for limit_line in (axes.axvline, axes.axhline):
+        limit_line(edge / 1.5, color="grey", linestyle=":", linewidth=0.8)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlim(low, edge * 1.2)
+    axes.set_ylim(low, edge * 1.2)
+    _label(axes, f"{a} seconds", f"{b} seconds", f"{a} vs {b}: {len(pairs)} common instances\n"
+                                                 "(past the dotted lines: not solved exactly)")
+    figure.tight_layout()
+    return figure
+
+
+def _worst(x: Cell, y: Cell) -> str:
+    """How a scatter point is marked: failed over unproven over exact."""
+    outcomes = {x.outcome, y.outcome}
+    return next(kind for kind in ("failed", "unproven", "exact") if kind in outcomes)
+
+
+def _place(cell: Cell, edge: float) -> float:
+    return positive(cell.seconds) if cell.exact else edge
+
+
+def _limit(grid: list[Cell]) -> float:
+    """The largest time limit the runs had (0 when none is recorded)."""
+    return max((float(r.environment.get("time_limit") or 0) for c in grid for r in c.runs), default=0.0)
+
+
+def profile(grid: list[Cell]) -> Figure:
+    """The Dolan-More performance profile of the solvers of one puzzle."""
+    solvers = sorted({c.solver for c in grid})
+    best: dict[tuple[str, bool], float] = {}
+    for cell in grid:
+        if cell.exact:
+            best[cell.key] = min(best.get(cell.key, math.inf), positive(cell.seconds))
+    figure, axes = plt.subplots(figsize=(6, 4))
+    top = 2.0
+    for solver in solvers:
+        ratios = sorted(positive(c.seconds) / best[c.key] for c in grid if c.solver == solver and c.exact)
+        top = max(top, *ratios, 2.0)
+        fractions = [(i + 1) / len(best) for i in range(len(ratios))]
+        axes.step([1.0, *ratios], [0.0, *fractions], where="post", label=solver)
+    axes.set_xscale("log", base=2)
+    axes.set_xlim(1, top * 1.1)
+    axes.set_ylim(0, 1.02)
+    _label(axes, "tau: within this factor of the fastest", "fraction of instances",
+           f"{grid[0].puzzle}: performance profile over {len(best)} instances solved exactly")
+    figure.tight_layout()
+    return figure
+
+
+def time_by_size(grid: list[Cell]) -> Figure:
+    """Time against the puzzle's first size feature: a dot per cell (hollow: not exact), a
+    diamond per family's median, and per solver a line through them (see the module doc)."""
+    feature = next((name for c in grid for name in c.first.features), "")
+    sized = [c for c in grid if feature in c.first.features]
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for number, solver in enumerate(sorted({c.solver for c in sized})):
+        colour = f"C{number}"
+        own = [c for c in sized if c.solver == solver]
+        for done, face in ((True, colour), (False, "none")):
+            chosen = [c for c in own if c.exact == done]
+            axes.scatter([c.first.features[feature] for c in chosen], [positive(c.seconds) for c in chosen],
+                         s=14, facecolors=face, edgecolors=colour, alpha=0.5)
+        medians = sorted((statistics.median(c.first.features[feature] for c in members),
+                          statistics.median(positive(c.seconds) for c in members))
+                         for name in sorted({c.family for c in own})
+                         if (members := [c for c in own if c.family == name and c.exact]))
+        axes.scatter([x for x, _ in medians], [y for _, y in medians], color=colour, marker="D", s=20)
+        sizes = sorted({x for x, _ in medians})  # families of one size share a point of the line
+        axes.plot(sizes, [statistics.median(y for x, y in medians if x == size) for size in sizes], color=colour,
+                  label=solver)
+    axes.set_yscale("log")
+    _label(axes, feature or "size", "seconds", f"{grid[0].puzzle}: time against {feature or 'size'} "
+           "(diamonds: family medians)")
+    figure.tight_layout()
+    return figure
+
+
+def spread(grid: list[Cell]) -> Figure:
+    """Every repeated run's seconds over its cell's median, per solver."""
+    repeated = [c for c in grid if len(c.runs) > 1]
+    solvers = sorted({c.solver for c in repeated})
+    figure, axes = plt.subplots(figsize=(max(6, 0.7 * len(solvers) + 2), 4))
+    for position, solver in enumerate(solvers):
+        ratios = [positive(t) / positive(c.seconds) for c in repeated if c.solver == solver for t in c.times]
+        offsets = [position + 0.3 * ((i * 0.618) % 1 - 0.5) for i in range(len(ratios))]  # spread the dots apart
+        axes.scatter(offsets, ratios, s=10, alpha=0.6)
+    axes.axhline(1.0, color="grey", linewidth=0.8)
+    axes.set_xticks(range(len(solvers)), solvers, rotation=30, ha="right")
+    axes.set_yscale("log")
+    _label(axes, "", "run seconds / median of its cell", "Spread of repeated runs")
+    figure.tight_layout()
+    return figure
+
+
+def _label(axes: Axes, xlabel: str, ylabel: str, title: str, legend: bool = True) -> None:
+    """Axis labels, title, a light grid and (unless not `legend`) a legend when something is labelled."""
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title, fontsize="medium")
+    axes.grid(True, which="both", alpha=0.3)
+    if legend and axes.get_legend_handles_labels()[0]:
+        axes.legend(fontsize="small")

@@ -11,6 +11,8 @@ reasons behind every verdict other than ``agree`` follow the table (`notes`).
 
 Machine formats (``csv``, ``jsonl``: the tidy rows of `crosscheck.harness.tidy`; ``json``: the full
 records as one JSON array) hold data only, one row per record; `notes` is for stderr.
+``latex`` gives the same table as a booktabs tabular for a paper (`crosscheck.harness.latex`);
+its notes go to stderr too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from crosscheck.harness.aggregate import FAMILY_COLUMNS, family_rows, repetitions
+from crosscheck.harness.latex import tabular
 from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.verdicts import InstanceVerdict, judge_all
@@ -34,7 +38,9 @@ SUMMARY_COLUMNS = ("puzzle", "solver", "instances", "runs", "exact", "feasible",
                    "invalid plans", "median s (exact)", "max s (exact)", "median cpu s (exact)", "max peak MB")
 HUMAN_FORMATS = ("table", "markdown")
 MACHINE_FORMATS = ("csv", "jsonl", "json")
-FORMATS = HUMAN_FORMATS + MACHINE_FORMATS
+#: Tables for papers: one booktabs tabular (crosscheck.harness.latex), no notes.
+LATEX = "latex"
+FORMATS = HUMAN_FORMATS + MACHINE_FORMATS + (LATEX,)
 
 
 def effort(record: RunRecord) -> str:
@@ -68,37 +74,38 @@ def _joined(values: Iterable[str]) -> str:
     return "/".join(dict.fromkeys(values))
 
 
-def _groups(records: list[RunRecord]) -> list[list[RunRecord]]:
-    """The repetitions of each (instance, variant, solver), sorted by instance."""
-    groups: dict[tuple[str, bool, str], list[RunRecord]] = {}
-    for record in sorted(records, key=lambda r: (r.instance, r.variant)):
-        groups.setdefault((record.instance, record.variant, record.solver), []).append(record)
-    return list(groups.values())
-
-
 def rows(records: list[RunRecord]) -> tuple[tuple[str, ...], list[list[str]]]:
     """The columns and one row per (instance, solver), repetitions summarised; the instance's
     verdict stands on its first row."""
     verdicts = {(v.instance, v.variant): v for v in judge_all(records)}
-    groups = _groups(records)
+    groups = repetitions(records)
     repeated = any(len(group) > 1 for group in groups)
     table, seen = [], set()
     for group in groups:
-        first = group[0]
-        key = (first.instance, first.variant)
-        verdict = verdicts[key] if key not in seen else None
+        key = (group[0].instance, group[0].variant)
+        table.append(row_cells(group, verdicts[key] if key not in seen else None, repeated))
         seen.add(key)
-        median, low, iqr = spread([r.seconds for r in group])
-        times = [str(len(group)), f"{median:.3f}", f"{low:.3f}", f"{iqr:.3f}"] if repeated else [f"{median:.3f}"]
-        table.append([
-            _name(first) if verdict else "", first.solver, _joined(r.status.value for r in group),
-            _joined("" if r.cost is None else str(r.cost) for r in group),
-            _joined("" if r.bound is None else str(r.bound) for r in group),
-            _joined(_plan_cell(r) for r in group), *times, effort(first),
-            verdict.verdict.value if verdict else "", str(verdict.independent) if verdict else "",
-        ])
-    columns = COLUMNS[:6] + REPEAT_COLUMNS + COLUMNS[7:] if repeated else COLUMNS
-    return columns, table
+    return columns_for(repeated), table
+
+
+def columns_for(repeated: bool) -> tuple[str, ...]:
+    """The columns of `rows`: with repetitions, the time columns are `REPEAT_COLUMNS`."""
+    return COLUMNS[:6] + REPEAT_COLUMNS + COLUMNS[7:] if repeated else COLUMNS
+
+
+def row_cells(group: list[RunRecord], verdict: InstanceVerdict | None, repeated: bool) -> list[str]:
+    """The row (columns `columns_for(repeated)`) of one solver's repetitions on one instance;
+    instance, verdict and provers are left empty without `verdict`."""
+    first = group[0]
+    median, low, iqr = spread([r.seconds for r in group])
+    times = [str(len(group)), f"{median:.3f}", f"{low:.3f}", f"{iqr:.3f}"] if repeated else [f"{median:.3f}"]
+    return [
+        _name(first) if verdict else "", first.solver, _joined(r.status.value for r in group),
+        _joined("" if r.cost is None else str(r.cost) for r in group),
+        _joined("" if r.bound is None else str(r.bound) for r in group),
+        _joined(_plan_cell(r) for r in group), *times, effort(first),
+        verdict.verdict.value if verdict else "", str(verdict.independent) if verdict else "",
+    ]
 
 
 def summary_rows(records: list[RunRecord]) -> list[list[str]]:
@@ -113,7 +120,7 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
             groups.setdefault((record.puzzle, record.solver), []).append(record)
     table = []
     for (puzzle, solver), runs in sorted(groups.items()):
-        per_instance = _groups([r for r in runs if r.exact])
+        per_instance = repetitions([r for r in runs if r.exact])
         times = [statistics.median(r.seconds for r in group) for group in per_instance]
         cpu = [statistics.median(cpus) for group in per_instance
                if (cpus := [r.cpu_seconds for r in group if r.cpu_seconds is not None])]
@@ -130,23 +137,26 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
 
 
 def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") -> str:
-    """The records in format `fmt`: for people, the run table (or with `by="solver"` the
-    per-solver summary) followed by `notes`; for programs, data only (see the module doc;
-    the per-solver summary as CSV is the summary table, one row per solver)."""
+    """The records in format `fmt`, one row per run (`by="run"`), per puzzle and solver
+    (`by="solver"`: `summary_rows`) or per family and solver (`by="family"`:
+    `crosscheck.harness.aggregate.family_rows`): for people, the table followed by `notes`;
+    ``latex``, a booktabs tabular; for programs, data only (see the module doc; a summary
+    as CSV is the summary table)."""
     records = list(records)
-    if by == "solver":
-        table = summary_rows(records)
+    columns: Sequence[str]
+    if by != "run":
+        columns, table = (SUMMARY_COLUMNS, summary_rows(records)) if by == "solver" else \
+            (FAMILY_COLUMNS, family_rows(records))
         if fmt in MACHINE_FORMATS:
-            return _summary_data([dict(zip(SUMMARY_COLUMNS, map(_number, row), strict=True)) for row in table], fmt)
-        return _format(SUMMARY_COLUMNS, table, fmt) + notes(records)
-    if fmt == "json":
-        return dump_records(records) + "\n"
-    if fmt == "csv":
-        return to_csv(records)
-    if fmt == "jsonl":
-        return to_jsonl(records)
-    columns, body = rows(records)
-    return _format(columns, body, fmt) + notes(records)
+            return _summary_data(columns, [dict(zip(columns, map(_number, row), strict=True)) for row in table], fmt)
+    elif fmt in MACHINE_FORMATS:
+        return {"json": lambda: dump_records(records) + "\n", "csv": lambda: to_csv(records),
+                "jsonl": lambda: to_jsonl(records)}[fmt]()
+    else:
+        columns, table = rows(records)
+    if fmt == "latex":
+        return tabular(columns, table, f"crosscheck report --by {by}: {len(records)} runs")
+    return render_table(columns, table, fmt) + notes(records)
 
 
 def _number(cell: str) -> int | float | str | None:
@@ -161,20 +171,20 @@ def _number(cell: str) -> int | float | str | None:
     return cell
 
 
-def _summary_data(table: list[dict[str, int | float | str | None]], fmt: str) -> str:
-    """The per-solver summary as CSV (empty cells for unknown), JSON Lines or a JSON array."""
+def _summary_data(columns: Sequence[str], table: list[dict[str, int | float | str | None]], fmt: str) -> str:
+    """A summary (per solver or per family) as CSV (empty cells for unknown), JSON Lines or a JSON array."""
     if fmt == "json":
         return json.dumps(table, indent=2) + "\n"
     if fmt == "jsonl":
         return "".join(json.dumps(row) + "\n" for row in table)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(SUMMARY_COLUMNS)
+    writer.writerow(columns)
     writer.writerows(["" if value is None else value for value in row.values()] for row in table)
     return out.getvalue()
 
 
-def _format(columns: Sequence[str], body: list[list[str]], fmt: str) -> str:
+def render_table(columns: Sequence[str], body: list[list[str]], fmt: str) -> str:
     """`body` under `columns` as a Markdown table or aligned plain text."""
     if fmt == "markdown":
         lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]

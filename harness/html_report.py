@@ -1,0 +1,228 @@
+"""One self-contained HTML file from run records (``report FILES --format html -o report.html``).
+
+The page needs nothing but itself: the style sheet and the sort-and-filter script
+(``report.css``, ``report.js`` next to this module, no dependencies) are inlined, every
+figure is an SVG drawn by matplotlib (`crosscheck.harness.plots`) embedded as a
+``data:`` image, and no address outside the page is named, so it opens from disk,
+offline, and can be mailed.  The page is built with the standard library (`html.escape`
+on every value from the records): one page of tables and figures needs no template
+engine.
+
+Sections, in order: the verdicts (counts, every instance whose verdict is not ``agree``
+with its reason, how many independent provers the agreements rest on); per-family
+aggregates (`crosscheck.harness.aggregate.family_rows`); the per-solver summary; paired
+statistics (`crosscheck.harness.paired`); figures; the run table, one row per
+(instance, solver), sortable and filterable by puzzle, family, solver, status and
+verdict; and the provenance of the runs (versions, commits, limits, clock, machine)
+with the files merged and how many of each file's records were used.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections import Counter
+from collections.abc import Sequence
+from importlib import resources
+
+from crosscheck.harness.aggregate import FAMILY_COLUMNS, cells, family, family_rows, repetitions
+from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, compare_all
+from crosscheck.harness.plots import Plot, plots, svg
+from crosscheck.harness.records import RunRecord
+from crosscheck.harness.report import SUMMARY_COLUMNS, columns_for, row_cells, summary_rows
+from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
+
+#: The filters of the run table: the row attribute each one reads, and its label.
+FILTERS = ("puzzle", "family", "solver", "status", "verdict")
+#: Environment entries shown under provenance, in this order (others follow by name).
+ENVIRONMENT_ORDER = ("commit", "source", "crosscheck", "python", "ortools", "pydantic", "time_limit", "clock",
+                     "memory_limit_mb", "pinned_cores", "host", "machine", "system", "cpus", "argv")
+_CAPTIONS = {
+    "cactus": "Instances solved exactly (x) within a time (y), per solver; further right and lower is better.",
+    "profile": "Dolan-More performance profile: the fraction of instances each solver solved exactly within "
+               "a factor tau of the fastest; its value at tau = 1 is how often it was fastest.",
+    "scatter": "Times of two formulations on their common instances; below the diagonal the second was faster. "
+               "Cells not solved exactly are drawn past the dotted lines: triangles unproven (timeout), "
+               "red crosses failed (error, memout, rejected plan).",
+    "size": "Time against the instance's size measure: a dot per instance (hollow: not solved exactly), a "
+            "diamond per family (median size, the solver's median time over its exactly solved instances), "
+            "and a line per solver through the diamonds.",
+    "spread": "Each repeated run's time over its cell's median (compare --repeat): the run-to-run noise.",
+}
+
+
+def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]] = ()) -> str:
+    """The page for `records` (already merged); `files` are the results files read, each
+    with its records as read, for the provenance section."""
+    verdicts = judge_all(records)
+    sections = [
+        ("verdicts", "Verdicts", _verdicts(verdicts)),
+        ("families", "Per family", _families(records)),
+        ("solvers", "Per solver", _table(SUMMARY_COLUMNS, summary_rows(list(records)))),
+        ("paired", "Paired statistics", _paired(records)),
+        ("plots", "Figures", _figures(records)),
+        ("runs-section", "Runs", _runs(records, verdicts)),
+        ("provenance", "Environment and provenance", _provenance(records, files)),
+    ]
+    nav = " ".join(f'<a href="#{key}">{title}</a>' for key, title, _ in sections)
+    body = "\n".join(f'<section id="{key}">\n<h2>{title}</h2>\n{content}\n</section>' for key, title, content in sections)
+    instances = len(verdicts)
+    lead = (f"{len(records)} runs of {len({r.solver for r in records})} solvers on {instances} instances "
+            f"from {len(files)} file{'s' if len(files) != 1 else ''}")
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>crosscheck report</title>\n<style>\n{_asset('report.css')}</style>\n</head>\n<body>\n"
+            f'<h1>crosscheck report</h1>\n<p class="lead">{html.escape(lead)}</p>\n<nav>{nav}</nav>\n{body}\n'
+            f"<script>\n{_asset('report.js')}</script>\n</body>\n</html>\n")
+
+
+def _asset(name: str) -> str:
+    return (resources.files("crosscheck.harness") / name).read_text(encoding="utf-8")
+
+
+def _table(columns: Sequence[str], body: Sequence[Sequence[str]], attributes: str = "",
+           row_attributes: Sequence[str] = ()) -> str:
+    """An HTML table, every cell escaped; numeric cells right-aligned."""
+    head = "".join(f'<th data-name="{html.escape(c)}">{html.escape(c)}</th>' for c in columns)
+    lines = [f"<table{attributes}>", f"<thead><tr>{head}</tr></thead>", "<tbody>"]
+    for number, row in enumerate(body):
+        extra = row_attributes[number] if row_attributes else ""
+        lines.append(f"<tr{extra}>" + "".join(_cell(value) for value in row) + "</tr>")
+    lines += ["</tbody>", "</table>"]
+    return "\n".join(lines)
+
+
+def _cell(value: str) -> str:
+    align = ' class="num"' if value == "-" or value.replace(".", "", 1).isdigit() else ""
+    return f"<td{align}>{html.escape(value)}</td>"
+
+
+def _name(verdict: InstanceVerdict) -> str:
+    return verdict.instance + (" [variant]" if verdict.variant else "")
+
+
+def _verdicts(verdicts: list[InstanceVerdict]) -> str:
+    """Counts per verdict (worst first), every verdict other than agree with its reason,
+    and the independent provers behind the agreements."""
+    counts = Counter(v.verdict for v in verdicts)
+    count_rows = [[verdict.value, str(counts[verdict])] for verdict in Verdict if counts[verdict]]
+    rank = {verdict: number for number, verdict in enumerate(Verdict)}
+    others = sorted((v for v in verdicts if v.verdict is not Verdict.AGREE), key=lambda v: rank[v.verdict])
+    problem_rows = [[_name(v), v.verdict.value, v.reason] for v in others]
+    problem_classes = [' class="bad"' if v.verdict in FAILURES or v.verdict is Verdict.ERROR else
+                       ' class="unverified"' for v in others]
+    provers = Counter(v.independent for v in verdicts if v.verdict is Verdict.AGREE)
+    prover_rows = [[str(n), str(provers[n])] for n in sorted(provers, reverse=True)]
+    problems = (_table(("instance", "verdict", "reason"), problem_rows, ' id="problems"', problem_classes)
+                if others else '<p id="problems">Every instance: agree.</p>')
+    return "\n".join([
+        _table(("verdict", "instances"), count_rows, ' id="verdict-counts"'),
+        f"<h3>Instances whose verdict is not agree ({len(others)})</h3>", problems,
+        "<h3>Independent provers behind each agreement</h3>",
+        '<p class="note">How many formulations sharing no answer-deciding component proved the agreed answer.</p>',
+        _table(("independent provers", "instances"), prover_rows, ' id="provers"'),
+    ])
+
+
+def _families(records: Sequence[RunRecord]) -> str:
+    note = ('<p class="note">solved: an accepted plan or a proof of infeasibility; exact: proven; fastest: '
+            "instances on which the solver's exact answer was the fastest; times over the <em>common</em> "
+            "instances, those every solver of the family solved exactly. The virtual best takes the fastest "
+            "exact answer per instance.</p>")
+    return note + _table(FAMILY_COLUMNS, family_rows(records), ' id="family-table"')
+
+
+def _paired(records: Sequence[RunRecord]) -> str:
+    results = compare_all(cells(records))
+    note = ('<p class="note">B against A on the instances both solved exactly: the geometric mean of B\'s time '
+            "over A's (above 1: B slower), a 95% bootstrap interval of it (hierarchical over instances and "
+            "their repetitions where there are repeats; numpy), and the two-sided Wilcoxon signed-rank "
+            f"p-value of the per-instance log ratios (SciPy). Pairs with fewer than {MIN_INSTANCES} common "
+            "instances are left out.</p>")
+    if not results:
+        return note + "<p>No pair of solvers has enough common instances.</p>"
+    return note + _table(PAIRED_COLUMNS, [result.row() for result in results], ' id="paired-table"')
+
+
+def _figures(records: Sequence[RunRecord]) -> str:
+    """Every figure as an embedded SVG; the scatter plots behind one chooser."""
+    found = plots(records)
+    scatters = [plot for plot in found if plot.kind == "scatter"]
+    parts = []
+    for kind, title in (("cactus", "Cactus"), ("profile", "Performance profiles"), ("scatter", "Scatter"),
+                        ("size", "Time against size"), ("spread", "Spread of repeated runs")):
+        chosen = [plot for plot in found if plot.kind == kind]
+        if not chosen:
+            continue
+        parts.append(f"<h3>{title}</h3>\n<p class=\"note\">{html.escape(_CAPTIONS[kind])}</p>")
+        if kind == "scatter":
+            options = "".join(f'<option value="{html.escape(p.name)}">{html.escape(_pair(p))}</option>'
+                              for p in scatters)
+            parts.append(f'<div class="controls"><label>Pair <select id="pair">{options}</select></label></div>')
+        parts += [_figure(plot) for plot in chosen]
+    return "\n".join(parts) if parts else "<p>No solver runs to draw.</p>"
+
+
+def _pair(plot: Plot) -> str:
+    """'A vs B' of a scatter plot's name."""
+    return plot.name.removeprefix(f"scatter-{plot.puzzle}-").replace("-vs-", " vs ")
+
+
+def _figure(plot: Plot) -> str:
+    data = base64.b64encode(svg(plot).encode()).decode("ascii")
+    pair = f' data-pair="{html.escape(plot.name)}"' if plot.kind == "scatter" else ""
+    return (f'<figure id="fig-{html.escape(plot.name)}"{pair}><img alt="{html.escape(plot.name)}" '
+            f'src="data:image/svg+xml;base64,{data}"><figcaption>{html.escape(plot.name)}</figcaption></figure>')
+
+
+def _runs(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
+    """The run table with its filters: every row names its instance and verdict."""
+    by_key = {(v.instance, v.variant): v for v in verdicts}
+    groups = repetitions(records)
+    repeated = any(len(group) > 1 for group in groups)
+    body, filtered = [], []
+    for group in groups:
+        first = group[0]
+        verdict = by_key[first.instance, first.variant]
+        row = row_cells(group, verdict, repeated)
+        values = {"puzzle": first.puzzle or "-", "family": family(first.instance, first.variant),
+                  "solver": first.solver, "status": row[2], "verdict": verdict.verdict.value}
+        body.append([values["puzzle"], values["family"], *row])
+        filtered.append(values)
+    selects = []
+    for name in FILTERS:
+        options = "".join(f'<option value="{html.escape(c)}">{html.escape(c)}</option>'
+                          for c in sorted({values[name] for values in filtered}))
+        selects.append(f'<label>{name} <select data-filter="{name}"><option value="">all</option>{options}'
+                       "</select></label>")
+    controls = ('<div class="controls">' + "".join(selects) + '<label>search <input id="search" type="search">'
+                '</label><span id="shown"></span></div>')
+    note = '<p class="note">Click a column to sort; the view is kept in the address, so it can be bookmarked.</p>'
+    attributes = ["".join(f' data-{name}="{html.escape(value)}"' for name, value in values.items())
+                  for values in filtered]
+    return note + controls + _table(("puzzle", "family", *columns_for(repeated)), body, ' id="runs"', attributes)
+
+
+def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]]) -> str:
+    """Every environment entry's values with how many runs had each, and the files merged."""
+    values: dict[str, Counter[str]] = {}
+    for record in records:
+        for name, value in record.environment.items():
+            values.setdefault(name, Counter())[str(value)] += 1
+    names = [n for n in ENVIRONMENT_ORDER if n in values] + sorted(set(values) - set(ENVIRONMENT_ORDER))
+    environment = [[name, "; ".join(f"{value} ({count} runs)" if len(values[name]) > 1 else value
+                                    for value, count in values[name].most_common())] for name in names]
+    origin = {}
+    for name, contents in files:  # a later file's record of a run replaces an earlier one (shard.merge)
+        origin.update({record.key: name for record in contents})
+    used = Counter(origin.values())
+    file_rows = [[name, str(len(contents)), str(used[name]), str(len({r.instance for r in contents})),
+                  ", ".join(sorted({r.solver for r in contents})),
+                  ", ".join(sorted({str(r.environment.get("commit", "?")) for r in contents}))]
+                 for name, contents in files]
+    return "\n".join([
+        "<h3>Environment</h3>", _table(("entry", "value"), environment, ' id="environment"'),
+        "<h3>Files merged</h3>",
+        '<p class="note">A run recorded in several files is taken from the last file that holds it.</p>',
+        _table(("file", "records", "used", "instances", "solvers", "commits"), file_rows, ' id="files"'),
+    ])

@@ -1,0 +1,44 @@
+"""Tables as LaTeX ``tabular`` environments with booktabs rules, ready to ``\\input``.
+
+The output is one ``tabular`` (no floating ``table`` around it, so the paper chooses
+placement and caption) and needs ``\\usepackage{booktabs}`` in the preamble.  Every cell
+is escaped, so instance and solver names with ``_``, ``%`` or ``&`` typeset as written;
+columns whose cells are all numbers (or ``-`` for unknown) are right-aligned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: LaTeX's special characters and what typesets each as itself.
+_ESCAPES = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}
+
+
+def escape(text: str) -> str:
+    """`text` with LaTeX's special characters escaped."""
+    return "".join(_ESCAPES.get(char, char) for char in text)
+
+
+def _numeric(cell: str) -> bool:
+    if cell in ("", "-"):
+        return True
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def tabular(columns: Sequence[str], body: Sequence[Sequence[str]], comment: str = "") -> str:
+    """`body` under `columns` as a booktabs ``tabular``; `comment` (one line) goes above it
+    as a LaTeX comment saying where the table came from."""
+    align = "".join("r" if body and all(_numeric(row[i]) for row in body) else "l" for i in range(len(columns)))
+    lines = [f"% {comment}" if comment else "", "% needs \\usepackage{booktabs}",
+             f"\\begin{{tabular}}{{{align}}}", r"\toprule",
+             " & ".join(escape(name) for name in columns) + r" \\", r"\midrule"]
+    lines += [" & ".join(escape(cell) for cell in row) + r" \\" for row in body]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(line for line in lines if line) + "\n"

@@ -1,0 +1,100 @@
+"""``report OLD --against NEW`` finds planted regressions, and per-family aggregates and
+the paired statistic compute what their docs say, on hand-made records (no timing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from crosscheck.harness.aggregate import FAMILY_COLUMNS, VIRTUAL_BEST, cells, family_rows
+from crosscheck.harness.cli import main
+from crosscheck.harness.diff import diff, worse
+from crosscheck.harness.latex import escape
+from crosscheck.harness.paired import compare_all
+from crosscheck.harness.records import RunRecord, append_record
+from crosscheck.solvers.base import Status
+
+
+def run(instance: str, solver: str, seconds: float, repeat: int = 0, cost: int = 8,
+        status: Status = Status.OPTIMAL, valid: bool | None = True) -> RunRecord:
+    """A run of `solver` on `instance` (expected optimum 8) taking `seconds`."""
+    return RunRecord(instance=instance, puzzle="keys", solver=solver, status=status, cost=cost, bound=cost,
+                     plan_valid=valid, checked_cost=cost if valid else None, seconds=seconds, repeat=repeat,
+                     expected=8, plan=[] if valid is not None else None)
+
+
+def repeated(instance: str, solver: str, times: list[float], **fields: object) -> list[RunRecord]:
+    return [run(instance, solver, seconds, repeat, **fields) for repeat, seconds in enumerate(times)]  # type: ignore[arg-type]
+
+
+OLD = [*repeated("keys/a.txt", "fast", [1.0, 1.1, 0.9]), *repeated("keys/a.txt", "steady", [2.0, 2.2, 1.8]),
+       *repeated("keys/b.txt", "fast", [1.0, 1.2, 0.8]), *repeated("keys/b.txt", "steady", [1.0, 1.1, 0.9])]
+
+
+def _new(slow: bool, wrong: bool) -> list[RunRecord]:
+    """OLD again, with `fast` slower on a.txt and/or a wrong plan of `fast` on b.txt."""
+    a_fast = [2.0, 2.1, 1.9] if slow else [1.05, 0.95, 1.0]
+    b_fast = repeated("keys/b.txt", "fast", [1.0, 1.2, 0.8], valid=False if wrong else True)
+    return [*repeated("keys/a.txt", "fast", a_fast), *repeated("keys/a.txt", "steady", [2.1, 1.9, 2.0]),
+            *b_fast, *repeated("keys/b.txt", "steady", [1.0, 1.05, 0.95])]
+
+
+def test_a_planted_slowdown_is_flagged_beyond_noise() -> None:
+    changes = {(c.instance, c.solver): c for c in diff(OLD, _new(slow=True, wrong=False))}
+    assert changes["keys/a.txt", "fast"].timing == "slower" and changes["keys/a.txt", "fast"].listed
+    assert changes["keys/a.txt", "steady"].timing == "within noise" and not changes["keys/a.txt", "steady"].listed
+    assert not worse(list(changes.values()))
+
+
+def test_unchanged_times_are_within_noise() -> None:
+    changes = diff(OLD, _new(slow=False, wrong=False))
+    assert {c.timing for c in changes} == {"within noise"} and not any(c.listed for c in changes)
+
+
+def test_a_planted_verdict_change_exits_1(tmp_path: Path) -> None:
+    paths = {}
+    for name, records in (("old", OLD), ("new", _new(slow=True, wrong=True)), ("same", _new(False, False))):
+        paths[name] = tmp_path / f"{name}.jsonl"
+        for record in records:
+            append_record(paths[name], record)
+    result = CliRunner().invoke(main, ["report", str(paths["old"]), "--against", str(paths["new"])])
+    assert result.exit_code == 1, result.output
+    assert "worse: keys/b.txt: invalid-plan" in result.output
+    lines = result.output.splitlines()
+    assert any(line.split()[:2] == ["keys/a.txt", "fast"] and line.split()[-1] == "slower" for line in lines)
+    assert any(line.split()[:6] == ["keys/b.txt", "fast", "optimal", "optimal", "agree", "invalid-plan"]
+               for line in lines)
+    same = CliRunner().invoke(main, ["report", str(paths["old"]), "--against", str(paths["same"])])
+    assert same.exit_code == 0 and "no changes" in same.output, same.output
+
+
+def test_family_rows_summarise_common_instances_and_the_virtual_best() -> None:
+    records = [run("keys/gen/a.txt", "x", 1.0), run("keys/gen/a.txt", "y", 4.0),
+               run("keys/gen/b.txt", "x", 9.0), run("keys/gen/b.txt", "y", 1.0),
+               run("keys/gen/c.txt", "x", 2.0), run("keys/gen/c.txt", "y", 60.0, status=Status.TIMEOUT, valid=None)]
+    table = {row[1]: dict(zip(FAMILY_COLUMNS, row, strict=True)) for row in family_rows(records)}
+    assert {row["family"] for row in table.values()} == {"keys/gen"}
+    assert (table["x"]["exact"], table["x"]["fastest"], table["x"]["common"]) == ("3", "2", "2")
+    assert (table["y"]["exact"], table["y"]["fastest"]) == ("2", "1")
+    assert table["x"]["geo mean s (common)"] == "3.000"  # sqrt(1 * 9) over a and b, c not common
+    best = table[VIRTUAL_BEST]
+    assert (best["exact"], best["median s (common)"], best["geo mean s (common)"]) == ("3", "1.000", "1.000")
+
+
+def test_the_paired_statistic_finds_a_planted_factor() -> None:
+    """b takes twice a's time on six instances, with repeats: the interval holds 2 and
+    the signed-rank test rejects equality (all six signs agree: p = 2/64)."""
+    records = []
+    for number in range(6):
+        base = 1.0 + number
+        records += repeated(f"keys/{number}.txt", "a", [base, base * 1.05, base * 0.95])
+        records += repeated(f"keys/{number}.txt", "b", [2 * base, 2 * base * 1.05, 2 * base * 0.95])
+    [result] = compare_all(cells(records))
+    assert (result.a, result.b, result.instances, result.repeats) == ("a", "b", 6, 3)
+    assert abs(result.ratio - 2.0) < 1e-9 and result.low <= 2.0 <= result.high and result.high < 2.3
+    assert result.p_value is not None and abs(result.p_value - 2 / 64) < 1e-9
+
+
+def test_latex_escapes_special_characters() -> None:
+    assert escape("keys_fd 50% & $x#{y}") == r"keys\_fd 50\% \& \$x\#\{y\}"

@@ -1,0 +1,181 @@
+"""The HTML report, built from a real comparison: its structure, and a real browser running it.
+
+The comparison runs real solvers on three tiny published instances, twice each
+(``--repeat 2``), beside ``test-liar`` (tests/plugin_solvers.py), whose rejected plans
+give two instances the verdict ``invalid-plan``.
+
+The browser test needs Chromium (Debian: ``apt-get install chromium``; CI's ``.ci/run``
+installs it and sets CROSSCHECK_REQUIRE_BROWSER, so there it fails instead of skipping).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import crosscheck.solvers.registry
+from crosscheck.harness.cli import main
+from crosscheck.harness.records import read_records
+from crosscheck.harness.report import columns_for
+from crosscheck.harness.verdicts import judge_all
+from tests.known import INSTANCES
+
+TINY = ("keys/one-robot-1.txt", "keys/four-robots-1.txt", "elevator/two-pairs-example.txt")
+SOLVERS = ("keys-grid", "keys-graph", "keys-cpsat", "elevator-bfs", "elevator-quotient", "test-liar")
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A results file from a real comparison (see the module doc)."""
+    out = tmp_path_factory.mktemp("compare") / "runs.jsonl"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CROSSCHECK_SOLVERS", "tests.plugin_solvers")
+        patch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
+        result = CliRunner().invoke(main, ["compare", *(str(INSTANCES / name) for name in TINY),
+                                           *(f"--solver={name}" for name in SOLVERS), "--repeat", "2",
+                                           "--jobs", "1", "--time-limit", "60", "--out", str(out)])
+    assert result.exit_code == 1, result.output  # test-liar's plans are rejected
+    return out
+
+
+@pytest.fixture(scope="module")
+def page(results: Path) -> Path:
+    path = results.parent / "report.html"
+    result = CliRunner().invoke(main, ["report", str(results), "--format", "html", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+class _Page(HTMLParser):
+    """What the structure test looks at: section order, table rows, images, addresses."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sections: list[str] = []
+        self.tables: dict[str, list[list[str]]] = {}
+        self.rows: list[dict[str, str]] = []  # the run table's rows' data attributes
+        self.images: list[str] = []
+        self.addresses: list[str] = []
+        self._table = ""
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {name: value or "" for name, value in attrs}
+        self.addresses += [value for name, value in attributes.items() if name in ("src", "href", "action")]
+        if tag == "section":
+            self.sections.append(attributes["id"])
+        elif tag == "table":
+            self._table = attributes.get("id", "")
+            self.tables[self._table] = []
+        elif tag == "tr":
+            self.tables[self._table].append([])
+            if self._table == "runs" and "data-solver" in attributes:
+                self.rows.append({k.removeprefix("data-"): v for k, v in attributes.items()})
+        elif tag == "td":
+            self._cell = []
+        elif tag == "img":
+            self.images.append(attributes["src"])
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self._cell is not None:
+            self.tables[self._table][-1].append("".join(self._cell))
+            self._cell = None
+
+
+def _parsed(path: Path) -> _Page:
+    parser = _Page()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def test_the_page_puts_verdicts_first_and_holds_every_run(results: Path, page: Path) -> None:
+    records = read_records(results)
+    parsed = _parsed(page)
+    assert parsed.sections[0] == "verdicts" and "runs-section" in parsed.sections
+    problems = {row[0]: row[1] for row in parsed.tables["problems"] if row}
+    wrong = {v.instance: v.verdict.value for v in judge_all(records) if v.verdict.value != "agree"}
+    assert problems == wrong and set(wrong.values()) == {"invalid-plan"}
+    assert {(row["solver"], row["verdict"]) for row in parsed.rows} >= {("test-liar", "invalid-plan")}
+    rows = {(cells[2], cells[3]) for cells in parsed.tables["runs"] if cells}  # (instance, solver)
+    assert rows == {(r.instance, r.solver) for r in records}
+    counts = {row[0]: int(row[1]) for row in parsed.tables["verdict-counts"] if row}
+    assert counts == {"invalid-plan": 2, "agree": 1}
+
+
+def test_every_figure_is_an_embedded_svg_and_nothing_is_fetched(page: Path) -> None:
+    parsed = _parsed(page)
+    text = page.read_text(encoding="utf-8")
+    figures = re.findall(r'<figure id="fig-([^"]+)"', text)
+    assert {"cactus", "profile-keys", "profile-elevator", "size-keys", "spread",
+            "scatter-elevator-elevator-bfs-vs-elevator-quotient"} <= set(figures)
+    assert len(parsed.images) == len(figures)
+    for source in parsed.images:
+        assert source.startswith("data:image/svg+xml;base64,")
+        drawing = base64.b64decode(source.split(",", 1)[1]).decode()
+        assert "<svg" in drawing and not re.search(r'(href|src)="(?!#|data:)', drawing)
+    assert all(address.startswith(("#", "data:")) for address in parsed.addresses), parsed.addresses
+    assert not re.search(r"https?://|<link|@import|url\(", text)
+
+
+def test_the_paired_statistic_and_latex_tables_come_from_the_same_records(results: Path) -> None:
+    latex = CliRunner().invoke(main, ["report", str(results), "--format", "latex", "--by", "family"]).stdout
+    assert latex.count(r"\toprule") == 1 and r"\bottomrule" in latex and r"\end{tabular}" in latex
+    body = latex.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines()
+    families = {line.split(" & ")[0] for line in body}
+    assert families == {"keys", "elevator"}  # the folders of the three instances
+    assert any(line.startswith(r"keys & virtual best") for line in body)
+    solver = CliRunner().invoke(main, ["report", str(results), "--format", "latex", "--by", "solver"]).stdout
+    assert "test-liar" in solver and solver.count(r" \\") == 1 + len(SOLVERS)  # header and one row per solver
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if os.environ.get("CROSSCHECK_REQUIRE_BROWSER"):
+        pytest.fail("CROSSCHECK_REQUIRE_BROWSER is set but no chromium is installed")
+    pytest.skip("no chromium on PATH (Debian: apt-get install chromium); the browser test runs in CI")
+
+
+@pytest.fixture
+def browser() -> Iterator[str]:
+    yield _chromium()
+
+
+def test_a_headless_browser_runs_the_script_without_error(results: Path, page: Path, browser: str,
+                                                           tmp_path: Path) -> None:
+    """Opened with a view in its address (only invalid-plan rows, slowest first), the page's
+    script must finish (it marks <html data-ready>), hide the other rows and sort these."""
+    address = page.resolve().as_uri() + "#verdict=invalid-plan&sort=median+s&desc=1"
+    done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+                           "--v=0", f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
+                           "--dump-dom", address], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert not re.search(r"Uncaught|SyntaxError|TypeError|ReferenceError", done.stderr), done.stderr[-2000:]
+    dom = done.stdout
+    assert re.search(r'<html[^>]*data-ready="yes"', dom), dom[:500]
+    rows = [(re.search(r'data-verdict="([^"]+)"', attributes), re.search(r"\bhidden\b", attributes), cells)
+            for attributes, cells in re.findall(r"<tr([^>]*)>(.*?)</tr>", dom, re.S) if "data-verdict" in attributes]
+    assert rows and all((hidden is None) == (verdict is not None and verdict[1] == "invalid-plan")
+                        for verdict, hidden, _ in rows)
+    median = ("puzzle", "family", *columns_for(True)).index("median s")
+    shown = [float(re.findall(r"<td[^>]*>(.*?)</td>", cells)[median]) for _, hidden, cells in rows if hidden is None]
+    assert shown == sorted(shown, reverse=True)
+    records = read_records(results)
+    wrong = {v.instance for v in judge_all(records) if v.verdict.value == "invalid-plan"}
+    pairs = {(r.instance, r.solver) for r in records}
+    assert f"{sum(instance in wrong for instance, _ in pairs)} of {len(pairs)} rows shown" in dom
