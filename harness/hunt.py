@@ -44,6 +44,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
+from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import run_tasks
@@ -357,4 +358,4 @@ def _answer(record: RunRecord) -> str:
         text += f" (bound {record.bound})"
     if record.plan_valid is not None:
         text += " with a checked plan" if record.plan_valid else f" with an invalid plan ({record.plan_error})"
-    return text + (" [claim]" if "external" in record.stats else "")
+    return text + (" [claim]" if record.evidence is Evidence.CLAIM else "")

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
+from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.index import INFEASIBLE
 from crosscheck.harness.records import UNREADABLE, RunRecord
 from crosscheck.solvers.base import Status
@@ -95,7 +96,7 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
     infeasible = [r for r in records if r.status is Status.INFEASIBLE]
     # Claimed optima: proven ones carry a checked plan; external programs only claim.
     optimal = [r for r in records if r.status is Status.OPTIMAL]
-    proofs = [r for r in records if not r.claim]
+    proofs = [r for r in records if r.evidence is Evidence.PROOF]
     if best_plan is not None and infeasible:
         return Verdict.FALSE_INFEASIBLE, best_plan, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "

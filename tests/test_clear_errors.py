@@ -184,7 +184,7 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     result = invoke("solve", str(tmp_path / "small.txt"), "--solver", "test-plain", "--external", f"keys:mine={command}",
                     "--external", f"elevator:lift={command}", "--format", "json")
     records = [RunRecord.model_validate(r) for r in json.loads(result.stdout)]
-    assert [(r.solver, r.cost, r.claim) for r in records] == [("test-plain", 8, False), ("mine", 9, True)]
+    assert [(r.solver, r.cost, r.evidence) for r in records] == [("test-plain", 8, "proof"), ("mine", 9, "claim")]
     assert "warning: --external elevator:lift not run" in result.stderr
     assert "small.txt: false-optimal: mine claimed optimum 9" in result.stderr
     assert result.exit_code == 1
