@@ -135,7 +135,7 @@ def test_compare_reports_a_fifo_and_a_device_in_a_folder_and_goes_on(tmp_path: P
     assert "it is a FIFO (named pipe)" in messages["pipe.txt"]
     assert "it is a character device" in messages[str(root / "null.txt")]  # named by path: it links outside
     assert [r.status for r in read_records(out) if r.instance == "small.txt"] == [Status.OPTIMAL]
-    assert "3 instances: 1 agree, 2 error" in result.output
+    assert "3 instances: 2 error, 1 agree" in result.output  # worst first
     assert result.exit_code == 3  # unreadable instances, nothing wrong
 
 
