@@ -73,8 +73,6 @@ VERDICTS: tuple[VerdictRule, ...] = (
     VerdictRule(Verdict.AGREE, failure=False, stops_hunt=False,
                 meaning="exact answers agree with each other and with the index"),
 )
-#: The rule of each verdict.
-RULES: dict[Verdict, VerdictRule] = {rule.verdict: rule for rule in VERDICTS}
 #: Each verdict's rank in `VERDICTS` (0: the worst).
 SEVERITY: dict[Verdict, int] = {rule.verdict: rank for rank, rule in enumerate(VERDICTS)}
 #: Verdicts that mean some answer is wrong (a non-zero exit status).

@@ -16,13 +16,14 @@ from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.hunt import HuntConfig, _Judge, _Wrong
 from crosscheck.harness.records import UNREADABLE, RunRecord, Task
 from crosscheck.harness.report import notes
-from crosscheck.harness.verdicts import FAILURES, HUNT_STOPS, RULES, VERDICTS, Verdict, judge
+from crosscheck.harness.verdicts import FAILURES, HUNT_STOPS, VERDICTS, Verdict, judge
 from crosscheck.models import keys
 from crosscheck.models.registry import PUZZLES
 from crosscheck.solvers.base import Status
 from tests.test_cli import VAULT
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+RULES = {rule.verdict: rule for rule in VERDICTS}
 
 
 def run(solver: str, status: Status, cost: int | None = None, bound: int | None = None, valid: bool | None = None,
