@@ -2,8 +2,8 @@
 
 `hunt` draws instances of one puzzle from `crosscheck.models.strategies` (Hypothesis), runs the
 chosen formulations on each through the normal isolated runner, judges the runs with
-the same verdict code as ``compare``, and stops at the first wrong verdict
-(`WRONG`).  Hypothesis's shrinker then looks for a smaller instance on which the same
+the same verdict code as ``compare``, and stops at the first verdict that stops a hunt
+(`crosscheck.harness.verdicts.HUNT_STOPS`: some answer is wrong whatever the true optimum is).  Hypothesis's shrinker then looks for a smaller instance on which the same
 kind of wrong verdict remains on an instance no larger (`_Judge._size`), driven by
 that predicate.  Shrunk counterexamples are
 kept as instance files in a hunt database (``DB/<key>/``, the key naming the puzzle,
@@ -44,17 +44,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 from hypothesis import seed as hypothesis_seed
 
+from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import run_tasks
-from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge
+from crosscheck.harness.verdicts import HUNT_STOPS, InstanceVerdict, judge
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.models.strategies import Range, instances
 from crosscheck.solvers.base import FAILED_STATUSES, Clock
-
-#: The verdicts a hunt stops at: some answer is wrong whatever the true optimum is.
-WRONG = frozenset({Verdict.INVALID_PLAN, Verdict.FALSE_INFEASIBLE, Verdict.FALSE_OPTIMAL, Verdict.DISAGREE})
-
 
 @dataclass(frozen=True)
 class HuntConfig:
@@ -92,7 +89,7 @@ class Judged:
 
     @property
     def wrong(self) -> bool:
-        return self.verdict.verdict in WRONG
+        return self.verdict.verdict in HUNT_STOPS
 
 
 @dataclass
@@ -357,4 +354,4 @@ def _answer(record: RunRecord) -> str:
         text += f" (bound {record.bound})"
     if record.plan_valid is not None:
         text += " with a checked plan" if record.plan_valid else f" with an invalid plan ({record.plan_error})"
-    return text + (" [claim]" if "external" in record.stats else "")
+    return text + (" [claim]" if record.evidence is Evidence.CLAIM else "")

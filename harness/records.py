@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord, upgrade
 from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
 
@@ -56,6 +57,11 @@ class Task(BaseModel):
         """Identifies a run across a resumed comparison."""
         return (self.instance, self.variant, self.solver, self.repeat)
 
+    @property
+    def evidence(self) -> Evidence:
+        """The strength of this run's answer: an external program's is a claim."""
+        return Evidence.PROOF if self.external is None else Evidence.CLAIM
+
 
 #: What identifies a run: instance, variant, solver and repetition.
 RunKey = tuple[str, bool, str, int]
@@ -71,7 +77,10 @@ class RunRecord(BaseModel):
     record), `cpu_seconds` the user and system time of the run's process and the
     children it waited for (Fast Downward's included); `peak_memory_mb` the largest
     resident set among them.  Measurements are None where unknown (old records, runs
-    in the harness's own process).  The field list is versioned: see `crosscheck.harness.schema`.
+    in the harness's own process).  `evidence` is the strength of the record's answer
+    (status, optimum, bound): a proof for built-in and plugin formulations, a claim for an
+    external program (`crosscheck.harness.evidence`); its checked plan is a fact either way.
+    The field list is versioned: see `crosscheck.harness.schema`.
     """
 
     schema_version: int = SCHEMA_VERSION
@@ -91,6 +100,7 @@ class RunRecord(BaseModel):
     peak_memory_mb: float | None = None
     repeat: int = 0
     cpsat_workers: int | None = None
+    evidence: Evidence = Evidence.PROOF
     stats: Stats = Field(default_factory=dict)
     message: str = ""
     expected: int | str | None = None
@@ -100,16 +110,10 @@ class RunRecord(BaseModel):
     environment: dict[str, Any] = Field(default_factory=dict)
 
     @property
-    def claim(self) -> bool:
-        """An external program's answer (it carries ``stats["external"]``): a claim, never
-        a proof, whatever it says; only its plan, once checked, is a fact."""
-        return "external" in self.stats
-
-    @property
     def exact(self) -> bool:
         """An exact answer: a proof of infeasibility, or a proven optimum whose plan the
         checker accepted (an external program's answer is a claim, never one)."""
-        return (not self.claim and self.status in EXACT_STATUSES
+        return (self.evidence is Evidence.PROOF and self.status in EXACT_STATUSES
                 and (self.status is Status.INFEASIBLE or self.plan_valid is True))
 
     @property

@@ -28,7 +28,7 @@ from crosscheck.harness.aggregate import FAMILY_COLUMNS, family_rows, repetition
 from crosscheck.harness.latex import tabular
 from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
 from crosscheck.harness.tidy import to_csv, to_jsonl
-from crosscheck.harness.verdicts import InstanceVerdict, judge_all
+from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, Verdict, judge_all
 from crosscheck.solvers.base import FAILED_STATUSES, Status
 
 COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "effort", "verdict", "independent")
@@ -199,13 +199,13 @@ def render_table(columns: Sequence[str], body: list[list[str]], fmt: str) -> str
 
 def notes(records: list[RunRecord]) -> str:
     """The reason behind every verdict other than `agree`, and the summary line: a count
-    of verdicts, then the runs that crashed (`crashed`), if any."""
+    of verdicts, worst first (`crosscheck.harness.verdicts.SEVERITY`), then the runs that
+    crashed (`crashed`), if any."""
     verdicts = judge_all(records)
-    lines = [f"{_name(v)}: {v.verdict.value}: {v.reason}" for v in verdicts if v.verdict.value != "agree"]
-    counts: dict[str, int] = {}
-    for v in verdicts:
-        counts[v.verdict.value] = counts.get(v.verdict.value, 0) + 1
-    summary = f"{len(verdicts)} instances: " + ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+    lines = [f"{_name(v)}: {v.verdict.value}: {v.reason}" for v in verdicts if v.verdict is not Verdict.AGREE]
+    counts = Counter(v.verdict for v in verdicts)
+    summary = f"{len(verdicts)} instances: " + ", ".join(
+        f"{counts[verdict]} {verdict.value}" for verdict in sorted(counts, key=SEVERITY.__getitem__))
     crashes = crashed(records)
     return "\n".join([*lines, f"{summary}; {crashes}" if crashes else summary]) + "\n"
 

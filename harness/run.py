@@ -27,6 +27,7 @@ from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
 from typing import Any, NotRequired, TypedDict
 
+from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import run_external
 from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
@@ -56,6 +57,7 @@ class _Shared(TypedDict):
     variant: bool
     repeat: int
     cpsat_workers: int
+    evidence: Evidence  # a claim for an external program, else a proof
     expected: Expected
     environment: dict[str, Any]
     features: NotRequired[dict[str, int]]  # known once the instance is parsed
@@ -70,7 +72,8 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     if task.cpsat_workers is not None:
         os.environ[WORKERS_VARIABLE] = str(task.cpsat_workers)
     base = _Shared(instance=task.instance, solver=task.solver, variant=task.variant, repeat=task.repeat,
-                   cpsat_workers=default_workers(), expected=expected, environment=_environment(task))
+                   cpsat_workers=default_workers(), evidence=task.evidence, expected=expected,
+                   environment=_environment(task))
     add_plugins(task.plugins)
     try:
         puzzle, instance = load_instance(task.path)
@@ -108,7 +111,9 @@ def _name_distribution(base: _Shared, source: Origin) -> None:
 def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:
     """Run the external program `command` and record its claim, with its plan checked if it printed one.
 
-    The record carries no bound: a program's claim is never a proof (see `crosscheck.harness.external`).
+    The record's evidence is a claim (set from the task) and it carries no bound: a program's
+    claim is never a proof (see `crosscheck.harness.external`).  ``stats["external"]`` names
+    the command that ran.
     """
     start = time.perf_counter()
     claim = run_external(command, instance.to_text(), Deadline(task.time_limit, task.clock))
@@ -208,7 +213,7 @@ def _limit_cpu(task: Task) -> None:
 def failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
     """The record of a run that produced none itself."""
     return RunRecord(instance=task.instance, puzzle=task.puzzle, solver=task.solver, variant=task.variant,
-                     repeat=task.repeat, status=status, message=message,
+                     repeat=task.repeat, status=status, message=message, evidence=task.evidence,
                      seconds=seconds, expected=expected, environment=_environment(task),
                      cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
 

@@ -7,6 +7,10 @@ Every record written carries ``schema_version``.  History:
 - 2: adds ``schema_version``, ``repeat`` (the repetition's index), ``wall_seconds`` (the
   harness's wall time for the whole run), ``cpu_seconds`` and ``peak_memory_mb`` (the
   run's process and its waited-for children), and ``cpsat_workers``.
+- 3: adds ``evidence`` (`crosscheck.harness.evidence.Evidence`: ``proof`` or ``claim``).
+  Older records get it by the rule used before the field existed: ``claim`` when their
+  ``stats`` hold ``external`` (the command of an external program), else ``proof``; so
+  an old results file is judged as it was.
 
 A file written by a newer crosscheck (a version above `SCHEMA_VERSION`) is refused with
 `NewerSchemaError` rather than read wrongly; a line that is not a record at all with
@@ -19,10 +23,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from crosscheck.harness.evidence import Evidence
+
 #: The version of the records this crosscheck writes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The version of a record that has no ``schema_version`` field (written before it existed).
 UNVERSIONED = 1
+#: The first version whose records carry ``evidence``.
+EVIDENCE_FIELD = 3
 
 
 class UnreadableRecord(ValueError):
@@ -41,7 +49,8 @@ class NewerSchemaError(UnreadableRecord):
 def upgrade(data: dict[str, Any], where: str) -> dict[str, Any]:
     """`data` (one record as parsed JSON) ready for validation: an unversioned record is
     marked version 1; a newer one raises `NewerSchemaError`, a version that is no integer
-    `MalformedRecord`, each naming `where` (file:line)."""
+    `MalformedRecord`, each naming `where` (file:line).  A record older than
+    `EVIDENCE_FIELD` gets its ``evidence`` (see the history above)."""
     version = data.setdefault("schema_version", UNVERSIONED)
     if not isinstance(version, int) or isinstance(version, bool):
         raise MalformedRecord(f"{where}: schema_version must be an integer, got {version!r}")
@@ -49,4 +58,13 @@ def upgrade(data: dict[str, Any], where: str) -> dict[str, Any]:
         raise NewerSchemaError(
             f"{where}: record schema version {version} is newer than this crosscheck reads "
             f"(up to {SCHEMA_VERSION}); upgrade crosscheck to read this file")
+    if version < EVIDENCE_FIELD:
+        data.setdefault("evidence", _evidence_before_the_field(data))
     return data
+
+
+def _evidence_before_the_field(data: dict[str, Any]) -> Evidence:
+    """The evidence of a record written before the field: an external program's record
+    was the one whose stats held ``external`` (stats that are no mapping fail validation later)."""
+    stats = data.get("stats")
+    return Evidence.CLAIM if isinstance(stats, dict) and "external" in stats else Evidence.PROOF

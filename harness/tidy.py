@@ -13,7 +13,8 @@ then the instance's size measures as ``feature_NAME``):
 
 - ``instance``, ``variant`` (bool), ``puzzle``, ``solver``, ``repeat``: which run;
 - ``status``; ``exact`` (bool: a proven optimum with an accepted plan, or a proof of
-  infeasibility); ``verdict`` and ``independent`` of the instance (on every row: how many
+  infeasibility); ``evidence`` (``proof``, or ``claim`` for an external program's answer;
+  see `crosscheck.harness.evidence`); ``verdict`` and ``independent`` of the instance (on every row: how many
   formulations sharing no answer-deciding component proved the agreed answer);
 - ``expected`` (the index's optimum, empty when unknown or infeasible) and
   ``expected_infeasible`` (bool);
@@ -50,7 +51,7 @@ if TYPE_CHECKING:  # pandas is optional (the analysis extra)
 Scalar = str | int | float | bool | None
 
 COLUMNS = (
-    "instance", "variant", "puzzle", "solver", "repeat", "status", "exact", "verdict", "independent",
+    "instance", "variant", "puzzle", "solver", "repeat", "status", "exact", "evidence", "verdict", "independent",
     "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
     "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
@@ -85,6 +86,7 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
     return {
         "instance": record.instance, "variant": record.variant, "puzzle": record.puzzle, "solver": record.solver,
         "repeat": record.repeat, "status": record.status.value, "exact": record.exact,
+        "evidence": record.evidence.value,
         "expected": record.expected if isinstance(record.expected, int) else None,
         "expected_infeasible": record.expected == INFEASIBLE,
         "cost": record.cost, "bound": record.bound, "checked_cost": record.checked_cost,

@@ -1,30 +1,18 @@
 """Per-instance verdicts: do the formulations agree, and with the index?
 
-Evidence is weighed by how strong it is.  A plan the puzzle's checker accepted is a
-fact: the optimum is at most its cost.  A built-in solver's lower bound, optimum and
-infeasibility are proofs (of its formulation): they are tested against the facts and
-against each other.  An external program's answer (a number, "infeasible", even with
-a plan) is a claim only: a checked plan or a proof may contradict it, but it never
-contradicts anything itself and is never an exact answer (its plan, once checked, is
-a fact like any other).  Only a proven optimum with a checked plan, or a proof of
-infeasibility, counts as an exact answer.
+Evidence is weighed by how strong it is (`crosscheck.harness.evidence`, the record's
+``evidence`` field).  A plan the puzzle's checker accepted is a fact: the optimum is at
+most its cost.  A built-in or plugin solver's lower bound, optimum and infeasibility are
+proofs (of its formulation): they are tested against the facts and against each other.
+An external program's answer (a number, "infeasible", even with a plan) is a claim only:
+a checked plan or a proof may contradict it, but it never contradicts anything itself and
+is never an exact answer (its plan, once checked, is a fact like any other).  Only a
+proven optimum with a checked plan, or a proof of infeasibility, counts as an exact answer.
 
-Verdicts, worst first:
-
-- ``error``: the instance could not be read or parsed (nothing to compare).
-- ``invalid-plan``: some solver returned a plan the checker rejected, or whose
-  recomputed cost differs from the cost the solver reported.
-- ``false-infeasible``: a solver claimed infeasibility but another returned a
-  checked plan.
-- ``false-optimal``: a claimed optimum is beaten by another solver's checked plan.
-- ``disagree``: proofs contradict claims otherwise (a proven lower bound above a
-  checked plan, a claimed optimum below a proven lower bound, a proof of
-  infeasibility against a claimed optimum).
-- ``wrong-expected``: all exact answers agree but differ from the index; or, with no
-  exact answer, a checked plan beats the index's optimum (or its "infeasible"), or a
-  proven lower bound exceeds it.
-- ``unverified``: no solver produced an exact answer within the limits.
-- ``agree``: exact answers agree with each other and with the index (if it knows).
+The verdicts, what each means and what follows from it are one table, `VERDICTS`, worst
+first: an instance's verdict is the worst that applies.  `FAILURES` (a non-zero exit
+status of ``solve`` and ``compare``), `HUNT_STOPS` (where ``hunt`` stops and shrinks) and
+`SEVERITY` (the order reports count verdicts in) are read from it.
 """
 
 from __future__ import annotations
@@ -34,12 +22,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
+from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.index import INFEASIBLE
 from crosscheck.harness.records import UNREADABLE, RunRecord
 from crosscheck.solvers.base import Status
 
 
 class Verdict(StrEnum):
+    """The name of a verdict; what it means is in `VERDICTS`."""
+
     ERROR = "error"
     INVALID_PLAN = "invalid-plan"
     FALSE_INFEASIBLE = "false-infeasible"
@@ -50,19 +41,50 @@ class Verdict(StrEnum):
     AGREE = "agree"
 
 
+@dataclass(frozen=True)
+class VerdictRule:
+    """One row of `VERDICTS`: a verdict, what it means and what follows from it."""
+
+    verdict: Verdict
+    failure: bool  # some answer, or the index, is wrong: ``solve`` and ``compare`` exit 1
+    stops_hunt: bool  # some answer is wrong whatever the true optimum is: ``hunt`` stops and shrinks
+    meaning: str  # one line, as the README's table of verdicts gives it
+
+
+#: Every verdict, worst first (its severity; an instance gets the worst that applies).
+#: An unreadable file's ``error`` is no failure of an answer: its run's status makes the exit status 3.
+VERDICTS: tuple[VerdictRule, ...] = (
+    VerdictRule(Verdict.ERROR, failure=False, stops_hunt=False,
+                meaning="the file could not be read or parsed (the message names line and column)"),
+    VerdictRule(Verdict.INVALID_PLAN, failure=True, stops_hunt=True,
+                meaning="a plan the checker rejects, or whose cost differs from the claim"),
+    VerdictRule(Verdict.FALSE_INFEASIBLE, failure=True, stops_hunt=True,
+                meaning="an infeasibility claim is contradicted by a checked plan"),
+    VerdictRule(Verdict.FALSE_OPTIMAL, failure=True, stops_hunt=True,
+                meaning="a claimed optimum is beaten by another formulation's checked plan"),
+    VerdictRule(Verdict.DISAGREE, failure=True, stops_hunt=True,
+                meaning="proofs contradict (a lower bound above a checked plan, an optimum below a proven bound, "
+                        "a proof of infeasibility against an optimum)"),
+    VerdictRule(Verdict.WRONG_EXPECTED, failure=True, stops_hunt=False,
+                meaning="the formulations agree, the index says otherwise; or, without an exact answer, a checked "
+                        "plan or a proven bound contradicts the index"),
+    VerdictRule(Verdict.UNVERIFIED, failure=False, stops_hunt=False,
+                meaning="no formulation found an exact answer within the limits"),
+    VerdictRule(Verdict.AGREE, failure=False, stops_hunt=False,
+                meaning="exact answers agree with each other and with the index"),
+)
+#: Each verdict's rank in `VERDICTS` (0: the worst).
+SEVERITY: dict[Verdict, int] = {rule.verdict: rank for rank, rule in enumerate(VERDICTS)}
 #: Verdicts that mean some answer is wrong (a non-zero exit status).
-FAILURES = frozenset({
-    Verdict.INVALID_PLAN, Verdict.FALSE_INFEASIBLE, Verdict.FALSE_OPTIMAL,
-    Verdict.DISAGREE, Verdict.WRONG_EXPECTED,
-})
+FAILURES = frozenset(rule.verdict for rule in VERDICTS if rule.failure)
+#: The verdicts a hunt stops at.
+HUNT_STOPS = frozenset(rule.verdict for rule in VERDICTS if rule.stops_hunt)
 
 
 @dataclass(frozen=True)
-class InstanceVerdict:
-    """The verdict on one instance (or its variant), the agreed answer and why."""
+class Judgement:
+    """What the runs of one instance show: the verdict, the agreed answer and why."""
 
-    instance: str
-    variant: bool
     verdict: Verdict
     answer: int | str | None  # the agreed optimum, INFEASIBLE, or None
     reason: str
@@ -70,54 +92,58 @@ class InstanceVerdict:
     independent: int = 0  # how many of them share no answer-deciding component (`Solver.shares`)
 
 
+@dataclass(frozen=True, kw_only=True)
+class InstanceVerdict(Judgement):
+    """The verdict on one instance (or its variant), the agreed answer and why."""
+
+    instance: str
+    variant: bool
+
+
 def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
     """The verdict on the runs of one instance (all records share instance and variant)."""
     records = list(records)
     first = records[0]
-    expected = first.expected
-    verdict = _judge(records, expected)
-    return InstanceVerdict(first.instance, first.variant, *verdict)
+    found = _judge(records, first.expected)
+    return InstanceVerdict(found.verdict, found.answer, found.reason, found.provers, found.independent,
+                           instance=first.instance, variant=first.variant)
 
 
-#: What `_judge` finds: verdict, answer, reason and, for `agree`, the provers.
-_Judgement = (tuple[Verdict, int | str | None, str]
-              | tuple[Verdict, int | str | None, str, tuple[str, ...], int])
-
-
-def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
+def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
     if all(r.solver == UNREADABLE for r in records):
-        return Verdict.ERROR, None, records[0].message.splitlines()[0] if records[0].message else "unreadable"
+        return Judgement(Verdict.ERROR, None,
+                         records[0].message.splitlines()[0] if records[0].message else "unreadable")
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
-        return Verdict.INVALID_PLAN, None, "; ".join(f"{r.solver}: {r.plan_error}" for r in invalid)
+        return Judgement(Verdict.INVALID_PLAN, None, "; ".join(f"{r.solver}: {r.plan_error}" for r in invalid))
     checked = [r for r in records if r.plan_valid]
     best_plan = min((_checked_cost(r) for r in checked), default=None)
     infeasible = [r for r in records if r.status is Status.INFEASIBLE]
     # Claimed optima: proven ones carry a checked plan; external programs only claim.
     optimal = [r for r in records if r.status is Status.OPTIMAL]
-    proofs = [r for r in records if not r.claim]
+    proofs = [r for r in records if r.evidence is Evidence.PROOF]
     if best_plan is not None and infeasible:
-        return Verdict.FALSE_INFEASIBLE, best_plan, (
+        return Judgement(Verdict.FALSE_INFEASIBLE, best_plan, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "
-            f"{_best(checked)} has a checked plan of cost {best_plan}")
+            f"{_best(checked)} has a checked plan of cost {best_plan}"))
     beaten = [r for r in optimal if best_plan is not None and _claimed(r) > best_plan]
     if beaten:
-        return Verdict.FALSE_OPTIMAL, best_plan, "; ".join(
+        return Judgement(Verdict.FALSE_OPTIMAL, best_plan, "; ".join(
             f"{r.solver} claimed optimum {r.cost}, {_best(checked)} has a checked plan of cost {best_plan}"
-            for r in beaten)
+            for r in beaten))
     too_high = [r for r in proofs if r.bound is not None and best_plan is not None and r.bound > best_plan]
     if too_high:
-        return Verdict.DISAGREE, best_plan, "; ".join(
-            f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high)
+        return Judgement(Verdict.DISAGREE, best_plan, "; ".join(
+            f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high))
     below = [(r, b) for r in optimal for b in proofs if b.bound is not None and _claimed(r) < b.bound]
     if below:
-        return Verdict.DISAGREE, best_plan, "; ".join(
-            f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below)
+        return Judgement(Verdict.DISAGREE, best_plan, "; ".join(
+            f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below))
     proven_infeasible = [r for r in infeasible if r.exact]
     if proven_infeasible and optimal:
-        return Verdict.DISAGREE, None, (
+        return Judgement(Verdict.DISAGREE, None, (
             f"{', '.join(r.solver for r in proven_infeasible)} proved infeasible, "
-            f"{', '.join(r.solver for r in optimal)} claimed an optimum")
+            f"{', '.join(r.solver for r in optimal)} claimed an optimum"))
     proven = [r for r in optimal if r.exact]
     answer: int | str | None
     if proven:
@@ -127,14 +153,14 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> _Judgement:
     else:
         contradiction = _index_contradiction(proofs, best_plan, expected)
         if contradiction:
-            return Verdict.WRONG_EXPECTED, None, contradiction
-        return Verdict.UNVERIFIED, None, _unverified_reason(proofs, best_plan)
+            return Judgement(Verdict.WRONG_EXPECTED, None, contradiction)
+        return Judgement(Verdict.UNVERIFIED, None, _unverified_reason(proofs, best_plan))
     if expected is not None and answer != expected:
-        return Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}"
+        return Judgement(Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}")
     by_solver = {r.solver: r for r in provers}  # a solver run twice proves once
     names, independent = tuple(by_solver), independent_count(list(by_solver.values()))
-    return (Verdict.AGREE, answer, f"{len(names)} exact ({independent} independent): {', '.join(names)}",
-            names, independent)
+    return Judgement(Verdict.AGREE, answer, f"{len(names)} exact ({independent} independent): {', '.join(names)}",
+                     names, independent)
 
 
 def independent_count(provers: list[RunRecord]) -> int:

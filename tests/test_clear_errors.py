@@ -135,7 +135,7 @@ def test_compare_reports_a_fifo_and_a_device_in_a_folder_and_goes_on(tmp_path: P
     assert "it is a FIFO (named pipe)" in messages["pipe.txt"]
     assert "it is a character device" in messages[str(root / "null.txt")]  # named by path: it links outside
     assert [r.status for r in read_records(out) if r.instance == "small.txt"] == [Status.OPTIMAL]
-    assert "3 instances: 1 agree, 2 error" in result.output
+    assert "3 instances: 2 error, 1 agree" in result.output  # worst first
     assert result.exit_code == 3  # unreadable instances, nothing wrong
 
 
@@ -184,7 +184,7 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     result = invoke("solve", str(tmp_path / "small.txt"), "--solver", "test-plain", "--external", f"keys:mine={command}",
                     "--external", f"elevator:lift={command}", "--format", "json")
     records = [RunRecord.model_validate(r) for r in json.loads(result.stdout)]
-    assert [(r.solver, r.cost, r.claim) for r in records] == [("test-plain", 8, False), ("mine", 9, True)]
+    assert [(r.solver, r.cost, r.evidence) for r in records] == [("test-plain", 8, "proof"), ("mine", 9, "claim")]
     assert "warning: --external elevator:lift not run" in result.stderr
     assert "small.txt: false-optimal: mine claimed optimum 9" in result.stderr
     assert result.exit_code == 1

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import read_claim
 from crosscheck.harness.records import Task
-from crosscheck.harness.run import run_task
+from crosscheck.harness.run import failure, run_task
 from crosscheck.harness.verdicts import Verdict, judge
 from crosscheck.solvers.base import Clock, Status
 
@@ -37,6 +38,7 @@ def _run(tmp_path: Path, output: str) -> Task:
 def test_a_printed_plan_is_checked_and_carries_no_bound(tmp_path: Path) -> None:
     good = run_task(_run(tmp_path, 'plan: [[0,"E"],[0,"E"],[0,"W"],[0,"W"],[0,"W"],[0,"W"],[0,"W"],[0,"W"]]'))
     assert (good.status, good.cost, good.checked_cost, good.plan_valid, good.bound) == (Status.OPTIMAL, 8, 8, True, None)
+    assert good.evidence is Evidence.CLAIM
     assert judge([good]).verdict is Verdict.UNVERIFIED  # a claim, even with a plan, is not an exact answer
     bad = run_task(_run(tmp_path, 'plan: [[0,"W"],[0,"W"]]\n2'))
     assert bad.plan_valid is False and "door A" in bad.plan_error
@@ -45,7 +47,17 @@ def test_a_printed_plan_is_checked_and_carries_no_bound(tmp_path: Path) -> None:
 
 def test_an_infeasibility_claim_becomes_an_infeasible_record(tmp_path: Path) -> None:
     record = run_task(_run(tmp_path, "infeasible"))
-    assert (record.status, record.bound, record.cost) == (Status.INFEASIBLE, None, None)
+    assert (record.status, record.bound, record.cost, record.evidence) == (Status.INFEASIBLE, None, None, "claim")
+
+
+def test_every_record_of_an_external_program_is_a_claim_even_a_crash(tmp_path: Path) -> None:
+    """The field comes from the task, so the harness's own records of a run (a kill, a
+    crash) say so too; a built-in formulation's say proof."""
+    task = _run(tmp_path, "8")
+    assert failure(task, None, Status.ERROR, "killed").evidence is Evidence.CLAIM
+    builtin = task.model_copy(update={"external": None, "solver": "keys-graph"})
+    assert (failure(builtin, None, Status.ERROR, "killed").evidence, run_task(builtin).evidence) == (
+        Evidence.PROOF, Evidence.PROOF)
 
 
 def test_a_cpu_limit_caps_the_program_and_waiting_does_not_count(tmp_path: Path) -> None:

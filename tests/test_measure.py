@@ -19,6 +19,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 import crosscheck.solvers.registry
+from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.measure import core_groups, cores, oversubscription
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
@@ -26,6 +27,7 @@ from crosscheck.harness.report import render, spread
 from crosscheck.harness.run import _scheduled, run_task, threads
 from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
+from crosscheck.harness.verdicts import Verdict, judge_all
 from crosscheck.solvers.base import Deadline, Status
 from crosscheck.solvers.cpsat import configured_solver, solve
 from tests.plugin_solvers import SPAWNED_CPU, SPAWNED_MB
@@ -71,6 +73,34 @@ def test_every_record_carries_the_schema_version_and_old_ones_still_load(tmp_pat
     assert (loaded.schema_version, loaded.repeat, loaded.cpu_seconds) == (1, 0, None)
 
 
+@pytest.mark.parametrize("version", [None, 2])
+def test_records_older_than_the_evidence_field_load_with_the_evidence_they_were_judged_by(
+        tmp_path: Path, version: int | None) -> None:
+    """Before schema 3 an external program's record was the one whose stats named its
+    command: it loads as a claim (its checked optimum is no exact answer), any other as a
+    proof, so an old results file is judged as it was."""
+    def old(instance: str, solver: str, stats: dict[str, Any]) -> dict[str, Any]:
+        fields = {"instance": instance, "puzzle": "keys", "solver": solver, "status": "optimal", "cost": 8,
+                  "bound": 8, "plan_valid": True, "checked_cost": 8, "stats": stats}
+        return fields if version is None else fields | {"schema_version": version}
+
+    path = tmp_path / "runs.jsonl"
+    path.write_text("".join(json.dumps(one) + "\n" for one in (
+        old("claimed.txt", "mine", {"external": "mine {path}"}), old("proved.txt", "keys-graph", {"expanded": 3}))))
+    claimed, proved = read_records(path)
+    assert (claimed.evidence, proved.evidence) == (Evidence.CLAIM, Evidence.PROOF)
+    assert [(v.instance, v.verdict) for v in judge_all([claimed, proved])] == [
+        ("claimed.txt", Verdict.UNVERIFIED), ("proved.txt", Verdict.AGREE)]
+
+
+def test_the_evidence_field_not_a_stats_key_decides_what_a_record_proves(tmp_path: Path) -> None:
+    """A current record is what its field says, whatever its stats hold."""
+    path = save(tmp_path / "runs.jsonl", [record("a").model_copy(update={"stats": {"external": "a {path}"}}),
+                                          record("b", instance="y.txt").model_copy(update={"evidence": Evidence.CLAIM})])
+    assert [json.loads(line)["evidence"] for line in path.read_text().splitlines()] == ["proof", "claim"]
+    assert [r.exact for r in read_records(path)] == [True, False]
+
+
 def test_a_newer_schema_version_fails_clearly(tmp_path: Path) -> None:
     path = save(tmp_path / "runs.jsonl", [record("a")])
     newer = json.loads(path.read_text()) | {"schema_version": SCHEMA_VERSION + 1}
@@ -86,7 +116,8 @@ def test_schema_command_prints_the_json_schema() -> None:
     schema = json.loads(result.stdout)
     assert f"schema version {SCHEMA_VERSION}" in schema["title"]
     assert {"schema_version", "repeat", "cpu_seconds", "peak_memory_mb", "wall_seconds",
-            "cpsat_workers"} <= set(schema["properties"])
+            "cpsat_workers", "evidence"} <= set(schema["properties"])
+    assert schema["$defs"]["Evidence"]["enum"] == ["proof", "claim"]
 
 
 # --- repetitions -----------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.records import RunRecord
 from crosscheck.harness.verdicts import Verdict, judge
 from crosscheck.solvers.base import Status
@@ -108,7 +109,8 @@ def test_provers_sharing_a_component_count_as_one_piece_of_evidence() -> None:
 def external(status: Status, cost: int | None = None, valid: bool | None = None) -> RunRecord:
     """An external program's record: its answer is a claim, whatever it says."""
     return RunRecord(instance="x.txt", puzzle="keys", solver="mine", status=status, cost=cost,
-                     plan_valid=valid, checked_cost=cost if valid else None, stats={"external": "mine {path}"})
+                     plan_valid=valid, checked_cost=cost if valid else None, evidence=Evidence.CLAIM,
+                     stats={"external": "mine {path}"})
 
 
 def test_an_external_claim_never_acts_as_a_bound() -> None:

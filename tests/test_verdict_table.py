@@ -1,0 +1,101 @@
+"""The table of verdicts (`crosscheck.harness.verdicts.VERDICTS`) and everything read from it:
+the exit status of ``solve`` and ``compare``, where a hunt stops, the order reports count
+verdicts in, and the README's table.  Each verdict has an example set of runs that earns
+it, so a verdict added to the enum without a row and an example fails here."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import crosscheck.harness.hunt
+from crosscheck.harness.cli import EXIT_FAILED_RUNS, EXIT_OK, EXIT_WRONG, _exit_status
+from crosscheck.harness.evidence import Evidence
+from crosscheck.harness.hunt import HuntConfig, _Judge, _Wrong
+from crosscheck.harness.records import UNREADABLE, RunRecord, Task
+from crosscheck.harness.report import notes
+from crosscheck.harness.verdicts import FAILURES, HUNT_STOPS, VERDICTS, Verdict, judge
+from crosscheck.models import keys
+from crosscheck.models.registry import PUZZLES
+from crosscheck.solvers.base import Status
+from tests.test_cli import VAULT
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+RULES = {rule.verdict: rule for rule in VERDICTS}
+
+
+def run(solver: str, status: Status, cost: int | None = None, bound: int | None = None, valid: bool | None = None,
+        evidence: Evidence = Evidence.PROOF, expected: int | None = None) -> RunRecord:
+    return RunRecord(instance="x.txt", puzzle="keys", solver=solver, status=status, cost=cost, bound=bound,
+                     plan_valid=valid, checked_cost=cost if valid else None, evidence=evidence, expected=expected)
+
+
+#: Runs of one instance that earn each verdict.
+EXAMPLES: dict[Verdict, list[RunRecord]] = {
+    Verdict.ERROR: [RunRecord(instance="x.txt", puzzle=None, solver=UNREADABLE, status=Status.ERROR,
+                              message="x.txt:2:3: unknown cell '?'")],
+    Verdict.INVALID_PLAN: [run("a", Status.OPTIMAL, 8, 8, False), run("b", Status.OPTIMAL, 8, 8, True)],
+    Verdict.FALSE_INFEASIBLE: [run("a", Status.INFEASIBLE), run("b", Status.FEASIBLE, 8, 2, True)],
+    Verdict.FALSE_OPTIMAL: [run("a", Status.OPTIMAL, 9, 9, True), run("b", Status.FEASIBLE, 8, 2, True)],
+    Verdict.DISAGREE: [run("a", Status.TIMEOUT, bound=10), run("b", Status.OPTIMAL, 8, 8, True)],
+    Verdict.WRONG_EXPECTED: [run("a", Status.OPTIMAL, 8, 8, True, expected=9)],
+    Verdict.UNVERIFIED: [run("a", Status.OPTIMAL, 8, valid=True, evidence=Evidence.CLAIM)],
+    Verdict.AGREE: [run("a", Status.OPTIMAL, 8, 8, True), run("b", Status.OPTIMAL, 8, 8, True, expected=8)],
+}
+
+
+def test_the_table_has_one_row_per_verdict_and_every_verdict_an_example() -> None:
+    assert [rule.verdict for rule in VERDICTS] == list(Verdict)
+    assert set(EXAMPLES) == set(Verdict)
+    assert {verdict: judge(runs).verdict for verdict, runs in EXAMPLES.items()} == {v: v for v in Verdict}
+
+
+def test_the_sets_read_from_the_table() -> None:
+    assert FAILURES == {rule.verdict for rule in VERDICTS if rule.failure}
+    assert HUNT_STOPS == {rule.verdict for rule in VERDICTS if rule.stops_hunt}
+    assert HUNT_STOPS <= FAILURES  # a hunt stops only where some answer is wrong
+    assert not RULES[Verdict.AGREE].failure and not RULES[Verdict.UNVERIFIED].failure
+
+
+@pytest.mark.parametrize("verdict", list(Verdict))
+def test_the_exit_status_of_a_comparison_comes_from_the_table(verdict: Verdict) -> None:
+    """1 for a failure; otherwise 3 where a file was unreadable (its run's status), else 0."""
+    others = EXIT_FAILED_RUNS if verdict is Verdict.ERROR else EXIT_OK
+    assert _exit_status(EXAMPLES[verdict]) == (EXIT_WRONG if RULES[verdict].failure else others)
+
+
+@pytest.mark.parametrize("verdict", list(Verdict))
+def test_a_hunt_stops_exactly_on_the_tables_hunt_stopping_verdicts(verdict: Verdict, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    def runs(tasks: list[tuple[Task, None]], jobs: int) -> list[RunRecord]:
+        return [record.model_copy(update={"instance": tasks[0][0].instance}) for record in EXAMPLES[verdict]]
+
+    monkeypatch.setattr(crosscheck.harness.hunt, "run_tasks", runs)
+    referee = _Judge(HuntConfig(puzzle=PUZZLES["keys"], solvers=("a", "b"), externals=(), out=tmp_path,
+                                budget=10**6))
+    instance = keys.parse(VAULT, "v.txt")
+    if RULES[verdict].stops_hunt:
+        with pytest.raises(_Wrong):
+            referee(instance)
+        assert referee.outcome.first is not None and referee.outcome.first.verdict.verdict is verdict
+    else:
+        referee(instance)
+        assert referee.outcome.first is None and referee.outcome.tried == 1
+
+
+def test_reports_count_verdicts_worst_first() -> None:
+    records = [record.model_copy(update={"instance": f"{verdict.value}.txt"})
+               for verdict in reversed(Verdict) for record in EXAMPLES[verdict]]
+    summary = notes(records).splitlines()[-1]
+    assert summary == f"{len(Verdict)} instances: " + ", ".join(f"1 {rule.verdict.value}" for rule in VERDICTS)
+
+
+def test_the_readme_gives_the_tables_meanings_and_exit_statuses() -> None:
+    """Best first there, as a reader meets them; the exit status 1 list is `FAILURES`."""
+    text = README.read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z-]+)` \| (.+) \|$", text, flags=re.MULTILINE)
+    assert rows == [(rule.verdict.value, rule.meaning) for rule in reversed(VERDICTS)]
+    failing = re.search(r"\*\*1\*\*\s+some answer is wrong \(([^)]*)\)", text)
+    assert failing is not None and set(re.findall(r"`([a-z-]+)`", failing.group(1))) == {v.value for v in FAILURES}
