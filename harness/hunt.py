@@ -11,9 +11,10 @@ formulations and ranges), and a later hunt with the same key tries them first.
 ``seed`` makes the order of draws reproducible (runs that time out can still make two
 hunts differ).  A hunt is bounded by seconds (``budget``, ``shrink_budget``) and by
 numbers of distinct instances judged (``examples``, ``shrink_examples``), whichever ends
-first; a hunt bounded only by numbers judges the same instances on any machine.  Hypothesis's own example database is not used: it stores choice
-sequences, which a change of the strategies silently reinterprets, and Hypothesis
-turns it off for seeded runs anyway.
+first; a seeded hunt bounded only by numbers judges the same instances on any machine
+(unless a run times out).  Hypothesis's own example database is not used: it stores
+choice sequences, which a change of the strategies silently reinterprets, and
+Hypothesis turns it off for seeded runs anyway.
 
 Each distinct instance is run once: its verdict is cached by text, which also keeps
 Hypothesis's final replay of the shrunk example consistent with what was seen.

@@ -215,7 +215,9 @@ class Solver(ABC):
                 message=f"{type(error).__name__}: {error}",
                 stats={"traceback": traceback.format_exc(limit=5)},
             )
-        stats = answer.stats if work_limit is None else {**answer.stats, "work": deadline.spent, "work_limit": work_limit}
+        stats = answer.stats
+        if work_limit is not None:
+            stats = {**stats, "work": deadline.spent, "work_limit": work_limit}
         return Result(
             solver=self.name,
             instance=instance.name,

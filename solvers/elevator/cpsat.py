@@ -430,7 +430,8 @@ class TimeIndexed(Solver):
     def _horizons(self, instance: Facility, horizon: int, tables: WasteTables, deadline: Deadline) -> Answer:
         """Solve `HorizonModel` at `horizon`, `horizon` + 2, ... until one is satisfiable."""
         cap: int | None = None  # counting states takes a second on big facilities: only once needed
-        effort: dict[str, float] = {"conflicts": 0, "branches": 0, "wall_time": 0.0, "deterministic_time": 0.0}  # summed
+        # summed over horizons
+        effort: dict[str, float] = {"conflicts": 0, "branches": 0, "wall_time": 0.0, "deterministic_time": 0.0}
         horizons = 0
         stats: Stats = {**effort, "horizons": horizons}
         while True:
