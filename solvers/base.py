@@ -189,6 +189,10 @@ class Solver(ABC):
     #: True when a run solves with CP-SAT, whose worker threads (`crosscheck.solvers.cpsat.default_workers`)
     #: share the cores: the harness counts them before running several runs at a time.
     runs_cpsat: ClassVar[bool] = False
+    #: False for a formulation that cannot count its work (one that runs an external
+    #: program): `solve` with a work limit then answers `unsupported` instead of running
+    #: without a limit it cannot honour.
+    counts_work: ClassVar[bool] = True
 
     def unavailable(self) -> str | None:
         """Why this solver cannot run on this machine (a missing optional extra), or `None`.
@@ -202,7 +206,11 @@ class Solver(ABC):
               work_limit: int | None = None) -> Result:
         """Solve `instance` within `time_limit` seconds of `clock` and `work_limit` units of
         work (see `Deadline`; both cooperatively enforced).  With a work limit the result's
-        stats carry ``work`` (the units counted) and ``work_limit``."""
+        stats carry ``work`` (the units counted) and ``work_limit``.  A formulation that does
+        not count its work (`counts_work`) answers `unsupported` to a work limit."""
+        if work_limit is not None and not self.counts_work:
+            return Result(solver=self.name, instance=instance.name, status=Status.UNSUPPORTED,
+                          message=f"{self.name} cannot count its work: give it a time limit, not a work limit")
         deadline = Deadline(time_limit, clock, work_limit)
         start = time.perf_counter()
         try:
