@@ -436,7 +436,8 @@ class TimeIndexed(Solver):
         stats: Stats = {**effort, "horizons": horizons}
         while True:
             if deadline.expired():
-                return Answer(Status.TIMEOUT, bound=horizon, stats=stats)
+                return Answer(Status.TIMEOUT, bound=horizon, stats=stats,
+                              message=f"{deadline.limit_reached()} reached before horizon {horizon}")
             model = HorizonModel(instance, horizon, tables)
             solver = configured_solver(deadline)
             configure_search(solver)
