@@ -1,10 +1,11 @@
 """How reliably `hunt` finds each planted wrong formulation, over several seeds.
 
-Run as ``python -m benchmarks.bench_hunt [--seeds 1 2 3] [--budget S] [--shrink-budget S]
-[--only NAME ...] [--jobs J]``.  For every planted mistake in `PLANTED` (the
+Run as ``python -m benchmarks.bench_hunt [--seeds 1 2 3] [--budget S | --examples N]
+[--shrink-budget S | --shrink-examples N] [--only NAME ...] [--jobs J]``.  For every planted mistake in `PLANTED` (the
 formulations of tests/hunt_solvers.py and the programs of tests/externals/, each hunted
 against a built-in reference, the hunting table of docs/results.md) and every seed,
-one hunt with that budget, as ``crosscheck hunt`` runs it (isolated runs, 10 s per run).
+one hunt with that budget (seconds, or a number of instances judged, the same on any
+machine), as ``crosscheck hunt`` runs it (isolated runs, 10 s per run).
 Prints per hunt whether it found a wrong verdict, which one, after how many instances
 and seconds, and the sizes of the instance as found and shrunk; then per mistake how
 many seeds found it and the median seconds to find over those.  Wall seconds, with the
@@ -62,8 +63,10 @@ PLANTED: dict[str, Planted] = {
 
 def run(name: str, planted: Planted, seed: int, args: argparse.Namespace, out: Path) -> HuntOutcome:
     config = HuntConfig(puzzle=get_puzzle(planted.puzzle), solvers=planted.solvers, externals=planted.externals(),
-                        out=out / f"{name}-seed{seed}", ranges=dict(planted.ranges), budget=args.budget,
-                        shrink_budget=args.shrink_budget, seed=seed, time_limit=10.0, jobs=args.jobs,
+                        out=out / f"{name}-seed{seed}", ranges=dict(planted.ranges),
+                        budget=None if args.examples else args.budget, examples=args.examples,
+                        shrink_budget=None if args.shrink_examples is not None else args.shrink_budget,
+                        shrink_examples=args.shrink_examples, seed=seed, time_limit=10.0, jobs=args.jobs,
                         plugins=PLUGINS)
     return hunt(config)
 
@@ -88,6 +91,9 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--budget", type=float, default=120.0, help="seconds of search per hunt")
     parser.add_argument("--shrink-budget", type=float, default=30.0, help="seconds of shrinking once found")
+    parser.add_argument("--examples", type=int, help="instances judged per hunt, instead of --budget")
+    parser.add_argument("--shrink-examples", type=int,
+                        help="instances judged while shrinking, instead of --shrink-budget")
     parser.add_argument("--only", nargs="+", choices=sorted(PLANTED))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs of one instance at a time")
     parser.add_argument("--out", type=Path, help="folder for the hunts' outputs (default: a temporary one)")
@@ -95,7 +101,10 @@ def main() -> None:
     add_plugins(PLUGINS)
     with tempfile.TemporaryDirectory() as scratch:
         out = args.out or Path(scratch)
-        print(f"hunts of {args.budget:g} s (+{args.shrink_budget:g} s shrinking), seeds {args.seeds}, 10 s per run")
+        search = f"{args.examples} instances" if args.examples else f"{args.budget:g} s"
+        shrink = (f"{args.shrink_examples} instances" if args.shrink_examples is not None
+                  else f"{args.shrink_budget:g} s")
+        print(f"hunts of {search} (+{shrink} shrinking), seeds {args.seeds}, 10 s per run")
         summary = []
         for name in args.only or list(PLANTED):
             found = []

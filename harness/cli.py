@@ -63,6 +63,8 @@ from crosscheck.solvers.registry import (
 
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_FAILED_RUNS = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C)
+#: Seconds a hunt searches, and shrinks, when neither seconds nor a number of instances is given.
+DEFAULT_HUNT_SECONDS = 60.0
 
 
 class BadInput(click.ClickException):
@@ -415,10 +417,17 @@ def _exit_status(records: list[RunRecord]) -> int:
 @click.argument("puzzle_name", metavar="PUZZLE", type=click.Choice(sorted(PUZZLES)))
 @solver_option
 @external_option
-@click.option("--budget", type=click.FloatRange(min=0), default=60.0, show_default=True,
-              help="Seconds to search before giving up.")
-@click.option("--shrink-budget", type=click.FloatRange(min=0), default=60.0, show_default=True,
-              help="Seconds to shrink a counterexample once found (then the smallest so far is kept).")
+@click.option("--budget", type=click.FloatRange(min=0),
+              help=f"Seconds to search before giving up [default: {DEFAULT_HUNT_SECONDS:g} without --examples, "
+                   "else no limit].")
+@click.option("--examples", type=click.IntRange(min=1),
+              help="Distinct instances to judge before giving up (with --budget: whichever ends first); "
+                   "unlike seconds, the same on any machine.")
+@click.option("--shrink-budget", type=click.FloatRange(min=0),
+              help="Seconds to shrink a counterexample once found, then the smallest so far is kept "
+                   f"[default: {DEFAULT_HUNT_SECONDS:g} without --shrink-examples, else no limit].")
+@click.option("--shrink-examples", type=click.IntRange(min=0),
+              help="Distinct instances to judge while shrinking (with --shrink-budget: whichever ends first).")
 @click.option("--seed", type=int, help="Seed of Hypothesis's draws, for a reproducible hunt.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=5.0, show_default=True,
               help="Seconds per run (of --clock).")
@@ -432,8 +441,8 @@ def _exit_status(records: list[RunRecord]) -> int:
                    "its runs (judged.jsonl), and hunt-db unless --db.")
 @click.option("--db", type=click.Path(file_okay=False, path_type=Path),
               help="Hunt database: counterexamples are saved there, later hunts try them first [default: OUT/hunt-db].")
-def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float,
-         shrink_budget: float, seed: int | None, time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
+def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float | None,
+         examples: int | None, shrink_budget: float | None, shrink_examples: int | None, seed: int | None, time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
          db: Path | None) -> None:
     """Search for the smallest PUZZLE instance on which formulations disagree.
 
@@ -456,7 +465,10 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
         raise click.BadParameter(str(error), param_hint="--param") from None
     names = solver_names or tuple(s.name for s in default_solvers_for(puzzle_name))
     config = HuntConfig(puzzle=get_puzzle(puzzle_name), solvers=names, externals=tuple(externals), out=out,
-                        ranges=ranges, budget=budget, shrink_budget=shrink_budget, seed=seed,
+                        ranges=ranges, budget=DEFAULT_HUNT_SECONDS if budget is None and examples is None else budget,
+                        examples=examples, shrink_examples=shrink_examples, seed=seed,
+                        shrink_budget=(DEFAULT_HUNT_SECONDS if shrink_budget is None and shrink_examples is None
+                                       else shrink_budget),
                         time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
                         database=db)
     outcome = run_hunt(config)

@@ -9,9 +9,12 @@ that predicate.  Shrunk counterexamples are
 kept as instance files in a hunt database (``DB/<key>/``, the key naming the puzzle,
 formulations and ranges), and a later hunt with the same key tries them first.
 ``seed`` makes the order of draws reproducible (runs that time out can still make two
-hunts differ).  Hypothesis's own example database is not used: it stores choice
-sequences, which a change of the strategies silently reinterprets, and Hypothesis
-turns it off for seeded runs anyway.
+hunts differ).  A hunt is bounded by seconds (``budget``, ``shrink_budget``) and by
+numbers of distinct instances judged (``examples``, ``shrink_examples``), whichever ends
+first; a seeded hunt bounded only by numbers judges the same instances on any machine
+(unless a run times out).  Hypothesis's own example database is not used: it stores
+choice sequences, which a change of the strategies silently reinterprets, and
+Hypothesis turns it off for seeded runs anyway.
 
 Each distinct instance is run once: its verdict is cached by text, which also keeps
 Hypothesis's final replay of the shrunk example consistent with what was seen.
@@ -62,8 +65,10 @@ class HuntConfig:
     externals: tuple[External, ...]
     out: Path
     ranges: dict[str, Range] = field(default_factory=dict)
-    budget: float = 60.0  # seconds of search before giving up
-    shrink_budget: float = 60.0  # seconds of shrinking once a counterexample is found
+    budget: float | None = 60.0  # seconds of search before giving up (None: no limit)
+    shrink_budget: float | None = 60.0  # seconds of shrinking once a counterexample is found (None: no limit)
+    examples: int | None = None  # distinct instances to judge before giving up (None: no limit)
+    shrink_examples: int | None = None  # distinct instances to judge while shrinking (None: no limit)
     seed: int | None = None
     time_limit: float = 5.0
     clock: Clock = "wall"  # what time_limit counts
@@ -138,7 +143,7 @@ class _Judge:
         """Raise `_Wrong` if `instance` shows the kind of wrong verdict hunted; `_Spent` at the budget's end."""
         judged = self.cache.get(instance.to_text())
         if judged is None:
-            if not self._time_left():
+            if not self._budget_left():
                 if self.found_at is None:
                     raise _Spent
                 return  # shrinking is over: nothing new fails, so Hypothesis settles on the best so far
@@ -168,11 +173,14 @@ class _Judge:
         (Hypothesis's own order is over its choices, which can trade one for another)."""
         return sum(self.config.puzzle.features(judged.instance).values())
 
-    def _time_left(self) -> bool:
-        now = time.perf_counter()
+    def _budget_left(self) -> bool:
+        """Whether the search (or, once a counterexample is found, the shrinking) may judge
+        another new instance: neither its seconds nor its number of instances is spent."""
+        config, outcome, now = self.config, self.outcome, time.perf_counter()
         if self.found_at is None:
-            return now - self.start < self.config.budget
-        return now - self.found_at < self.config.shrink_budget
+            return _within(now - self.start, config.budget) and _within(outcome.tried, config.examples)
+        return _within(now - self.found_at, config.shrink_budget) and _within(outcome.shrink_tried,
+                                                                              config.shrink_examples)
 
     def _run(self, instance: Instance) -> Judged:
         text = instance.to_text()
@@ -239,6 +247,10 @@ def hunt(config: HuntConfig) -> HuntOutcome:
     if referee.found_at is not None:
         outcome.seconds_to_shrink = time.perf_counter() - referee.found_at
     return outcome
+
+
+def _within(spent: float, limit: float | None) -> bool:
+    return limit is None or spent < limit
 
 
 def judged_paths(config: HuntConfig) -> tuple[Path, Path]:
@@ -319,7 +331,7 @@ def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
     if outcome.shrunk is None or outcome.first is None:
         why = ("Hypothesis ran out of distinct instances in these ranges" if outcome.exhausted
                else "before the hunt was interrupted" if outcome.interrupted
-               else f"within the {config.budget:g} s budget")
+               else f"within the budget ({_budget(config)})")
         return (f"No wrong verdict on {outcome.tried} {config.puzzle.name} instances ({_ranges(outcome.sizes)}), "
                 f"{why}.{_crashes(outcome)}")
     shrunk, first = outcome.shrunk, outcome.first
@@ -330,6 +342,13 @@ def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
             f"{outcome.tried} instances in {outcome.seconds_to_find:.1f} s; shrinking judged "
             f"{outcome.shrink_tried} more in {outcome.seconds_to_shrink:.1f} s. Answers on the shrunk instance: "
             f"{'; '.join(_answer(r) for r in shrunk.records)}.{_crashes(outcome)}")
+
+
+def _budget(config: HuntConfig) -> str:
+    """The search's limits in words: "60 s", "200 instances" or "60 s or 200 instances"."""
+    limits = [] if config.budget is None else [f"{config.budget:g} s"]
+    limits += [] if config.examples is None else [f"{config.examples} instances"]
+    return " or ".join(limits) or "none"
 
 
 def _sizes(values: dict[str, int]) -> str:

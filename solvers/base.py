@@ -96,24 +96,45 @@ def cpu_seconds() -> float:
 
 
 class Deadline:
-    """A limit of `seconds` on `clock`; `None` seconds means no limit.
+    """A limit of `seconds` on `clock` and of `work` units; `None` means no such limit.
 
     ``"wall"`` counts elapsed real time.  ``"cpu"`` counts `cpu_seconds`, so the same
     run gets the same work done on a busy machine as on an idle one.
+
+    A work limit does not depend on the machine at all: the formulations count the work
+    they do where they check the deadline (one unit per state a search expands, CP-SAT's
+    deterministic time converted by `crosscheck.solvers.cpsat.WORK_PER_DETERMINISTIC_SECOND`),
+    so a run with a work limit stops at the same point on any machine.  A run stops at
+    its first check at or past the limit, so it may do up to one check's worth more.
+    A formulation that cannot count its work (an external program) honours only seconds.
     """
 
-    def __init__(self, seconds: float | None, clock: Clock = "wall") -> None:
+    def __init__(self, seconds: float | None, clock: Clock = "wall", work: int | None = None) -> None:
         self.seconds = seconds
         self.clock = clock
+        self.work = work
+        self.spent = 0  # work units counted so far
         self._now: Callable[[], float] = time.monotonic if clock == "wall" else cpu_seconds
         self._end = None if seconds is None else self._now() + seconds
 
-    def expired(self) -> bool:
+    def expired(self, work: int = 0) -> bool:
+        """Whether a limit is reached, once `work` more units (done since the last call) are counted."""
+        self.spent += work
+        if self.work is not None and self.spent >= self.work:
+            return True
         return self._end is not None and self._now() >= self._end
 
     def remaining(self) -> float | None:
         """Seconds of the clock left (never negative), or `None` without a limit."""
         return None if self._end is None else max(0.0, self._end - self._now())
+
+    def work_left(self) -> int | None:
+        """Work units left (never negative), or `None` without a work limit."""
+        return None if self.work is None else max(0, self.work - self.spent)
+
+    def limit_reached(self) -> str:
+        """Which limit a run that stopped met, for its message: "work limit" or "time limit"."""
+        return "work limit" if self.work is not None and self.spent >= self.work else "time limit"
 
     def child_timeout(self) -> float | None:
         """How long to wait for a child process (a planner, an external program) in wall
@@ -168,6 +189,10 @@ class Solver(ABC):
     #: True when a run solves with CP-SAT, whose worker threads (`crosscheck.solvers.cpsat.default_workers`)
     #: share the cores: the harness counts them before running several runs at a time.
     runs_cpsat: ClassVar[bool] = False
+    #: False for a formulation that cannot count its work (one that runs an external
+    #: program): `solve` with a work limit then answers `unsupported` instead of running
+    #: without a limit it cannot honour.
+    counts_work: ClassVar[bool] = True
 
     def unavailable(self) -> str | None:
         """Why this solver cannot run on this machine (a missing optional extra), or `None`.
@@ -177,9 +202,16 @@ class Solver(ABC):
         """
         return None
 
-    def solve(self, instance: Any, time_limit: float | None = None, clock: Clock = "wall") -> Result:
-        """Solve `instance` within `time_limit` seconds of `clock` (cooperatively enforced)."""
-        deadline = Deadline(time_limit, clock)
+    def solve(self, instance: Any, time_limit: float | None = None, clock: Clock = "wall",
+              work_limit: int | None = None) -> Result:
+        """Solve `instance` within `time_limit` seconds of `clock` and `work_limit` units of
+        work (see `Deadline`; both cooperatively enforced).  With a work limit the result's
+        stats carry ``work`` (the units counted) and ``work_limit``.  A formulation that does
+        not count its work (`counts_work`) answers `unsupported` to a work limit."""
+        if work_limit is not None and not self.counts_work:
+            return Result(solver=self.name, instance=instance.name, status=Status.UNSUPPORTED,
+                          message=f"{self.name} cannot count its work: give it a time limit, not a work limit")
+        deadline = Deadline(time_limit, clock, work_limit)
         start = time.perf_counter()
         try:
             answer = self._solve(instance, deadline)
@@ -191,6 +223,9 @@ class Solver(ABC):
                 message=f"{type(error).__name__}: {error}",
                 stats={"traceback": traceback.format_exc(limit=5)},
             )
+        stats = answer.stats
+        if work_limit is not None:
+            stats = {**stats, "work": deadline.spent, "work_limit": work_limit}
         return Result(
             solver=self.name,
             instance=instance.name,
@@ -199,7 +234,7 @@ class Solver(ABC):
             bound=answer.bound,
             plan=answer.plan,
             seconds=time.perf_counter() - start,
-            stats=answer.stats,
+            stats=stats,
             message=answer.message,
         )
 

@@ -2,7 +2,8 @@
 
 Each run uses a fixed random seed and a fixed number of workers (results then depend on
 the model and the machine only), and takes the time left on the run's `Deadline` as its
-own time limit. The stats of a run name the seed and workers so that records carry them.
+own time limit and the work left as a deterministic-time limit (which CP-SAT honours alike
+on any machine). The stats of a run name the seed and workers so that records carry them.
 `run_answer` turns a finished run into the solver's `Answer` the same way for every model.
 """
 
@@ -30,6 +31,10 @@ SEED = 20240601
 MINIMUM_SECONDS = 0.01
 #: How often `solve` looks at the CPU seconds spent against a CPU-clock deadline.
 CPU_WATCH_SECONDS = 0.05
+#: `Deadline` work units per second of CP-SAT's deterministic time (`max_deterministic_time`,
+#: meant to be close to a second of a typical machine): about the states a search here
+#: expands in a second, so one work limit bounds a search and a CP-SAT run alike.
+WORK_PER_DETERMINISTIC_SECOND = 100_000
 
 
 def default_workers() -> int:
@@ -45,25 +50,37 @@ def default_workers() -> int:
 
 
 def configured_solver(deadline: Deadline, seed: int = SEED, workers: int | None = None) -> cp_model.CpSolver:
-    """A CP-SAT solver with the seed, the workers (default: `default_workers()`) and, on a
-    wall clock, the time left on `deadline` set (CP-SAT limits only wall time; on a CPU
-    clock `solve` stops it)."""
+    """A CP-SAT solver with the seed, the workers (default: `default_workers()`), on a
+    wall clock the time left on `deadline` (CP-SAT limits only wall time; on a CPU clock
+    `solve` stops it), and the work left on `deadline` as deterministic time."""
     solver = cp_model.CpSolver()
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = default_workers() if workers is None else workers
     remaining = deadline.remaining() if deadline.clock == "wall" else None
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(remaining, MINIMUM_SECONDS)
+    work_left = deadline.work_left()
+    if work_left is not None:
+        # a zero limit would make CP-SAT stop before loading, like a zero time limit
+        solver.parameters.max_deterministic_time = max(work_left, 1) / WORK_PER_DETERMINISTIC_SECOND
     return solver
 
 
 def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline) -> Any:
-    """``solver.solve(model)`` within `deadline`; CP-SAT's status.
+    """``solver.solve(model)`` within `deadline`; CP-SAT's status.  The run's deterministic
+    time is counted as work on `deadline` (see `WORK_PER_DETERMINISTIC_SECOND`).
 
     On a CPU clock a watcher thread stops the search (`CpSolver.stop_search`, as a
     time limit would) once this process has spent the CPU seconds of `deadline`, all
     CP-SAT's workers together; it looks every `CPU_WATCH_SECONDS`.
     """
+    status = _solve_watched(solver, model, deadline)
+    deadline.expired(math.ceil(solver.deterministic_time * WORK_PER_DETERMINISTIC_SECOND))
+    return status
+
+
+def _solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline) -> Any:
+    """``solver.solve(model)``, stopped by a watcher thread on a CPU clock (see `solve`)."""
     if deadline.clock == "wall" or deadline.seconds is None:
         return solver.solve(model)
     finished = threading.Event()
@@ -84,11 +101,13 @@ def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline
 
 
 def run_stats(solver: cp_model.CpSolver) -> Stats:
-    """Effort and set-up of the solver's last run: conflicts, branches, wall time, seed, workers."""
+    """Effort and set-up of the solver's last run: conflicts, branches, wall and deterministic
+    time, seed, workers."""
     return {
         "conflicts": solver.num_conflicts,
         "branches": solver.num_branches,
         "wall_time": solver.wall_time,
+        "deterministic_time": solver.deterministic_time,
         "num_workers": solver.parameters.num_workers,
         "random_seed": solver.parameters.random_seed,
     }
@@ -108,7 +127,7 @@ def integer_bound(value: float) -> int:
 
 def has_solution(status: Any, model: cp_model.CpModel) -> bool | None:
     """True when CP-SAT found a solution, False when it proved there is none, None when
-    the time ran out first.
+    a limit (time or work) ended the run first.
 
     MODEL_INVALID is a bug of the formulation, not an answer: it raises `RuntimeError`
     naming CP-SAT's complaint (the run becomes an ``error``).
@@ -139,7 +158,7 @@ def run_answer(solver: cp_model.CpSolver, status: Any, model: cp_model.CpModel, 
     bound = offset + integer_bound(solver.best_objective_bound)
     stats["best_bound"] = bound
     if found is None:
-        return Answer(Status.TIMEOUT, bound=bound, stats=stats, message="no solution within the time limit")
+        return Answer(Status.TIMEOUT, bound=bound, stats=stats, message="no solution within the time or work limit")
     cost = offset + round(solver.objective_value)
     if status == cp_model.OPTIMAL:
         return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=list(plan()), stats=stats)

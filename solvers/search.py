@@ -3,7 +3,7 @@
 A formulation describes its state space as a `SearchProblem`; `best_first_search`
 explores it breadth-first (unit costs), by Dijkstra (uniform cost) or by A*
 (uniform cost plus an admissible heuristic), counting expanded and generated states
-and stopping at a `Deadline`.
+and stopping at a `Deadline` (its work limit counts expanded states).
 
 Correctness notes:
 - Goals are tested when a state is *expanded* (popped), never when generated, so
@@ -30,7 +30,8 @@ from crosscheck.solvers.base import Answer, Deadline, Stats, Status
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")
 
-#: How many expansions pass between two deadline checks (time.monotonic is not free).
+#: How many expansions pass between two deadline checks (time.monotonic is not free); each
+#: check counts them as work (`Deadline.expired`).
 CHECK_EVERY = 512
 
 
@@ -156,7 +157,7 @@ def _breadth_first(problem: SearchProblem[S, A], deadline: Deadline) -> SearchOu
     while frontier:
         state, depth = frontier.popleft()
         expanded += 1
-        if expanded % CHECK_EVERY == 0 and deadline.expired():
+        if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
             return SearchOutcome(Ending.TIMEOUT, None, None, depth, expanded, generated)
         for action, successor, cost in problem.successors(state):
             if cost != 1:
@@ -187,7 +188,7 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
         if problem.is_goal(state):
             return SearchOutcome(Ending.SOLVED, g, _plan(parents, state), g, expanded, generated)
         expanded += 1
-        if expanded % CHECK_EVERY == 0 and deadline.expired():
+        if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
             return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, generated)
         for action, successor, cost in problem.successors(state):
             generated += 1

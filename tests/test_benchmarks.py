@@ -116,10 +116,11 @@ def test_speed_runs_each_benchmark_keeps_its_output_and_reports_failures(tmp_pat
 def test_the_hunt_benchmark_reports_each_planted_mistake_found_and_shrunk(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
-    monkeypatch.setattr(sys, "argv", ["bench_hunt", "--only", "keys-onepath", "--seeds", "1", "--budget", "60",
-                                      "--shrink-budget", "5", "--out", str(tmp_path)])
+    monkeypatch.setattr(sys, "argv", ["bench_hunt", "--only", "keys-onepath", "--seeds", "1", "--examples", "100",
+                                      "--shrink-examples", "10", "--out", str(tmp_path)])
     bench_hunt.main()
     output = capsys.readouterr().out
+    assert output.startswith("hunts of 100 instances (+10 instances shrinking), seeds [1]")
     assert re.search(r"keys-onepath +seed 1 .* false-(infeasible|optimal) after \d+ instances.*; shrunk keys=", output)
     assert "keys-onepath           found with 1/1 seeds" in output
     assert (tmp_path / "keys-onepath-seed1" / "judged.jsonl").exists()

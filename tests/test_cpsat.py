@@ -1,12 +1,15 @@
-"""The one mapping of a finished CP-SAT run to an `Answer` (solvers/cpsat.py)."""
+"""The one mapping of a finished CP-SAT run to an `Answer`, and the limits of a run (solvers/cpsat.py)."""
 
 from __future__ import annotations
+
+import math
+import random
 
 import pytest
 from ortools.sat.python import cp_model
 
 from crosscheck.solvers.base import Deadline, Status
-from crosscheck.solvers.cpsat import configured_solver, run_answer, run_stats
+from crosscheck.solvers.cpsat import WORK_PER_DETERMINISTIC_SECOND, configured_solver, run_answer, run_stats, solve
 
 
 def _run(model: cp_model.CpModel, offset: int = 0):
@@ -41,3 +44,26 @@ def test_an_invalid_model_is_a_bug_not_an_answer() -> None:
     model.minimize(x)
     with pytest.raises(RuntimeError, match="CP-SAT rejected the model"):
         _run(model)
+
+
+def hard_knapsack() -> cp_model.CpModel:
+    """A knapsack with 60 random constraints: seconds from a proof."""
+    model = cp_model.CpModel()
+    rng = random.Random(1)
+    items = [model.new_bool_var(f"x{i}") for i in range(400)]
+    for _ in range(60):
+        model.add(sum(rng.randint(1, 50) * items[i] for i in rng.sample(range(400), 40)) <= 300)
+    model.maximize(sum(rng.randint(1, 60) * item for item in items))
+    return model
+
+
+def test_a_work_limit_stops_cpsat_at_its_deterministic_time_and_is_counted() -> None:
+    """2,000 units are 0.02 s of CP-SAT's deterministic time, which it measures alike on any
+    machine: the proof is not reached, and the deterministic time spent is counted as work."""
+    deadline = Deadline(None, work=2_000)
+    solver = configured_solver(deadline, workers=2)
+    assert solver.parameters.max_deterministic_time == pytest.approx(2_000 / WORK_PER_DETERMINISTIC_SECOND)
+    status = solve(solver, hard_knapsack(), deadline)
+    assert status != cp_model.OPTIMAL and 0.02 <= solver.deterministic_time < 0.1, solver.deterministic_time
+    assert deadline.spent == math.ceil(solver.deterministic_time * WORK_PER_DETERMINISTIC_SECOND)
+    assert deadline.expired() and deadline.limit_reached() == "work limit"

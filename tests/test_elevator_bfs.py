@@ -103,7 +103,7 @@ class ExpiresAfter(Deadline):
         super().__init__(None)
         self.left = checks
 
-    def expired(self) -> bool:
+    def expired(self, work: int = 0) -> bool:
         self.left -= 1
         return self.left < 0
 

@@ -2,9 +2,11 @@
 shrink a counterexample for each planted wrong formulation (tests/hunt_solvers.py as
 plugins, tests/externals/ as external programs).
 
-The default suite hunts on small size ranges with short budgets; the hunts over the
-full ranges, with the budgets docs/results.md states, are marked slow.  Runs go through the
-real isolation, like `compare`.
+The default suite hunts on small size ranges, bounded by numbers of instances judged (the
+same instances on any machine, so a hunt finds its planted mistake or not whatever the
+machine's speed); the hunts over the full ranges, with the seconds docs/results.md states
+(they measure search power), are marked slow.  Runs go through the real isolation, like
+`compare`.
 """
 
 from __future__ import annotations
@@ -41,10 +43,13 @@ def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
 
 
-def hunt(out: Path, puzzle: str, *args: str, budget: float = 60) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["hunt", puzzle, "--out", str(out), "--budget", str(budget), "--seed", "1",
-                                       "--shrink-budget", str(budget), "--time-limit", "10", *args],
-                                catch_exceptions=False)
+def hunt(out: Path, puzzle: str, *args: str, examples: int = 100, seconds: float | None = None) -> tuple[int, str]:
+    """`crosscheck hunt` with seed 1, judging at most `examples` instances and 50 more while
+    shrinking, or, with `seconds`, searching and shrinking that long each instead."""
+    limits = (["--examples", str(examples), "--shrink-examples", "50"] if seconds is None
+              else ["--budget", str(seconds), "--shrink-budget", str(seconds)])
+    result = CliRunner().invoke(main, ["hunt", puzzle, "--out", str(out), *limits, "--seed", "1",
+                                       "--time-limit", "10", *args], catch_exceptions=False)
     return result.exit_code, result.output
 
 
@@ -289,14 +294,14 @@ def test_a_hunt_interrupted_before_any_counterexample_exits_130(tmp_path: Path,
 @pytest.mark.slow
 def test_a_vault_solver_taking_doors_from_one_shortest_path_is_caught_on_small_vaults(tmp_path: Path) -> None:
     status, output = hunt(tmp_path, "keys", "--solver", "keys-graph", "--solver", "keys-onepath",
-                          "-p", "height=1-3", "-p", "width=2-3", "-p", "keys=1-2", "-p", "robots=1", budget=120)
+                          "-p", "height=1-3", "-p", "width=2-3", "-p", "keys=1-2", "-p", "robots=1", seconds=120)
     assert status == 1
     _check_found(tmp_path, "keys", output, ("false-infeasible", "false-optimal"))
 
 
 def test_no_counterexample_exits_0_and_says_what_was_tried(tmp_path: Path) -> None:
     status, output = hunt(tmp_path, "elevator", "--solver", "elevator-quotient", "--solver", "elevator-bfs",
-                          "-p", "pairs=1", "-p", "floors=2", budget=20)
+                          "-p", "pairs=1", "-p", "floors=2", examples=20)
     assert status == 0
     assert "No wrong verdict on" in output and "pairs 1" in output and "floors 2" in output
     assert not (tmp_path / "counterexample-elevator.txt").exists()
@@ -308,11 +313,12 @@ def test_every_judged_instance_and_its_runs_are_kept_and_a_later_hunt_numbers_af
     disk with the error record naming it, next to every other instance judged."""
     _interrupt_runs(monkeypatch, lambda call: False)
     args = ("--solver", "elevator-quotient", "--solver", "elevator-crashes", "-p", "pairs=1-2", "-p", "floors=2-3")
-    status, output = hunt(tmp_path, "elevator", *args, budget=3)
+    status, output = hunt(tmp_path, "elevator", *args, examples=8)
     assert status == 0 and "runs crashed or ran out of memory (their instances are in judged/" in output
+    assert "No wrong verdict on 8 elevator instances" in output and "within the budget (8 instances)" in output
     records = read_records(tmp_path / "judged.jsonl")
     files = sorted((tmp_path / "judged").glob("hunt-*.txt"))
-    tried = int(output.split("No wrong verdict on ")[1].split()[0])
+    tried = 8
     assert len(files) == tried and len(records) == 2 * tried
     assert {record.instance for record in records} == {path.name for path in files}
     crashed = [record for record in records if record.status == "error"]
@@ -320,7 +326,7 @@ def test_every_judged_instance_and_its_runs_are_kept_and_a_later_hunt_numbers_af
     for record in crashed:
         facility = elevator.parse((tmp_path / "judged" / record.instance).read_text(), record.instance)
         assert len(facility.elements) >= 2
-    hunt(tmp_path, "elevator", *args, "--seed", "2", budget=1)
+    hunt(tmp_path, "elevator", *args, "--seed", "2", examples=4)
     numbers = sorted(int(path.stem.split("-")[1]) for path in (tmp_path / "judged").glob("hunt-*.txt"))
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > tried
     assert len(read_records(tmp_path / "judged.jsonl")) == 2 * len(numbers)
@@ -350,7 +356,7 @@ def test_a_sum_of_region_optima_is_caught_on_small_four_robot_vaults(tmp_path: P
     """Crossed doors make quadrants wait for each other's keys in a cycle; the per-region
     sum, other quadrants' doors open, claims an optimum where there is none or below it."""
     status, output = hunt(tmp_path, "keys", "--solver", "keys-graph", "--external",
-                          f"regions={external('keys_regions.py')}", *REGIONS_SMALL, budget=30)
+                          f"regions={external('keys_regions.py')}", *REGIONS_SMALL, examples=30)
     assert status == 1, output
     _check_found(tmp_path, "keys", output, ("disagree",))
 
@@ -367,7 +373,7 @@ def test_a_sum_of_region_optima_is_caught_on_four_robot_vaults(tmp_path: Path, s
     crossed doors (see docs/results.md), and over the default ranges."""
     status, output = hunt(tmp_path, "keys", "--solver", "keys-graph", "--external",
                           f"regions={external('keys_regions.py')}", "-p", "robots=4", *ranges, "--seed", seed,
-                          budget=120)
+                          seconds=120)
     assert status == 1, output
     _check_found(tmp_path, "keys", output, ("disagree",))
 
@@ -380,7 +386,7 @@ def test_compare_catches_the_sum_of_region_optima_on_the_hunted_vault(tmp_path: 
     assert result.exit_code == 1 and "regions claimed optimum 4 below keys-graph's lower bound 6" in result.output
 
 
-# --- hunts over the full ranges (slow; budgets as stated in docs/results.md) --------------------
+# --- hunts over the full ranges (slow; seconds as stated in docs/results.md) ------------
 
 @pytest.mark.slow
 @pytest.mark.parametrize("puzzle, args, verdicts", [
@@ -396,6 +402,6 @@ def test_compare_catches_the_sum_of_region_optima_on_the_hunted_vault(tmp_path: 
         "amphipods-aboverooms"])
 def test_each_planted_formulation_is_caught_over_the_full_ranges(tmp_path: Path, puzzle: str, args: tuple[str, ...],
                                                                 verdicts: tuple[str, ...]) -> None:
-    status, output = hunt(tmp_path, puzzle, *args, budget=300)
+    status, output = hunt(tmp_path, puzzle, *args, seconds=300)
     assert status == 1, output
     _check_found(tmp_path, puzzle, output, verdicts)

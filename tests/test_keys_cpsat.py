@@ -131,10 +131,12 @@ def test_no_keys_costs_nothing() -> None:
 
 
 def test_short_limit_reports_an_honest_bound() -> None:
+    """2,000 units of work (0.02 s of CP-SAT's deterministic time, on any machine) do not
+    prove the optimum (about 35,000 do)."""
     vault = generate(3, robots=1, loops=0)
-    result = KeysCpSat().solve(vault, 1.0)
-    assert result.status in (Status.OPTIMAL, Status.FEASIBLE, Status.TIMEOUT)
-    assert result.seconds < 10
+    result = KeysCpSat().solve(vault, work_limit=2_000)
+    assert result.status in (Status.FEASIBLE, Status.TIMEOUT)
+    assert 2_000 <= result.stats["work"] < 4_000
     optimum = get_solver("keys-graph").solve(vault, 60).cost
     assert optimum is not None
     assert result.bound is not None or result.status is Status.TIMEOUT

@@ -16,7 +16,7 @@ from crosscheck.solvers.keys.graph_search import ContractedProblem
 from crosscheck.solvers.keys.grid_search import WalkProblem
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import solvers_for
-from crosscheck.solvers.search import Strategy, best_first_search
+from crosscheck.solvers.search import CHECK_EVERY, Strategy, best_first_search
 from tests.known import INDEX, INSTANCES, published_optima
 
 EXAMPLES = sorted(published_optima("keys"))
@@ -96,11 +96,13 @@ def test_heuristics_are_admissible(seed: int) -> None:
 
 
 def test_grid_search_times_out_honestly_on_a_large_vault() -> None:
-    """About 1,500 states to expand, not done after 0.1 s; the bound is proven, so at most the optimum."""
+    """About 1,550 states to expand, cut after 500 (on any machine): a timeout whose bound
+    is proven, so at most the optimum, after the one check past the limit."""
     example = "keys/generated/s81-k26-loops20/vault81-k26-d24-l20-r1-s1.txt"
     vault = parse((INSTANCES / example).read_text(), example)
-    result = solver("keys-grid").solve(vault, 0.1)
+    result = solver("keys-grid").solve(vault, work_limit=500)
     assert result.status is Status.TIMEOUT and result.plan is None
+    assert result.stats["expanded"] == result.stats["work"] == CHECK_EVERY
     assert result.bound is not None and 0 < result.bound <= INDEX[example]["optimum"]
 
 

@@ -31,6 +31,7 @@ from crosscheck.harness.verdicts import Verdict, judge_all
 from crosscheck.solvers.base import Deadline, Status
 from crosscheck.solvers.cpsat import configured_solver, solve
 from tests.plugin_solvers import SPAWNED_CPU, SPAWNED_MB
+from tests.test_cpsat import hard_knapsack
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -177,12 +178,7 @@ def test_a_cpu_deadline_counts_cpu_seconds_not_waiting() -> None:
 
 
 def test_cpsat_stops_at_a_cpu_deadline_counting_all_its_workers() -> None:
-    model = cp_model.CpModel()  # a knapsack with 60 random constraints: seconds from a proof
-    rng = random.Random(1)
-    items = [model.new_bool_var(f"x{i}") for i in range(400)]
-    for _ in range(60):
-        model.add(sum(rng.randint(1, 50) * items[i] for i in rng.sample(range(400), 40)) <= 300)
-    model.maximize(sum(rng.randint(1, 60) * item for item in items))
+    model = hard_knapsack()
     deadline = Deadline(1.0, "cpu")
     solver = configured_solver(deadline, workers=2)
     assert solver.parameters.max_time_in_seconds > 1e9  # CP-SAT counts only wall time: no limit of its own

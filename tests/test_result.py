@@ -52,3 +52,30 @@ def test_a_crashing_solver_becomes_an_error_result() -> None:
     assert result.status is Status.ERROR
     assert "RuntimeError: boom" in result.message
     assert result.instance == "inst" and result.solver == "raises"
+
+
+class _Works(Solver):
+    """Counts 700 units of work, then answers a timeout with bound 3 if its deadline expired."""
+
+    name, puzzle, summary = "works", "keys", "counts work"
+
+    def _solve(self, instance, deadline: Deadline) -> Answer:
+        expired = deadline.expired(700)
+        return Answer(Status.TIMEOUT, bound=3) if expired else Answer(Status.OPTIMAL, cost=3, bound=3, plan=PLAN)
+
+
+def test_a_work_limit_reaches_the_formulation_and_its_count_is_recorded() -> None:
+    cut = _Works().solve(_Named(), work_limit=500)
+    assert (cut.status, cut.bound, cut.stats) == (Status.TIMEOUT, 3, {"work": 700, "work_limit": 500})
+    whole = _Works().solve(_Named(), work_limit=1000)
+    assert (whole.status, whole.stats) == (Status.OPTIMAL, {"work": 700, "work_limit": 1000})
+    assert _Works().solve(_Named()).stats == {}  # no limit, nothing recorded
+
+
+def test_a_formulation_that_cannot_count_its_work_refuses_a_work_limit() -> None:
+    class Uncounted(_Works):
+        counts_work = False
+
+    result = Uncounted().solve(_Named(), work_limit=10**9)
+    assert result.status is Status.UNSUPPORTED and "cannot count its work" in result.message
+    assert Uncounted().solve(_Named()).status is Status.OPTIMAL

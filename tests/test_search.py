@@ -8,7 +8,7 @@ import random
 import pytest
 
 from crosscheck.solvers.base import Deadline, Status
-from crosscheck.solvers.search import Ending, SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.search import CHECK_EVERY, Ending, SearchProblem, Strategy, best_first_search
 
 
 class Graph(SearchProblem[int, tuple[int, int]]):
@@ -140,6 +140,30 @@ def test_timeout_reports_a_lower_bound(strategy: Strategy) -> None:
     assert outcome.status == "timeout"
     assert outcome.bound is not None and outcome.bound > 0
     assert outcome.expanded > 0
+
+
+@pytest.mark.parametrize("strategy", list(Strategy))
+def test_a_work_limit_stops_the_search_at_the_first_check_past_it(strategy: Strategy) -> None:
+    """A chain whose goal lies 20,000 steps away, cut after 2,000 expansions: the search
+    stops at its first deadline check past them, on any machine, with the depth as bound."""
+    chain = Graph({i: [(i + 1, 1)] for i in range(20_000)}, 20_000)
+    assert best_first_search(chain, strategy).cost == 20_000  # without a limit it gets there
+    deadline = Deadline(None, work=2_000)
+    outcome = best_first_search(chain, strategy, deadline)
+    checks = -(-2_000 // CHECK_EVERY)  # rounded up
+    assert (outcome.status, outcome.expanded, deadline.spent) == (Ending.TIMEOUT, checks * CHECK_EVERY,
+                                                                 checks * CHECK_EVERY)
+    assert outcome.bound == checks * CHECK_EVERY - 1  # the depth of the last state expanded
+    assert deadline.limit_reached() == "work limit"
+
+
+def test_a_deadline_counts_work_until_its_limit() -> None:
+    deadline = Deadline(None, work=10)
+    assert not deadline.expired(4) and not deadline.expired() and deadline.work_left() == 6
+    assert not deadline.expired(5) and deadline.limit_reached() == "time limit"
+    assert deadline.expired(1) and deadline.work_left() == 0 and deadline.limit_reached() == "work limit"
+    unlimited = Deadline(None)
+    assert not unlimited.expired(10**9) and unlimited.work_left() is None and unlimited.spent == 10**9
 
 
 def test_counters_count_expansions() -> None:

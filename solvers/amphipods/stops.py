@@ -154,7 +154,7 @@ def reachable_stacks(start: Stacks, depth: int, deadline: Deadline) -> set[Stack
     expanded = 0
     while todo:
         expanded += 1
-        if expanded % CHECK_EVERY == 0 and deadline.expired():
+        if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
             raise Unfinished
         for successor, _ in stack_moves(todo.pop(), depth):
             if successor not in seen:
@@ -211,7 +211,7 @@ def base_costs(reachable: set[Stacks], goal: Stacks, depth: int, deadline: Deadl
             continue
         cost[state] = c
         popped += 1
-        if popped % CHECK_EVERY == 0 and deadline.expired():
+        if popped % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
             raise Unfinished
         for before, step in stack_predecessors(state, depth):
             if before in reachable and before not in cost:

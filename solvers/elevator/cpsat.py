@@ -420,7 +420,7 @@ class TimeIndexed(Solver):
         tables = WasteTables.of(instance, deadline)
         if tables is None:
             return Answer(Status.TIMEOUT, bound=with_parity(crossing, instance),
-                          message="time ran out computing the top floors relaxation")
+                          message=f"{deadline.limit_reached()} reached computing the top floors relaxation")
         start_waste = tables.start_waste()
         if start_waste is None:
             return Answer(Status.INFEASIBLE, message="the top floors relaxation cannot reach its goal")
@@ -430,12 +430,14 @@ class TimeIndexed(Solver):
     def _horizons(self, instance: Facility, horizon: int, tables: WasteTables, deadline: Deadline) -> Answer:
         """Solve `HorizonModel` at `horizon`, `horizon` + 2, ... until one is satisfiable."""
         cap: int | None = None  # counting states takes a second on big facilities: only once needed
-        effort: dict[str, float] = {"conflicts": 0, "branches": 0, "wall_time": 0.0}  # summed over horizons
+        # summed over horizons
+        effort: dict[str, float] = {"conflicts": 0, "branches": 0, "wall_time": 0.0, "deterministic_time": 0.0}
         horizons = 0
         stats: Stats = {**effort, "horizons": horizons}
         while True:
             if deadline.expired():
-                return Answer(Status.TIMEOUT, bound=horizon, stats=stats)
+                return Answer(Status.TIMEOUT, bound=horizon, stats=stats,
+                              message=f"{deadline.limit_reached()} reached before horizon {horizon}")
             model = HorizonModel(instance, horizon, tables)
             solver = configured_solver(deadline)
             configure_search(solver)
@@ -443,6 +445,7 @@ class TimeIndexed(Solver):
             effort["conflicts"] += solver.num_conflicts
             effort["branches"] += solver.num_branches
             effort["wall_time"] += solver.wall_time
+            effort["deterministic_time"] += solver.deterministic_time
             horizons += 1
             # the last run's set-up (seed, workers), the effort of all runs
             stats |= run_stats(solver) | effort | {"horizons": horizons, "best_bound": horizon}
@@ -451,7 +454,7 @@ class TimeIndexed(Solver):
                 return Answer(Status.OPTIMAL, horizon, horizon, model.plan(solver), stats)
             if found is None:
                 return Answer(Status.TIMEOUT, bound=horizon, stats=stats,
-                              message=f"horizon {horizon} undecided at the time limit")
+                              message=f"horizon {horizon} undecided at the {deadline.limit_reached()}")
             horizon += 2
             cap = cap or quotient_state_cap(instance)
             if horizon >= cap:  # a plan visits distinct states, so it is shorter than their number

@@ -70,9 +70,10 @@ def next_layer(moves: Moves, side: Side, deadline: Deadline) -> Codes | None:
     before = side.layers[-2] if len(side.layers) > 1 else last[:0]
     batches = []
     for begin in range(0, len(last), BATCH):
-        if deadline.expired():
+        batch = last[begin:begin + BATCH]
+        if deadline.expired(len(batch)):  # counts the batch about to be expanded
             return None
-        found = moves.successors(last[begin:begin + BATCH])
+        found = moves.successors(batch)
         side.generated += len(found)
         found = sorted_unique(found)
         batches.append(found[~contains(last, found) & ~contains(before, found)])

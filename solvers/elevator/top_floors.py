@@ -118,7 +118,7 @@ class TopFloors:
             if cost > best[state]:
                 continue
             popped += 1
-            if popped % CHECK_EVERY == 0 and deadline.expired():
+            if popped % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
                 return None
             for successor, wasteful in self.moves(state):
                 step = int(wasteful != backwards)

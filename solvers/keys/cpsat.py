@@ -357,7 +357,7 @@ class KeysCpSat(Solver):
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         cv = contract(instance)
         if deadline.expired():
-            return Answer(Status.TIMEOUT, message="time ran out while contracting the vault")
+            return Answer(Status.TIMEOUT, message=f"{deadline.limit_reached()} reached while contracting the vault")
         vault_model = VaultModel(instance, cv, deadline)
         solver = configured_solver(deadline, self.random_seed, self.num_workers)
         # Every worker searches the whole model (CP-SAT would give one of two workers to
