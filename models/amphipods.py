@@ -190,7 +190,7 @@ def parse(text: str, source: str = "<string>") -> Burrow:
         for room, cell in enumerate(reader.room_line(3 + offset, offset == 0, depth, rooms)):
             rooms[room].append(cell)
     reader.check_counts(depth)
-    return Burrow(name=instance_name(source), rooms=_four("".join(room) for room in rooms), hallway=hallway)
+    return Burrow(name=instance_name(source), rooms=four_rooms("".join(room) for room in rooms), hallway=hallway)
 
 
 class _Reader:
@@ -280,7 +280,7 @@ class _Reader:
                             f"exactly {depth} of each kind, in the hallway or the rooms")
 
 
-def _four(rooms: Iterable[str]) -> tuple[str, str, str, str]:
+def four_rooms(rooms: Iterable[str]) -> tuple[str, str, str, str]:
     """The rooms as the 4-tuple a `Burrow` holds (`ValueError` unless there are exactly four)."""
     a, b, c, d = rooms
     return a, b, c, d
@@ -303,7 +303,7 @@ def deep(burrow: Burrow) -> Burrow:
             source=burrow.name, expected="a burrow of depth >= 2",
         )
     inserted = [line.strip().strip("#").split("#") for line in DEEP_LINES]
-    rooms = _four(room[0] + inserted[0][r] + inserted[1][r] + room[1:] for r, room in enumerate(burrow.rooms))
+    rooms = four_rooms(room[0] + inserted[0][r] + inserted[1][r] + room[1:] for r, room in enumerate(burrow.rooms))
     return Burrow(name=f"{burrow.name}+deep", rooms=rooms)
 
 
@@ -395,13 +395,13 @@ def generate(seed: int, depth: int = 2, style: str = "random", swaps: int = 0) -
         for _ in range(swaps):
             a, b = rng.sample(range(len(cells)), 2)
             cells[a], cells[b] = cells[b], cells[a]
-        rooms = _four("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
+        rooms = four_rooms("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
         return Burrow(name=f"burrow-d{depth}-swaps{swaps}-s{seed}", rooms=rooms)
     size = depth if style == "random" else 2
     while True:
         pool = [kind for kind in KINDS for _ in range(size)]
         rng.shuffle(pool)
-        rooms = _four("".join(pool[r * size:(r + 1) * size]) for r in range(4))
+        rooms = four_rooms("".join(pool[r * size:(r + 1) * size]) for r in range(4))
         if style == "random" or all(room[-1] != KINDS[r] for r, room in enumerate(rooms)):
             break
     burrow = Burrow(name=f"burrow-d{depth}-{style}-s{seed}", rooms=rooms)
