@@ -36,7 +36,8 @@ def states_along(burrow: Burrow, plan: Plan) -> list[tuple[int, Burrow | None]]:
         assert position is not None  # the plan is checked
         return (hallway, position[1]) if position[0] == "H" else (rooms[position[0]], position[1])
 
-    energy, states = 0, [(0, burrow)]
+    energy = 0
+    states: list[tuple[int, Burrow | None]] = [(0, burrow)]
     for source, target in plan:
         (from_cells, i), (to_cells, j) = cell(source), cell(target)
         kind = from_cells[i]
