@@ -123,17 +123,30 @@ def path(source: Position, target: Position) -> list[Position]:
 
 @dataclass(frozen=True)
 class Burrow:
-    """A parsed burrow.  `rooms[r]` lists room r's amphipods from top to bottom."""
+    """A parsed burrow.  `rooms[r]` lists room r's cells from top to bottom; `hallway`
+    lists the 11 hallway cells.  A cell holds a kind or ``.`` (empty).
+
+    The published inputs have an empty hallway and full rooms.  The puzzle statement's
+    own intermediate diagrams are burrows too: amphipods in the hallway (never directly
+    above a room), which have stopped there, and ``.`` cells in a room, all above its
+    amphipods.  Each kind still has `depth` amphipods.
+    """
 
     name: str
     rooms: tuple[str, str, str, str]
+    hallway: str = EMPTY * HALLWAY_LENGTH
 
     @property
     def depth(self) -> int:
         return len(self.rooms[0])
 
+    @property
+    def at_rest(self) -> bool:
+        """True for a burrow as the published inputs are: empty hallway, full rooms."""
+        return self.hallway == EMPTY * HALLWAY_LENGTH and EMPTY not in "".join(self.rooms)
+
     def to_text(self) -> str:
-        lines = [TOP_WALL, HALLWAY_LINE]
+        lines = [TOP_WALL, f"#{self.hallway}#"]
         for slot in range(self.depth):
             cells = "#".join(room[slot] for room in self.rooms)
             lines.append(f"###{cells}###" if slot == 0 else f"  #{cells}#")
@@ -156,62 +169,118 @@ def detect(text: str) -> bool:
 def parse(text: str, source: str = "<string>") -> Burrow:
     """Parse a burrow of any depth >= 1; raise `InvalidInstance` naming line and column.
 
+    Besides the published inputs (empty hallway, full rooms) this reads the puzzle
+    statement's intermediate diagrams (see `Burrow`): amphipods in the hallway except
+    directly above a room, ``.`` in rooms above their amphipods, `depth` of each kind.
     Trailing whitespace on a line and blank lines at the end are ignored; the walls
     must otherwise be exactly as in the published format.
     """
     lines = [line.rstrip() for line in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
+    reader = _Reader(lines, source)
+    reader.expect_exact(1, TOP_WALL, "top wall")
+    if len(lines) < 4:
+        raise reader.fail("no room lines and bottom wall", len(lines) + 1, 1, "room lines such as '###B#C#B#D###'")
+    reader.expect_exact(len(lines), BOTTOM_WALL, "bottom wall")
+    depth = len(lines) - 3
+    hallway = reader.hallway(depth)
+    rooms: list[list[str]] = [[], [], [], []]
+    for offset in range(depth):
+        for room, cell in enumerate(reader.room_line(3 + offset, offset == 0, depth, rooms)):
+            rooms[room].append(cell)
+    reader.check_counts(depth)
+    return Burrow(name=instance_name(source), rooms=four_rooms("".join(room) for room in rooms), hallway=hallway)
 
-    def fail(reason: str, line: int, column: int, expected: str) -> InvalidInstance:
-        return InvalidInstance(reason, source=source, line=line, column=column, expected=expected)
 
-    def expect_exact(number: int, wanted: str, what: str) -> None:
-        if number > len(lines):
-            raise fail(f"file ends before the {what}", number, 1, repr(wanted))
-        line = lines[number - 1]
+class _Reader:
+    """The parser's line checks, with the kinds counted so far (`seen`) and the first
+    empty room cell (`first_gap`, line and column) for the error on a missing amphipod."""
+
+    def __init__(self, lines: list[str], source: str) -> None:
+        self.lines, self.source = lines, source
+        self.seen = dict.fromkeys(KINDS, 0)
+        self.first_gap: tuple[int, int] | None = None
+
+    def fail(self, reason: str, line: int, column: int, expected: str) -> InvalidInstance:
+        return InvalidInstance(reason, source=self.source, line=line, column=column, expected=expected)
+
+    def expect_exact(self, number: int, wanted: str, what: str) -> None:
+        if number > len(self.lines):
+            raise self.fail(f"file ends before the {what}", number, 1, repr(wanted))
+        line = self.lines[number - 1]
         for column, (got, want) in enumerate(zip(line, wanted, strict=False), start=1):  # length checked below
             if got != want:
-                raise fail(f"unexpected {got!r} in the {what}", number, column, repr(want))
+                raise self.fail(f"unexpected {got!r} in the {what}", number, column, repr(want))
         if len(line) != len(wanted):
             column = min(len(line), len(wanted)) + 1
-            raise fail(f"the {what} has {len(line)} characters, not {len(wanted)} (ragged wall)", number, column,
-                       repr(wanted))
+            raise self.fail(f"the {what} has {len(line)} characters, not {len(wanted)} (ragged wall)", number, column,
+                            repr(wanted))
 
-    expect_exact(1, TOP_WALL, "top wall")
-    expect_exact(2, HALLWAY_LINE, "hallway (it must start empty)")
-    if len(lines) < 4:
-        raise fail("no room lines and bottom wall", len(lines) + 1, 1, "room lines such as '###B#C#B#D###'")
-    room_lines = lines[2:-1]
-    if not room_lines:
-        raise fail("no room line", 3, 1, "at least one room line such as '###B#C#B#D###'")
-    expect_exact(len(lines), BOTTOM_WALL, "bottom wall")
-    rooms: list[list[str]] = [[], [], [], []]
-    seen: dict[str, int] = {kind: 0 for kind in KINDS}
-    depth = len(room_lines)
-    for offset, line in enumerate(room_lines):
-        number = 3 + offset
-        frame = "###.#.#.#.###" if offset == 0 else "  #.#.#.#.#"
+    def count(self, kind: str, depth: int, number: int, column: int) -> None:
+        self.seen[kind] += 1
+        if self.seen[kind] > depth:
+            raise self.fail(f"more than {depth} amphipods of kind {kind} (the rooms are {depth} deep)", number, column,
+                            f"exactly {depth} of each kind")
+
+    def hallway(self, depth: int) -> str:
+        """Line 2: the hallway, with amphipods that have stopped there (never above a room)."""
+        line = self.lines[1]
+        for column, (got, want) in enumerate(zip(line, HALLWAY_LINE, strict=False), start=1):
+            if want == "#" and got != want:
+                raise self.fail(f"unexpected {got!r} in the hallway's wall", 2, column, "'#'")
+        if len(line) != len(HALLWAY_LINE):
+            column = min(len(line), len(HALLWAY_LINE)) + 1
+            raise self.fail(f"the hallway has {len(line)} characters, not {len(HALLWAY_LINE)} (ragged wall)", 2, column,
+                            repr(HALLWAY_LINE))
+        for h, got in enumerate(line[1:-1]):
+            if got == EMPTY:
+                continue
+            if got not in KINDS:
+                raise self.fail(f"unknown hallway cell {got!r}", 2, h + 2, "'.' or one of A, B, C, D")
+            if h in ROOM_DOORS:
+                raise self.fail(f"amphipod {got} directly above room {KINDS[ROOM_DOORS.index(h)]}", 2, h + 2,
+                                "'.' above a room (an amphipod never stops there)")
+            self.count(got, depth, 2, h + 2)
+        return line[1:-1]
+
+    def room_line(self, number: int, first: bool, depth: int, rooms: list[list[str]]) -> list[str]:
+        """A room line's four cells; a ``.`` must not lie below an amphipod of its room."""
+        line = self.lines[number - 1]
+        frame = "###.#.#.#.###" if first else "  #.#.#.#.#"
         if len(line) != len(frame):
             column = min(len(line), len(frame)) + 1
-            raise fail(f"room line has {len(line)} characters, not {len(frame)} (ragged wall)", number, column,
-                       repr(frame.replace(".", "X")))
+            raise self.fail(f"room line has {len(line)} characters, not {len(frame)} (ragged wall)", number, column,
+                            repr(frame.replace(".", "X")))
+        cells = []
         for column, (got, want) in enumerate(zip(line, frame, strict=True), start=1):
             if want != ".":
                 if got != want:
-                    raise fail(f"unexpected {got!r} in a room line's wall", number, column, repr(want))
+                    raise self.fail(f"unexpected {got!r} in a room line's wall", number, column, repr(want))
                 continue
-            if got not in KINDS:
-                raise fail(f"unknown amphipod {got!r}", number, column, "one of A, B, C, D")
-            seen[got] += 1
-            if seen[got] > depth:
-                raise fail(f"more than {depth} amphipods of kind {got} (the rooms are {depth} deep)", number, column,
-                           f"exactly {depth} of each kind")
-            rooms[(column - 4) // 2].append(got)
-    return Burrow(name=instance_name(source), rooms=_four("".join(room) for room in rooms))
+            room = (column - 4) // 2
+            if got == EMPTY:
+                if any(cell != EMPTY for cell in rooms[room]):
+                    raise self.fail(f"'.' below an amphipod in room {KINDS[room]}", number, column,
+                                    "amphipods at the bottom of a room, '.' only above them")
+                self.first_gap = self.first_gap or (number, column)
+            elif got in KINDS:
+                self.count(got, depth, number, column)
+            else:
+                raise self.fail(f"unknown amphipod {got!r}", number, column, "one of A, B, C, D, or '.'")
+            cells.append(got)
+        return cells
+
+    def check_counts(self, depth: int) -> None:
+        """Every kind `depth` times (a shortfall leaves an empty room cell: named there)."""
+        short = [kind for kind in KINDS if self.seen[kind] < depth]
+        if short:
+            counts = ", ".join(f"{self.seen[kind]} of kind {kind}" for kind in short)
+            raise self.fail(f"too few amphipods: {counts} (the rooms are {depth} deep)", *(self.first_gap or (2, 1)),
+                            f"exactly {depth} of each kind, in the hallway or the rooms")
 
 
-def _four(rooms: Iterable[str]) -> tuple[str, str, str, str]:
+def four_rooms(rooms: Iterable[str]) -> tuple[str, str, str, str]:
     """The rooms as the 4-tuple a `Burrow` holds (`ValueError` unless there are exactly four)."""
     a, b, c, d = rooms
     return a, b, c, d
@@ -220,9 +289,13 @@ def _four(rooms: Iterable[str]) -> tuple[str, str, str, str]:
 def deep(burrow: Burrow) -> Burrow:
     """The deep variant: insert ``#D#C#B#A#`` / ``#D#B#A#C#`` after the first room line.
 
-    Applies to burrows of depth >= 2 (there must be a second room line); the result is
-    two cells deeper and named ``<name>+deep``.
+    Applies to burrows of depth >= 2 (there must be a second room line) at rest (empty
+    hallway, full rooms: a published input); the result is two cells deeper and named
+    ``<name>+deep``.
     """
+    if not burrow.at_rest:
+        raise InvalidInstance("the deep transform applies to a burrow at rest (empty hallway, full rooms)",
+                              source=burrow.name, expected="a burrow as the published inputs are")
     if burrow.depth < 2:
         raise InvalidInstance(
             f"the deep transform inserts lines between the first and second room lines; "
@@ -230,7 +303,7 @@ def deep(burrow: Burrow) -> Burrow:
             source=burrow.name, expected="a burrow of depth >= 2",
         )
     inserted = [line.strip().strip("#").split("#") for line in DEEP_LINES]
-    rooms = _four(room[0] + inserted[0][r] + inserted[1][r] + room[1:] for r, room in enumerate(burrow.rooms))
+    rooms = four_rooms(room[0] + inserted[0][r] + inserted[1][r] + room[1:] for r, room in enumerate(burrow.rooms))
     return Burrow(name=f"{burrow.name}+deep", rooms=rooms)
 
 
@@ -243,7 +316,7 @@ def check_plan(burrow: Burrow, plan: Sequence[Sequence[object]]) -> int:
     plan ends before every room is sorted).
     """
     depth = burrow.depth
-    cells: dict[Position, str] = {("H", h): EMPTY for h in range(HALLWAY_LENGTH)}
+    cells: dict[Position, str] = {("H", h): kind for h, kind in enumerate(burrow.hallway)}
     for r, occupants in enumerate(burrow.rooms):
         for s, kind in enumerate(occupants):
             cells[(r, s)] = kind
@@ -322,13 +395,13 @@ def generate(seed: int, depth: int = 2, style: str = "random", swaps: int = 0) -
         for _ in range(swaps):
             a, b = rng.sample(range(len(cells)), 2)
             cells[a], cells[b] = cells[b], cells[a]
-        rooms = _four("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
+        rooms = four_rooms("".join(cells[r * depth:(r + 1) * depth]) for r in range(4))
         return Burrow(name=f"burrow-d{depth}-swaps{swaps}-s{seed}", rooms=rooms)
     size = depth if style == "random" else 2
     while True:
         pool = [kind for kind in KINDS for _ in range(size)]
         rng.shuffle(pool)
-        rooms = _four("".join(pool[r * size:(r + 1) * size]) for r in range(4))
+        rooms = four_rooms("".join(pool[r * size:(r + 1) * size]) for r in range(4))
         if style == "random" or all(room[-1] != KINDS[r] for r, room in enumerate(rooms)):
             break
     burrow = Burrow(name=f"burrow-d{depth}-{style}-s{seed}", rooms=rooms)
@@ -351,13 +424,11 @@ def settled(burrow: Burrow) -> list[int]:
 
 
 def features(burrow: Burrow) -> dict[str, int]:
-    """Size measures: amphipods that must move, depth, and energy-weighted movers."""
-    movers = [(r, s) for r, room in enumerate(burrow.rooms) for s in range(burrow.depth - settled(burrow)[r])]
-    return {
-        "movers": len(movers),
-        "depth": burrow.depth,
-        "heavy_movers": sum(burrow.rooms[r][s] in "CD" for r, s in movers),
-    }
+    """Size measures: amphipods that must move (in the hallway, or in a room above a
+    stranger or not their own), depth, and how many of those are of the heavy kinds C and D."""
+    movers = [burrow.rooms[r][s] for r, room in enumerate(burrow.rooms) for s in range(burrow.depth - settled(burrow)[r])]
+    movers = [kind for kind in movers + list(burrow.hallway) if kind != EMPTY]
+    return {"movers": len(movers), "depth": burrow.depth, "heavy_movers": sum(kind in "CD" for kind in movers)}
 
 
 PUZZLE = Puzzle(

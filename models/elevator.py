@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -48,7 +48,10 @@ class Facility:
 
     `elements` are sorted by name; `chips[i]` and `generators[i]` are the 0-based
     floors of element i's microchip and generator.  The elevator starts on floor 0;
-    floor ``floors - 1`` is the top.
+    floor ``floors - 1`` is the top.  `listing` is the order in which the text lists
+    the items, as (element, kind) pairs (the parser keeps it, so `to_text` writes a
+    floor's items back in the order read); it takes no part in equality, and when
+    empty each floor lists element by element, generator first.
     """
 
     name: str
@@ -56,6 +59,7 @@ class Facility:
     elements: tuple[str, ...]
     chips: tuple[int, ...]
     generators: tuple[int, ...]
+    listing: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
     def top(self) -> int:
@@ -65,15 +69,16 @@ class Facility:
         """Every (element, kind) item: each element's generator, then its microchip."""
         return [(element, kind) for element in self.elements for kind in (GENERATOR, MICROCHIP)]
 
+    def floor_of(self, element: str, kind: str) -> int:
+        """The 0-based floor of an item."""
+        i = self.elements.index(element)
+        return self.generators[i] if kind == GENERATOR else self.chips[i]
+
     def to_text(self) -> str:
+        order = self.listing or tuple(self.items())
         lines = []
         for floor in range(self.floors):
-            phrases = []
-            for element, chip, generator in zip(self.elements, self.chips, self.generators, strict=True):
-                if generator == floor:
-                    phrases.append(f"{_article(element)} {element} generator")
-                if chip == floor:
-                    phrases.append(f"{_article(element)} {element}-compatible microchip")
+            phrases = [_phrase(element, kind) for element, kind in order if self.floor_of(element, kind) == floor]
             lines.append(f"The {ordinal(floor + 1)} floor contains {_join(phrases)}.")
         return "\n".join(lines) + "\n"
 
@@ -93,6 +98,11 @@ def is_safe(chips: Sequence[int], generators: Sequence[int], floor: int) -> bool
 def all_safe(chips: Sequence[int], generators: Sequence[int]) -> bool:
     """True when every floor is safe."""
     return all(is_safe(chips, generators, floor) for floor in set(chips))
+
+
+def _phrase(element: str, kind: str) -> str:
+    """An item as the text lists it: ``a hydrogen generator``, ``an oxygen-compatible microchip``."""
+    return f"{_article(element)} {element} {kind}" if kind == GENERATOR else f"{_article(element)} {element}-compatible {kind}"
 
 
 def _article(word: str) -> str:
@@ -198,6 +208,7 @@ def parse(text: str, source: str = "<string>") -> Facility:
         elements=elements,
         chips=tuple(seen[(element, MICROCHIP)][0] for element in elements),
         generators=tuple(seen[(element, GENERATOR)][0] for element in elements),
+        listing=tuple(seen),
     )
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import stat
 
-from crosscheck.models import amphipods, elevator, keys
+from crosscheck.models import amphipods, amphipods_relations, elevator, elevator_relations, keys, keys_relations
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
+from crosscheck.models.relations import Relation
 
 PUZZLES: dict[str, Puzzle] = {
     puzzle.name: puzzle
@@ -24,6 +25,26 @@ def get_puzzle(name: str) -> Puzzle:
         return PUZZLES[name]
     except KeyError:
         raise KeyError(f"unknown puzzle {name!r}; valid puzzles: {', '.join(sorted(PUZZLES))}") from None
+
+
+#: Per puzzle, its metamorphic relations by name (see `crosscheck.models.relations`).
+RELATIONS: dict[str, dict[str, Relation]] = {
+    puzzle: {relation.name: relation for relation in relations}
+    for puzzle, relations in (
+        (keys.PUZZLE.name, keys_relations.RELATIONS),
+        (amphipods.PUZZLE.name, amphipods_relations.RELATIONS),
+        (elevator.PUZZLE.name, elevator_relations.RELATIONS),
+    )
+}
+
+
+def get_relation(puzzle: str, name: str) -> Relation:
+    """The relation called `name` of `puzzle`; a `KeyError` lists the valid names on a typo."""
+    relations = RELATIONS[get_puzzle(puzzle).name]
+    try:
+        return relations[name]
+    except KeyError:
+        raise KeyError(f"unknown relation {name!r} for {puzzle}; valid relations: {', '.join(relations)}") from None
 
 
 def detect_puzzle(text: str, source: str) -> Puzzle:

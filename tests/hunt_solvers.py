@@ -103,7 +103,7 @@ class _Macro(SearchProblem[Layout, tuple[str, str]]):
         self.depth, self.above, self.hops = burrow.depth, above, hops
         self.positions: list[amphipods.Position] = [("H", h) for h in range(amphipods.HALLWAY_LENGTH)]
         self.positions += [(r, s) for r in range(4) for s in range(self.depth)]
-        self.start = tuple("." for _ in range(amphipods.HALLWAY_LENGTH)) + tuple("".join(burrow.rooms))
+        self.start = tuple(burrow.hallway) + tuple("".join(burrow.rooms))
         self.goal = tuple("." for _ in range(amphipods.HALLWAY_LENGTH)) + tuple(
             k for k in amphipods.KINDS for _ in range(self.depth))
 

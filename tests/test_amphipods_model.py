@@ -54,6 +54,35 @@ def test_any_depth_parses(depth: int) -> None:
     assert parse(burrow.to_text(), "g.txt").rooms == burrow.rooms
 
 
+#: The puzzle statement's diagram after the published plan's first two moves.
+MIDWAY = """#############
+#...B.......#
+###B#.#C#D###
+  #A#D#C#A#
+  #########
+"""
+
+
+def test_intermediate_diagrams_parse_round_trip_and_replay() -> None:
+    burrow = parse(MIDWAY, "midway.txt")
+    assert burrow.hallway == "...B......." and burrow.rooms == ("BA", ".D", "CC", "DA")
+    assert not burrow.at_rest and parse(EXAMPLE, "x").at_rest
+    assert burrow.to_text() == MIDWAY and parse(burrow.to_text(), "midway") == burrow
+    # the published plan's remaining moves cost all but its first two (40 + 400)
+    assert check_plan(parse(EXAMPLE, "x"), EXAMPLE_PLAN) - check_plan(burrow, EXAMPLE_PLAN[2:]) == 440
+
+
+def test_a_hallway_amphipod_of_the_start_may_only_go_home() -> None:
+    burrow = parse(MIDWAY, "midway.txt")
+    rejected(burrow, [("H4", "H2")], 0, "may only move straight into room B")
+    rejected(burrow, [("B2", "H6"), ("H4", "A1")], 1, "runs into B at A1")
+
+
+def test_the_deep_transform_refuses_an_intermediate_diagram() -> None:
+    with pytest.raises(InvalidInstance, match="at rest"):
+        deep(parse(MIDWAY, "x"))
+
+
 def test_trailing_spaces_and_blank_lines_are_ignored() -> None:
     text = EXAMPLE.replace("  #A#D#C#A#", "  #A#D#C#A#  ") + "\n\n"
     assert parse(text, "x").rooms == ("BA", "CD", "BC", "DA")
@@ -67,7 +96,14 @@ def test_trailing_spaces_and_blank_lines_are_ignored() -> None:
         (EXAMPLE.replace("#A#D#C#A#", "#A#D#C#A"), 4, 11, "ragged wall"),
         (EXAMPLE.replace("###B#C#B#D###", "###B#C#B#D##"), 3, 13, "ragged wall"),
         (EXAMPLE.replace("  #########", "  ########"), 5, 11, "ragged wall"),
-        (EXAMPLE.replace("#...........#", "#....A......#"), 2, 6, "unexpected 'A'"),
+        (EXAMPLE.replace("#...........#", "#.....A.....#"), 4, 10, "more than 2 amphipods of kind A"),
+        (EXAMPLE.replace("#...........#", "#....A......#"), 2, 6, "amphipod A directly above room B"),
+        (EXAMPLE.replace("#...........#", "#.E.........#"), 2, 3, "unknown hallway cell 'E'"),
+        (EXAMPLE.replace("#...........#", ".....A......#"), 2, 1, "unexpected '.' in the hallway's wall"),
+        (EXAMPLE.replace("#...........#", "#..........#"), 2, 13, "ragged wall"),
+        (EXAMPLE.replace("#A#D#C#A#", "#.#D#C#A#").replace("#...........#", "#A..........#"), 4, 4,
+         "'.' below an amphipod in room A"),
+        (EXAMPLE.replace("###B#C", "###.#C"), 3, 4, "too few amphipods: 1 of kind B"),
         (EXAMPLE.replace("###B#C", "##.B#C"), 3, 3, "unexpected '.'"),
         (EXAMPLE.replace("#A#D#C#A#", "#A.D#C#A#"), 4, 5, "unexpected '.'"),
         ("#############\n#...........#\n", 3, 1, "no room lines"),

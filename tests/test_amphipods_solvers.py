@@ -150,13 +150,14 @@ def scratch_heuristic(layout: Layout, state: str) -> int:
     for h, kind in enumerate(hall):
         if kind != ".":
             total += abs(h - ROOM_DOORS[KINDS.index(kind)]) * ENERGY[kind]
-    for r, room in enumerate(layout.rooms):
-        for slot in range(min(progress[r], layout.need[r]), layout.need[r]):
-            home = KINDS.index(room[slot])
+    for r in range(4):
+        for p in range(min(progress[r], layout.leave[r]), layout.leave[r]):
+            kind, slot = layout.leaver(r, p)
+            home = KINDS.index(kind)
             walk = 2 if home == r else abs(ROOM_DOORS[r] - ROOM_DOORS[home])
-            total += (slot + 1 + walk) * ENERGY[room[slot]]
-        entered = max(0, progress[r] - layout.need[r])
-        total += sum(layout.entry_slot(r, k) + 1 for k in range(entered, layout.need[r])) * ENERGY[KINDS[r]]
+            total += (slot + 1 + walk) * ENERGY[kind]
+        entered = max(0, progress[r] - layout.leave[r])
+        total += sum(layout.entry_slot(r, k) + 1 for k in range(entered, layout.enter[r])) * ENERGY[KINDS[r]]
     return total
 
 

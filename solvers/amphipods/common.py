@@ -5,7 +5,8 @@ on the *contraction lemma*: some optimal plan is canonical, i.e.
 
 - an amphipod that is home with only its own kind below it never moves;
 - every other amphipod moves at most twice: out of its room to a hallway stop and
-  later home, or once, straight from its room into its home room;
+  later home, or once, straight from its room into its home room (one that starts in
+  the hallway has stopped there: it moves once, home);
 - an amphipod entering its room goes to the deepest free cell.
 
 (Exchange arguments: moving a settled amphipod or stopping higher up only blocks
@@ -25,23 +26,36 @@ from crosscheck.models.amphipods import Burrow, settled
 
 @dataclass(frozen=True)
 class Layout:
-    """A burrow's rooms, and per room how many amphipods must leave (`need`).
+    """A burrow's hallway and rooms, and per room who must leave and who must enter.
 
-    Exactly `need[r]` amphipods leave room r (its top ones) and exactly `need[r]`
-    amphipods of kind r enter it (the ones not already settled at its bottom).
+    A burrow may start in the middle of a plan (see `Burrow`): amphipods standing in the
+    hallway (they have stopped, so they only move home) and rooms whose top cells are
+    empty.  Room r's amphipods start at slot `top[r]`; exactly `leave[r]` of them leave
+    (those above its `settled[r]` home amphipods at the bottom), and exactly `enter[r]`
+    amphipods of kind r enter it, filling it from slot ``depth - settled[r] - 1`` up.
     """
 
     depth: int
     rooms: tuple[str, ...]
+    hallway: str
     settled: tuple[int, ...]
-    need: tuple[int, ...]
+    top: tuple[int, ...]
+    leave: tuple[int, ...]
+    enter: tuple[int, ...]
 
     @classmethod
     def of(cls, burrow: Burrow) -> Layout:
         home = tuple(settled(burrow))
-        return cls(burrow.depth, burrow.rooms, home, tuple(burrow.depth - count for count in home))
+        top = tuple(len(room) - len(room.lstrip(".")) for room in burrow.rooms)
+        leave = tuple(burrow.depth - t - s for t, s in zip(top, home, strict=True))
+        return cls(burrow.depth, burrow.rooms, burrow.hallway, home, top, leave,
+                   tuple(burrow.depth - count for count in home))
+
+    def leaver(self, room: int, p: int) -> tuple[str, int]:
+        """The kind and slot of the `p`-th amphipod (0 = the top one) to leave `room`."""
+        slot = self.top[room] + p
+        return self.rooms[room][slot], slot
 
     def entry_slot(self, room: int, entered: int) -> int:
         """The slot (0 = top) the next entrant of `room` takes after `entered` entrants."""
         return self.depth - self.settled[room] - entered - 1
-

@@ -34,11 +34,14 @@ from crosscheck.solvers.base import Answer, Deadline, Solver
 from crosscheck.solvers.cpsat import configured_solver, run_answer, run_stats, solve
 
 DIRECT = -1
+#: The `Mover.room` of an amphipod that starts in the hallway.
+HALLWAY = -1
 
 
 @dataclass(frozen=True)
 class Mover:
-    """An amphipod that must move: kind, origin room and slot, home room."""
+    """An amphipod that must move: kind, origin room and slot (or `HALLWAY` and its
+    hallway index), home room."""
 
     kind: str
     room: int
@@ -49,12 +52,19 @@ class Mover:
     def energy(self) -> int:
         return ENERGY[self.kind]
 
+    @property
+    def waiting(self) -> bool:
+        """True for an amphipod that starts at a hallway stop: it has stopped there, and
+        its one move takes it home."""
+        return self.room == HALLWAY
+
 
 def movers(layout: Layout) -> list[Mover]:
-    """The amphipods that leave their rooms, room by room, top first."""
-    return [
-        Mover(room[s], r, s, KINDS.index(room[s])) for r, room in enumerate(layout.rooms) for s in range(layout.need[r])
-    ]
+    """The amphipods in the hallway, left to right, then those that leave their rooms,
+    room by room, top first."""
+    waiting = [Mover(kind, HALLWAY, h, KINDS.index(kind)) for h, kind in enumerate(layout.hallway) if kind != "."]
+    return waiting + [Mover(kind, r, slot, KINDS.index(kind))
+                      for r in range(4) for kind, slot in (layout.leaver(r, p) for p in range(layout.leave[r]))]
 
 
 def walk(door: int, stop: int, home_door: int) -> int:
@@ -88,16 +98,26 @@ class Schedule:
         self._objective()
 
     def _options(self, i: int, m: Mover) -> dict[int, cp_model.IntVar]:
-        """Mover i's choice of exactly one stop, or of going home directly."""
-        choices = {h: self.model.new_bool_var(f"stop_{i}_{hallway_label(h)}") for h in STOPS}
-        if m.home != m.room:
+        """Mover i's choice of exactly one stop, or of going home directly (a waiting
+        amphipod's only option is the stop it stands on)."""
+        stops = [m.slot] if m.waiting else STOPS
+        choices = {h: self.model.new_bool_var(f"stop_{i}_{hallway_label(h)}") for h in stops}
+        if m.home != m.room and not m.waiting:
             choices[DIRECT] = self.model.new_bool_var(f"direct_{i}")
         self.model.add_exactly_one(choices.values())
         return choices
 
     def _one_move_at_a_time(self) -> None:
-        """Distinct event times; arrival after departure; a direct move is one event."""
+        """Distinct event times; arrival after departure; a direct move is one event.
+        The amphipods waiting in the hallway have stopped there before the first move:
+        their departures are the first events (they take no move of the plan)."""
         self.model.add_all_different(self.events)
+        waiting = sum(m.waiting for m in self.movers)
+        for i, m in enumerate(self.movers):
+            if m.waiting:
+                self.model.add(self.leave[i] == i)
+            else:
+                self.model.add(self.leave[i] >= waiting)
         for i, choices in enumerate(self.options):
             self.model.add(self.arrive[i] > self.leave[i])
             if DIRECT in choices:
@@ -107,17 +127,20 @@ class Schedule:
         """Movers leave top first; entrants come after their home room's last mover left."""
         last: dict[int, int] = {}
         for i, m in enumerate(self.movers):
+            if m.waiting:
+                continue
             if i > 0 and self.movers[i - 1].room == m.room:
                 self.model.add(self.leave[i - 1] < self.leave[i])
             last[m.room] = i
         for i, m in enumerate(self.movers):
-            self.model.add(self.arrive[i] > self.leave[last[m.home]])
+            if m.home in last:  # else no stranger is in the home room
+                self.model.add(self.arrive[i] > self.leave[last[m.home]])
 
     def _one_amphipod_per_stop(self) -> None:
         """A stop holds at most one amphipod at a time."""
         for h in STOPS:
             intervals = []
-            for i in range(len(self.movers)):
+            for i in (i for i in range(len(self.movers)) if h in self.options[i]):
                 size = self.model.new_int_var(1, self.horizon, f"wait_{i}_{hallway_label(h)}")
                 intervals.append(self.model.new_optional_interval_var(
                     self.leave[i], size, self.arrive[i], self.options[i][h], f"hold_{i}_{hallway_label(h)}"))
@@ -140,17 +163,20 @@ class Schedule:
                 if e in (j, n + j):
                     continue  # j does not hold a stop at its own events
                 inside = [before[j, e], before[e, n + j]]  # leave_j < event < arrive_j
-                for h in STOPS:
-                    model.add_bool_or([held[h, e], self.options[j][h].Not(), inside[0].Not(), inside[1].Not()])
+                for h, chosen in self.options[j].items():
+                    if h != DIRECT:
+                        model.add_bool_or([held[h, e], chosen.Not(), inside[0].Not(), inside[1].Not()])
         return held
 
     def _paths_clear(self, held: dict[tuple[int, int], cp_model.IntVar]) -> None:
         """At each of its events, no stop on the stretch a mover walks is held."""
         n = len(self.movers)
         for i, m in enumerate(self.movers):
-            door, home_door = ROOM_DOORS[m.room], ROOM_DOORS[m.home]
+            door, home_door = self._door(m), ROOM_DOORS[m.home]
             for option, chosen in self.options[i].items():
-                if option == DIRECT:
+                if m.waiting:
+                    stretches = {n + i: between(option, home_door)}
+                elif option == DIRECT:
                     stretches = {i: between(door, home_door)}
                 else:
                     stretches = {i: between(door, option) + [option], n + i: between(option, home_door)}
@@ -158,15 +184,20 @@ class Schedule:
                     for h in stops:
                         self.model.add_implication(chosen, held[h, event].Not())
 
+    @staticmethod
+    def _door(m: Mover) -> int:
+        """The hallway cell a mover starts its walk from: its room's door, or its stop."""
+        return m.slot if m.waiting else ROOM_DOORS[m.room]
+
     def _objective(self) -> None:
         """The hallway walks; climbing out and filling rooms is the constant `constant`."""
         layout = self.layout
-        self.constant = sum((m.slot + 1) * m.energy for m in self.movers) + sum(
-            (layout.entry_slot(t, k) + 1) * ENERGY[KINDS[t]] for t in range(4) for k in range(layout.need[t])
+        self.constant = sum((m.slot + 1) * m.energy for m in self.movers if not m.waiting) + sum(
+            (layout.entry_slot(t, k) + 1) * ENERGY[KINDS[t]] for t in range(4) for k in range(layout.enter[t])
         )
         self.model.minimize(sum(
-            m.energy * (abs(ROOM_DOORS[m.room] - ROOM_DOORS[m.home]) if option == DIRECT
-                        else walk(ROOM_DOORS[m.room], option, ROOM_DOORS[m.home])) * chosen
+            m.energy * (abs(self._door(m) - ROOM_DOORS[m.home]) if option == DIRECT
+                        else walk(self._door(m), option, ROOM_DOORS[m.home])) * chosen
             for m, choices in zip(self.movers, self.options, strict=True) for option, chosen in choices.items()
         ))
 
@@ -179,7 +210,8 @@ class Schedule:
             if option == DIRECT:
                 events.append((solver.value(self.leave[i]), i, "direct", DIRECT))
             else:
-                events.append((solver.value(self.leave[i]), i, "out", option))
+                if not self.movers[i].waiting:
+                    events.append((solver.value(self.leave[i]), i, "out", option))
                 events.append((solver.value(self.arrive[i]), i, "home", option))
         entered = [0, 0, 0, 0]
         moves: list[AmphipodMove] = []

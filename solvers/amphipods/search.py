@@ -1,8 +1,8 @@
 """``amphipods-search``: A* over macro moves (room to stop, stop to room, room to room).
 
 State: a 15-character string, the 11 hallway cells followed by one progress
-character (``chr(48 + p)``) per room.  Room r's progress p counts events: while ``p < need[r]`` the top p
-amphipods have left; from then on the room is clean and ``p - need[r]`` amphipods
+character (``chr(48 + p)``) per room.  Room r's progress p counts events: while ``p < leave[r]`` the top p
+amphipods have left; from then on the room is clean and ``p - leave[r]`` amphipods
 have come home (see `Layout`).  The rooms' contents follow from the progress, so
 they are not stored.
 
@@ -57,15 +57,15 @@ class MacroMoves(SearchProblem[State, Action]):
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
-        self.goal = "." * 11 + _digits([2 * n for n in layout.need])
-        self.start = "." * 11 + "0000"
+        self.goal = "." * 11 + _digits([out + back for out, back in zip(layout.leave, layout.enter, strict=True)])
+        self.start = layout.hallway + "0000"
         self.h: dict[State, int] = {self.start: self._initial_heuristic()}
         self.exits = self._exit_table()
         self.crossing = self._crossing_table()
         self.unlock_by = self._unlock_table()
-        #: Per room r and progress p < need[r]: the home rooms of r's amphipods still to leave.
-        self.leaver_homes = [[tuple(HOME[kind] for kind in room[p:n]) for p in range(n)]
-                             for room, n in zip(layout.rooms, layout.need, strict=True)]
+        #: Per room r and progress p < leave[r]: the home rooms of r's amphipods still to leave.
+        self.leaver_homes = [[tuple(HOME[kind] for kind in room[top + p:top + n]) for p in range(n)]
+                             for room, top, n in zip(layout.rooms, layout.top, layout.leave, strict=True)]
         #: Memos of `_jammed`: per progress digits, the table that marks stuck kinds; per
         #: stuck cells and progress digits, the verdict.
         self.stuck_tables: dict[str, dict[int, str]] = {}
@@ -75,15 +75,16 @@ class MacroMoves(SearchProblem[State, Action]):
         return self.start
 
     def _initial_heuristic(self) -> int:
-        layout, total = self.layout, 0
-        for r, room in enumerate(layout.rooms):
-            for slot in range(layout.need[r]):
-                kind = room[slot]
+        layout = self.layout
+        total = sum(abs(h - DOOR_OF[kind]) * ENERGY[kind] for h, kind in enumerate(layout.hallway) if kind != ".")
+        for r in range(4):
+            for p in range(layout.leave[r]):
+                kind, slot = layout.leaver(r, p)
                 t = HOME[kind]
                 walk = abs(ROOM_DOORS[r] - ROOM_DOORS[t]) if t != r else 2
                 total += (slot + 1 + walk) * ENERGY[kind]
             e = ENERGY[KINDS[r]]
-            total += sum(layout.entry_slot(r, k) + 1 for k in range(layout.need[r])) * e
+            total += sum(layout.entry_slot(r, k) + 1 for k in range(layout.enter[r])) * e
         return total
 
     def is_goal(self, state: State) -> bool:
@@ -104,16 +105,16 @@ class MacroMoves(SearchProblem[State, Action]):
                 self.h[child] = h_here - cost
                 yield tuple(forced), child, cost
                 return
-        need, stranded, jammed, crossing_now = self.layout.need, self._stranded, self._jammed, self._crossing_now
+        leave, stranded, jammed, crossing_now = self.layout.leave, self._stranded, self._jammed, self._crossing_now
         for r in range(4):
             p = progress[r]
-            if p >= need[r]:
+            if p >= leave[r]:
                 continue
             kind, rest, options = self.exits[r][p]
             crossing = crossing_now(kind, progress)
             rest = digits[:r] + rest + digits[r + 1:]
             t = self.unlock_by[r][p]
-            unlock = t < 0 or (t < 4 and progress[t] >= need[t])
+            unlock = t < 0 or (t < 4 and progress[t] >= leave[t])
             for side in options:
                 for h, step_cost, h_drop, lo, hi, bad, action in side:
                     if hall[h] != ".":
@@ -144,11 +145,11 @@ class MacroMoves(SearchProblem[State, Action]):
         side the stops it may reach with (stop, cost, heuristic drop, deadlock slice
         bounds, kinds that would deadlock with it there, action), nearest first."""
         table: list[list[RoomExits]] = []
-        for r, room in enumerate(self.layout.rooms):
+        for r in range(4):
             door = ROOM_DOORS[r]
             rows: list[RoomExits] = []
-            for p in range(self.layout.need[r]):
-                kind = room[p]
+            for p in range(self.layout.leave[r]):
+                kind, slot = self.layout.leaver(r, p)
                 e, home = ENERGY[kind], DOOR_OF[kind]
                 old_walk = abs(door - home) if home != door else 2
                 sides: list[tuple[Exit, ...]] = []
@@ -159,9 +160,9 @@ class MacroMoves(SearchProblem[State, Action]):
                             lo, hi, bad = h + 1, home, {k for k in KINDS if DOOR_OF[k] < h}
                         else:
                             lo, hi, bad = home + 1, h, {k for k in KINDS if DOOR_OF[k] > h}
-                        drop = (p + 1 + old_walk - abs(h - home)) * e
-                        action = ((kind, r, p, -1, h),)
-                        side.append((h, (p + 1 + abs(door - h)) * e, drop, lo, hi, frozenset(bad), action))
+                        drop = (slot + 1 + old_walk - abs(h - home)) * e
+                        action = ((kind, r, slot, -1, h),)
+                        side.append((h, (slot + 1 + abs(door - h)) * e, drop, lo, hi, frozenset(bad), action))
                     sides.append(tuple(side))
                 rows.append((kind, chr(48 + p + 1), tuple(sides)))
             table.append(rows)
@@ -177,8 +178,8 @@ class MacroMoves(SearchProblem[State, Action]):
         unlock a move.
         """
         layout, table = self.layout, []
-        for r, room in enumerate(layout.rooms):
-            row = [-1 if p + 1 >= layout.need[r] else HOME[room[p + 1]] for p in range(layout.need[r])]
+        for r in range(4):
+            row = [-1 if p + 1 >= layout.leave[r] else HOME[layout.leaver(r, p + 1)[0]] for p in range(layout.leave[r])]
             table.append([t if t != r else 4 for t in row])
         return table
 
@@ -189,8 +190,8 @@ class MacroMoves(SearchProblem[State, Action]):
         layout, table = self.layout, []
         for t, room in enumerate(layout.rooms):
             door, rows = ROOM_DOORS[t], []
-            for p in range(layout.need[t]):
-                homes = [DOOR_OF[kind] for kind in room[p:layout.need[t]]]
+            for p in range(layout.leave[t]):
+                homes = [DOOR_OF[kind] for kind in room[layout.top[t] + p:layout.top[t] + layout.leave[t]]]
                 counts = tuple(sum(home < h if h < door else home > h for home in homes) for h in range(11))
                 rows.append(counts if any(counts) else None)
             table.append(rows)
@@ -200,7 +201,7 @@ class MacroMoves(SearchProblem[State, Action]):
         """The crossing counts (see `_crossing_table`) of `kind`'s home room at `progress`."""
         t = HOME[kind]
         p = progress[t]
-        return self.crossing[t][p] if p < self.layout.need[t] else None
+        return self.crossing[t][p] if p < self.layout.leave[t] else None
 
     def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
         """Whether some hallway amphipod of `kind` makes the state dead (`crossing`:
@@ -251,9 +252,9 @@ class MacroMoves(SearchProblem[State, Action]):
         stuck_only = self.stuck_tables.get(digits)
         if stuck_only is None:
             progress = [ord(c) - 48 for c in digits]
-            need = self.layout.need
+            leave = self.layout.leave
             stuck_only = self.stuck_tables[digits] = str.maketrans(
-                {kind: "#" if progress[HOME[kind]] < need[HOME[kind]] else "." for kind in KINDS})
+                {kind: "#" if progress[HOME[kind]] < leave[HOME[kind]] else "." for kind in KINDS})
         key = hall.translate(stuck_only) + digits
         verdict = self.jam_verdicts.get(key)
         if verdict is None:
@@ -262,9 +263,9 @@ class MacroMoves(SearchProblem[State, Action]):
 
     def _no_room_first(self, stuck: str, progress: list[int]) -> bool:
         """`_jammed`'s test, with the stuck amphipods' cells marked ``#`` in `stuck`."""
-        need, unclean = self.layout.need, False
+        leave, unclean = self.layout.leave, False
         for t in range(4):
-            if progress[t] >= need[t]:
+            if progress[t] >= leave[t]:
                 continue
             unclean = True
             door = ROOM_DOORS[t]
@@ -274,7 +275,7 @@ class MacroMoves(SearchProblem[State, Action]):
             homes = self.leaver_homes[t][progress[t]]
             if len(homes) <= stops:
                 return False
-            must_stop = sum(1 for u in homes if progress[u] < need[u] or not left < ROOM_DOORS[u] < right)
+            must_stop = sum(1 for u in homes if progress[u] < leave[u] or not left < ROOM_DOORS[u] < right)
             if must_stop <= stops:
                 return False
         return unclean
@@ -284,7 +285,7 @@ class MacroMoves(SearchProblem[State, Action]):
 
         Updates `progress` in place; returns the new hallway, the moves and their cost.
         """
-        layout, need = self.layout, self.layout.need
+        layout, leave = self.layout, self.layout.leave
         moves: list[Move] = []
         cost = 0
         moved = True
@@ -295,12 +296,12 @@ class MacroMoves(SearchProblem[State, Action]):
                 if kind == ".":
                     continue
                 t = HOME[kind]
-                if progress[t] < need[t]:
+                if progress[t] < leave[t]:
                     continue
                 door = ROOM_DOORS[t]
                 between = hall[h + 1:door + 1] if h < door else hall[door:h]
                 if between == DOTS[len(between)]:
-                    slot = layout.entry_slot(t, progress[t] - need[t])
+                    slot = layout.entry_slot(t, progress[t] - leave[t])
                     cost += (abs(h - door) + slot + 1) * ENERGY[kind]
                     hall = hall[:h] + "." + hall[h + 1:]
                     progress[t] += 1
@@ -308,19 +309,19 @@ class MacroMoves(SearchProblem[State, Action]):
                     moved = True
             for r in range(4):
                 p = progress[r]
-                if p >= need[r]:
+                if p >= leave[r]:
                     continue
-                kind = layout.rooms[r][p]
+                kind, here = layout.leaver(r, p)
                 t = HOME[kind]
-                if t == r or progress[t] < need[t]:
+                if t == r or progress[t] < leave[t]:
                     continue
                 a, b = sorted((ROOM_DOORS[r], ROOM_DOORS[t]))
                 if hall[a:b + 1] == DOTS[b + 1 - a]:
-                    slot = layout.entry_slot(t, progress[t] - need[t])
-                    cost += (p + 1 + b - a + slot + 1) * ENERGY[kind]
+                    slot = layout.entry_slot(t, progress[t] - leave[t])
+                    cost += (here + 1 + b - a + slot + 1) * ENERGY[kind]
                     progress[r] += 1
                     progress[t] += 1
-                    moves.append((kind, r, p, t, slot))
+                    moves.append((kind, r, here, t, slot))
                     moved = True
         return hall, moves, cost
 

@@ -36,7 +36,7 @@ class Burrowing(SearchProblem[State, Step]):
     def __init__(self, burrow: Burrow) -> None:
         self.depth = depth = burrow.depth
         self.size = HALLWAY_LENGTH + 4 * depth
-        self.start = "." * HALLWAY_LENGTH + "".join(burrow.rooms)
+        self.start = burrow.hallway + "".join(burrow.rooms)
         self.goal = "." * HALLWAY_LENGTH + "".join(kind * depth for kind in KINDS)
         neighbours: list[list[int]] = [[] for _ in range(self.size)]
 
@@ -65,6 +65,8 @@ class Burrowing(SearchProblem[State, Step]):
         return room_label(room, slot)
 
     def initial(self) -> State:
+        """No amphipod is moving: one in the hallway has stopped there (its next move
+        starts there, so it must end in its own room)."""
         return (self.start, -1, False)
 
     def is_goal(self, state: State) -> bool:

@@ -66,9 +66,10 @@ class Unfinished(Exception):
 
 
 def start_and_goal(burrow: Burrow) -> tuple[Configuration, Configuration]:
-    """The burrow's configuration, and the sorted one (empty hallway, every room its own)."""
-    empty = "." * HALLWAY_LENGTH
-    return empty + "".join(burrow.rooms), empty + "".join(kind * burrow.depth for kind in KINDS)
+    """The burrow's configuration (hallway amphipods included: they have stopped, so
+    `StopMoves.moves` only takes them home), and the sorted one (empty hallway, every
+    room its own)."""
+    return burrow.hallway + "".join(burrow.rooms), "." * HALLWAY_LENGTH + "".join(kind * burrow.depth for kind in KINDS)
 
 
 def stacks_of(cells: Configuration, depth: int) -> Stacks:

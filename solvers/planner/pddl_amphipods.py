@@ -12,7 +12,11 @@ the rules as the checker states them, without any dominance argument:
 - hallway stop -> a cell of the mover's own room;
 - room -> a cell of the mover's own room (another room);
 
-where entering the own room from outside requires that it hold no other kind, every
+A burrow may start in the middle of a plan (see `Burrow`): the initial state puts
+amphipods at hallway stops and leaves room cells empty, and a hallway amphipod's only
+actions are those from a stop, into its own room.
+
+Where entering the own room from outside requires that it hold no other kind, every
 cell on the path (`crosscheck.models.amphipods.path`) is empty, and the cost is the path length
 times the kind's energy.  The goal puts every kind in every cell of its room.
 """
@@ -85,7 +89,9 @@ def encode(burrow: Burrow) -> Encoding:
         comment=f"Amphipod burrow of depth {depth}: move-KIND-FROM-TO moves one amphipod from one stop to\n"
                 "the next along an empty path; energy = path length x 1, 10, 100, 1000 for A, B, C, D.",
     )
-    occupied = {(room, slot): kind for room, content in enumerate(burrow.rooms) for slot, kind in enumerate(content)}
+    occupied: dict[Position, str] = {("H", h): kind for h, kind in enumerate(burrow.hallway) if kind != "."}
+    occupied.update({(room, slot): kind for room, content in enumerate(burrow.rooms)
+                     for slot, kind in enumerate(content) if kind != "."})
     init = [f"(at k-{occupied[p].lower()} {_name(p)})" if p in occupied else f"(empty {_name(p)})"
             for p in positions]
     problem = problem_text(

@@ -1,0 +1,133 @@
+"""Metamorphic relations: pairs of instances whose answers are related by construction.
+
+A `Relation` maps an instance (and, for the suffix relations, a checked plan of it) to
+a `Related` instance and an `Expectation` about the two answers:
+
+- `Same`: the same optimum, and the same feasibility;
+- `NotLarger`: the related optimum is never larger; a feasible original stays feasible;
+- `Offset`: the related optimum is the original's minus `amount` (a state reached by
+  moves costing `amount` along an optimal plan).
+
+A relation that cannot make a related instance from what it is given (no state along
+the plan that the format can express, no door to open) raises `NotApplicable`.  The
+related instance is always the parse of its own text, so it is exactly what a run
+saves to a file and reads back.  Relations that choose (which symmetry, which letters)
+draw from the `random.Random` they are given, so a seeded run is reproducible.
+
+An answer is an ``int`` optimum, or None for "no solution".  `Expectation.broken`
+names what a pair of answers breaks, or returns None when they agree.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from crosscheck.models.base import Instance
+
+Plan = Sequence[Any]
+#: An exact answer: the optimum, or None when the instance has no solution.
+Answer = int | None
+
+
+class NotApplicable(Exception):
+    """The relation cannot derive a related instance from this instance (or plan)."""
+
+
+def _show(answer: Answer) -> str:
+    return "no solution" if answer is None else str(answer)
+
+
+@dataclass(frozen=True)
+class Same:
+    """Same optimum, same feasibility."""
+
+    def broken(self, original: Answer, related: Answer) -> str | None:
+        if original == related:
+            return None
+        return f"expected the same answer, got {_show(original)} and {_show(related)}"
+
+    def __str__(self) -> str:
+        return "same"
+
+
+@dataclass(frozen=True)
+class NotLarger:
+    """The related optimum is at most the original's; a feasible original stays feasible."""
+
+    def broken(self, original: Answer, related: Answer) -> str | None:
+        if original is None or (related is not None and related <= original):
+            return None
+        return f"expected at most {original}, got {_show(related)}"
+
+    def __str__(self) -> str:
+        return "not larger"
+
+
+@dataclass(frozen=True)
+class Offset:
+    """The related optimum is the original's minus `amount` (the original is feasible:
+    the related instance is a state along one of its plans)."""
+
+    amount: int
+
+    def broken(self, original: Answer, related: Answer) -> str | None:
+        if original is not None and related == original - self.amount:
+            return None
+        wanted = "a solution first" if original is None else str(original - self.amount)
+        return f"expected {wanted} (original minus {self.amount}), got {_show(original)} and {_show(related)}"
+
+    def __str__(self) -> str:
+        return f"offset {self.amount}"
+
+
+Expectation = Same | NotLarger | Offset
+
+
+@dataclass(frozen=True)
+class Related:
+    """A related instance, what is expected of its answer, and what was done (`detail`,
+    e.g. ``"rotate 90"`` or ``"after 3 moves"``), for reports."""
+
+    instance: Instance
+    expectation: Expectation
+    detail: str
+
+    @property
+    def text(self) -> str:
+        """The related instance in its puzzle's format: what a run saves."""
+        return self.instance.to_text()
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A named metamorphic relation of one puzzle.
+
+    `derive(instance, rng, plan)` returns the `Related` instance or raises
+    `NotApplicable`; `plan` is used only by relations with ``needs_plan`` (a plan of the
+    instance the caller believes optimal; the relation replays it with the puzzle's
+    checker and raises `InvalidPlan` if it breaks the rules), the others ignore it.
+    `why` says why the relation holds (the derive function's docstring).
+    """
+
+    name: str
+    puzzle: str
+    derive: Callable[[Any, random.Random, Plan | None], Related]
+    needs_plan: bool = False
+
+    @property
+    def why(self) -> str:
+        return (self.derive.__doc__ or "").strip()
+
+
+def reparsed(parse: Callable[[str, str], Any], instance: Instance, name: str) -> Any:
+    """`instance` after a trip through its text and the puzzle's parser, named `name`:
+    a related instance the format cannot express fails here, not in a solver."""
+    return parse(instance.to_text(), name)
+
+
+def related_name(original: Instance, relation: str) -> str:
+    """The name of an instance derived from `original` by `relation`."""
+    return f"{original.name}~{relation}"
