@@ -7,7 +7,8 @@ Human formats (``table``, ``markdown``) show one row per (instance, solver): wit
 repeated runs (``compare --repeat``) the row gives the median, minimum and interquartile
 range of the solver's seconds over the repetitions.  The verdict and how many
 independent formulations proved the answer stand on the instance's first row, and the
-reasons behind every verdict other than ``agree`` follow the table (`notes`).
+reasons behind every verdict other than ``agree`` follow the table (`notes`), as do the
+agreements that rest on one line of evidence (``independent`` 1).
 
 Machine formats (``csv``, ``jsonl``: the tidy rows of `crosscheck.harness.tidy`; ``json``: the full
 records as one JSON array) hold data only, one row per record; `notes` is for stderr.
@@ -188,10 +189,13 @@ def _format(columns: Sequence[str], body: list[list[str]], fmt: str) -> str:
 
 
 def notes(records: list[RunRecord]) -> str:
-    """The reason behind every verdict other than `agree`, and the summary line: a count
-    of verdicts, then the runs that crashed (`crashed`), if any."""
+    """The reason behind every verdict other than `agree`, each `agree` that rests on one
+    line of evidence (its provers all share code: ``independent`` 1), and the summary
+    line: a count of verdicts, then the runs that crashed (`crashed`), if any."""
     verdicts = judge_all(records)
-    lines = [f"{_name(v)}: {v.verdict.value}: {v.reason}" for v in verdicts if v.verdict.value != "agree"]
+    lines = [f"{_name(v)}: {v.verdict.value}: {v.reason}" if v.verdict.value != "agree"
+             else f"{_name(v)}: agree on one line of evidence: {v.reason}"
+             for v in verdicts if v.verdict.value != "agree" or v.independent == 1]
     counts: dict[str, int] = {}
     for v in verdicts:
         counts[v.verdict.value] = counts.get(v.verdict.value, 0) + 1
