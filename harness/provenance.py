@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
-from crosscheck.harness.index import INFEASIBLE
+from crosscheck.harness.index import INFEASIBLE, expectation
 from crosscheck.harness.records import RunRecord
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
 
@@ -58,4 +58,5 @@ def refreshed_evidence(records: Iterable[RunRecord], index: dict[str, dict[str, 
     same answer as the index), its `evidence` from these runs; answers never change."""
     runs = [r for r in records if not r.variant]
     return {verdict.instance: evidence(verdict, runs) for verdict in judge_all(runs)
-            if verdict.verdict is Verdict.AGREE and verdict.instance in index}
+            if verdict.verdict is Verdict.AGREE and verdict.instance in index
+            and verdict.answer == expectation(index[verdict.instance])}
