@@ -151,8 +151,8 @@ def static_footprint(solver_class: type[Solver]) -> set[str]:
 
 def _module_names() -> dict[str, str]:
     """Each loaded package module's file -> its module name."""
-    return {module.__file__: name for name, module in list(sys.modules.items())
-            if name.startswith(PACKAGE) and getattr(module, "__file__", None)}
+    files = {name: getattr(module, "__file__", None) for name, module in list(sys.modules.items())}
+    return {file: name for name, file in files.items() if name.startswith(PACKAGE) and file}
 
 
 def traced_footprint(solver: Solver, instances: list[Any]) -> set[str]:
