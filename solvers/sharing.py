@@ -27,7 +27,9 @@ by ``crosscheck list --shares``.
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
+import pkgutil
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -149,6 +151,17 @@ def static_footprint(solver_class: type[Solver]) -> set[str]:
     return seen
 
 
+def _import_everything() -> None:
+    """Import every module of the formulation and model packages (not the ``__main__``s)."""
+    import crosscheck.models
+    import crosscheck.solvers
+
+    for package in (crosscheck.models, crosscheck.solvers):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if not module.name.endswith("__main__"):
+                importlib.import_module(module.name)
+
+
 def _module_names() -> dict[str, str]:
     """Each loaded package module's file -> its module name."""
     files = {name: getattr(module, "__file__", None) for name, module in list(sys.modules.items())}
@@ -156,7 +169,11 @@ def _module_names() -> dict[str, str]:
 
 
 def traced_footprint(solver: Solver, instances: list[Any]) -> set[str]:
-    """The untrusted package functions executed while `solver` solves `instances`."""
+    """The untrusted package functions executed while `solver` solves `instances`.
+
+    Every module of the package is imported first, so that work done at import (a
+    module-level table) is never traced: a trace does not depend on what ran before it."""
+    _import_everything()
     codes: set[CodeType] = set()
 
     def record(frame: FrameType, event: str, _: object) -> None:
