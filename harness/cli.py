@@ -27,11 +27,11 @@ from pathlib import Path
 import click
 
 from crosscheck.harness.external import External
-from crosscheck.harness.index import Expected, append_entries, discover
+from crosscheck.harness.index import Expected, append_entries, discover, load_index, refresh_entries
 from crosscheck.harness.measure import cores, oversubscription
 from crosscheck.harness.plan import Choice, plan_comparison, task
 from crosscheck.harness.progress import Progress
-from crosscheck.harness.provenance import agreed_entries
+from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
 from crosscheck.harness.records import (
     RunKey,
     RunRecord,
@@ -50,7 +50,8 @@ from crosscheck.harness.shard import Shard, merge
 from crosscheck.harness.verdicts import FAILURES, judge_all
 from crosscheck.models.base import InvalidInstance, Puzzle
 from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance, refuse_special_file
-from crosscheck.solvers.base import FAILED_STATUSES, Clock
+from crosscheck.solvers.base import FAILED_STATUSES, Clock, Solver
+from crosscheck.solvers.sharing import independent_group, pairs
 from crosscheck.solvers.registry import (
     add_variable_plugins,
     default_solvers_for,
@@ -95,7 +96,11 @@ def main() -> None:
 
 @main.command("list")
 @click.option("--params", is_flag=True, help="Also show each puzzle's generator parameters.")
-def list_command(params: bool) -> None:
+@click.option("--shares", "show_shares", is_flag=True,
+              help="Also show, per pair of formulations of a puzzle, the answer-deciding code both run (computed "
+                   "from the code, trusted base left out; plugins are run on a small corpus to trace theirs) and how "
+                   "many are independent.")
+def list_command(params: bool, show_shares: bool) -> None:
     """Show the puzzles, their solvers and where each comes from (built-in, an entry point
     of an installed distribution, or a module of CROSSCHECK_SOLVERS)."""
     for puzzle in PUZZLES.values():
@@ -107,6 +112,19 @@ def list_command(params: bool) -> None:
         if params:
             for name, meaning in puzzle.generator_params.items():
                 click.echo(f"  -p {name}=...  {meaning}")
+        if show_shares:
+            _echo_shares(solvers_for(puzzle.name))
+
+
+def _echo_shares(solvers: list[Solver]) -> None:
+    """Per pair of `solvers` (one puzzle's), what both run; then the largest independent group."""
+    click.echo("  sharing (trusted base: crosscheck.solvers.trusted):")
+    for first, second, shared in pairs(solvers, traced=True):
+        click.echo(f"    {first} & {second}: " + ("nothing" if not shared else f"{len(shared)} shared"))
+        for name in sorted(shared):
+            click.echo(f"      {name}")
+    group = independent_group(solvers, traced=True)
+    click.echo(f"  independent: {len(group)} ({', '.join(group)})")
 
 
 def _check_solver_names(names: tuple[str, ...]) -> None:
@@ -651,7 +669,11 @@ def export(path: Path, folder: Path, variant: bool) -> None:
                    "the same exact answer.")
 @click.option("--allow-single", is_flag=True,
               help="Also record optima proven by a single independent line of evidence (--min-agreeing 1).")
-def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, allow_single: bool) -> None:
+@click.option("--refresh", is_flag=True,
+              help="Also rewrite what the entries the index lists already rest on (provers, independent, shared) "
+                   "from these runs, where they agree with the index; their answers never change.")
+def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, allow_single: bool,
+                  refresh: bool) -> None:
     """Add to the index the optima that formulations proved and agreed on in results files.
 
     Only instances the index does not list yet are added (variant runs are skipped);
@@ -659,7 +681,11 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     fewer than --min-agreeing independent provers is refused, and said so on stderr.
     """
     required = 1 if allow_single else min_agreeing
-    entries, refused = agreed_entries(_read_all(files), required)
+    records = _read_all(files)
+    if refresh and index_path.exists():
+        for name in refresh_entries(index_path, refreshed_evidence(records, load_index(index_path))):
+            click.echo(f"{name}: evidence refreshed")
+    entries, refused = agreed_entries(records, required)
     for verdict in refused:
         click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on {verdict.independent} "
                    f"independent prover(s) ({', '.join(verdict.provers)}), {required} required "

@@ -10,6 +10,10 @@ the instance's path relative to the index's folder::
 An instance without solution has ``infeasible = true`` instead of ``optimum``; the
 optimum of its variant (four robots, deep burrow, extended elevator) may be given as
 ``variant_optimum``.  Every other file below the folder (``*.txt``) is an instance.
+An entry may also say what its answer rests on (``crosscheck record-optima``): the
+``provers`` whose exact answers agreed, how many of them are ``independent``, and the
+components two of them both run (``shared``, qualified names; see
+`crosscheck.solvers.sharing`).  ``independent = 1`` marks an answer resting on one line.
 """
 
 from __future__ import annotations
@@ -88,6 +92,33 @@ def discover(target: Path) -> list[InstanceFile]:
         entry = index.get(name)
         found.append(InstanceFile(path, name, expectation(entry), expectation(entry, variant=True)))
     return found
+
+
+def refresh_entries(path: Path, evidence: Mapping[str, Mapping[str, object]]) -> list[str]:
+    """Replace the evidence fields (``provers``, ``independent``, ``shared``) of the
+    entries named in `evidence` and return their names.  Answers and origins stay as
+    they are, and so does the file's leading comment; entries not named keep their
+    evidence fields (a run that proved nothing this time does not erase them).
+    """
+    text = path.read_text(encoding="utf-8")
+    index = load_index(path)
+    header = "".join(line for line in text.splitlines(keepends=True)[:_first_table(text)])
+    for name, fields in evidence.items():
+        index[name] = {key: value for key, value in index[name].items() if key not in EVIDENCE_FIELDS} | dict(fields)
+    path.write_text(header + tomli_w.dumps(index), encoding="utf-8")
+    return [name for name in evidence if name in index]
+
+
+#: The fields of an index entry that say what its answer rests on.
+EVIDENCE_FIELDS = ("provers", "independent", "shared")
+
+
+def _first_table(text: str) -> int:
+    """The number of lines before the first table header of an index file."""
+    for number, line in enumerate(text.splitlines()):
+        if line.startswith("["):
+            return number
+    return len(text.splitlines())
 
 
 def append_entries(path: Path, entries: Mapping[str, Mapping[str, object]]) -> list[str]:

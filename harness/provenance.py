@@ -6,8 +6,10 @@ An optimum is never typed in by hand: it comes from runs whose exact answers agr
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import combinations
+from typing import Any
 
-from crosscheck.harness.index import INFEASIBLE
+from crosscheck.harness.index import INFEASIBLE, expectation
 from crosscheck.harness.records import RunRecord
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
 
@@ -20,7 +22,8 @@ def agreed_entries(records: Iterable[RunRecord],
     out: the index lists the instances as written.
 
     The origin names the agreeing solvers and the commits their records carry:
-    provenance is the code that ran, not the code recording it.
+    provenance is the code that ran, not the code recording it.  The entry also keeps
+    what the answer rests on (`evidence`).
     """
     runs = [r for r in records if not r.variant]
     entries: dict[str, dict[str, object]] = {}
@@ -36,5 +39,24 @@ def agreed_entries(records: Iterable[RunRecord],
                           if r.instance == verdict.instance and r.solver in verdict.provers})
         entry["origin"] = (f"agreed by {', '.join(verdict.provers)}, {verdict.independent} independent "
                            f"(crosscheck {', '.join(commits)})")
-        entries[verdict.instance] = entry
+        entries[verdict.instance] = entry | evidence(verdict, runs)
     return entries, refused
+
+
+def evidence(verdict: InstanceVerdict, records: list[RunRecord]) -> dict[str, object]:
+    """What an agreed answer rests on, for its index entry: the provers, how many of them
+    are independent, and the components (qualified names, `Solver.shares`) that two of
+    them both run (empty when every pair is independent)."""
+    shares = {r.solver: set(r.shares) for r in records
+              if r.instance == verdict.instance and r.variant == verdict.variant and r.solver in verdict.provers}
+    shared = set().union(*(shares[a] & shares[b] for a, b in combinations(sorted(shares), 2)))
+    return {"provers": list(verdict.provers), "independent": verdict.independent, "shared": sorted(shared)}
+
+
+def refreshed_evidence(records: Iterable[RunRecord], index: dict[str, dict[str, Any]]) -> dict[str, dict[str, object]]:
+    """For each instance the index lists whose answer the runs agree on (`agree`: the
+    same answer as the index), its `evidence` from these runs; answers never change."""
+    runs = [r for r in records if not r.variant]
+    return {verdict.instance: evidence(verdict, runs) for verdict in judge_all(runs)
+            if verdict.verdict is Verdict.AGREE and verdict.instance in index
+            and verdict.answer == expectation(index[verdict.instance])}

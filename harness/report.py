@@ -7,7 +7,8 @@ Human formats (``table``, ``markdown``) show one row per (instance, solver): wit
 repeated runs (``compare --repeat``) the row gives the median, minimum and interquartile
 range of the solver's seconds over the repetitions.  The verdict and how many
 independent formulations proved the answer stand on the instance's first row, and the
-reasons behind every verdict other than ``agree`` follow the table (`notes`).
+reasons behind every verdict other than ``agree`` follow the table (`notes`), as do the
+agreements that rest on one line of evidence (``independent`` 1).
 
 Machine formats (``csv``, ``jsonl``: the tidy rows of `crosscheck.harness.tidy`; ``json``: the full
 records as one JSON array) hold data only, one row per record; `notes` is for stderr.
@@ -198,11 +199,14 @@ def render_table(columns: Sequence[str], body: list[list[str]], fmt: str) -> str
 
 
 def notes(records: list[RunRecord]) -> str:
-    """The reason behind every verdict other than `agree`, and the summary line: a count
-    of verdicts, worst first (`crosscheck.harness.verdicts.SEVERITY`), then the runs that
-    crashed (`crashed`), if any."""
+    """The reason behind every verdict other than `agree`, each `agree` that rests on one
+    line of evidence (its provers all share code: ``independent`` 1), and the summary line:
+    a count of verdicts, worst first (`crosscheck.harness.verdicts.SEVERITY`), then the runs
+    that crashed (`crashed`), if any."""
     verdicts = judge_all(records)
-    lines = [f"{_name(v)}: {v.verdict.value}: {v.reason}" for v in verdicts if v.verdict is not Verdict.AGREE]
+    lines = [f"{_name(v)}: {v.verdict.value}: {v.reason}" if v.verdict is not Verdict.AGREE
+             else f"{_name(v)}: agree on one line of evidence: {v.reason}"
+             for v in verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
     counts = Counter(v.verdict for v in verdicts)
     summary = f"{len(verdicts)} instances: " + ", ".join(
         f"{counts[verdict]} {verdict.value}" for verdict in sorted(counts, key=SEVERITY.__getitem__))

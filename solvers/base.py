@@ -181,11 +181,6 @@ class Solver(ABC):
     name: ClassVar[str]
     puzzle: ClassVar[str]
     summary: ClassVar[str]
-    #: Components that decide this formulation's answers and that other formulations use
-    #: too (a contraction, a heuristic bound).  Two formulations sharing one can be wrong
-    #: together, so their agreement counts as one piece of evidence, not two.  Parsers
-    #: and plan checkers are not listed: every plan is replayed independently anyway.
-    shares: ClassVar[frozenset[str]] = frozenset()
     #: True when a run solves with CP-SAT, whose worker threads (`crosscheck.solvers.cpsat.default_workers`)
     #: share the cores: the harness counts them before running several runs at a time.
     runs_cpsat: ClassVar[bool] = False
@@ -193,6 +188,16 @@ class Solver(ABC):
     #: program): `solve` with a work limit then answers `unsupported` instead of running
     #: without a limit it cannot honour.
     counts_work: ClassVar[bool] = True
+
+    @property
+    def shares(self) -> frozenset[str]:
+        """The answer-deciding code (qualified names) this formulation runs that another
+        registered formulation of its puzzle runs too, computed from the code
+        (`crosscheck.solvers.sharing`; the trusted base is left out).  Two formulations
+        sharing any can be wrong together: their agreement is one piece of evidence."""
+        from crosscheck.solvers.sharing import shares
+
+        return shares(self)
 
     def unavailable(self) -> str | None:
         """Why this solver cannot run on this machine (a missing optional extra), or `None`.

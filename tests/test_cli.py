@@ -313,7 +313,9 @@ def test_record_optima_needs_independent_formulations(folder: Path, tmp_path: Pa
         invoke("record-optima", str(out), "--index", str(index))
         entry = tomllib.loads(index.read_text()).get("keys/other.txt")
         assert (entry is not None) is recorded
-    assert entry is not None and set(entry) == {"optimum", "origin"} and entry["optimum"] == 6
+    assert entry is not None and set(entry) == {"optimum", "origin", "provers", "independent", "shared"}
+    assert (entry["optimum"], sorted(entry["provers"]), entry["independent"], entry["shared"]) == (
+        6, ["keys-cpsat", "keys-grid"], 2, [])
     assert re.fullmatch(r"agreed by (keys-grid, keys-cpsat|keys-cpsat, keys-grid), 2 independent "
                         r"\(crosscheck [^,]+\)", entry["origin"]), entry["origin"]
 

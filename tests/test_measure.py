@@ -11,6 +11,7 @@ import os
 import random
 import threading
 import time
+import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.measure import core_groups, cores, oversubscription
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
-from crosscheck.harness.report import render, spread
+from crosscheck.harness.report import notes, render, spread
 from crosscheck.harness.run import _scheduled, run_task, threads
 from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
@@ -395,3 +396,33 @@ def test_record_optima_refuses_a_single_independent_line(tmp_path: Path) -> None
     assert not index.exists() or "x.txt" not in index.read_text()
     allowed = invoke("record-optima", str(path), "--index", str(index), "--allow-single")
     assert allowed.exit_code == 0 and "optimum = 8" in index.read_text()
+
+
+def test_recorded_optima_keep_their_provers_and_what_they_share(tmp_path: Path) -> None:
+    path = save(tmp_path / "runs.jsonl", [record("a", shares=("routes", "x")), record("b", shares=("routes",)),
+                                          record("c", shares=("bounds",))])
+    index = tmp_path / "index.toml"
+    assert invoke("record-optima", str(path), "--index", str(index)).exit_code == 0
+    entry = tomllib.loads(index.read_text())["x.txt"]
+    assert (entry["optimum"], entry["provers"], entry["independent"], entry["shared"]) == (8, ["a", "b", "c"], 2, ["routes"])
+
+
+def test_refresh_rewrites_evidence_but_never_an_answer(tmp_path: Path) -> None:
+    index = tmp_path / "index.toml"
+    index.write_text('# kept\n\n["x.txt"]\noptimum = 8\norigin = "published example"\nindependent = 3\n\n'
+                     '["y.txt"]\noptimum = 5\norigin = "published example"\nindependent = 2\n')
+    wrong = record("b", instance="y.txt", cost=4)  # disagrees with the index: y.txt keeps its evidence
+    path = save(tmp_path / "runs.jsonl", [record("a", shares=("routes",)), record("b", shares=("routes",)), wrong])
+    assert invoke("record-optima", str(path), "--index", str(index), "--refresh").exit_code == 0
+    text = index.read_text()
+    entries = tomllib.loads(text)
+    assert text.startswith("# kept\n")
+    assert entries["x.txt"] == {"optimum": 8, "origin": "published example", "provers": ["a", "b"],
+                                "independent": 1, "shared": ["routes"]}
+    assert entries["y.txt"] == {"optimum": 5, "origin": "published example", "independent": 2}
+
+
+def test_notes_say_where_an_answer_rests_on_one_line() -> None:
+    shared = [record("a", shares=("routes",)), record("b", shares=("routes",))]
+    assert "x.txt: agree on one line of evidence: 2 exact (1 independent): a, b" in notes(shared)
+    assert "one line" not in notes([record("a", shares=("routes",)), record("b", shares=("bounds",))])

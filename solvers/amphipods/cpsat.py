@@ -234,7 +234,6 @@ class ScheduleModel(Solver):
     name = "amphipods-cpsat"
     puzzle = "amphipods"
     summary = "CP-SAT scheduling model: leave/arrive events, stop choice, no-overlap, room order, path clear"
-    shares = frozenset({"crosscheck.solvers.amphipods.common.Layout"})
     runs_cpsat = True
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:

@@ -345,7 +345,6 @@ class MacroSearch(Solver):
     name = "amphipods-search"
     puzzle = "amphipods"
     summary = "A* over macro moves (room to stop, stop to room, room to room), no-blocking energy heuristic"
-    shares = frozenset({"crosscheck.solvers.amphipods.common.Layout"})
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         outcome = best_first_search(MacroMoves(Layout.of(instance)), Strategy.ASTAR, deadline)

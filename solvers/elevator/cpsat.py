@@ -1,7 +1,7 @@
 """``elevator-cpsat``: a time-indexed CP-SAT model over counts of pair types, horizons searched upward.
 
 Elements are interchangeable: renaming them maps plans to plans and the goal to itself
-(the argument ``elevator-quotient`` rests on, declared in `TimeIndexed.shares`).  So the
+(the argument ``elevator-quotient`` rests on, a shared lemma of `crosscheck.solvers.trusted.LEMMAS`).  So the
 model does not tell elements apart: per time 0..T it has the elevator's floor (one-hot
 Booleans) and, per *type* (c, g), how many elements have their microchip on floor c and
 their generator on floor g.  Per step 1..T it has the direction and, per type, how many
@@ -403,9 +403,6 @@ class TimeIndexed(Solver):
     name = "elevator-cpsat"
     puzzle = "elevator"
     summary = "time-indexed CP-SAT model over counts of pair types, horizons upward from proven bounds"
-    # counting elements per type rests on the renaming argument elevator-quotient's states rest on
-    shares = frozenset({"crosscheck.solvers.elevator.common.crossing_bound", "crosscheck.solvers.elevator.common.labelled_moves",
-                        "elevator: plans map to plans under renaming of elements"})
     runs_cpsat = True
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:

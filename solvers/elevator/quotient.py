@@ -131,7 +131,6 @@ class QuotientSearch(Solver):
     name = "elevator-quotient"
     puzzle = "elevator"
     summary = "A* over states up to renaming of elements, safety-free crossing bound"
-    shares = frozenset({"crosscheck.solvers.elevator.common.crossing_bound", "elevator: plans map to plans under renaming of elements"})
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):

@@ -1,8 +1,10 @@
 """``elevator-bfs``: breadth-first search over labelled states, a whole layer at a time.
 
 States keep element names (`crosscheck.solvers.elevator.packed`): no renaming symmetry, no bound,
-no pruning.  Every step can be undone (carrying the same items back leaves the two
-floors as they were), so the safe states form an undirected graph, which gives three
+no pruning, and its own safety test (`Moves.safe`, also for the start: `safe_everywhere`), so it
+shares no answer-deciding code with the other elevator formulations (`crosscheck list --shares`).
+
+Every step can be undone (carrying the same items back leaves the two floors as they were), so the safe states form an undirected graph, which gives three
 exact shortcuts of plain BFS:
 
 - layer d + 1 is the neighbours of layer d minus layers d and d - 1 (no visited set);
@@ -27,7 +29,6 @@ import numpy.typing as npt
 
 from crosscheck.models.elevator import Facility
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
-from crosscheck.solvers.elevator.common import start_is_safe
 from crosscheck.solvers.elevator.packed import Codes, Moves, Packing, to_moves
 from crosscheck.solvers.search import Ending, SearchOutcome
 
@@ -122,6 +123,15 @@ def search(moves: Moves, start: int, goal: int, deadline: Deadline) -> tuple[Sea
             return ending(Ending.SOLVED, head[::-1] + walk_to_root(moves, backward, middle)[1:])
 
 
+def safe_everywhere(moves: Moves, code: int) -> bool:
+    """Whether every floor of the packed state `code` is safe, by the packed safety test
+    (`Moves.safe`): this formulation's own test of an unsafe start, a second
+    implementation of the model's `all_safe` kept apart on purpose (see
+    `crosscheck.solvers.trusted`)."""
+    codes = moves.packing.array([code])
+    return all(bool(moves.safe(moves.on_floor(codes, floor))[0]) for floor in range(moves.packing.floors))
+
+
 class BreadthFirst(Solver):
     """Bidirectional breadth-first search over labelled states: ``optimal``, ``infeasible``
     (unsafe start, or one side explored every state connected to its root) or ``timeout``
@@ -130,16 +140,16 @@ class BreadthFirst(Solver):
     name = "elevator-bfs"
     puzzle = "elevator"
     summary = "bidirectional breadth-first search over labelled states, whole layers as numpy arrays"
-    shares = frozenset[str]()  # own packed moves and safety test; no bound, no quotient
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
-        if not start_is_safe(instance):
-            return Answer(Status.INFEASIBLE, message="the start is unsafe")
         packing = Packing.of(instance)
         start = packing.encode(0, [floor for pair in zip(instance.generators, instance.chips, strict=True)
                                    for floor in pair])
         goal = packing.encode(instance.top, [instance.top] * packing.items)
-        outcome, (forward, backward) = search(Moves(packing), start, goal, deadline)
+        moves = Moves(packing)
+        if not safe_everywhere(moves, start):
+            return Answer(Status.INFEASIBLE, message="the start is unsafe")
+        outcome, (forward, backward) = search(moves, start, goal, deadline)
         return outcome.answer(
             lambda path: list(to_moves(instance, packing, [start, *path])),
             infeasible="one side reached every state connected to its root without meeting the other",

@@ -27,7 +27,7 @@ plan passes through.
 Elements are interchangeable in the game as in the puzzle, so a game state is the
 elevator's level and how many elements have their chip and generator at each pair of
 levels (`GameState`), the quotient under renaming (the argument of
-``elevator-quotient``, declared in the solver's ``shares``).  Both tables are exact
+``elevator-quotient``, a shared lemma of `crosscheck.solvers.trusted.LEMMAS`).  Both tables are exact
 breadth-first searches with 0/1 costs over these states.
 """
 

@@ -347,7 +347,6 @@ class KeysCpSat(Solver):
     name = "keys-cpsat"
     puzzle = "keys"
     summary = "CP-SAT: one circuit per robot over the contracted graph, route choice per arc, global key ranks"
-    shares = frozenset({"crosscheck.solvers.keys.routes"})
     runs_cpsat = True
 
     def __init__(self, num_workers: int | None = None, random_seed: int = SEED) -> None:

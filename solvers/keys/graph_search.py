@@ -113,7 +113,6 @@ class GraphSearch(Solver):
     name = "keys-graph"
     puzzle = "keys"
     summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
-    shares = frozenset({"crosscheck.solvers.keys.routes", "crosscheck.solvers.keys.bounds"})
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         vault = contract(instance)

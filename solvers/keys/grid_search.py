@@ -1,7 +1,11 @@
 """``keys-grid``: the classic search over (robot cells, keys held), walking the grid itself.
 
 It uses neither the route contraction (`crosscheck.solvers.keys.routes`) nor the bounds of the
-graph search (`crosscheck.solvers.keys.bounds`), so it checks both independently.
+graph search (`crosscheck.solvers.keys.bounds`), and it reads the grid's rules itself (which
+cells are walkable, which door needs which key, which keys can be collected at all:
+`crosscheck.solvers.keys.grid_walks`, a second implementation of the model's `Vault.passable`,
+`door_key` and `collectable_keys`), so it shares no answer-deciding code with the other
+formulations (`crosscheck list --shares`) and checks them independently.
 
 States are (the cell of each robot, keys held), packed into one int: the low bits
 hold the key mask, then each robot's terminal index (its start or a key's cell).  An
@@ -32,10 +36,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from crosscheck.models.keys import KeyMove, Vault, collectable_keys
+from crosscheck.models.keys import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.keys.grid_cuts import CutBound
-from crosscheck.solvers.keys.grid_walks import CellGraph, FirstKeyWalks
+from crosscheck.solvers.keys.grid_walks import CellGraph, FirstKeyWalks, reachable_keys
 from crosscheck.solvers.keys.packing import PackedKeysProblem, RobotPacking
 from crosscheck.solvers.search import Strategy, best_first_search
 
@@ -82,7 +86,8 @@ class GridSearch(Solver):
     summary = "A* over (robot cells, keys held), each action a grid walk to the first new key"
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
-        if collectable_keys(instance) != set(instance.keys):
+        graph = CellGraph(instance)  # its own reading of the grid (see `crosscheck.solvers.keys.grid_walks`)
+        if reachable_keys(graph) != (1 << len(graph.key_cells)) - 1:
             return Answer(Status.INFEASIBLE, message="some key cannot be reached even with every reachable door open")
         problem = WalkProblem(instance)
         outcome = best_first_search(problem, Strategy.ASTAR, deadline)

@@ -3,7 +3,11 @@
 `CellGraph` numbers the vault's cells ``r * width + c`` and keeps, per cell, its
 walkable neighbours (no wall, no door whose key is absent: that door never opens),
 the key bit of the door on it and the key bit of the key on it.  Key bits follow the
-letters in alphabetical order.
+letters in alphabetical order.  It reads the grid's characters itself (`walkable`,
+`door_letter`): a second implementation of the model's `Vault.passable` and `door_key`,
+kept apart on purpose so that ``keys-grid`` shares no rule with the other formulations
+and a fault in either reading makes the two disagree (see `crosscheck.solvers.trusted`).
+`reachable_keys` is likewise its own test of which keys can be collected at all.
 
 `FirstKeyWalks.first_keys(cell, held)` runs a breadth-first search of one robot from
 `cell` under the keys `held`: it never enters a door whose key is not held, and a
@@ -16,10 +20,22 @@ with it on those letters repeats the run exactly and gets the stored answer.
 
 from __future__ import annotations
 
-from crosscheck.models.keys import DIRECTIONS, Vault, door_key
+from crosscheck.models.keys import DIRECTIONS, Vault
 
 #: One walk's end: (key bit picked up, moves, cell of the key).
 Walk = tuple[int, int, int]
+
+
+def door_letter(char: str) -> str | None:
+    """The key letter that opens the door `char` (an uppercase letter), else None."""
+    return char.lower() if char.isalpha() and char.isupper() else None
+
+
+def walkable(char: str, letters: str) -> bool:
+    """Whether a robot may ever stand on `char` when every key in `letters` is held:
+    not a wall, and not a door whose key is not in the vault (it never opens)."""
+    door = door_letter(char)
+    return char != "#" and (door is None or door in letters)
 
 
 class CellGraph:
@@ -36,8 +52,8 @@ class CellGraph:
         for r, row in enumerate(vault.rows):
             for c, char in enumerate(row):
                 cell = r * self.width + c
-                self.walkable[cell] = vault.passable(char)
-                self.door[cell] = bit_of.get(door_key(char) or "", 0)
+                self.walkable[cell] = walkable(char, self.letters)
+                self.door[cell] = bit_of.get(door_letter(char) or "", 0)
                 self.key[cell] = bit_of.get(char, 0)
         # steps[cell]: (direction, neighbour) for each walkable neighbour of a walkable cell
         self.steps: list[tuple[tuple[str, int], ...]] = [() for _ in range(cells)]
@@ -128,3 +144,24 @@ class FirstKeyWalks:
             directions.append(direction)
         directions.reverse()
         return directions
+
+
+def reachable_keys(graph: CellGraph) -> int:
+    """The key bits some sequence of moves can collect (ignoring cost): explore from the
+    robots' cells through every door whose key is held, collect what was reached, and
+    repeat until nothing new is found (holding a key never closes anything)."""
+    held = 0
+    while True:
+        seen = set(graph.starts)
+        stack = list(graph.starts)
+        found = 0
+        while stack:
+            cell = stack.pop()
+            found |= graph.key[cell]
+            for other in graph.neighbours[cell]:
+                if other not in seen and graph.door[other] & ~held == 0:
+                    seen.add(other)
+                    stack.append(other)
+        if found | held == held:
+            return held
+        held |= found

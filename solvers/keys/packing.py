@@ -3,9 +3,9 @@
 The low `keys` bits are the key mask (bit i for the i-th key letter, as in
 `crosscheck.models.keys.Vault.key_bits`); above them every robot has `bits_per_robot` bits holding
 its position index (a grid cell or a contracted node, whatever the search numbers).
-Like the search engine itself, this is state-encoding infrastructure, not a piece that
-decides answers, so solvers do not list it in `Solver.shares`; its round trip is tested
-on its own (tests/test_keys_model.py).
+Like the search engine itself, this is state-encoding infrastructure in the trusted base
+(`crosscheck.solvers.trusted`), so using it does not count as sharing; its round trip is
+tested on its own (tests/test_keys_model.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,114 @@
+"""Computed sharing: stored footprints match the code, and using another formulation's
+helper shows up as sharing and lowers the independence count."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from crosscheck.models.keys import Vault
+from crosscheck.solvers import sharing
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.footprints import FOOTPRINTS
+from crosscheck.solvers.keys.routes import contract
+from crosscheck.solvers.registry import get_solver, solvers_for
+from crosscheck.solvers.trusted import TRUSTED, is_trusted
+
+
+class BorrowsRoutes(Solver):
+    """A researcher's formulation that reuses keys-graph's route contraction."""
+
+    name = "borrows-routes"
+    puzzle = "keys"
+    summary = "calls crosscheck.solvers.keys.routes.contract"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=f"{len(contract(instance).cells)} nodes")
+
+
+class AsksTheVault(Solver):
+    """Reuses the model's passability rule through an object: only a trace can see it."""
+
+    name = "asks-the-vault"
+    puzzle = "keys"
+    summary = "calls vault.passable on the instance"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(instance.passable(".")))
+
+
+def test_stored_footprints_match_the_code() -> None:
+    """What `python -m crosscheck.solvers.sharing` would write now is what is stored."""
+    computed = sharing.built_in_footprints()
+    for name, names in computed.items():
+        if get_solver(name).unavailable() is None:
+            assert names == FOOTPRINTS[name], (name, sorted(names ^ FOOTPRINTS[name]))
+    assert set(computed) == set(FOOTPRINTS)
+
+
+def test_a_borrowed_helper_shows_as_shared_and_lowers_independence() -> None:
+    keys = solvers_for("keys")
+    before = sharing.independent_group(keys)
+    plugin = BorrowsRoutes()
+    assert "crosscheck.solvers.keys.routes.contract" in sharing.footprint(plugin)
+    assert "crosscheck.solvers.keys.routes.contract" in sharing.shares(plugin, [*keys, plugin])
+    assert "crosscheck.solvers.keys.routes.contract" in sharing.shares(get_solver("keys-grid"), [plugin]) | \
+        sharing.shares(get_solver("keys-graph"), [plugin])
+    # keys-grid alone with the plugin: independent; keys-graph with it: not
+    grid, graph = get_solver("keys-grid"), get_solver("keys-graph")
+    assert sharing.independent_group([grid, plugin]) == ["keys-grid", "borrows-routes"]
+    assert len(sharing.independent_group([graph, plugin])) == 1
+    assert len(sharing.independent_group([*keys, plugin])) == len(before)
+
+
+def test_a_call_on_an_object_is_seen_by_the_trace() -> None:
+    plugin = AsksTheVault()
+    assert "crosscheck.models.keys.Vault.passable" not in sharing.static_footprint(AsksTheVault)
+    traced = sharing.footprint(plugin, traced=True)
+    assert "crosscheck.models.keys.Vault.passable" in traced
+    assert traced & sharing.footprint(get_solver("keys-graph"))
+
+
+def test_planting_a_call_into_keys_grid_makes_it_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """keys-grid shares nothing today; once its code calls keys-graph's bound, the
+    recomputed footprints show the sharing."""
+    grid = get_solver("keys-grid")
+    assert grid.shares == frozenset()
+    module = importlib.import_module("crosscheck.solvers.keys.grid_search")
+    original = module.GridSearch._solve
+
+    def planted(self: Solver, instance: Vault, deadline: Deadline) -> Answer:
+        contract(instance)  # the planted use of another formulation's helper
+        return original(self, instance, deadline)
+
+    monkeypatch.setattr(module.GridSearch, "_solve", planted)
+    assert "crosscheck.solvers.keys.routes.contract" in sharing.computed_footprint(grid)
+
+
+def test_every_trusted_name_exists_and_says_how_it_is_verified() -> None:
+    """A typo in the trusted base would silently trust nothing (or the wrong thing)."""
+    for name, how in TRUSTED.items():
+        assert how.strip(), name
+        parts = name.split(".")
+        for split in range(len(parts), 0, -1):
+            try:
+                found: object = importlib.import_module(".".join(parts[:split]))
+            except ModuleNotFoundError:
+                continue
+            for attribute in parts[split:]:
+                found = getattr(found, attribute)
+            break
+        else:
+            pytest.fail(f"{name} names nothing")
+    assert is_trusted("crosscheck.solvers.search.best_first_search")
+    assert not is_trusted("crosscheck.models.keys.Vault.passable")
+    assert not is_trusted("crosscheck.solvers.searchlight")
+
+
+def test_records_carry_the_computed_shares() -> None:
+    """`Solver.shares` (what run records keep) is the computed sharing."""
+    for solver in solvers_for("elevator"):
+        assert solver.shares == sharing.shares(solver)
+    assert "crosscheck.models.elevator.all_safe" in get_solver("elevator-quotient").shares
+    assert get_solver("elevator-bfs").shares == frozenset()
