@@ -5,19 +5,44 @@ the model and the machine only), and takes the time left on the run's `Deadline`
 own time limit and the work left as a deterministic-time limit (which CP-SAT honours alike
 on any machine). The stats of a run name the seed and workers so that records carry them.
 `run_answer` turns a finished run into the solver's `Answer` the same way for every model.
+
+OR-Tools' ``cp_model`` takes about a second to import (it imports pandas), so this module
+offers it as `cp_model`, imported on first use: the CP-SAT formulations import it from here,
+and commands that build no CP-SAT model (``--help``, ``list``, a search's ``solve``) do not
+pay for it.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
-
-from ortools.sat.python import cp_model
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from crosscheck.solvers.base import Answer, Deadline, Stats, Status
+
+
+class _ImportedOnUse:
+    """Stands for the module `name`, imported at the first attribute looked up; each
+    attribute is then kept here, so later look-ups cost what a module's do."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        module: ModuleType = importlib.import_module(self._name)
+        value = getattr(module, attribute)
+        setattr(self, attribute, value)
+        return value
+
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+else:
+    cp_model = _ImportedOnUse("ortools.sat.python.cp_model")
 
 #: Workers per CP-SAT run (fewer on a machine with fewer cores): a small portfolio; the
 #: harness gives a run as many cores as it has workers, so on two cores it runs alone.

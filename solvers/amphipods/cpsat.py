@@ -26,12 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from crosscheck.models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.base import Answer, Deadline, Solver
-from crosscheck.solvers.cpsat import configured_solver, run_answer, run_stats, solve
+from crosscheck.solvers.cpsat import configured_solver, cp_model, run_answer, run_stats, solve
 
 DIRECT = -1
 #: The `Mover.room` of an amphipod that starts in the hallway.

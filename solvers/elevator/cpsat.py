@@ -41,14 +41,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import comb
-from typing import NamedTuple
-
-from ortools.sat.python import cp_model
-from ortools.sat.python.cp_model import IntVar, LinearExprT
+from typing import TYPE_CHECKING, NamedTuple
 
 from crosscheck.models.elevator import ElevatorMove, Facility, all_safe
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
-from crosscheck.solvers.cpsat import configured_solver, has_solution, run_stats, solve
+from crosscheck.solvers.cpsat import configured_solver, cp_model, has_solution, run_stats, solve
 from crosscheck.solvers.elevator.common import (
     PairType,
     Riding,
@@ -61,6 +58,9 @@ from crosscheck.solvers.elevator.common import (
     to_move,
 )
 from crosscheck.solvers.elevator.top_floors import GameState, TopFloors
+
+if TYPE_CHECKING:  # annotations only: importing names from cp_model would load it (see crosscheck.solvers)
+    from ortools.sat.python.cp_model import IntVar, LinearExprT
 
 #: Count the safe quotient states exactly only while there are at most this many multisets.
 EXACT_CAP_LIMIT = 200_000

@@ -32,11 +32,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ortools.sat.python import cp_model
-
 from crosscheck.models.keys import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
-from crosscheck.solvers.cpsat import SEED, configured_solver, run_answer, run_stats, solve
+from crosscheck.solvers.cpsat import SEED, configured_solver, cp_model, run_answer, run_stats, solve
 from crosscheck.solvers.keys.level_cuts import level_cuts
 from crosscheck.solvers.keys.routes import ContractedVault, contract
 from crosscheck.solvers.keys.warm_start import Step, greedy_sequence, kicked_sequence
