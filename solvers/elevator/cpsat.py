@@ -25,7 +25,10 @@ plan, renamed, would apply earlier), so its length is below the number of such s
 once every horizon below that cap is refuted, no plan exists.  When time runs out the
 result is ``timeout`` with the first horizon not yet refuted as its bound.  Three starts
 are refuted directly: an unsafe one (a chip already destroyed), one with no safe step,
-and one whose relaxation cannot reach its goal.
+and one whose relaxation cannot reach its goal.  Before any horizon, a facility without
+a plan is usually refuted without one: `crosscheck.solvers.elevator.closure` proposes the
+states up to renaming reachable from the start when the goal is not among them, and CP-SAT
+proves that no safe step leaves them.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from ortools.sat.python.cp_model import LinearExprT
 from crosscheck.models.elevator import ElevatorMove, Facility, all_safe
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
 from crosscheck.solvers.cpsat import configured_solver, has_solution, run_stats, solve
+from crosscheck.solvers.elevator.closure import closed_without_goal
 from crosscheck.solvers.elevator.common import (
     Riding,
     item_names,
@@ -303,9 +307,10 @@ def with_parity(steps: int, facility: Facility) -> int:
 class TimeIndexed(Solver):
     """`HorizonModel` at horizons upward from the crossing and relaxation bounds (same
     parity as a plan): the first satisfiable horizon is ``optimal``; ``infeasible`` when
-    the start is unsafe, has no safe step, its relaxation cannot reach the goal, or every
-    horizon below the number of states up to renaming is refuted; else ``timeout`` with
-    the first undecided horizon as the bound."""
+    the start is unsafe, has no safe step, its relaxation cannot reach the goal, CP-SAT
+    proves a set of states holding the start and not the goal closed under safe steps
+    (`closed_without_goal`), or every horizon below the number of states up to renaming is
+    refuted; else ``timeout`` with the first undecided horizon as the bound."""
 
     name = "elevator-cpsat"
     puzzle = "elevator"
@@ -331,6 +336,11 @@ class TimeIndexed(Solver):
         start_waste = tables.start_waste()
         if start_waste is None:
             return Answer(Status.INFEASIBLE, message="the top floors relaxation cannot reach its goal")
+        closed = closed_without_goal(instance, deadline)
+        if closed is not None:
+            return Answer(Status.INFEASIBLE, stats={"closed_states": closed}, message=(
+                f"CP-SAT proved that no safe step leaves a set of {closed} states up to renaming "
+                "that holds the start and not the goal"))
         horizon = with_parity(max(crossing, potential(instance.floors, start) + 2 * start_waste), instance)
         return self._horizons(instance, horizon, tables, deadline)
 
