@@ -25,9 +25,11 @@ from crosscheck.solvers.elevator.cpsat import (
     configure_search,
     potential,
     quotient_state_cap,
+    with_parity,
 )
 from crosscheck.solvers.elevator.quotient import QuotientSearch, canonical
 from crosscheck.solvers.elevator.search import BreadthFirst
+from crosscheck.solvers.elevator.top_floors import TopFloors
 from crosscheck.solvers.registry import solvers_for
 from tests.known import INSTANCES
 
@@ -204,11 +206,21 @@ def test_cpsat_proves_infeasibility_directly_or_by_refuting_every_horizon_below_
     # a lone generator on floor 1 cannot move without destroying the chips above
     stuck = TimeIndexed().solve(load("stuck-generator.txt"), 10)
     assert (stuck.status, stuck.message) == (Status.INFEASIBLE, "no safe step from the start")
-    # the hydrogen pair can never pass the sulfur chip: refuted horizon by horizon
+    # the hydrogen pair can never pass the sulfur chip: on three floors the top floors
+    # relaxation is the puzzle itself (its pool is one floor, with the safety rule)
     stranded = load("stranded-chip.txt")
     result = TimeIndexed().solve(stranded, 30)
-    assert result.status is Status.INFEASIBLE
-    assert result.stats["best_bound"] == quotient_state_cap(stranded) - 2  # the last horizon refuted
+    assert (result.status, result.message) == (Status.INFEASIBLE, "the top floors relaxation cannot reach its goal")
+    # with a weaker relaxation (one floor kept) and no closure proof: refuted horizon by horizon
+    game = TopFloors(stranded.floors, len(stranded.elements), kept=1)
+    start = game.state(0, stranded.chips, stranded.generators)
+    to_goal, from_start = game.to_goal(Deadline(None)), game.from_state(start, Deadline(None))
+    assert to_goal is not None and from_start is not None
+    tables = WasteTables(game, start, to_goal, from_start)
+    assert tables.start_waste() is not None
+    answer = TimeIndexed()._horizons(stranded, with_parity(1, stranded), tables, Deadline(30.0))
+    assert answer.status is Status.INFEASIBLE
+    assert answer.stats["best_bound"] == quotient_state_cap(stranded) - 2  # the last horizon refuted
 
 
 def test_cpsat_proves_infeasibility_by_its_relaxation() -> None:

@@ -11,13 +11,17 @@ import json
 from collections import deque
 
 import pytest
+from ortools.sat.python import cp_model
 
 from crosscheck.models.keys import Vault, check_plan, generate, parse
-from crosscheck.solvers.base import Status
+from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.cpsat import configured_solver
 from crosscheck.solvers.keys import SOLVERS
-from crosscheck.solvers.keys.cpsat import KeysCpSat
+from crosscheck.solvers.keys.cpsat import KeysCpSat, VaultModel
+from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver
 from tests.known import published_optima, read
+from tests.test_keys_level_cuts import COMING_BACK, coming_back, first_collections
 
 ANSWERS = published_optima("keys")
 
@@ -143,3 +147,19 @@ def test_short_limit_reports_an_honest_bound() -> None:
     assert result.bound is None or result.bound <= optimum  # a lower bound, whatever the status
     if result.cost is not None:
         assert check_plan(vault, result.plan) == result.cost >= optimum
+
+
+@pytest.mark.parametrize("name", COMING_BACK)
+def test_an_optimal_order_survives_the_reentry_cuts(name: str) -> None:
+    """keys-grid's optimal plan, its order of first collections fixed as the ranks, is a
+    solution of the model with its re-entry cuts at the same cost."""
+    vault = coming_back(name)
+    reference = get_solver("keys-grid").solve(vault, 60)
+    assert reference.plan is not None and reference.status is Status.OPTIMAL
+    model = VaultModel(vault, contract(vault))
+    assert model.reentries > 0
+    for position, letter in enumerate(first_collections(vault, reference.plan)):
+        model.model.add(model.rank[model.cv.letters.index(letter)] == position)
+    solver = configured_solver(Deadline(60.0))
+    assert solver.solve(model.model) == cp_model.OPTIMAL
+    assert solver.objective_value == reference.cost

@@ -78,3 +78,51 @@ def test_optimal_plans_cross_every_cut_enough(params: dict[str, int]) -> None:
         for mask, count in cuts.groups.items():
             inside = last is not None and bool(bit[last] & mask)
             assert crossed.get(mask, 0) >= count * (2 - inside), (robot, mask)
+
+
+def first_collections(vault: Vault, plan: list[KeyMove]) -> list[str]:
+    """The keys in the order they are first collected."""
+    cells, order = list(vault.robots), []
+    steps = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
+    for robot, direction in plan:
+        (r, c), (dr, dc) = cells[robot], steps[direction]
+        cells[robot] = (r + dr, c + dc)
+        char = vault.at(cells[robot])
+        if char.islower() and char not in order:
+            order.append(char)
+    return order
+
+
+#: Vaults whose optimal plans (keys-grid's) leave a level cut and come back to it.
+COMING_BACK = ["keys/one-robot-2.txt", "keys/one-robot-3.txt", "keys/one-robot-4.txt", "keys/four-robots-4.txt",
+               "generated seed=0 size=13 keys=8 doors=6 loops=0"]
+
+
+def coming_back(name: str) -> Vault:
+    return generate(0, size=13, keys=8, doors=6, loops=0) if name.startswith("generated") else parse(read(name), name)
+
+
+@pytest.mark.parametrize("name", COMING_BACK)
+def test_optimal_plans_cross_twice_more_when_they_come_back(name: str) -> None:
+    """keys-cpsat's re-entry cut: a lone robot inside a level cut, then at a key outside it,
+    then inside again crosses each of its boundaries at least 4 - [last key inside] times."""
+    vault = coming_back(name)
+    result = get_solver("keys-grid").solve(vault, 30)
+    assert result.plan is not None and result.status.value == "optimal"
+    cv = contract(vault)
+    bit = {letter: 1 << index for index, letter in enumerate(cv.letters)}
+    position = {key: index for index, key in enumerate(first_collections(vault, result.plan))}
+    came_back = 0
+    for robot, (cuts, (path, last)) in enumerate(zip(level_cuts(vault, cv), walks(vault, result.plan), strict=True)):
+        if cuts is None:
+            continue
+        crossed = cuts.crossings(vault.robots[robot], path)
+        mine = [key for key in cv.letters if vault.keys[key] in cuts.distance]
+        for mask, count in cuts.groups.items():
+            inside = sorted(position[key] for key in mine if bit[key] & mask)
+            outside = [position[key] for key in mine if not bit[key] & mask]
+            if any(inside[0] < y < inside[-1] for y in outside):
+                came_back += 1
+                ends_inside = last is not None and bool(bit[last] & mask)
+                assert crossed.get(mask, 0) >= count * (4 - ends_inside), (robot, mask)
+    assert came_back > 0

@@ -1,16 +1,10 @@
 """``elevator-cpsat``: a time-indexed CP-SAT model over counts of pair types, horizons searched upward.
 
-Elements are interchangeable: renaming them maps plans to plans and the goal to itself
-(the argument ``elevator-quotient`` rests on, a shared lemma of `crosscheck.solvers.trusted.LEMMAS`).  So the
-model does not tell elements apart: per time 0..T it has the elevator's floor (one-hot
-Booleans) and, per *type* (c, g), how many elements have their microchip on floor c and
-their generator on floor g.  Per step 1..T it has the direction and, per type, how many
-of its chips, of its generators and of its whole pairs ride (`Ride`): one or two items
-in all, from the elevator's floor to its next floor; the counts change by what rides.
-After every step every floor is safe: no type with its generator on a floor is present
-beside a type with its chip there and its generator elsewhere.  At T every element is
-of type (top, top).  A solution is turned into a plan by naming, step by step, elements
-of the riding types (any will do: they are interchangeable).
+The rules over counts of pair types are `crosscheck.solvers.elevator.transitions`' (elements
+are interchangeable, so the model does not tell them apart: the argument ``elevator-quotient``
+rests on, a shared lemma of `crosscheck.solvers.trusted.LEMMAS`); `HorizonModel` puts the start
+at time 0 and every element of type (top, top) at T.  A solution is turned into a plan by
+naming, step by step, elements of the riding types (any will do: they are interchangeable).
 
 Redundant cuts: the safety-free crossing bound (`crosscheck.solvers.elevator.common.crossing_bound`)
 holds from every time t as a linear inequality on the remaining boundary crossings; the
@@ -32,7 +26,10 @@ plan, renamed, would apply earlier), so its length is below the number of such s
 once every horizon below that cap is refuted, no plan exists.  When time runs out the
 result is ``timeout`` with the first horizon not yet refuted as its bound.  Three starts
 are refuted directly: an unsafe one (a chip already destroyed), one with no safe step,
-and one whose relaxation cannot reach its goal.
+and one whose relaxation cannot reach its goal.  Before any horizon, a facility without
+a plan is usually refuted without one: `crosscheck.solvers.elevator.closure` proposes the
+states up to renaming reachable from the start when the goal is not among them, and CP-SAT
+proves that no safe step leaves them.
 """
 
 from __future__ import annotations
@@ -46,8 +43,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from crosscheck.models.elevator import ElevatorMove, Facility, all_safe
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
 from crosscheck.solvers.cpsat import configured_solver, cp_model, has_solution, run_stats, solve
+from crosscheck.solvers.elevator.closure import closed_without_goal
 from crosscheck.solvers.elevator.common import (
-    PairType,
     Riding,
     item_names,
     labelled_bound,
@@ -58,9 +55,10 @@ from crosscheck.solvers.elevator.common import (
     to_move,
 )
 from crosscheck.solvers.elevator.top_floors import GameState, TopFloors
+from crosscheck.solvers.elevator.transitions import Transitions
 
-if TYPE_CHECKING:  # annotations only: importing names from cp_model would load it (see crosscheck.solvers)
-    from ortools.sat.python.cp_model import IntVar, LinearExprT
+if TYPE_CHECKING:  # for annotations only: importing names from cp_model loads it (crosscheck.solvers.cpsat)
+    from ortools.sat.python.cp_model import LinearExprT
 
 #: Count the safe quotient states exactly only while there are at most this many multisets.
 EXACT_CAP_LIMIT = 200_000
@@ -159,45 +157,15 @@ class Fit(NamedTuple):
     after: int
 
 
-class Ride(NamedTuple):
-    """How many (`number`) chips, generators or whole pairs (`riding`) of type `source` ride
-    at a step, from `floor` to the next (`step` +1 up, -1 down), becoming of type `target`."""
-
-    number: IntVar
-    riding: Riding
-    source: PairType
-    target: PairType
-    floor: int
-    step: int
-
-    @property
-    def riders(self) -> int:
-        return 2 if self.riding is Riding.PAIR else 1
-
-
-class HorizonModel:
-    """The CP-SAT model of plans of exactly `horizon` steps (without `tables`, no
+class HorizonModel(Transitions):
+    """The CP-SAT model of plans of exactly `horizon` steps from the facility's start to its
+    goal (`crosscheck.solvers.elevator.transitions` states the rules; without `tables`, no
     relaxation cuts)."""
 
     def __init__(self, facility: Facility, horizon: int, tables: WasteTables | None = None) -> None:
-        self.facility, self.horizon = facility, horizon
-        self.floors, self.top, self.pairs = facility.floors, facility.top, len(facility.elements)
-        self.types = pair_types(self.floors)
-        model = self.model = cp_model.CpModel()
-        times = range(horizon + 1)
-
-        # variables: elevator floor and elements per type at every time, direction per step
-        self.elevator = [[model.new_bool_var(f"elevator_{t}_{f}") for f in range(self.floors)] for t in times]
-        self.count = [{(c, g): model.new_int_var(0, self.pairs, f"count_{t}_{c}_{g}") for c, g in self.types}
-                      for t in times]
-        self.up = [model.new_bool_var(f"up_{t}") for t in times]  # up[0] and rides[0]: no step 0
-        model.add(self.up[0] == 0)
-        self.rides: list[list[Ride]] = [[]] + [self._rides(t) for t in range(1, horizon + 1)]
-
-        self._states()
+        super().__init__(facility, horizon)
+        model = self.model
         self._start_and_goal()
-        for t in range(1, horizon + 1):
-            self._step(t)
         self._crossing_cuts()
         start_potential = self.start_potential = potential(self.floors, start_state(facility))
         #: the wasteful steps of every plan of this horizon (`potential`)
@@ -209,41 +177,6 @@ class HorizonModel:
         if tables is not None:
             self._top_floors_tables(tables)
 
-    def _rides(self, t: int) -> list[Ride]:
-        """The ride variables of step t: every kind, type and direction that stays in the building."""
-        rides = []
-        for c, g in self.types:
-            for step in (1, -1):
-                moves = [(Riding.CHIP, c, (c + step, g)), (Riding.GENERATOR, g, (c, g + step))]
-                if c == g:
-                    moves.append((Riding.PAIR, c, (c + step, c + step)))
-                for riding, floor, target in moves:
-                    if 0 <= floor + step < self.floors:
-                        most = 1 if riding is Riding.PAIR else 2
-                        number = self.model.new_int_var(0, most, f"ride_{riding}_{t}_{c}_{g}_{step:+d}")
-                        rides.append(Ride(number, riding, (c, g), target, floor, step))
-        return rides
-
-    def _states(self) -> None:
-        """One elevator floor and all elements at every time; every floor safe after each step."""
-        model = self.model
-        for t in range(self.horizon + 1):
-            model.add_exactly_one(self.elevator[t])
-            model.add(sum(self.count[t].values()) == self.pairs)
-            if t == 0:
-                continue
-            present = {}
-            for c, g in self.types:
-                present[c, g] = model.new_bool_var(f"present_{t}_{c}_{g}")
-                model.add(self.count[t][c, g] >= 1).only_enforce_if(present[c, g])
-                model.add(self.count[t][c, g] == 0).only_enforce_if(~present[c, g])
-            # safety: a generator on floor f never meets a chip on f whose generator is elsewhere
-            for f in range(self.floors):
-                for holder in range(self.floors):
-                    for elsewhere in range(self.floors):
-                        if elsewhere != f:
-                            model.add_bool_or([~present[holder, f], ~present[f, elsewhere]])
-
     def _start_and_goal(self) -> None:
         facility, model = self.facility, self.model
         model.add(self.elevator[0][0] == 1)
@@ -253,27 +186,6 @@ class HorizonModel:
         for pair_type in self.types:
             model.add(self.count[0][pair_type] == start[pair_type])
             model.add(self.count[self.horizon][pair_type] == (self.pairs if pair_type == (self.top, self.top) else 0))
-
-    def _step(self, t: int) -> None:
-        """The elevator moves one floor; one or two items ride from its floor; counts flow."""
-        model, before, after = self.model, self.elevator[t - 1], self.elevator[t]
-        for f in range(self.floors):
-            model.add_bool_or([~before[f], ~self.up[t], after[f + 1]] if f + 1 < self.floors else [~before[f], ~self.up[t]])
-            model.add_bool_or([~before[f], self.up[t], after[f - 1]] if f > 0 else [~before[f], self.up[t]])
-        for ride in self.rides[t]:
-            model.add(ride.number == 0).only_enforce_if(~before[ride.floor])
-            model.add(ride.number == 0).only_enforce_if(~self.up[t] if ride.step > 0 else self.up[t])
-        model.add(self._riders(t) >= 1)
-        model.add(self._riders(t) <= 2)
-        for pair_type in self.types:
-            leaving = sum(ride.number for ride in self.rides[t] if ride.source == pair_type)
-            arriving = sum(ride.number for ride in self.rides[t] if ride.target == pair_type)
-            model.add(leaving <= self.count[t - 1][pair_type])
-            model.add(self.count[t][pair_type] == self.count[t - 1][pair_type] - leaving + arriving)
-
-    def _riders(self, t: int) -> LinearExprT:
-        """The number of items riding at step t."""
-        return sum(ride.riders * ride.number for ride in self.rides[t])
 
     def _potential(self, t: int) -> LinearExprT:
         """`potential` of the state at time t."""
@@ -396,9 +308,10 @@ def with_parity(steps: int, facility: Facility) -> int:
 class TimeIndexed(Solver):
     """`HorizonModel` at horizons upward from the crossing and relaxation bounds (same
     parity as a plan): the first satisfiable horizon is ``optimal``; ``infeasible`` when
-    the start is unsafe, has no safe step, its relaxation cannot reach the goal, or every
-    horizon below the number of states up to renaming is refuted; else ``timeout`` with
-    the first undecided horizon as the bound."""
+    the start is unsafe, has no safe step, its relaxation cannot reach the goal, CP-SAT
+    proves a set of states holding the start and not the goal closed under safe steps
+    (`closed_without_goal`), or every horizon below the number of states up to renaming is
+    refuted; else ``timeout`` with the first undecided horizon as the bound."""
 
     name = "elevator-cpsat"
     puzzle = "elevator"
@@ -421,6 +334,11 @@ class TimeIndexed(Solver):
         start_waste = tables.start_waste()
         if start_waste is None:
             return Answer(Status.INFEASIBLE, message="the top floors relaxation cannot reach its goal")
+        closed = closed_without_goal(instance, deadline)
+        if closed is not None:
+            return Answer(Status.INFEASIBLE, stats={"closed_states": closed}, message=(
+                f"CP-SAT proved that no safe step leaves a set of {closed} states up to renaming "
+                "that holds the start and not the goal"))
         horizon = with_parity(max(crossing, potential(instance.floors, start) + 2 * start_waste), instance)
         return self._horizons(instance, horizon, tables, deadline)
 

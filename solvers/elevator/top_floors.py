@@ -9,8 +9,10 @@ module bounds how many, by solving a smaller puzzle exactly.
 The relaxed game keeps the top `levels` floors as they are and merges every floor below
 them into one *pool*: level 0 is the pool, level l >= 1 is floor ``floors - 1 - levels + l``.
 Its moves are the puzzle's (one or two items at the elevator's level ride one level up or
-down), except that the pool has no safety rule and its items are all at hand whenever the
-elevator is in the pool.  Its cost counts the wasteful moves.
+down), except that a pool of several floors has no safety rule and its items are all at
+hand whenever the elevator is in the pool (a pool of one floor is that floor, rule and
+all).  Its cost counts the wasteful moves.  Keeping every floor above the first
+(``kept = floors - 1``) makes the game the puzzle itself, up to renaming of elements.
 
 **Why it bounds the puzzle.** Map a plan's states to the game (each item and the
 elevator to its level).  A step between two pool floors changes nothing there; every
@@ -34,6 +36,7 @@ breadth-first searches with 0/1 costs over these states.
 from __future__ import annotations
 
 from collections import Counter, deque
+from heapq import heappop, heappush
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations_with_replacement
 
@@ -53,8 +56,8 @@ GameState = tuple[int, tuple[int, ...]]
 class TopFloors:
     """The relaxed game of a facility with `floors` floors and `pairs` elements."""
 
-    def __init__(self, floors: int, pairs: int) -> None:
-        self.levels = min(KEPT_FLOORS, floors - 1)
+    def __init__(self, floors: int, pairs: int, kept: int = KEPT_FLOORS) -> None:
+        self.levels = min(kept, floors - 1)
         self.pool_top = floors - 1 - self.levels  # the highest floor merged into the pool
         self.pairs = pairs
         self.categories: list[PairType] = pair_types(self.levels + 1)  # (chip level, generator level)
@@ -94,7 +97,7 @@ class TopFloors:
         each move's reverse; it finds every game state safe on the kept levels that reaches
         the goal (an unsafe one is absent: ask only of safe states).  The table depends on
         the levels and pairs only: it is computed once per process and shared, read-only."""
-        key = (self.levels, self.pairs)
+        key = (self.levels, self.pool_top == 0, self.pairs)
         if key not in _GOAL_TABLES:
             table = self._search(self.goal, backwards=True, deadline=deadline)
             if table is None:
@@ -106,6 +109,25 @@ class TopFloors:
         """The fewest wasteful moves from `start` to each game state it reaches (None if
         `deadline` expires first)."""
         return self._search(start, backwards=False, deadline=deadline)
+
+    def reachable(self, source: GameState, limit: int, deadline: Deadline) -> frozenset[GameState] | None:
+        """Every game state reachable from `source`; None as soon as the goal is among them,
+        once more than `limit` are found, or when `deadline` expires.  A greedy search: the
+        state of least potential first, which tends to head for the goal."""
+        seen = {source}
+        frontier = [(self.potential_range(source)[0], source)]
+        popped = 0
+        while frontier:
+            popped += 1
+            if len(seen) > limit or (popped % CHECK_EVERY == 0 and deadline.expired()):
+                return None
+            for successor, _ in self.moves(heappop(frontier)[1]):
+                if successor not in seen:
+                    if successor == self.goal:
+                        return None
+                    seen.add(successor)
+                    heappush(frontier, (self.potential_range(successor)[0], successor))
+        return frozenset(seen)
 
     def _search(self, source: GameState, backwards: bool, deadline: Deadline) -> dict[GameState, int] | None:
         """Breadth-first search with 0/1 costs from `source`: a move costs 1 when it is
@@ -159,13 +181,13 @@ class TopFloors:
         return tuple(moved)
 
     def _safe(self, counts: tuple[int, ...], level: int) -> bool:
-        """The puzzle's safety rule on a kept level (the pool has none)."""
-        if level == 0:
+        """The puzzle's safety rule on a kept level or a pool of one floor (a pool of several has none)."""
+        if level == 0 and self.pool_top > 0:
             return True
         chips = [chip for (chip, _), n in zip(self.categories, counts, strict=True) for _ in range(n)]
         generators = [generator for (_, generator), n in zip(self.categories, counts, strict=True) for _ in range(n)]
         return is_safe(chips, generators, level)
 
 
-#: `TopFloors.to_goal` per (levels, pairs), filled on first use.
-_GOAL_TABLES: dict[tuple[int, int], Mapping[GameState, int]] = {}
+#: `TopFloors.to_goal` per (levels, whether the pool is one floor, pairs), filled on first use.
+_GOAL_TABLES: dict[tuple[int, bool, int], Mapping[GameState, int]] = {}

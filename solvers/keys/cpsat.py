@@ -184,6 +184,7 @@ class VaultModel:
         self._circuits()
         self.choices: dict[tuple[int, int], list[tuple[cp_model.IntVar, ArcRoute]]] = {}
         self._route_choices()
+        self.reentries = 0  # re-entry literals of the level cuts
         self._level_cuts(vault)
 
     def _warm_start(self, deadline: Deadline) -> list[Step[ArcRoute]] | None:
@@ -194,8 +195,9 @@ class VaultModel:
         return kicked_sequence(self.robots, self.arcs, self.region, steps, WARM_START_KICKS, deadline.expired)
 
     def stats(self) -> Stats:
-        """The model's size: usable arcs and routes."""
-        return {"arcs": len(self.arcs), "routes": sum(len(routes) for routes in self.arcs.values())}
+        """The model's size: usable arcs and routes, re-entry literals of the level cuts."""
+        return {"arcs": len(self.arcs), "routes": sum(len(routes) for routes in self.arcs.values()),
+                "reentries": self.reentries}
 
     def _ranks(self) -> list[cp_model.IntVar]:
         """Ranks: a permutation of 0..K-1, bounded by the forced predecessors and successors."""
@@ -321,8 +323,31 @@ class VaultModel:
                         crossed[mask].append(count * literal)
             for mask, cut_count in cuts.groups.items():
                 inside = [end for node, end in self.ends[robot].items() if mask >> (node - self.robots) & 1]
-                terms = crossed[mask] + [cut_count * end for end in inside]
-                self.model.add(cp_model.LinearExpr.sum(terms) >= 2 * cut_count)
+                crossings = cp_model.LinearExpr.sum(crossed[mask] + [cut_count * end for end in inside])
+                self.model.add(crossings >= 2 * cut_count)
+                for reentry in self._reentries(robot, mask):
+                    self.model.add(crossings >= 2 * cut_count + 2 * cut_count * reentry)
+
+    def _reentries(self, robot: int, mask: int) -> list[cp_model.IntVar]:
+        """Per key y of the robot outside the level cuts with key set `mask` that some key
+        inside must follow (`before`), a literal that is false only if y precedes every key
+        inside: when true, the robot is inside, then at y, then inside again, so it crosses
+        each of those boundaries twice more (docs/puzzles/keys.md#strengthening)."""
+        inside = [node - self.robots for node in self.region[robot] if mask >> (node - self.robots) & 1]
+        forced = 0
+        for b in inside:
+            forced |= self.before[b]
+        literals = []
+        for node in self.region[robot]:
+            y = node - self.robots
+            if mask >> y & 1 or not forced >> y & 1:
+                continue
+            reentry = self.model.new_bool_var(f"reentry_{mask}_{self.cv.letters[y]}")
+            for a in inside:
+                self.model.add(self.rank[y] < self.rank[a]).only_enforce_if(~reentry)
+            literals.append(reentry)
+        self.reentries += len(literals)
+        return literals
 
     def _node_name(self, node: int) -> str:
         return f"start{node}" if node < self.robots else self.cv.letters[node - self.robots]
