@@ -245,7 +245,7 @@ def steps_optimum(burrow: Burrow, prune: bool) -> int | None:
     return outcome.cost
 
 
-SMALL_BURROWS = [Burrow(f"d1-{rooms}", tuple(rooms)) for rooms in ALL_DEPTH_ONE] + [  # type: ignore[misc]
+SMALL_BURROWS = [Burrow(f"d1-{rooms}", tuple(rooms)) for rooms in ALL_DEPTH_ONE] + [  # type: ignore[arg-type]
     generate(seed, depth=2, swaps=2) for seed in range(6)] + [
     pytest.param(generate(seed, depth=2, swaps=swaps), marks=pytest.mark.slow)
     for seed in range(6, 12) for swaps in (2, 3)] + [
