@@ -24,6 +24,7 @@ from crosscheck.solvers.base import Result, Status
 from crosscheck.solvers.registry import solvers_for
 from crosscheck.solvers.search import best_first_search
 from tests.known import published_optima, read
+from tests.relation_checks import burrows
 
 ANSWERS = published_optima("amphipods")
 
@@ -235,4 +236,91 @@ def test_steps_incremental_heuristic_matches_its_definition(burrow: Burrow) -> N
     assert best_first_search(problem).status == "solved"
     assert len(problem.estimates) > 50
     for state, estimate in problem.estimates.items():
-        assert estimate == problem.estimate(state[0])
+        assert estimate == problem.estimate(state)
+
+
+def steps_optimum(burrow: Burrow, prune: bool) -> int | None:
+    """The literal formulation's optimum (None: infeasible), with or without dead-state pruning."""
+    outcome = best_first_search(Burrowing(burrow, prune=prune))
+    return outcome.cost
+
+
+SMALL_BURROWS = [Burrow(f"d1-{rooms}", tuple(rooms)) for rooms in ALL_DEPTH_ONE] + [  # type: ignore[arg-type]
+    generate(seed, depth=2, swaps=2) for seed in range(6)] + [
+    pytest.param(generate(seed, depth=2, swaps=swaps), marks=pytest.mark.slow)
+    for seed in range(6, 12) for swaps in (2, 3)] + [
+    burrow for burrow in burrows(12, seed=3) if not burrow.at_rest]  # intermediate diagrams as starts
+
+
+@pytest.mark.parametrize("burrow", SMALL_BURROWS, ids=lambda b: getattr(b, "name", str(b)))
+def test_steps_dead_state_pruning_keeps_the_optimum(burrow: Burrow) -> None:
+    """Dropping stuck states changes no answer: against the plain literal graph."""
+    assert steps_optimum(burrow, prune=True) == steps_optimum(burrow, prune=False)
+
+
+def test_steps_pruned_search_reaches_the_published_optimum() -> None:
+    name = "amphipods/depth2-b.txt"
+    problem = Burrowing(example(name))
+    assert best_first_search(problem).cost == ANSWERS[name]
+    assert any(problem.stuck_memo.values())  # the pruning did drop states on the way
+
+
+def one_hallway_state(problem: Burrowing, hall: dict[int, str], mover: int, homing: bool) -> bytes:
+    """A state with the rooms empty but for the given amphipods placed in the hallway."""
+    cells = bytearray(problem.start)
+    for cell in range(problem.size):
+        cells[cell] = 0
+    for cell, kind in hall.items():
+        cells[cell] = KINDS.index(kind) + 1
+    cells[problem.size], cells[problem.size + 1] = mover, homing
+    return bytes(cells)
+
+
+def test_steps_hallway_stopped_amphipod_only_moves_home() -> None:
+    """An amphipod that stopped in the hallway starts a homing move and may stop only in its own room."""
+    problem = Burrowing(Burrow("x", ("A", "B", "C", "D")))
+    stopped = one_hallway_state(problem, {5: "A"}, 255, False)  # A stopped at H6; its room A1 is free
+    problem.estimates[stopped] = problem.estimate(stopped)
+    children = {action: child for action, child, _ in problem.successors(stopped)}
+    assert {(a, b) for a, b, _ in children} == {(5, 4), (5, 6)}
+    for child in children.values():
+        assert child[problem.size + 1] == 1  # homing
+        assert not problem.may_stop(child)  # still in the hallway: it may not stop there
+    step_back = one_hallway_state(problem, {3: "A"}, 3, True)  # homing at H4, room A blocked by nobody
+    assert not problem.may_stop(step_back)
+    assert not problem.may_stop(one_hallway_state(problem, {2: "A"}, 2, False))  # above a room
+    assert problem.may_stop(one_hallway_state(problem, {1: "A"}, 1, False))  # left a room, may stop
+
+
+def test_steps_start_reads_hallway_amphipods_as_stopped() -> None:
+    """A start with an amphipod in the hallway and a partly empty room: the hallway one's
+    first move is homing (it may stop only in its own room), the room's gap is empty."""
+    start = "#############\n#.A.........#\n###.#B#D#C###\n  #A#B#C#D#\n  #########\n"
+    problem = Burrowing(parse(start, "midway"))
+    assert problem.start[1] == KINDS.index("A") + 1 and problem.start[problem.cell(0, 0)] == 0
+    homing = [child for (here, _, _), child, _ in problem.successors(problem.start) if here == 1]
+    assert len(homing) == 2
+    for child in homing:
+        assert child[problem.size + 1] == 1 and not problem.may_stop(child)
+
+
+def test_steps_never_enter_a_foreign_or_dirty_room() -> None:
+    problem = Burrowing(Burrow("x", ("A", "B", "C", "D")))
+    room_a, room_b = problem.cell(0, 0), problem.cell(1, 0)
+    over_b = one_hallway_state(problem, {4: "A"}, 4, True)  # A homing at H5, above the empty room B
+    over_dirty_a = one_hallway_state(problem, {2: "A", room_a: "B"}, 2, True)  # above room A, which holds a B
+    over_clean_a = one_hallway_state(problem, {2: "A"}, 2, True)
+    for state in (over_b, over_dirty_a, over_clean_a):
+        problem.estimates[state] = problem.estimate(state)
+    assert room_b not in {there for (_, there, _), _, _ in problem.successors(over_b)}
+    assert room_a not in {there for (_, there, _), _, _ in problem.successors(over_dirty_a)}
+    assert room_a in {there for (_, there, _), _, _ in problem.successors(over_clean_a)}
+
+
+def test_steps_stuck_states_are_hallway_deadlocks() -> None:
+    problem = Burrowing(Burrow("x", ("AA", "BB", "CC", "DD")))  # type: ignore[arg-type]
+    crossing = one_hallway_state(problem, {3: "D", 7: "A"}, 255, False)  # each must pass the other
+    assert problem.stuck(crossing)
+    assert not problem.stuck(one_hallway_state(problem, {3: "A", 7: "D"}, 255, False))
+    walking = one_hallway_state(problem, {3: "D", 7: "A"}, 7, False)  # A still leaving a room: may go on
+    assert not problem.stuck(walking)
