@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -47,9 +48,9 @@ from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, notes, render, ren
 from crosscheck.harness.run import run_tasks, threads
 from crosscheck.harness.schema import UnreadableRecord
 from crosscheck.harness.shard import Shard, merge
-from crosscheck.harness.verdicts import FAILURES, judge_all
+from crosscheck.harness.verdicts import FAILURES, Verdict, judge_all
 from crosscheck.models.base import InvalidInstance, Puzzle
-from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance, refuse_special_file
+from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
 from crosscheck.solvers.base import FAILED_STATUSES, Clock, Solver
 from crosscheck.solvers.sharing import independent_group, pairs
 from crosscheck.solvers.registry import (
@@ -148,7 +149,7 @@ memory_limit_option = click.option(
     help="Address-space limit per run in MB; a run past it is recorded as memout.")
 solver_option = click.option(
     "--solver", "solver_names", multiple=True, metavar="NAME",
-    help="Run only this solver (repeatable; default: every solver of the puzzle).")
+    help="Run only this solver (repeatable; default: every solver of the puzzle, or none with --external).")
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
     help="What to print on stdout: a table for people (table, markdown; verdict notes follow), a booktabs "
@@ -230,7 +231,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_FAILED_RUNS)  # unreadable, like an error row in `compare`
     instance_file = discover(path)[0]
-    names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
+    names = solver_names or (() if externals else tuple(solver.name for solver in default_solvers_for(puzzle.name)))
     choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers, clock=clock)
     tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
     tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e.command) for e in externals
@@ -432,6 +433,64 @@ def _exit_status(records: list[RunRecord]) -> int:
 
 
 @main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@solver_option
+@external_option
+@click.option("--relations", "relation_names", metavar="NAME,...",
+              help="Apply these relations (comma-separated; each --count times per instance) [default: --count "
+                   "relations drawn at random per instance]: " + "; ".join(
+                       f"{puzzle}: {', '.join(relations)}" for puzzle, relations in RELATIONS.items()) + ".")
+@click.option("--count", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Related instances per instance (per named relation with --relations).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the relations' draws.")
+@time_limit_option
+@clock_option
+@memory_limit_option
+@jobs_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for the related instances (related/), the runs (morph.jsonl) and every pair's "
+                   "verdict (morph-verdicts.jsonl).")
+def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs: tuple[str, ...],
+          relation_names: str | None, count: int, seed: int, time_limit: float, clock: Clock, memory_limit: int,
+          jobs: int, out: Path) -> None:
+    """Test solvers against themselves: run them on each instance in PATHS and on related
+    instances (same optimum under a symmetry, a renaming, ...; `crosscheck.models.relations`),
+    and report each pair of answers that breaks its relation (morph-mismatch).
+
+    With --external and no --solver only the external programs run.  Exit 1 on a
+    mismatch or a wrong verdict on an instance, 3 when a file was unreadable or a run
+    crashed, else 0.
+    """
+    from crosscheck.harness.morph import MorphConfig
+    from crosscheck.harness.morph import morph as run_morph
+
+    _check_solver_names(solver_names)
+    externals = tuple(_parse_externals(external_specs))
+    relations = _relation_names(relation_names)
+    config = MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock, memory_limit, jobs)
+    outcome = run_morph(list(paths), config, on_pair=lambda pair: click.echo(pair.line(out))
+                        if pair.verdict is Verdict.MORPH_MISMATCH else None)
+    click.echo(notes(outcome.records), nl=False)
+    for line in outcome.skipped:
+        click.echo(f"not applicable: {line}")
+    tally = Counter(pair.verdict.value for pair in outcome.pairs)
+    click.echo(f"{len(outcome.pairs)} pairs judged: " + (", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
+                                                        or "none") + f"; records: {out / 'morph.jsonl'}")
+    status = _exit_status(outcome.records)
+    sys.exit(EXIT_WRONG if outcome.mismatches else status)
+
+
+def _relation_names(text: str | None) -> tuple[str, ...]:
+    """The names of ``--relations``; each must be a relation of some puzzle."""
+    names = tuple(name.strip() for name in (text or "").split(",") if name.strip())
+    known = sorted({name for relations in RELATIONS.values() for name in relations})
+    for name in names:
+        if name not in known:
+            raise click.BadParameter(f"unknown relation {name!r}; valid: {', '.join(known)}", param_hint="--relations")
+    return names
+
+
+@main.command()
 @click.argument("puzzle_name", metavar="PUZZLE", type=click.Choice(sorted(PUZZLES)))
 @solver_option
 @external_option
@@ -481,7 +540,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
         ranges_for(puzzle_name, ranges)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--param") from None
-    names = solver_names or tuple(s.name for s in default_solvers_for(puzzle_name))
+    names = solver_names or (() if externals else tuple(s.name for s in default_solvers_for(puzzle_name)))
     config = HuntConfig(puzzle=get_puzzle(puzzle_name), solvers=names, externals=tuple(externals), out=out,
                         ranges=ranges, budget=DEFAULT_HUNT_SECONDS if budget is None and examples is None else budget,
                         examples=examples, shrink_examples=shrink_examples, seed=seed,
