@@ -44,7 +44,7 @@ from crosscheck.harness.records import (
     read_records,
     repair_tail,
 )
-from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, notes, render, render_table
+from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, crashed, notes, render, render_table
 from crosscheck.harness.run import run_tasks, threads
 from crosscheck.harness.schema import UnreadableRecord
 from crosscheck.harness.shard import Shard, merge
@@ -470,7 +470,11 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     config = MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock, memory_limit, jobs)
     outcome = run_morph(list(paths), config, on_pair=lambda pair: click.echo(pair.line(out))
                         if pair.verdict is Verdict.MORPH_MISMATCH else None)
-    click.echo(notes(outcome.records), nl=False)
+    for verdict in judge_all(outcome.records):
+        if verdict.verdict in FAILURES:
+            click.echo(f"{verdict.instance}: {verdict.verdict.value}: {verdict.reason}")
+    if crashed(outcome.records):
+        click.echo(crashed(outcome.records))
     for line in outcome.skipped:
         click.echo(f"not applicable: {line}")
     tally = Counter(pair.verdict.value for pair in outcome.pairs)
