@@ -28,9 +28,10 @@ from pathlib import Path
 import click
 
 from crosscheck.harness.external import External
+from crosscheck.harness import morph as morphing
 from crosscheck.harness.index import Expected, append_entries, discover, load_index, refresh_entries
 from crosscheck.harness.measure import cores, oversubscription
-from crosscheck.harness.plan import Choice, plan_comparison, task
+from crosscheck.harness.plan import Choice, discover_all, plan_comparison, plan_instance, task
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
 from crosscheck.harness.records import (
@@ -274,6 +275,10 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--shard", metavar="K/N", callback=lambda context, param, value: _shard(value),
               help="Make only part K of N of the runs (deterministic by instance, variant and solver), "
                    "for batch jobs; merge the parts' --out files with report, plot or record-optima.")
+@click.option("--morph", "morph_count", type=click.IntRange(min=1), metavar="N",
+              help="Also run N related instances of each instance (relations drawn at random, seed 0; saved in a "
+                   "folder beside --out) and judge each solver's answers on them against its answer on the "
+                   "original (morph-mismatch).")
 @click.option("--scheduler", envvar="CROSSCHECK_SCHEDULER", metavar="tcp://HOST:PORT",
               help="Run on the workers of this Dask scheduler instead of local processes (needs the cluster "
                    "extra; --jobs is then unused) [env: CROSSCHECK_SCHEDULER].")
@@ -281,7 +286,8 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
             jobs: int,
             variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
             fmt: str,
-            json_path: Path | None, external_specs: tuple[str, ...], shard: Shard | None, scheduler: str | None) -> None:
+            json_path: Path | None, external_specs: tuple[str, ...], morph_count: int | None, shard: Shard | None,
+            scheduler: str | None) -> None:
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
@@ -301,6 +307,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
                                  param_hint="--out")
     choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers, clock)
     records, tasks = plan_comparison(paths, choice, done)
+    related = _related(paths, choice, done, records, tasks, out, morph_count)
     if shard is not None:
         records, tasks = [r for r in records if shard.holds(r.key)], [t for t in tasks if shard.holds(t[0].key)]
     for record in records:
@@ -321,10 +328,40 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         sys.exit(EXIT_INTERRUPTED)
     progress.close()
     _print(records, fmt)
+    mismatches = _morph_mismatches(records, related, out.parent, err=fmt not in HUMAN_FORMATS)
     click.echo(f"records: {out}", err=True)
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
-    sys.exit(_exit_status(records))
+    sys.exit(EXIT_WRONG if mismatches else _exit_status(records))
+
+
+def _related(paths: tuple[Path, ...], choice: Choice, done: dict[RunKey, RunRecord], records: list[RunRecord],
+             tasks: list[tuple[Task, Expected]], out: Path, count: int | None) -> list[morphing.RelatedFile]:
+    """With ``--morph``, the related instances (saved in OUT-STEM-related/ beside `out`),
+    their runs added to `records` (already done) and `tasks` (to run)."""
+    if count is None:
+        return []
+    related = morphing.related_files(discover_all(paths), count, 0, out.parent / f"{out.stem}-related")
+    for one in related:
+        for run, expected in plan_instance(one.file, choice)[1]:
+            if run.key in done:
+                records.append(done[run.key])
+            else:
+                tasks.append((run, expected))
+    return related
+
+
+def _morph_mismatches(records: list[RunRecord], related: list[morphing.RelatedFile], folder: Path, err: bool) -> int:
+    """Print every morph-mismatch of ``--morph`` and how many pairs were judged (on stderr
+    with `err`, beside the data formats' notes); return their number."""
+    if not related:
+        return 0
+    pairs = morphing.judge_related(records, related)
+    mismatches = [pair for pair in pairs if pair.verdict is Verdict.MORPH_MISMATCH]
+    for pair in mismatches:
+        click.echo(pair.line(folder), err=err)
+    click.echo(f"morph: {len(pairs)} pairs judged, {len(mismatches)} morph-mismatch", err=err)
+    return len(mismatches)
 
 
 def _warn_other_limits(records: Iterable[RunRecord], out: Path, limits: dict[str, object]) -> None:
@@ -461,14 +498,11 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     mismatch or a wrong verdict on an instance, 3 when a file was unreadable or a run
     crashed, else 0.
     """
-    from crosscheck.harness.morph import MorphConfig
-    from crosscheck.harness.morph import morph as run_morph
-
     _check_solver_names(solver_names)
     externals = tuple(_parse_externals(external_specs))
     relations = _relation_names(relation_names)
-    config = MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock, memory_limit, jobs)
-    outcome = run_morph(list(paths), config, on_pair=lambda pair: click.echo(pair.line(out))
+    config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock, memory_limit, jobs)
+    outcome = morphing.morph(list(paths), config, on_pair=lambda pair: click.echo(pair.line(out))
                         if pair.verdict is Verdict.MORPH_MISMATCH else None)
     for verdict in judge_all(outcome.records):
         if verdict.verdict in FAILURES:

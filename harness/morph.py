@@ -37,8 +37,8 @@ from crosscheck.harness.plan import Choice, discover_all, plan_instance
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import run_tasks
 from crosscheck.harness.verdicts import Verdict
-from crosscheck.models.base import Instance
-from crosscheck.models.registry import RELATIONS, get_puzzle
+from crosscheck.models.base import Instance, InvalidInstance
+from crosscheck.models.registry import RELATIONS, get_puzzle, load_instance
 from crosscheck.models.relations import Answer, NotApplicable, Related, Relation
 from crosscheck.solvers.base import Clock, Status
 
@@ -177,7 +177,7 @@ def _morph_instance(instance_file: InstanceFile, config: MorphConfig, save: Call
     related_tasks: list[tuple[Task, Expected]] = []
     pairs: list[tuple[Related, str, RunRecord]] = []
     for number, (relation, related, runners) in enumerate(derived, start=1):
-        name = _save_related(config.out, instance_file.name, relation.name, number, related)
+        name = "related/" + save_related(config.out / "related", instance_file.name, relation.name, number, related)
         for original, (run, _) in zip(originals, tasks, strict=True):
             if original.solver in runners:
                 related_tasks.append((run.model_copy(update={"path": str(config.out / name), "instance": name}),
@@ -217,11 +217,64 @@ def _derived(instance: Instance, relations: list[Relation], originals: list[RunR
     return found
 
 
-def _save_related(out: Path, original: str, relation: str, number: int, related: Related) -> str:
-    """Write the related instance's text under OUT/related/ and return its name there."""
+def save_related(folder: Path, original: str, relation: str, number: int, related: Related) -> str:
+    """Write the related instance's text under `folder` and return its name there
+    (the original's name with ``~RELATION-NUMBER``)."""
     stem = "/".join(part for part in PurePosixPath(original.removesuffix(".txt")).parts if part not in ("/", ".."))
-    name = f"related/{stem}~{relation}-{number}.txt"
-    path = out / name
+    name = f"{stem}~{relation}-{number}.txt"
+    path = folder / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(related.text, encoding="utf-8")
     return name
+
+
+# --- compare --morph --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RelatedFile:
+    """A related instance added to a comparison: its file, and what it is related to."""
+
+    file: InstanceFile
+    original: str  # the original's instance name
+    relation: str
+    related: Related
+
+
+def related_files(instance_files: list[InstanceFile], count: int, seed: int, folder: Path) -> list[RelatedFile]:
+    """`count` related instances of each readable instance file, by relations drawn at
+    random among those that need no plan (seeded by `seed` and the instance's name),
+    saved under `folder` and named ``FOLDER-NAME/...`` (`folder` sits beside the results
+    file, so the names read like the originals').  An unreadable file gets none (its
+    error record says why); a relation that does not apply is drawn again, at most
+    `count` draws in all."""
+    found = []
+    for instance_file in instance_files:
+        try:
+            puzzle, instance = load_instance(str(instance_file.path))
+        except InvalidInstance:
+            continue
+        rng = random.Random(f"{seed}:{instance_file.name}")
+        relations = [r for _, r in sorted(RELATIONS[puzzle.name].items()) if not r.needs_plan]
+        for number in range(1, count + 1):
+            relation = rng.choice(relations)
+            try:
+                related = relation.derive(instance, rng, None)
+            except NotApplicable:
+                continue
+            name = save_related(folder, instance_file.name, relation.name, number, related)
+            found.append(RelatedFile(InstanceFile(folder / name, f"{folder.name}/{name}", None, None),
+                                     instance_file.name, relation.name, related))
+    return found
+
+
+def judge_related(records: list[RunRecord], related: list[RelatedFile]) -> list[PairVerdict]:
+    """Each runner's answers on each related instance and its original, judged (first
+    repetitions of the plain instances only)."""
+    runs = {(r.instance, r.solver): r for r in records if not r.variant and r.repeat == 0}
+    pairs = []
+    for one in related:
+        for (instance, solver), record in runs.items():
+            original = runs.get((one.original, solver))
+            if instance == one.file.name and original is not None:
+                pairs.append(judge_pair(one.related, one.relation, original, record))
+    return pairs

@@ -95,3 +95,17 @@ def test_unknown_relations_are_usage_errors(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["morph", str(INSTANCES / "keys/one-robot-1.txt"), "--relations", "spin",
                                        "--out", str(tmp_path)])
     assert result.exit_code == 2 and "symmetry" in result.output
+
+
+def test_compare_morph_adds_related_instances_to_the_table_and_judges_them(tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    result = CliRunner().invoke(main, ["compare", str(INSTANCES / "elevator/three-matched.txt"), "--morph", "2",
+                                       *external("elevator", "initials", "elevator_initials.py"), "--out", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    names = {r.instance for r in read_records(out)}
+    related = {name for name in names if name.startswith("runs-related/elevator/three-matched~")}
+    assert len(related) == 2 and names == {"elevator/three-matched.txt", *related}
+    assert all((tmp_path / name).is_file() for name in related)
+    assert "runs-related/elevator/three-matched~" in result.output.split("instance")[1]  # in the table
+    assert "morph-mismatch: initials" in result.output and "morph: 2 pairs judged, 1 morph-mismatch" in result.output
