@@ -52,6 +52,7 @@ from crosscheck.harness.shard import Shard, merge
 from crosscheck.harness.verdicts import FAILURES, Verdict, judge_all
 from crosscheck.models.base import InvalidInstance, Puzzle
 from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
+from crosscheck.models.shape import outside_published_shape
 from crosscheck.solvers.base import FAILED_STATUSES, Clock, Solver
 from crosscheck.solvers.sharing import independent_group, pairs
 from crosscheck.solvers.registry import (
@@ -554,11 +555,15 @@ def _relation_names(text: str | None) -> tuple[str, ...]:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for counterexample-PUZZLE.txt and runs.jsonl, every instance judged (judged/) with "
                    "its runs (judged.jsonl), and hunt-db unless --db.")
+@click.option("--published-shape", is_flag=True,
+              help="Draw and shrink only instances of the published inputs' shape (vault: every door's key "
+                   "present; burrow: depth 2 or 4, empty hallway; elevator: four floors, a safe start), within -p.")
 @click.option("--db", type=click.Path(file_okay=False, path_type=Path),
               help="Hunt database: counterexamples are saved there, later hunts try them first [default: OUT/hunt-db].")
 def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float | None,
-         examples: int | None, shrink_budget: float | None, shrink_examples: int | None, seed: int | None, time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
-         db: Path | None) -> None:
+         examples: int | None, shrink_budget: float | None, shrink_examples: int | None, seed: int | None,
+         time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
+         published_shape: bool, db: Path | None) -> None:
     """Search for the smallest PUZZLE instance on which formulations disagree.
 
     Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
@@ -569,13 +574,13 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     """
     from crosscheck.harness.hunt import HuntConfig, explain, written
     from crosscheck.harness.hunt import hunt as run_hunt
-    from crosscheck.models.strategies import parse_ranges, ranges_for
+    from crosscheck.models.strategies import instances, parse_ranges
 
     _check_solver_names(solver_names)
     externals = [e for e in _parse_externals(external_specs) if e.applies_to(puzzle_name)]
     try:
         ranges = parse_ranges(params)
-        ranges_for(puzzle_name, ranges)
+        instances(puzzle_name, ranges, published_shape)  # checks the ranges (and that they hold the shape)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--param") from None
     names = solver_names or (() if externals else tuple(s.name for s in default_solvers_for(puzzle_name)))
@@ -585,7 +590,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
                         shrink_budget=(DEFAULT_HUNT_SECONDS if shrink_budget is None and shrink_examples is None
                                        else shrink_budget),
                         time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
-                        database=db)
+                        database=db, published_shape=published_shape)
     outcome = run_hunt(config)
     click.echo(explain(outcome, config))
     paths = written(outcome, config)
@@ -691,7 +696,11 @@ def plot(files: tuple[Path, ...], folder: Path) -> None:
 @click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
               help="A generator parameter (repeatable); `crosscheck list --params` shows them.")
 @click.option("-o", "--output", "folder", type=click.Path(file_okay=False, path_type=Path), required=True)
-def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], folder: Path) -> None:
+@click.option("--published-shape", is_flag=True,
+              help="Refuse (exit 2, naming the seed and why) an instance outside the published inputs' shape "
+                   "(see hunt --published-shape).")
+def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], folder: Path,
+             published_shape: bool) -> None:
     """Write a seeded family of instances (and family.json with their parameters) to a folder."""
     puzzle = get_puzzle(puzzle_name)
     values = _generator_values(puzzle, params)
@@ -703,6 +712,9 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
             instance = puzzle.generate(number, **values)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--param") from None
+        outside = outside_published_shape(instance) if published_shape else ""
+        if outside:
+            raise BadInput(f"seed {number}: not of the published shape: {outside}; change --param")
         path = folder / f"{instance.name}.txt"
         path.write_text(instance.to_text(), encoding="utf-8")
         instances[path.name] = {"seed": number}

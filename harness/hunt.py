@@ -76,11 +76,13 @@ class HuntConfig:
     jobs: int = 1
     plugins: tuple[str, ...] = ()
     database: Path | None = None  # the hunt database; default: OUT/hunt-db
+    published_shape: bool = False  # draw and shrink only within the published inputs' shape
 
     def key(self) -> bytes:
-        """Identifies the hunt in the example database: puzzle, formulations and ranges."""
+        """Identifies the hunt in the example database: puzzle, formulations, ranges and shape."""
         parts = [self.puzzle.name, *sorted(self.solvers), *sorted(f"{e.name}={e.command}" for e in self.externals),
-                 *(f"{name}={low}-{high}" for name, (low, high) in sorted(self.ranges.items()))]
+                 *(f"{name}={low}-{high}" for name, (low, high) in sorted(self.ranges.items())),
+                 *(["published-shape"] if self.published_shape else [])]
         return hashlib.sha256("\n".join(parts).encode()).digest()
 
 
@@ -228,7 +230,7 @@ def hunt(config: HuntConfig) -> HuntOutcome:
     def probe(instance: Instance) -> None:
         referee(instance)
 
-    test = given(instances(config.puzzle.name, config.ranges))(probe)
+    test = given(instances(config.puzzle.name, config.ranges, config.published_shape))(probe)
     for saved in _saved(config):
         test = example(saved)(test)
     test = settings(database=None, max_examples=10**9, deadline=None, suppress_health_check=list(HealthCheck),
