@@ -555,6 +555,11 @@ def _relation_names(text: str | None) -> tuple[str, ...]:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for counterexample-PUZZLE.txt and runs.jsonl, every instance judged (judged/) with "
                    "its runs (judged.jsonl), and hunt-db unless --db.")
+@click.option("--morph", is_flag=True,
+              help="Draw a relation with each instance too, and stop at a morph-mismatch (a solver's answers on "
+                   "the instance and its related instance break the relation); then shrink the instance.")
+@click.option("--relations", "relation_names", metavar="NAME,...",
+              help="With --morph: draw only among these relations of PUZZLE [default: all].")
 @click.option("--published-shape", is_flag=True,
               help="Draw and shrink only instances of the published inputs' shape (vault: every door's key "
                    "present; burrow: depth 2 or 4, empty hallway; elevator: four floors, a safe start), within -p.")
@@ -563,7 +568,7 @@ def _relation_names(text: str | None) -> tuple[str, ...]:
 def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float | None,
          examples: int | None, shrink_budget: float | None, shrink_examples: int | None, seed: int | None,
          time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
-         published_shape: bool, db: Path | None) -> None:
+         morph: bool, relation_names: str | None, published_shape: bool, db: Path | None) -> None:
     """Search for the smallest PUZZLE instance on which formulations disagree.
 
     Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
@@ -584,13 +589,18 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--param") from None
     names = solver_names or (() if externals else tuple(s.name for s in default_solvers_for(puzzle_name)))
+    relations = _relation_names(relation_names)
+    unknown = [name for name in relations if name not in RELATIONS[puzzle_name]]
+    if unknown:
+        raise click.BadParameter(f"{unknown[0]!r} is no relation of {puzzle_name}; valid: "
+                                 f"{', '.join(RELATIONS[puzzle_name])}", param_hint="--relations")
     config = HuntConfig(puzzle=get_puzzle(puzzle_name), solvers=names, externals=tuple(externals), out=out,
                         ranges=ranges, budget=DEFAULT_HUNT_SECONDS if budget is None and examples is None else budget,
                         examples=examples, shrink_examples=shrink_examples, seed=seed,
                         shrink_budget=(DEFAULT_HUNT_SECONDS if shrink_budget is None and shrink_examples is None
                                        else shrink_budget),
                         time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
-                        database=db, published_shape=published_shape)
+                        database=db, published_shape=published_shape, morph=relations if morph else None)
     outcome = run_hunt(config)
     click.echo(explain(outcome, config))
     paths = written(outcome, config)

@@ -173,19 +173,43 @@ def _morph_instance(instance_file: InstanceFile, config: MorphConfig, save: Call
     instance = puzzle.parse(instance_file.path.read_text(encoding="utf-8"), str(instance_file.path))
     originals = run_tasks(tasks, jobs=config.jobs, on_record=save)
     rng = random.Random(f"{config.seed}:{instance_file.name}")
-    derived = _derived(instance, _relations(puzzle.name, config, rng), originals, rng, skipped, instance_file.name)
+    relations = _relations(puzzle.name, config, rng)
+    for pair in run_related(instance, relations, originals, tasks, rng, Where(config.out / "related", "related/",
+                                                                              instance_file.name), config.jobs, save,
+                            skipped):
+        judged(pair)
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where related instances go: the `folder` they are saved in, the `prefix` of their
+    record names (their folder relative to the records' root), and the `original`'s name
+    they are named after."""
+
+    folder: Path
+    prefix: str
+    original: str
+
+
+def run_related(instance: Instance, relations: list[Relation], originals: list[RunRecord],
+                tasks: list[tuple[Task, Expected]], rng: random.Random, where: Where, jobs: int,
+                on_record: Callable[[RunRecord], None], skipped: list[str]) -> list[PairVerdict]:
+    """Derive each relation's related instances of `instance` (whose runs `originals`
+    are, made by `tasks`), save them, run their runners and judge each pair; what did
+    not apply is appended to `skipped`."""
+    derived = _derived(instance, relations, originals, rng, skipped, where.original)
     related_tasks: list[tuple[Task, Expected]] = []
     pairs: list[tuple[Related, str, RunRecord]] = []
     for number, (relation, related, runners) in enumerate(derived, start=1):
-        name = "related/" + save_related(config.out / "related", instance_file.name, relation.name, number, related)
+        name = save_related(where.folder, where.original, relation.name, number, related)
         for original, (run, _) in zip(originals, tasks, strict=True):
             if original.solver in runners:
-                related_tasks.append((run.model_copy(update={"path": str(config.out / name), "instance": name}),
-                                      None))
+                update = {"path": str(where.folder / name), "instance": where.prefix + name}
+                related_tasks.append((run.model_copy(update=update), None))
                 pairs.append((related, relation.name, original))
-    again = run_tasks(related_tasks, jobs=config.jobs, on_record=save)
-    for (related, relation_name, original), record in zip(pairs, again, strict=True):
-        judged(judge_pair(related, relation_name, original, record))
+    again = run_tasks(related_tasks, jobs=jobs, on_record=on_record)
+    return [judge_pair(related, name, original, record)
+            for (related, name, original), record in zip(pairs, again, strict=True)]
 
 
 def _relations(puzzle: str, config: MorphConfig, rng: random.Random) -> list[Relation]:

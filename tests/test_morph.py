@@ -18,7 +18,7 @@ from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.morph import judge_pair
 from crosscheck.harness.records import RunRecord, read_records
 from crosscheck.harness.verdicts import Verdict
-from crosscheck.models import keys
+from crosscheck.models import elevator, keys
 from crosscheck.models.relations import Offset, Related, Same
 from crosscheck.solvers.base import Status
 
@@ -109,3 +109,19 @@ def test_compare_morph_adds_related_instances_to_the_table_and_judges_them(tmp_p
     assert all((tmp_path / name).is_file() for name in related)
     assert "runs-related/elevator/three-matched~" in result.output.split("instance")[1]  # in the table
     assert "morph-mismatch: initials" in result.output and "morph: 2 pairs judged, 1 morph-mismatch" in result.output
+
+
+def test_hunt_morph_finds_and_shrinks_a_planted_program_running_alone(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, [
+        "hunt", "elevator", "--morph", "--relations", "rename", *external("elevator", "initials", "elevator_initials.py"),
+        "-p", "pairs=2-3", "-p", "floors=2-3", "--examples", "20", "--shrink-examples", "6", "--seed", "1",
+        "--time-limit", "30", "--out", str(tmp_path)], catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    assert "Counterexample (morph-mismatch)" in result.output and "~rename" in result.output
+    runs = read_records(tmp_path / "runs.jsonl")
+    assert {r.solver for r in runs} == {"initials"}  # no built-in formulation ran
+    names = {r.instance for r in runs}
+    assert "counterexample-elevator.txt" in names and any("~rename-" in name for name in names)
+    shrunk = elevator.parse((tmp_path / "counterexample-elevator.txt").read_text(), "shrunk")
+    found = elevator.parse((tmp_path / "counterexample-elevator-as-found.txt").read_text(), "found")
+    assert len(shrunk.elements) <= len(found.elements) and shrunk.floors <= found.floors
