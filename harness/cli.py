@@ -21,15 +21,17 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
 
 from crosscheck.harness.external import External
+from crosscheck.harness import morph as morphing
 from crosscheck.harness.index import Expected, append_entries, discover, load_index, refresh_entries
 from crosscheck.harness.measure import cores, oversubscription
-from crosscheck.harness.plan import Choice, plan_comparison, task
+from crosscheck.harness.plan import Choice, discover_all, plan_comparison, plan_instance, task
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
 from crosscheck.harness.records import (
@@ -43,13 +45,14 @@ from crosscheck.harness.records import (
     read_records,
     repair_tail,
 )
-from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, notes, render, render_table
+from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, crashed, notes, render, render_table
 from crosscheck.harness.run import run_tasks, threads
 from crosscheck.harness.schema import UnreadableRecord
 from crosscheck.harness.shard import Shard, merge
-from crosscheck.harness.verdicts import FAILURES, judge_all
+from crosscheck.harness.verdicts import FAILURES, Verdict, judge_all
 from crosscheck.models.base import InvalidInstance, Puzzle
-from crosscheck.models.registry import PUZZLES, get_puzzle, load_instance, refuse_special_file
+from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
+from crosscheck.models.shape import outside_published_shape
 from crosscheck.solvers.base import FAILED_STATUSES, Clock, Solver
 from crosscheck.solvers.sharing import independent_group, pairs
 from crosscheck.solvers.registry import (
@@ -148,7 +151,7 @@ memory_limit_option = click.option(
     help="Address-space limit per run in MB; a run past it is recorded as memout.")
 solver_option = click.option(
     "--solver", "solver_names", multiple=True, metavar="NAME",
-    help="Run only this solver (repeatable; default: every solver of the puzzle).")
+    help="Run only this solver (repeatable; default: every solver of the puzzle, or none with --external).")
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
     help="What to print on stdout: a table for people (table, markdown; verdict notes follow), a booktabs "
@@ -230,7 +233,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         click.echo(f"Error: {error}", err=True)
         sys.exit(EXIT_FAILED_RUNS)  # unreadable, like an error row in `compare`
     instance_file = discover(path)[0]
-    names = solver_names or tuple(solver.name for solver in default_solvers_for(puzzle.name))
+    names = solver_names or (() if externals else tuple(solver.name for solver in default_solvers_for(puzzle.name)))
     choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers, clock=clock)
     tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
     tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e.command) for e in externals
@@ -273,6 +276,10 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--shard", metavar="K/N", callback=lambda context, param, value: _shard(value),
               help="Make only part K of N of the runs (deterministic by instance, variant and solver), "
                    "for batch jobs; merge the parts' --out files with report, plot or record-optima.")
+@click.option("--morph", "morph_count", type=click.IntRange(min=1), metavar="N",
+              help="Also run N related instances of each instance (relations drawn at random, seed 0; saved in a "
+                   "folder beside --out) and judge each solver's answers on them against its answer on the "
+                   "original (morph-mismatch).")
 @click.option("--scheduler", envvar="CROSSCHECK_SCHEDULER", metavar="tcp://HOST:PORT",
               help="Run on the workers of this Dask scheduler instead of local processes (needs the cluster "
                    "extra; --jobs is then unused) [env: CROSSCHECK_SCHEDULER].")
@@ -280,7 +287,8 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
             jobs: int,
             variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
             fmt: str,
-            json_path: Path | None, external_specs: tuple[str, ...], shard: Shard | None, scheduler: str | None) -> None:
+            json_path: Path | None, external_specs: tuple[str, ...], morph_count: int | None, shard: Shard | None,
+            scheduler: str | None) -> None:
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
@@ -300,6 +308,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
                                  param_hint="--out")
     choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers, clock)
     records, tasks = plan_comparison(paths, choice, done)
+    related = _related(paths, choice, done, records, tasks, out, morph_count)
     if shard is not None:
         records, tasks = [r for r in records if shard.holds(r.key)], [t for t in tasks if shard.holds(t[0].key)]
     for record in records:
@@ -320,10 +329,40 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         sys.exit(EXIT_INTERRUPTED)
     progress.close()
     _print(records, fmt)
+    mismatches = _morph_mismatches(records, related, out.parent, err=fmt not in HUMAN_FORMATS)
     click.echo(f"records: {out}", err=True)
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
-    sys.exit(_exit_status(records))
+    sys.exit(EXIT_WRONG if mismatches else _exit_status(records))
+
+
+def _related(paths: tuple[Path, ...], choice: Choice, done: dict[RunKey, RunRecord], records: list[RunRecord],
+             tasks: list[tuple[Task, Expected]], out: Path, count: int | None) -> list[morphing.RelatedFile]:
+    """With ``--morph``, the related instances (saved in OUT-STEM-related/ beside `out`),
+    their runs added to `records` (already done) and `tasks` (to run)."""
+    if count is None:
+        return []
+    related = morphing.related_files(discover_all(paths), count, 0, out.parent / f"{out.stem}-related")
+    for one in related:
+        for run, expected in plan_instance(one.file, choice)[1]:
+            if run.key in done:
+                records.append(done[run.key])
+            else:
+                tasks.append((run, expected))
+    return related
+
+
+def _morph_mismatches(records: list[RunRecord], related: list[morphing.RelatedFile], folder: Path, err: bool) -> int:
+    """Print every morph-mismatch of ``--morph`` and how many pairs were judged (on stderr
+    with `err`, beside the data formats' notes); return their number."""
+    if not related:
+        return 0
+    pairs = morphing.judge_related(records, related)
+    mismatches = [pair for pair in pairs if pair.verdict is Verdict.MORPH_MISMATCH]
+    for pair in mismatches:
+        click.echo(pair.line(folder), err=err)
+    click.echo(f"morph: {len(pairs)} pairs judged, {len(mismatches)} morph-mismatch", err=err)
+    return len(mismatches)
 
 
 def _warn_other_limits(records: Iterable[RunRecord], out: Path, limits: dict[str, object]) -> None:
@@ -432,6 +471,65 @@ def _exit_status(records: list[RunRecord]) -> int:
 
 
 @main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@solver_option
+@external_option
+@click.option("--relations", "relation_names", metavar="NAME,...",
+              help="Apply these relations (comma-separated; each --count times per instance) [default: --count "
+                   "relations drawn at random per instance]: " + "; ".join(
+                       f"{puzzle}: {', '.join(relations)}" for puzzle, relations in RELATIONS.items()) + ".")
+@click.option("--count", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Related instances per instance (per named relation with --relations).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the relations' draws.")
+@time_limit_option
+@clock_option
+@memory_limit_option
+@jobs_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for the related instances (related/), the runs (morph.jsonl) and every pair's "
+                   "verdict (morph-verdicts.jsonl).")
+def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs: tuple[str, ...],
+          relation_names: str | None, count: int, seed: int, time_limit: float, clock: Clock, memory_limit: int,
+          jobs: int, out: Path) -> None:
+    """Test solvers against themselves: run them on each instance in PATHS and on related
+    instances (same optimum under a symmetry, a renaming, ...; `crosscheck.models.relations`),
+    and report each pair of answers that breaks its relation (morph-mismatch).
+
+    With --external and no --solver only the external programs run.  Exit 1 on a
+    mismatch or a wrong verdict on an instance, 3 when a file was unreadable or a run
+    crashed, else 0.
+    """
+    _check_solver_names(solver_names)
+    externals = tuple(_parse_externals(external_specs))
+    relations = _relation_names(relation_names)
+    config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock, memory_limit, jobs)
+    outcome = morphing.morph(list(paths), config, on_pair=lambda pair: click.echo(pair.line(out))
+                        if pair.verdict is Verdict.MORPH_MISMATCH else None)
+    for verdict in judge_all(outcome.records):
+        if verdict.verdict in FAILURES:
+            click.echo(f"{verdict.instance}: {verdict.verdict.value}: {verdict.reason}")
+    if crashed(outcome.records):
+        click.echo(crashed(outcome.records))
+    for line in outcome.skipped:
+        click.echo(f"not applicable: {line}")
+    tally = Counter(pair.verdict.value for pair in outcome.pairs)
+    click.echo(f"{len(outcome.pairs)} pairs judged: " + (", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
+                                                        or "none") + f"; records: {out / 'morph.jsonl'}")
+    status = _exit_status(outcome.records)
+    sys.exit(EXIT_WRONG if outcome.mismatches else status)
+
+
+def _relation_names(text: str | None) -> tuple[str, ...]:
+    """The names of ``--relations``; each must be a relation of some puzzle."""
+    names = tuple(name.strip() for name in (text or "").split(",") if name.strip())
+    known = sorted({name for relations in RELATIONS.values() for name in relations})
+    for name in names:
+        if name not in known:
+            raise click.BadParameter(f"unknown relation {name!r}; valid: {', '.join(known)}", param_hint="--relations")
+    return names
+
+
+@main.command()
 @click.argument("puzzle_name", metavar="PUZZLE", type=click.Choice(sorted(PUZZLES)))
 @solver_option
 @external_option
@@ -457,11 +555,20 @@ def _exit_status(records: list[RunRecord]) -> int:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for counterexample-PUZZLE.txt and runs.jsonl, every instance judged (judged/) with "
                    "its runs (judged.jsonl), and hunt-db unless --db.")
+@click.option("--morph", is_flag=True,
+              help="Draw a relation with each instance too, and stop at a morph-mismatch (a solver's answers on "
+                   "the instance and its related instance break the relation); then shrink the instance.")
+@click.option("--relations", "relation_names", metavar="NAME,...",
+              help="With --morph: draw only among these relations of PUZZLE [default: all].")
+@click.option("--published-shape", is_flag=True,
+              help="Draw and shrink only instances of the published inputs' shape (vault: every door's key "
+                   "present; burrow: depth 2 or 4, empty hallway; elevator: four floors, a safe start), within -p.")
 @click.option("--db", type=click.Path(file_okay=False, path_type=Path),
               help="Hunt database: counterexamples are saved there, later hunts try them first [default: OUT/hunt-db].")
 def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float | None,
-         examples: int | None, shrink_budget: float | None, shrink_examples: int | None, seed: int | None, time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
-         db: Path | None) -> None:
+         examples: int | None, shrink_budget: float | None, shrink_examples: int | None, seed: int | None,
+         time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
+         morph: bool, relation_names: str | None, published_shape: bool, db: Path | None) -> None:
     """Search for the smallest PUZZLE instance on which formulations disagree.
 
     Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
@@ -472,23 +579,28 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     """
     from crosscheck.harness.hunt import HuntConfig, explain, written
     from crosscheck.harness.hunt import hunt as run_hunt
-    from crosscheck.models.strategies import parse_ranges, ranges_for
+    from crosscheck.models.strategies import instances, parse_ranges
 
     _check_solver_names(solver_names)
     externals = [e for e in _parse_externals(external_specs) if e.applies_to(puzzle_name)]
     try:
         ranges = parse_ranges(params)
-        ranges_for(puzzle_name, ranges)
+        instances(puzzle_name, ranges, published_shape)  # checks the ranges (and that they hold the shape)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--param") from None
-    names = solver_names or tuple(s.name for s in default_solvers_for(puzzle_name))
+    names = solver_names or (() if externals else tuple(s.name for s in default_solvers_for(puzzle_name)))
+    relations = _relation_names(relation_names)
+    unknown = [name for name in relations if name not in RELATIONS[puzzle_name]]
+    if unknown:
+        raise click.BadParameter(f"{unknown[0]!r} is no relation of {puzzle_name}; valid: "
+                                 f"{', '.join(RELATIONS[puzzle_name])}", param_hint="--relations")
     config = HuntConfig(puzzle=get_puzzle(puzzle_name), solvers=names, externals=tuple(externals), out=out,
                         ranges=ranges, budget=DEFAULT_HUNT_SECONDS if budget is None and examples is None else budget,
                         examples=examples, shrink_examples=shrink_examples, seed=seed,
                         shrink_budget=(DEFAULT_HUNT_SECONDS if shrink_budget is None and shrink_examples is None
                                        else shrink_budget),
                         time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
-                        database=db)
+                        database=db, published_shape=published_shape, morph=relations if morph else None)
     outcome = run_hunt(config)
     click.echo(explain(outcome, config))
     paths = written(outcome, config)
@@ -594,7 +706,11 @@ def plot(files: tuple[Path, ...], folder: Path) -> None:
 @click.option("-p", "--param", "params", multiple=True, metavar="NAME=VALUE",
               help="A generator parameter (repeatable); `crosscheck list --params` shows them.")
 @click.option("-o", "--output", "folder", type=click.Path(file_okay=False, path_type=Path), required=True)
-def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], folder: Path) -> None:
+@click.option("--published-shape", is_flag=True,
+              help="Refuse (exit 2, naming the seed and why) an instance outside the published inputs' shape "
+                   "(see hunt --published-shape).")
+def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], folder: Path,
+             published_shape: bool) -> None:
     """Write a seeded family of instances (and family.json with their parameters) to a folder."""
     puzzle = get_puzzle(puzzle_name)
     values = _generator_values(puzzle, params)
@@ -606,6 +722,9 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
             instance = puzzle.generate(number, **values)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--param") from None
+        outside = outside_published_shape(instance) if published_shape else ""
+        if outside:
+            raise BadInput(f"seed {number}: not of the published shape: {outside}; change --param")
         path = folder / f"{instance.name}.txt"
         path.write_text(instance.to_text(), encoding="utf-8")
         instances[path.name] = {"seed": number}

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -46,13 +47,17 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
 
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
+from crosscheck.harness.index import Expected
+from crosscheck.harness.morph import Where, run_related
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import run_tasks
-from crosscheck.harness.verdicts import HUNT_STOPS, InstanceVerdict, judge
+from crosscheck.harness.verdicts import HUNT_STOPS, InstanceVerdict, Verdict, judge
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
+from crosscheck.models.registry import RELATIONS, get_relation
 from crosscheck.models.strategies import Range, instances
 from crosscheck.solvers.base import FAILED_STATUSES, Clock
 
@@ -76,11 +81,15 @@ class HuntConfig:
     jobs: int = 1
     plugins: tuple[str, ...] = ()
     database: Path | None = None  # the hunt database; default: OUT/hunt-db
+    published_shape: bool = False  # draw and shrink only within the published inputs' shape
+    morph: tuple[str, ...] | None = None  # hunt a morph-mismatch with these relations (empty: all); None: no
 
     def key(self) -> bytes:
-        """Identifies the hunt in the example database: puzzle, formulations and ranges."""
+        """Identifies the hunt in the example database: puzzle, formulations, ranges and shape."""
         parts = [self.puzzle.name, *sorted(self.solvers), *sorted(f"{e.name}={e.command}" for e in self.externals),
-                 *(f"{name}={low}-{high}" for name, (low, high) in sorted(self.ranges.items()))]
+                 *(f"{name}={low}-{high}" for name, (low, high) in sorted(self.ranges.items())),
+                 *(["published-shape"] if self.published_shape else []),
+                 *([] if self.morph is None else ["morph", *self.morph])]
         return hashlib.sha256("\n".join(parts).encode()).digest()
 
 
@@ -139,15 +148,17 @@ class _Judge:
         repair_tail(self.judged_records)
         self.numbers = _free_numbers(self.judged)
 
-    def __call__(self, instance: Instance) -> None:
-        """Raise `_Wrong` if `instance` shows the kind of wrong verdict hunted; `_Spent` at the budget's end."""
-        judged = self.cache.get(instance.to_text())
+    def __call__(self, instance: Instance, relation: str | None = None, seed: int = 0) -> None:
+        """Raise `_Wrong` if `instance` (with `relation`'s instance related to it by a
+        `random.Random(seed)`, in a morph hunt) shows the kind of wrong verdict hunted;
+        `_Spent` at the budget's end."""
+        judged = self.cache.get(_cache_key(instance, relation, seed))
         if judged is None:
             if not self._budget_left():
                 if self.found_at is None:
                     raise _Spent
                 return  # shrinking is over: nothing new fails, so Hypothesis settles on the best so far
-            judged = self._run(instance)
+            judged = self._run(instance, relation, seed)
         outcome = self.outcome
         if outcome.first is None and judged.wrong:
             outcome.first, self.found_at = judged, time.perf_counter()
@@ -182,18 +193,40 @@ class _Judge:
         return _within(now - self.found_at, config.shrink_budget) and _within(outcome.shrink_tried,
                                                                               config.shrink_examples)
 
-    def _run(self, instance: Instance) -> Judged:
+    def _run(self, instance: Instance, relation: str | None, seed: int) -> Judged:
         text = instance.to_text()
         name = f"hunt-{next(self.numbers)}.txt"
         path = self.judged / name
         _write_whole(path, text)
-        records = run_tasks([(task, None) for task in self._tasks(str(path), name)], jobs=self.config.jobs)
+        tasks: list[tuple[Task, Expected]] = [(task, None) for task in self._tasks(str(path), name)]
+        records = run_tasks(tasks, jobs=self.config.jobs)
         for record in records:
             append_record(self.judged_records, record)
-        judged = Judged(instance, records, judge(records))
-        self.cache[text] = judged
+        verdict = judge(records)
+        if relation is not None:
+            verdict = self._morphed(instance, relation, seed, tasks, records, verdict)
+        judged = Judged(instance, records, verdict)
+        self.cache[_cache_key(instance, relation, seed)] = judged
         self._tally(judged)
         return judged
+
+    def _morphed(self, instance: Instance, relation: str, seed: int, tasks: list[tuple[Task, Expected]],
+                 records: list[RunRecord], verdict: InstanceVerdict) -> InstanceVerdict:
+        """Run the runners on `instance`'s related instance too (its records appended to
+        `records`): the verdict is `morph-mismatch` when a pair breaks the relation and
+        the runs of `instance` alone show nothing wrong."""
+        def keep(record: RunRecord) -> None:
+            append_record(self.judged_records, record)
+            records.append(record)
+
+        where = Where(self.judged, "", verdict.instance)
+        pairs = run_related(instance, [get_relation(self.config.puzzle.name, relation)], list(records), tasks,
+                            random.Random(seed), where, self.config.jobs, keep, [])
+        broken = [pair for pair in pairs if pair.verdict is Verdict.MORPH_MISMATCH]
+        if verdict.verdict in HUNT_STOPS or not broken:
+            return verdict
+        return InstanceVerdict(Verdict.MORPH_MISMATCH, None, broken[0].line(self.judged), instance=verdict.instance,
+                               variant=False)
 
     def _tasks(self, path: str, name: str) -> list[Task]:
         config = self.config
@@ -225,12 +258,21 @@ def hunt(config: HuntConfig) -> HuntOutcome:
     """
     referee = _Judge(config)
 
-    def probe(instance: Instance) -> None:
-        referee(instance)
+    drawn = instances(config.puzzle.name, config.ranges, config.published_shape)
+    if config.morph is None:
+        def probe(instance: Instance) -> None:
+            referee(instance)
 
-    test = given(instances(config.puzzle.name, config.ranges))(probe)
-    for saved in _saved(config):
-        test = example(saved)(test)
+        test = given(drawn)(probe)
+        for saved in _saved(config):
+            test = example(saved)(test)
+    else:
+        names = sorted(config.morph or RELATIONS[config.puzzle.name])
+
+        def morph_probe(instance: Instance, relation: str, seed: int) -> None:
+            referee(instance, relation, seed)
+
+        test = given(drawn, st.sampled_from(names), st.integers(0, 2**16 - 1))(morph_probe)
     test = settings(database=None, max_examples=10**9, deadline=None, suppress_health_check=list(HealthCheck),
                     report_multiple_bugs=False, phases=[Phase.explicit, Phase.generate, Phase.shrink],
                     verbosity=Verbosity.quiet, print_blob=False)(test)
@@ -247,6 +289,11 @@ def hunt(config: HuntConfig) -> HuntOutcome:
     if referee.found_at is not None:
         outcome.seconds_to_shrink = time.perf_counter() - referee.found_at
     return outcome
+
+
+def _cache_key(instance: Instance, relation: str | None, seed: int) -> str:
+    """What identifies a judged draw: the instance's text, and in a morph hunt the relation and its seed."""
+    return instance.to_text() if relation is None else f"{instance.to_text()}\0{relation}\0{seed}"
 
 
 def _within(spent: float, limit: float | None) -> bool:
@@ -312,7 +359,9 @@ def _write(judged: Judged, config: HuntConfig, as_found: bool) -> None:
     """Write a counterexample and its records (naming it) to OUT."""
     text_path, records_path = counterexample_paths(config, as_found)
     _write_whole(text_path, judged.instance.to_text())
-    lines = (r.model_copy(update={"instance": text_path.name}).model_dump_json() + "\n" for r in judged.records)
+    own = judged.records[0].instance  # a morph hunt's related instances keep their names in judged/
+    lines = (r.model_copy(update={"instance": text_path.name} if r.instance == own else {}).model_dump_json() + "\n"
+             for r in judged.records)
     _write_whole(records_path, "".join(lines))
 
 

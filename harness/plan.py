@@ -22,7 +22,8 @@ from crosscheck.solvers.registry import default_solvers_for, plugin_modules, sol
 class Choice:
     """What the user asked to run on every instance.
 
-    `solver_names` empty means the puzzle's default solvers; `externals` are run on the
+    `solver_names` empty means the puzzle's default solvers, or none when `externals` are
+    given (then only the external programs run); `externals` are run on the
     instances of their puzzle (of every puzzle when they name none); `variants` adds a
     run of each instance's variant where the transform applies; every run is made
     `repeat` times (repeat index 0, 1, ...); `cpsat_workers` None means CP-SAT's default;
@@ -68,6 +69,8 @@ def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[Run
                           message=str(error), expected=instance_file.expected)], []
     candidates = solvers_for(puzzle.name) if choice.solver_names else default_solvers_for(puzzle.name)
     names = [s.name for s in candidates if not choice.solver_names or s.name in choice.solver_names]
+    if choice.externals and not choice.solver_names:
+        names = []  # external programs alone: a lone program is tested, not compared with the built-ins
     mine = [e for e in choice.externals if e.applies_to(puzzle.name)]
     which = [False]
     if choice.variants and variant_applies(puzzle, instance):

@@ -12,7 +12,9 @@ proven optimum with a checked plan, or a proof of infeasibility, counts as an ex
 The verdicts, what each means and what follows from it are one table, `VERDICTS`, worst
 first: an instance's verdict is the worst that applies.  `FAILURES` (a non-zero exit
 status of ``solve`` and ``compare``), `HUNT_STOPS` (where ``hunt`` stops and shrinks) and
-`SEVERITY` (the order reports count verdicts in) are read from it.
+`SEVERITY` (the order reports count verdicts in) are read from it.  `morph-mismatch` is
+the one verdict on a pair of instances rather than one: `crosscheck.harness.morph` gives it
+to a solver whose answers on an instance and a related instance break the relation's law.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class Verdict(StrEnum):
     FALSE_INFEASIBLE = "false-infeasible"
     FALSE_OPTIMAL = "false-optimal"
     DISAGREE = "disagree"
+    MORPH_MISMATCH = "morph-mismatch"
     WRONG_EXPECTED = "wrong-expected"
     UNVERIFIED = "unverified"
     AGREE = "agree"
@@ -65,6 +68,9 @@ VERDICTS: tuple[VerdictRule, ...] = (
     VerdictRule(Verdict.DISAGREE, failure=True, stops_hunt=True,
                 meaning="proofs contradict (a lower bound above a checked plan, an optimum below a proven bound, "
                         "a proof of infeasibility against an optimum)"),
+    VerdictRule(Verdict.MORPH_MISMATCH, failure=True, stops_hunt=True,
+                meaning="a solver's answers on an instance and on a related one break the relation's law "
+                        "(morph: both answers and both files named)"),
     VerdictRule(Verdict.WRONG_EXPECTED, failure=True, stops_hunt=False,
                 meaning="the formulations agree, the index says otherwise; or, without an exact answer, a checked "
                         "plan or a proven bound contradicts the index"),

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from crosscheck.models import amphipods, elevator, keys
 from crosscheck.models.base import Instance
+from crosscheck.models.shape import doors_with_keys
 
 Range = tuple[int, int]
 Cell = tuple[int, int]
@@ -92,14 +93,25 @@ def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:
     return merged
 
 
-def instances(puzzle: str, ranges: Mapping[str, Range] | None = None) -> st.SearchStrategy[Instance]:
-    """Valid instances of `puzzle` with sizes in `ranges` (see `ranges_for`)."""
+def instances(puzzle: str, ranges: Mapping[str, Range] | None = None,
+              published: bool = False) -> st.SearchStrategy[Instance]:
+    """Valid instances of `puzzle` with sizes in `ranges` (see `ranges_for`); with
+    `published`, only instances of the published inputs' shape (`crosscheck.models.shape`), for
+    draws and shrinking alike.  `ValueError` when `ranges` leave no such instance."""
     chosen = ranges_for(puzzle, ranges or {})
     if puzzle == "keys":
-        return vaults(chosen)
-    if puzzle == "amphipods":
+        drawn = vaults(chosen)
+        return drawn.map(doors_with_keys) if published else drawn
+    if puzzle == "amphipods" and not published:
         return burrows(chosen["depth"])
-    return facilities(chosen["floors"], chosen["pairs"])
+    if puzzle == "amphipods":
+        depths = [d for d in range(chosen["depth"][0], chosen["depth"][1] + 1) if d in (2, 4)]
+        if not depths:
+            raise ValueError(f"depth={chosen['depth'][0]}-{chosen['depth'][1]} holds no published depth (2 or 4)")
+        return st.sampled_from(depths).flatmap(lambda depth: burrows((depth, depth)))
+    if published and not chosen["floors"][0] <= 4 <= chosen["floors"][1]:
+        raise ValueError(f"floors={chosen['floors'][0]}-{chosen['floors'][1]} excludes the published 4 floors")
+    return facilities((4, 4) if published else chosen["floors"], chosen["pairs"], always_safe=published)
 
 
 # --- key vaults ------------------------------------------------------------------------
@@ -284,7 +296,8 @@ def burrows(draw: st.DrawFn, depth_range: Range) -> amphipods.Burrow:
 # --- facilities ------------------------------------------------------------------------
 
 @st.composite
-def facilities(draw: st.DrawFn, floors_range: Range, pairs_range: Range) -> elevator.Facility:
+def facilities(draw: st.DrawFn, floors_range: Range, pairs_range: Range, always_safe: bool = False
+               ) -> elevator.Facility:
     """A facility: each chip and generator on any floor (safe or not).
 
     The pairs are one list (the shrinker deletes a pair at a time) of floors drawn up to
@@ -292,9 +305,9 @@ def facilities(draw: st.DrawFn, floors_range: Range, pairs_range: Range) -> elev
     the items' places (rather than redrawing them all).  A flag drawn first (the shrinker
     can turn it off) makes the start safe with `_safe_start`: drawn uniformly, about half
     the facilities with three pairs or more start unsafe, and an unsafe start shows
-    nothing of how a formulation moves.
+    nothing of how a formulation moves.  With `always_safe` every start is made safe.
     """
-    safe = draw(st.booleans())
+    safe = always_safe or draw(st.booleans())
     floors = draw(st.integers(*floors_range))
     floor = st.integers(0, floors_range[1] - 1).map(lambda value: min(value, floors - 1))
     pairs = draw(st.lists(st.tuples(floor, floor), min_size=pairs_range[0], max_size=pairs_range[1]))

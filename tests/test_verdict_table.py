@@ -14,11 +14,13 @@ import crosscheck.harness.hunt
 from crosscheck.harness.cli import EXIT_FAILED_RUNS, EXIT_OK, EXIT_WRONG, _exit_status
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.hunt import HuntConfig, _Judge, _Wrong
+from crosscheck.harness.morph import judge_pair
 from crosscheck.harness.records import UNREADABLE, RunRecord, Task
 from crosscheck.harness.report import notes
 from crosscheck.harness.verdicts import FAILURES, HUNT_STOPS, VERDICTS, Verdict, judge
 from crosscheck.models import keys
 from crosscheck.models.registry import PUZZLES
+from crosscheck.models.relations import Related, Same
 from crosscheck.solvers.base import Status
 from tests.test_cli import VAULT
 
@@ -31,6 +33,9 @@ def run(solver: str, status: Status, cost: int | None = None, bound: int | None 
     return RunRecord(instance="x.txt", puzzle="keys", solver=solver, status=status, cost=cost, bound=bound,
                      plan_valid=valid, checked_cost=cost if valid else None, evidence=evidence, expected=expected)
 
+
+#: The verdicts of one instance's runs (`judge`); `morph-mismatch` judges a pair of instances.
+INSTANCE_VERDICTS = [verdict for verdict in Verdict if verdict is not Verdict.MORPH_MISMATCH]
 
 #: Runs of one instance that earn each verdict.
 EXAMPLES: dict[Verdict, list[RunRecord]] = {
@@ -48,8 +53,12 @@ EXAMPLES: dict[Verdict, list[RunRecord]] = {
 
 def test_the_table_has_one_row_per_verdict_and_every_verdict_an_example() -> None:
     assert [rule.verdict for rule in VERDICTS] == list(Verdict)
-    assert set(EXAMPLES) == set(Verdict)
-    assert {verdict: judge(runs).verdict for verdict, runs in EXAMPLES.items()} == {v: v for v in Verdict}
+    assert set(EXAMPLES) == set(INSTANCE_VERDICTS)
+    assert {verdict: judge(runs).verdict for verdict, runs in EXAMPLES.items()} == {v: v for v in INSTANCE_VERDICTS}
+    mismatch = judge_pair(Related(keys.parse(VAULT, "v.txt"), Same(), "rotate 90"), "symmetry",
+                          run("a", Status.OPTIMAL, 8, 8, True), run("a", Status.OPTIMAL, 9, 9, True))
+    assert mismatch.verdict is Verdict.MORPH_MISMATCH
+    assert RULES[Verdict.MORPH_MISMATCH].failure and RULES[Verdict.MORPH_MISMATCH].stops_hunt
 
 
 def test_the_sets_read_from_the_table() -> None:
@@ -59,14 +68,14 @@ def test_the_sets_read_from_the_table() -> None:
     assert not RULES[Verdict.AGREE].failure and not RULES[Verdict.UNVERIFIED].failure
 
 
-@pytest.mark.parametrize("verdict", list(Verdict))
+@pytest.mark.parametrize("verdict", INSTANCE_VERDICTS)
 def test_the_exit_status_of_a_comparison_comes_from_the_table(verdict: Verdict) -> None:
     """1 for a failure; otherwise 3 where a file was unreadable (its run's status), else 0."""
     others = EXIT_FAILED_RUNS if verdict is Verdict.ERROR else EXIT_OK
     assert _exit_status(EXAMPLES[verdict]) == (EXIT_WRONG if RULES[verdict].failure else others)
 
 
-@pytest.mark.parametrize("verdict", list(Verdict))
+@pytest.mark.parametrize("verdict", INSTANCE_VERDICTS)
 def test_a_hunt_stops_exactly_on_the_tables_hunt_stopping_verdicts(verdict: Verdict, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     def runs(tasks: list[tuple[Task, None]], jobs: int) -> list[RunRecord]:
@@ -87,9 +96,10 @@ def test_a_hunt_stops_exactly_on_the_tables_hunt_stopping_verdicts(verdict: Verd
 
 def test_reports_count_verdicts_worst_first() -> None:
     records = [record.model_copy(update={"instance": f"{verdict.value}.txt"})
-               for verdict in reversed(Verdict) for record in EXAMPLES[verdict]]
+               for verdict in reversed(INSTANCE_VERDICTS) for record in EXAMPLES[verdict]]
     summary = notes(records).splitlines()[-1]
-    assert summary == f"{len(Verdict)} instances: " + ", ".join(f"1 {rule.verdict.value}" for rule in VERDICTS)
+    assert summary == f"{len(INSTANCE_VERDICTS)} instances: " + ", ".join(
+        f"1 {rule.verdict.value}" for rule in VERDICTS if rule.verdict in INSTANCE_VERDICTS)
 
 
 def test_the_readme_gives_the_tables_meanings_and_exit_statuses() -> None:

@@ -1,0 +1,304 @@
+"""Metamorphic testing: a solver judged against itself on related instances (``crosscheck morph``).
+
+For each instance, every chosen runner (a built-in or plugin formulation, or an external
+program) runs on it and on instances related to it by the puzzle's relations
+(`crosscheck.models.relations`): the named ones, each `MorphConfig.count` times, or
+`count` drawn at random among all of them, from a `random.Random` seeded by the seed and
+the instance's name (a run is reproducible, and an instance's draws do not depend on the
+other instances).  Relations that need a plan (the suffix relations) take each runner's
+own checked plan of the original, so each runner gets its own related instance; an
+answer without a checked plan gives those relations nothing to start from.
+
+Every related instance is saved under ``OUT/related/`` (its name is the original's with
+``~RELATION-N``), so a mismatch can be replayed with ``solve``; every run is appended to
+``OUT/morph.jsonl`` as it finishes (the originals under their own names, the related
+instances as ``related/...``), so ``report`` reads it like a comparison's results.
+
+Each (instance, related instance, runner) pair is judged on exact answers only
+(`answer_of`): a proven optimum with a checked plan or a proof of infeasibility, and an
+external program's claim too, since the relation tests the program itself.  A timeout,
+a crash or an invalid plan is no answer, and the pair is ``unverified``.  Answers that
+break the relation's expectation make the pair a `Verdict.MORPH_MISMATCH`; every pair's
+verdict is appended to ``OUT/morph-verdicts.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
+
+from crosscheck.harness.evidence import Evidence
+from crosscheck.harness.external import External
+from crosscheck.harness.index import INFEASIBLE, Expected, InstanceFile
+from crosscheck.harness.plan import Choice, discover_all, plan_instance
+from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
+from crosscheck.harness.run import run_tasks
+from crosscheck.harness.verdicts import Verdict
+from crosscheck.models.base import Instance, InvalidInstance
+from crosscheck.models.registry import RELATIONS, get_puzzle, load_instance
+from crosscheck.models.relations import Answer, NotApplicable, Related, Relation
+from crosscheck.solvers.base import Clock, Status
+
+#: Where a runner has no exact answer (a timeout, a crash, an invalid plan).
+Judged = int | str | None  # an optimum, INFEASIBLE, or None: no answer
+
+
+@dataclass(frozen=True)
+class MorphConfig:
+    """What `morph` runs: runners, relations, limits, where it writes.
+
+    `solvers` are formulation names (empty: none; the command line picks the defaults);
+    `relations` empty means `count` relations drawn at random per instance, else each
+    named one `count` times (names a puzzle lacks are skipped for its instances).
+    """
+
+    solvers: tuple[str, ...]
+    externals: tuple[External, ...]
+    out: Path
+    relations: tuple[str, ...] = ()
+    count: int = 1
+    seed: int = 0
+    time_limit: float | None = 60.0
+    clock: Clock = "wall"
+    memory_limit_mb: int | None = 8192
+    jobs: int = 1
+
+    def choice(self) -> Choice:
+        return Choice(solver_names=self.solvers, externals=self.externals, time_limit=self.time_limit,
+                      memory_limit=self.memory_limit_mb, clock=self.clock)
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    """The verdict on one runner's answers on an instance and on a related instance."""
+
+    verdict: Verdict  # MORPH_MISMATCH, AGREE or UNVERIFIED
+    runner: str
+    relation: str
+    detail: str  # what the relation did ("rotate 90", "after 3 of 9 moves")
+    expectation: str
+    original: str  # the instance's name, as its records carry it
+    related: str  # the related instance's name (relative to OUT)
+    original_answer: Judged
+    related_answer: Judged
+    reason: str
+
+    def line(self, out: Path) -> str:
+        """One line for people, naming both files."""
+        return (f"{self.original} ~{self.relation} ({self.detail}): {self.verdict.value}: {self.runner}: "
+                f"{self.reason} [{self.original} -> {out / self.related}]")
+
+
+@dataclass
+class MorphOutcome:
+    """Every run record and pair verdict of a morph run, and what could not be derived."""
+
+    records: list[RunRecord] = field(default_factory=list)
+    pairs: list[PairVerdict] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # relations that did not apply, and why
+
+    @property
+    def mismatches(self) -> list[PairVerdict]:
+        return [pair for pair in self.pairs if pair.verdict is Verdict.MORPH_MISMATCH]
+
+
+def answer_of(record: RunRecord) -> Judged:
+    """The runner's exact answer (an optimum or INFEASIBLE), None without one.
+
+    An external program's claim counts (the relation tests the program itself), unless
+    its plan was rejected; a formulation's answer counts when it is exact."""
+    if record.plan_valid is False:
+        return None
+    if record.evidence is Evidence.CLAIM or record.exact:
+        if record.status is Status.INFEASIBLE:
+            return INFEASIBLE
+        if record.status is Status.OPTIMAL:
+            return record.checked_cost if record.checked_cost is not None else record.cost
+    return None
+
+
+def _relation_answer(judged: Judged) -> Answer:
+    """An exact answer as the relations take it (None: no solution)."""
+    return None if judged is None or judged == INFEASIBLE else int(judged)
+
+
+def judge_pair(related: Related, relation: str, original: RunRecord, again: RunRecord) -> PairVerdict:
+    """The verdict on `original` (a runner's record of an instance) and `again` (the same
+    runner's record of the `related` instance) by the relation's expectation."""
+    first, second = answer_of(original), answer_of(again)
+    verdict, reason = Verdict.UNVERIFIED, "no exact answer on " + (
+        "either" if first is None and second is None else "the original" if first is None else "the related instance")
+    if first is not None and second is not None:
+        broken = related.expectation.broken(_relation_answer(first), _relation_answer(second))
+        verdict, reason = (Verdict.MORPH_MISMATCH, broken) if broken else (Verdict.AGREE, f"{first} and {second}")
+    return PairVerdict(verdict, original.solver, relation, related.detail, str(related.expectation),
+                       original.instance, again.instance, first, second, reason)
+
+
+def morph(paths: list[Path], config: MorphConfig, on_pair: Callable[[PairVerdict], None] = lambda pair: None
+          ) -> MorphOutcome:
+    """Run and judge every instance under `paths` and its related instances (module docstring)."""
+    config.out.mkdir(parents=True, exist_ok=True)
+    results, verdicts = config.out / "morph.jsonl", config.out / "morph-verdicts.jsonl"
+    repair_tail(results)
+    outcome = MorphOutcome()
+
+    def save(record: RunRecord) -> None:
+        append_record(results, record)
+        outcome.records.append(record)
+
+    def judged(pair: PairVerdict) -> None:
+        with open(verdicts, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(asdict(pair)) + "\n")
+        outcome.pairs.append(pair)
+        on_pair(pair)
+
+    for instance_file in discover_all(paths):
+        _morph_instance(instance_file, config, save, judged, outcome.skipped)
+    return outcome
+
+
+def _morph_instance(instance_file: InstanceFile, config: MorphConfig, save: Callable[[RunRecord], None],
+                    judged: Callable[[PairVerdict], None], skipped: list[str]) -> None:
+    """Run one instance and its related instances, saving records and judging pairs."""
+    unreadable, tasks = plan_instance(instance_file, config.choice())
+    for record in unreadable:
+        save(record)
+    if not tasks:
+        return
+    puzzle = get_puzzle(tasks[0][0].puzzle or "")
+    instance = puzzle.parse(instance_file.path.read_text(encoding="utf-8"), str(instance_file.path))
+    originals = run_tasks(tasks, jobs=config.jobs, on_record=save)
+    rng = random.Random(f"{config.seed}:{instance_file.name}")
+    relations = _relations(puzzle.name, config, rng)
+    for pair in run_related(instance, relations, originals, tasks, rng, Where(config.out / "related", "related/",
+                                                                              instance_file.name), config.jobs, save,
+                            skipped):
+        judged(pair)
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where related instances go: the `folder` they are saved in, the `prefix` of their
+    record names (their folder relative to the records' root), and the `original`'s name
+    they are named after."""
+
+    folder: Path
+    prefix: str
+    original: str
+
+
+def run_related(instance: Instance, relations: list[Relation], originals: list[RunRecord],
+                tasks: list[tuple[Task, Expected]], rng: random.Random, where: Where, jobs: int,
+                on_record: Callable[[RunRecord], None], skipped: list[str]) -> list[PairVerdict]:
+    """Derive each relation's related instances of `instance` (whose runs `originals`
+    are, made by `tasks`), save them, run their runners and judge each pair; what did
+    not apply is appended to `skipped`."""
+    derived = _derived(instance, relations, originals, rng, skipped, where.original)
+    related_tasks: list[tuple[Task, Expected]] = []
+    pairs: list[tuple[Related, str, RunRecord]] = []
+    for number, (relation, related, runners) in enumerate(derived, start=1):
+        name = save_related(where.folder, where.original, relation.name, number, related)
+        for original, (run, _) in zip(originals, tasks, strict=True):
+            if original.solver in runners:
+                update = {"path": str(where.folder / name), "instance": where.prefix + name}
+                related_tasks.append((run.model_copy(update=update), None))
+                pairs.append((related, relation.name, original))
+    again = run_tasks(related_tasks, jobs=jobs, on_record=on_record)
+    return [judge_pair(related, name, original, record)
+            for (related, name, original), record in zip(pairs, again, strict=True)]
+
+
+def _relations(puzzle: str, config: MorphConfig, rng: random.Random) -> list[Relation]:
+    """The relations to apply to one instance of `puzzle` (see `MorphConfig`)."""
+    mine = RELATIONS[puzzle]
+    if config.relations:
+        return [mine[name] for name in config.relations if name in mine for _ in range(config.count)]
+    names = sorted(mine)
+    return [mine[rng.choice(names)] for _ in range(config.count)]
+
+
+def _derived(instance: Instance, relations: list[Relation], originals: list[RunRecord], rng: random.Random,
+             skipped: list[str], name: str) -> list[tuple[Relation, Related, set[str]]]:
+    """Each relation's related instance with the runners it is for: all of them, or, for
+    a relation that needs a plan, one related instance per runner with a checked plan."""
+    found: list[tuple[Relation, Related, set[str]]] = []
+    for relation in relations:
+        sources = ([(r.solver, r.plan) for r in originals if r.plan_valid and answer_of(r) is not None]
+                   if relation.needs_plan else [(None, None)])
+        if not sources:
+            skipped.append(f"{name} ~{relation.name}: no runner has a checked plan with an exact answer")
+        for runner, plan in sources:
+            try:
+                related = relation.derive(instance, rng, plan)
+            except NotApplicable as why:
+                skipped.append(f"{name} ~{relation.name}{f' ({runner})' if runner else ''}: {why}")
+                continue
+            found.append((relation, related, {runner} if runner else {r.solver for r in originals}))
+    return found
+
+
+def save_related(folder: Path, original: str, relation: str, number: int, related: Related) -> str:
+    """Write the related instance's text under `folder` and return its name there
+    (the original's name with ``~RELATION-NUMBER``)."""
+    stem = "/".join(part for part in PurePosixPath(original.removesuffix(".txt")).parts if part not in ("/", ".."))
+    name = f"{stem}~{relation}-{number}.txt"
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(related.text, encoding="utf-8")
+    return name
+
+
+# --- compare --morph --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RelatedFile:
+    """A related instance added to a comparison: its file, and what it is related to."""
+
+    file: InstanceFile
+    original: str  # the original's instance name
+    relation: str
+    related: Related
+
+
+def related_files(instance_files: list[InstanceFile], count: int, seed: int, folder: Path) -> list[RelatedFile]:
+    """`count` related instances of each readable instance file, by relations drawn at
+    random among those that need no plan (seeded by `seed` and the instance's name),
+    saved under `folder` and named ``FOLDER-NAME/...`` (`folder` sits beside the results
+    file, so the names read like the originals').  An unreadable file gets none (its
+    error record says why); a relation that does not apply is drawn again, at most
+    `count` draws in all."""
+    found = []
+    for instance_file in instance_files:
+        try:
+            puzzle, instance = load_instance(str(instance_file.path))
+        except InvalidInstance:
+            continue
+        rng = random.Random(f"{seed}:{instance_file.name}")
+        relations = [r for _, r in sorted(RELATIONS[puzzle.name].items()) if not r.needs_plan]
+        for number in range(1, count + 1):
+            relation = rng.choice(relations)
+            try:
+                related = relation.derive(instance, rng, None)
+            except NotApplicable:
+                continue
+            name = save_related(folder, instance_file.name, relation.name, number, related)
+            found.append(RelatedFile(InstanceFile(folder / name, f"{folder.name}/{name}", None, None),
+                                     instance_file.name, relation.name, related))
+    return found
+
+
+def judge_related(records: list[RunRecord], related: list[RelatedFile]) -> list[PairVerdict]:
+    """Each runner's answers on each related instance and its original, judged (first
+    repetitions of the plain instances only)."""
+    runs = {(r.instance, r.solver): r for r in records if not r.variant and r.repeat == 0}
+    pairs = []
+    for one in related:
+        for (instance, solver), record in runs.items():
+            original = runs.get((one.original, solver))
+            if instance == one.file.name and original is not None:
+                pairs.append(judge_pair(one.related, one.relation, original, record))
+    return pairs

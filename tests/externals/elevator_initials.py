@@ -1,0 +1,44 @@
+"""A planted wrong external elevator solver: it keys elements by their first letter.
+
+Elements sharing a first letter (plutonium and promethium) become one element, the
+later one's chip and generator floors overwriting the earlier one's; the collapsed
+facility is then solved exactly.  Right whenever the initials are distinct (as in most
+published inputs), wrong otherwise: the renaming relation finds it with no second
+solver.  Usage: python tests/externals/elevator_initials.py INSTANCE; prints a bare
+number (no plan) or ``infeasible``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from crosscheck.models.elevator import Facility, parse  # noqa: E402
+from crosscheck.solvers.base import Status  # noqa: E402
+from crosscheck.solvers.elevator.search import BreadthFirst  # noqa: E402
+
+
+def by_initial(facility: Facility) -> Facility:
+    """`facility` with each element known only by its first letter."""
+    floors: dict[str, tuple[int, int]] = {}
+    for element, chip, generator in zip(facility.elements, facility.chips, facility.generators, strict=True):
+        floors[element[0]] = (chip, generator)
+    initials = tuple(sorted(floors))
+    return Facility(facility.name, facility.floors, initials, tuple(floors[i][0] for i in initials),
+                    tuple(floors[i][1] for i in initials))
+
+
+def main(path: str) -> None:
+    result = BreadthFirst().solve(by_initial(parse(Path(path).read_text(encoding="utf-8"), path)))
+    if result.status is Status.INFEASIBLE:
+        print("infeasible")
+    elif result.status is Status.OPTIMAL:
+        print(result.cost)
+    else:
+        sys.exit(f"{result.status}: {result.message}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

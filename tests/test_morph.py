@@ -1,0 +1,127 @@
+"""`crosscheck morph`: a lone solver judged against itself on related instances.
+
+Each planted wrong program (tests/externals) is found with no built-in formulation
+running; the built-in formulations show no mismatch on a few published instances; a
+pair is judged on exact answers only (a claim counts, a timeout does not)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from crosscheck.harness.cli import main
+from crosscheck.harness.evidence import Evidence
+from crosscheck.harness.morph import judge_pair
+from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.verdicts import Verdict
+from crosscheck.models import elevator, keys
+from crosscheck.models.relations import Offset, Related, Same
+from crosscheck.solvers.base import Status
+
+ROOT = Path(__file__).resolve().parents[1]
+INSTANCES = ROOT / "instances"
+EXTERNALS = Path(__file__).resolve().parent / "externals"
+
+
+def morph(out: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["morph", *args, "--out", str(out), "--time-limit", "60"],
+                              catch_exceptions=False)
+
+
+def external(puzzle: str, name: str, script: str) -> tuple[str, str]:
+    return "--external", f"{puzzle}:{name}={sys.executable} {EXTERNALS / script} {{path}}"
+
+
+@pytest.mark.parametrize(("puzzle", "script", "instance", "relation"), [
+    ("elevator", "elevator_initials.py", "elevator/three-matched.txt", "rename"),
+    ("keys", "keys_last_column.py", "keys/one-robot-3.txt", "symmetry"),
+    ("amphipods", "burrow_from_bottom.py", "amphipods/depth2-example.txt", "settled-row"),
+])
+def test_morph_finds_each_planted_program_running_it_alone(tmp_path: Path, puzzle: str, script: str,
+                                                           instance: str, relation: str) -> None:
+    result = morph(tmp_path, str(INSTANCES / instance), *external(puzzle, "planted", script),
+                   "--relations", relation, "--count", "2")
+    assert result.exit_code == 1, result.output
+    assert {r.solver for r in read_records(tmp_path / "morph.jsonl")} == {"planted"}  # no built-in ran
+    pairs = [json.loads(line) for line in (tmp_path / "morph-verdicts.jsonl").read_text().splitlines()]
+    [mismatch, *_] = [p for p in pairs if p["verdict"] == "morph-mismatch"]
+    assert mismatch["relation"] == relation and mismatch["original_answer"] != mismatch["related_answer"]
+    assert (tmp_path / mismatch["related"]).is_file()  # saved, to be replayed
+    assert f"{instance} ~{relation}" in result.output and "morph-mismatch: planted" in result.output
+
+
+def test_the_built_in_formulations_keep_every_relation_on_published_instances(tmp_path: Path) -> None:
+    paths = [str(INSTANCES / name) for name in ("keys/one-robot-1.txt", "elevator/two-pairs-example.txt")]
+    result = morph(tmp_path, *paths, "--count", "3", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    pairs = [json.loads(line) for line in (tmp_path / "morph-verdicts.jsonl").read_text().splitlines()]
+    assert len({p["relation"] for p in pairs}) >= 3 and all(p["verdict"] == "agree" for p in pairs), pairs
+    assert len({p["runner"] for p in pairs}) >= 4
+
+
+def run(status: Status, cost: int | None = None, valid: bool | None = True,
+        evidence: Evidence = Evidence.PROOF) -> RunRecord:
+    return RunRecord(instance="x.txt", puzzle="keys", solver="s", status=status, cost=cost, plan_valid=valid,
+                     checked_cost=cost if valid else None, evidence=evidence)
+
+
+VAULT = keys.parse("#####\n#@.a#\n#####\n", "v")
+
+
+def test_a_pair_is_judged_on_exact_answers_and_claims_only() -> None:
+    same, offset = Related(VAULT, Same(), "d"), Related(VAULT, Offset(2), "d")
+    claim = run(Status.OPTIMAL, 7, valid=None, evidence=Evidence.CLAIM)
+    assert judge_pair(same, "r", claim, run(Status.OPTIMAL, 5)).verdict is Verdict.MORPH_MISMATCH
+    assert judge_pair(offset, "r", claim, run(Status.OPTIMAL, 5)).verdict is Verdict.AGREE
+    assert judge_pair(same, "r", run(Status.INFEASIBLE, valid=None), run(Status.INFEASIBLE, valid=None)
+                      ).verdict is Verdict.AGREE
+    assert judge_pair(same, "r", claim, run(Status.TIMEOUT, valid=None)).verdict is Verdict.UNVERIFIED
+    assert judge_pair(same, "r", claim, run(Status.OPTIMAL, 5, valid=False)).verdict is Verdict.UNVERIFIED
+    assert judge_pair(same, "r", claim, run(Status.FEASIBLE, 5)).verdict is Verdict.UNVERIFIED
+
+
+def test_an_external_program_alone_runs_without_the_built_ins_in_compare(tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    CliRunner().invoke(main, ["compare", str(INSTANCES / "keys/one-robot-1.txt"), *external(
+        "keys", "lone", "keys_last_column.py"), "--out", str(out)], catch_exceptions=False)
+    assert {r.solver for r in read_records(out)} == {"lone"}
+
+
+def test_unknown_relations_are_usage_errors(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["morph", str(INSTANCES / "keys/one-robot-1.txt"), "--relations", "spin",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "symmetry" in result.output
+
+
+def test_compare_morph_adds_related_instances_to_the_table_and_judges_them(tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    result = CliRunner().invoke(main, ["compare", str(INSTANCES / "elevator/three-matched.txt"), "--morph", "2",
+                                       *external("elevator", "initials", "elevator_initials.py"), "--out", str(out)],
+                                catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    names = {r.instance for r in read_records(out)}
+    related = {name for name in names if name.startswith("runs-related/elevator/three-matched~")}
+    assert len(related) == 2 and names == {"elevator/three-matched.txt", *related}
+    assert all((tmp_path / name).is_file() for name in related)
+    assert "runs-related/elevator/three-matched~" in result.output.split("instance")[1]  # in the table
+    assert "morph-mismatch: initials" in result.output and "morph: 2 pairs judged, 1 morph-mismatch" in result.output
+
+
+def test_hunt_morph_finds_and_shrinks_a_planted_program_running_alone(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, [
+        "hunt", "elevator", "--morph", "--relations", "rename", *external("elevator", "initials", "elevator_initials.py"),
+        "-p", "pairs=2-3", "-p", "floors=2-3", "--examples", "20", "--shrink-examples", "6", "--seed", "1",
+        "--time-limit", "30", "--out", str(tmp_path)], catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    assert "Counterexample (morph-mismatch)" in result.output and "~rename" in result.output
+    runs = read_records(tmp_path / "runs.jsonl")
+    assert {r.solver for r in runs} == {"initials"}  # no built-in formulation ran
+    names = {r.instance for r in runs}
+    assert "counterexample-elevator.txt" in names and any("~rename-" in name for name in names)
+    shrunk = elevator.parse((tmp_path / "counterexample-elevator.txt").read_text(), "shrunk")
+    found = elevator.parse((tmp_path / "counterexample-elevator-as-found.txt").read_text(), "found")
+    assert len(shrunk.elements) <= len(found.elements) and shrunk.floors <= found.floors
