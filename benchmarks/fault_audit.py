@@ -342,6 +342,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("fault-audit-runs"),
                         help="folder of the generated sets, the compare records and each fault's outcome")
     parser.add_argument("--resume", action="store_true", help="reuse the outcomes already in --out")
+    parser.add_argument("--kept", action="store_true",
+                        help="run nothing: table the outcomes already in --out, naming the faults not run")
     parser.add_argument("--write", type=Path, metavar="FILE", help="write the table as a section of this file")
     parser.add_argument("--list", action="store_true", help="print the faults and stop")
     args = parser.parse_args(argv)
@@ -356,8 +358,15 @@ def main(argv: list[str] | None = None) -> None:
         return
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    outcomes = run_all(faults, args.out, args.jobs, args.resume)
+    if args.kept:
+        outcomes = [load(fault, args.out / f"{fault.name}.json") for fault in faults
+                    if (args.out / f"{fault.name}.json").exists()]
+    else:
+        outcomes = run_all(faults, args.out, args.jobs, args.resume)
     text = table(outcomes)
+    not_run = [fault.name for fault in faults if fault not in {o.fault for o in outcomes}]
+    if not_run:
+        text += f"not run ({len(not_run)}): {', '.join(not_run)}\n"
     print(text, end="")
     if args.write is not None:
         facts = environment()
