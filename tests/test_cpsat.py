@@ -9,7 +9,15 @@ import pytest
 from ortools.sat.python import cp_model
 
 from crosscheck.solvers.base import Deadline, Status
-from crosscheck.solvers.cpsat import WORK_PER_DETERMINISTIC_SECOND, configured_solver, run_answer, run_stats, solve
+from crosscheck.solvers.cpsat import (
+    WORK_PER_DETERMINISTIC_SECOND,
+    configured_solver,
+    has_solution,
+    integer_bound,
+    run_answer,
+    run_stats,
+    solve,
+)
 
 
 def _run(model: cp_model.CpModel, offset: int = 0):
@@ -35,6 +43,33 @@ def test_infeasible_model_is_infeasible_with_the_reason() -> None:
     model.minimize(x)
     answer = _run(model)
     assert (answer.status, answer.message, answer.plan) == (Status.INFEASIBLE, "because", None)
+
+
+def test_each_cpsat_status_maps_to_its_own_answer() -> None:
+    """FEASIBLE is a plan without a proof, UNKNOWN a timeout with CP-SAT's bound: neither
+    becomes an optimum or an infeasibility (the status is given, the solved run supplies
+    the values; the fault audit found no other test that tells them apart)."""
+    model = cp_model.CpModel()
+    x = model.new_int_var(3, 10, "x")
+    model.minimize(x)
+    solver = configured_solver(Deadline(10))
+    solver.solve(model)
+
+    def answer(status: int) -> tuple[Status, int | None, int | None]:
+        found = run_answer(solver, status, model, lambda: ["witness"], {}, offset=5)
+        return found.status, found.cost, found.bound
+
+    assert answer(cp_model.OPTIMAL) == (Status.OPTIMAL, 8, 8)
+    assert answer(cp_model.FEASIBLE) == (Status.FEASIBLE, 8, 8)
+    assert answer(cp_model.UNKNOWN) == (Status.TIMEOUT, None, 8)
+    assert answer(cp_model.INFEASIBLE) == (Status.INFEASIBLE, None, None)
+    assert [has_solution(status, model) for status in (cp_model.OPTIMAL, cp_model.FEASIBLE, cp_model.INFEASIBLE,
+                                                       cp_model.UNKNOWN)] == [True, True, False, None]
+
+
+def test_the_objective_bound_becomes_the_smallest_integer_at_or_above_it() -> None:
+    assert [integer_bound(value) for value in (42.0, 42.0000001, 41.2, 41.9999999, 0.0, -3.0)] == [42, 42, 42, 42, 0, 0]
+    assert integer_bound(math.inf) == 0 and integer_bound(-math.inf) == 0 and integer_bound(math.nan) == 0
 
 
 def test_an_invalid_model_is_a_bug_not_an_answer() -> None:

@@ -1,0 +1,239 @@
+"""The single-point faults the fault audit plants (``python -m benchmarks.fault_audit``).
+
+Each `Fault` replaces one exact snippet of one file by a wrong version: a rule read
+wrongly, a bound made inadmissible, an engine's or CP-SAT set-up's bookkeeping broken.
+The list is curated rather than generated: a mutation-testing library's operators
+(flip a comparison, drop a statement) produce many faults that cannot change any answer
+or that crash on import, while each fault here is the kind of slip a researcher makes
+in a rule, and says so.  ``tests/test_fault_audit.py`` checks that every snippet still
+occurs exactly once in its file, so the list never silently stops applying.
+
+`area` names where the fault lies (``keys``, ``elevator``, ``amphipods``: a puzzle's
+rules and formulations; ``engine``: ``solvers/search.py``; ``cpsat``: ``solvers/cpsat.py``;
+``checker``: a plan checker); `puzzles` the generated sets its ``compare`` runs on; and
+`tests` the test files that should notice it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One planted fault: `original` (occurring exactly once in `path`) becomes `replacement`."""
+
+    name: str
+    area: str
+    path: str  # relative to the repository's root
+    original: str
+    replacement: str
+    description: str
+    puzzles: tuple[str, ...]
+    tests: tuple[str, ...]
+
+
+KEYS_TESTS = ("tests/test_keys_model.py", "tests/test_keys_solvers.py", "tests/test_keys_grid.py")
+ELEVATOR_TESTS = ("tests/test_elevator_model.py", "tests/test_elevator_solvers.py", "tests/test_elevator_bfs.py")
+AMPHIPODS_TESTS = ("tests/test_amphipods_model.py", "tests/test_amphipods_solvers.py", "tests/test_amphipods_stops.py")
+ENGINE_TESTS = ("tests/test_search.py", "tests/test_keys_solvers.py")
+CPSAT_TESTS = ("tests/test_cpsat.py", "tests/test_keys_cpsat.py")
+ALL = ("keys", "elevator", "amphipods")
+
+
+def _keys(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
+    return Fault(name, "keys", path, original, replacement, description, ("keys",), KEYS_TESTS)
+
+
+def _elevator(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
+    return Fault(name, "elevator", path, original, replacement, description, ("elevator",), ELEVATOR_TESTS)
+
+
+def _amphipods(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
+    return Fault(name, "amphipods", path, original, replacement, description, ("amphipods",), AMPHIPODS_TESTS)
+
+
+def _engine(name: str, original: str, replacement: str, description: str) -> Fault:
+    return Fault(name, "engine", "solvers/search.py", original, replacement, description, ALL, ENGINE_TESTS)
+
+
+def _cpsat(name: str, original: str, replacement: str, description: str) -> Fault:
+    return Fault(name, "cpsat", "solvers/cpsat.py", original, replacement, description, ALL, CPSAT_TESTS)
+
+
+KEYS_FAULTS = (
+    _keys("keys-door-b-never-opens", "models/keys.py",
+          "return char != WALL and (key is None or key in self.keys)",
+          'return char != WALL and char != "B" and (key is None or key in self.keys)',
+          "Vault.passable: door B never opens (the issue's first fault)"),
+    _keys("keys-door-a-not-a-door", "models/keys.py",
+          'return char.lower() if "A" <= char <= "Z" else None',
+          'return char.lower() if "B" <= char <= "Z" else None',
+          "door_key: door A needs no key (key letters read wrongly)"),
+    _keys("keys-key-a-not-a-key", "models/keys.py",
+          'return "a" <= char <= "z"',
+          'return "b" <= char <= "z"',
+          "is_key: key a is not a key (Vault.keys and the PDDL encoding lose it)"),
+    _keys("keys-no-west-neighbour", "models/keys.py",
+          "            if self.at(target) != WALL:\n                yield direction, target",
+          '            if self.at(target) != WALL and direction != "W":\n                yield direction, target',
+          "Vault.open_neighbours: never steps west"),
+    _keys("keys-grid-door-b-never-opens", "solvers/keys/grid_walks.py",
+          'return char != "#" and (door is None or door in letters)',
+          'return char != "#" and char != "B" and (door is None or door in letters)',
+          "keys-grid's own walkable: door B never opens"),
+    _keys("keys-grid-door-a-open", "solvers/keys/grid_walks.py",
+          "return char.lower() if char.isalpha() and char.isupper() else None",
+          'return char.lower() if char.isalpha() and char.isupper() and char != "A" else None',
+          "keys-grid's own door_letter: door A needs no key"),
+    _keys("keys-routes-door-free", "solvers/keys/routes.py",
+          "door.append(bit_of.get(door_key(flat[i]) or \"\", 0))",
+          "door.append(0)",
+          "route contraction: doors on routes need no key"),
+    _keys("keys-routes-corridor-short", "solvers/keys/routes.py",
+          "                corridors.append((n, target, len(path)))",
+          "                corridors.append((n, target, len(path) - 1))",
+          "route contraction: corridor lengths one short (used by the bounds)"),
+    _keys("keys-bound-plus-one", "solvers/keys/bounds.py",
+          "self._tree_walk(node, left) + self._reentry(node, left) + self.blocks.bound(node, left)",
+          "self._tree_walk(node, left) + self._reentry(node, left) + self.blocks.bound(node, left) + 1",
+          "keys-graph's remaining-keys bound overestimates by one (inadmissible)"),
+    _keys("keys-cpsat-cuts-too-many", "solvers/keys/cpsat.py",
+          "self.model.add(cp_model.LinearExpr.sum(terms) >= 2 * cut_count)",
+          "self.model.add(cp_model.LinearExpr.sum(terms) >= 2 * cut_count + 1)",
+          "keys-cpsat: level cuts demand one crossing too many"),
+)
+
+ELEVATOR_FAULTS = (
+    _elevator("elevator-safety-ignores-first", "models/elevator.py",
+              "    if floor not in generators:\n        return True",
+              "    if floor not in generators[1:]:\n        return True",
+              "is_safe: the first element's generator does not count (the safety rule)"),
+    _elevator("elevator-start-unchecked", "solvers/elevator/common.py",
+              "return all_safe(facility.chips, facility.generators)",
+              "return True",
+              "start_is_safe: every start is safe (the issue's start-safety fault)"),
+    _elevator("elevator-all-safe-skips-first", "models/elevator.py",
+              "return all(is_safe(chips, generators, floor) for floor in set(chips))",
+              "return all(is_safe(chips, generators, floor) for floor in set(chips[1:]))",
+              "all_safe: the first element's chip floor is never checked (start safety)"),
+    _elevator("elevator-bfs-start-unchecked", "solvers/elevator/search.py",
+              "        if not safe_everywhere(moves, start):",
+              "        if False:",
+              "elevator-bfs's own start-safety test skipped"),
+    _elevator("elevator-bfs-safety-wrong", "solvers/elevator/packed.py",
+              "return np.asarray((generators == 0) | (exposed == 0), dtype=bool)",
+              "return np.asarray((generators == 0) | (exposed != chips), dtype=bool)",
+              "elevator-bfs's packed safety test: a floor is safe unless every chip is exposed"),
+    _elevator("elevator-quotient-canonical-drops-generator", "solvers/elevator/quotient.py",
+              "return (labelled[0], *sorted(chip * floors + generator for chip, generator in zip(chips, generators, "
+              "strict=True)))",
+              "return (labelled[0], *sorted(chip * floors + 0 * generator for chip, generator in zip(chips, "
+              "generators, strict=True)))",
+              "quotient canonicalisation forgets the generators' floors"),
+    _elevator("elevator-quotient-safety-skipped", "solvers/elevator/quotient.py",
+              "if not (self._safe(moved, elevator) and self._safe(moved, target)):",
+              "if not self._safe(moved, target):",
+              "elevator-quotient: the floor left behind is not checked"),
+    _elevator("elevator-crossing-bound-inadmissible", "solvers/elevator/common.py",
+              "total += max(1, 2 * below - 3) if elevator <= boundary else 2 * below",
+              "total += max(1, 2 * below - 2) if elevator <= boundary else 2 * below",
+              "crossing_bound overestimates by one per boundary (inadmissible)"),
+    _elevator("elevator-moves-pairs-only", "solvers/elevator/common.py",
+              "loads = [(i,) for i in here] + list(combinations(here, 2))",
+              "loads = list(combinations(here, 2)) or [(i,) for i in here]",
+              "labelled_moves: one item rides alone only when it is the only one on the floor"),
+    _elevator("elevator-cpsat-three-riders", "solvers/elevator/cpsat.py",
+              "model.add(self._riders(t) <= 2)",
+              "model.add(self._riders(t) <= 3)",
+              "elevator-cpsat: the elevator carries up to three items"),
+)
+
+AMPHIPODS_FAULTS = (
+    _amphipods("amphipods-settled-from-top", "models/amphipods.py",
+               "        for kind in reversed(room):\n            if kind != KINDS[r]:",
+               "        for kind in room:\n            if kind != KINDS[r]:",
+               "settled: counts home amphipods from the top of the room"),
+    _amphipods("amphipods-no-stop-left-end", "models/amphipods.py",
+               "STOPS = tuple(h for h in range(HALLWAY_LENGTH) if h not in ROOM_DOORS)",
+               "STOPS = tuple(h for h in range(1, HALLWAY_LENGTH) if h not in ROOM_DOORS)",
+               "hallway stop rule: the left end of the hallway is no stop"),
+    _amphipods("amphipods-energy-b", "models/amphipods.py",
+               'ENERGY = {"A": 1, "B": 10, "C": 100, "D": 1000}',
+               'ENERGY = {"A": 1, "B": 11, "C": 100, "D": 1000}',
+               "step costs: a B step costs 11"),
+    _amphipods("amphipods-path-skips-room-cell", "models/amphipods.py",
+               "        cells += [(room, s) for s in range(slot + 1)]",
+               "        cells += [(room, s) for s in range(1, slot + 1)]",
+               "path: entering a room skips its top cell (blocking and cost)"),
+    _amphipods("amphipods-layout-entry-slot", "solvers/amphipods/common.py",
+               "return self.depth - self.settled[room] - entered - 1",
+               "return max(0, self.depth - self.settled[room] - entered - 2)",
+               "Layout.entry_slot: an entrant stops one cell higher than the deepest free one"),
+    _amphipods("amphipods-search-heuristic", "solvers/amphipods/search.py",
+               "walk = abs(ROOM_DOORS[r] - ROOM_DOORS[t]) if t != r else 2",
+               "walk = abs(ROOM_DOORS[r] - ROOM_DOORS[t]) if t != r else 4",
+               "amphipods-search's heuristic: a mover leaving its own room walks 4 (inadmissible)"),
+    _amphipods("amphipods-stops-enter-blocked", "solvers/amphipods/stops.py",
+               "        if lo <= door <= hi:\n            moved = rooms.copy()",
+               "        if True:\n            moved = rooms.copy()",
+               "amphipods-stops: a hallway amphipod goes home through others"),
+)
+
+ENGINE_FAULTS = (
+    _engine("engine-no-reopen", "if old_g is not None and old_g <= new_g:", "if old_g is not None:",
+            "closed set: a state reached again more cheaply is not pushed again"),
+    _engine("engine-greedy", "heapq.heappush(heap, (new_g + h(successor),", "heapq.heappush(heap, (h(successor),",
+            "best-first on the heuristic alone (goal test ordering no longer by f)"),
+    _engine("engine-goal-at-generation",
+            "            best[successor] = new_g\n            parents[successor] = (state, action)\n",
+            "            best[successor] = new_g\n            parents[successor] = (state, action)\n"
+            "            if problem.is_goal(successor):\n"
+            "                return SearchOutcome(Ending.SOLVED, new_g, _plan(parents, successor), new_g, expanded, "
+            "generated)\n",
+            "goal tested when generated rather than popped (Dijkstra and A* no longer optimal)"),
+    _engine("engine-tie-break-shallow", "depth = -1 if problem.deeper_ties else 0",
+            "depth = 1 if problem.deeper_ties else 0",
+            "tie-break: shallower first where deeper was asked (cannot change a cost)"),
+    _engine("engine-bfs-depth", "return SearchOutcome(Ending.SOLVED, depth + 1, _plan(parents, successor), depth + 1,",
+            "return SearchOutcome(Ending.SOLVED, depth + 2, _plan(parents, successor), depth + 2,",
+            "BFS reports a cost one too high"),
+    _engine("engine-timeout-is-exhausted", "return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, generated)",
+            "return SearchOutcome(Ending.EXHAUSTED, None, None, None, expanded, generated)",
+            "a search stopped by the deadline reports the space exhausted (infeasible)"),
+    _engine("engine-timeout-bound", "return Answer(Status.TIMEOUT, bound=self.bound, stats=stats)",
+            "return Answer(Status.TIMEOUT, bound=None if self.bound is None else self.bound + 1, stats=stats)",
+            "a timed-out search reports its bound one too high"),
+)
+
+CPSAT_FAULTS = (
+    _cpsat("cpsat-feasible-is-optimal", "    if status == cp_model.OPTIMAL:\n        return Answer(Status.OPTIMAL,",
+           "    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):\n        return Answer(Status.OPTIMAL,",
+           "status mapping: a feasible solution is reported optimal"),
+    _cpsat("cpsat-unknown-is-infeasible", "    if status == cp_model.INFEASIBLE:\n        return False",
+           "    if status in (cp_model.INFEASIBLE, cp_model.UNKNOWN):\n        return False",
+           "status mapping: a run stopped by a limit is reported infeasible"),
+    _cpsat("cpsat-bound-rounds-up", "return max(0, math.ceil(value - 1e-6))", "return max(0, math.ceil(value + 0.5))",
+           "bound reporting: the objective bound rounded up past an integer"),
+    _cpsat("cpsat-offset-dropped", "    cost = offset + round(solver.objective_value)",
+           "    cost = round(solver.objective_value)",
+           "run_answer: the objective's offset is left out of the cost"),
+)
+
+CHECKER_FAULTS = (
+    Fault("checker-keys-door-b", "checker", "models/keys.py",
+          "if char.isupper() and char.lower() not in held:",
+          'if char.isupper() and char.lower() not in held and char != "B":',
+          "keys check_plan: walks through door B without its key", ("keys",), ("tests/test_keys_model.py",)),
+    Fault("checker-elevator-start", "checker", "models/elevator.py",
+          "    if not all_safe(floors[MICROCHIP], floors[GENERATOR]):",
+          "    if False:",
+          "elevator check_plan: an unsafe start is accepted", ("elevator",), ("tests/test_elevator_model.py",)),
+    Fault("checker-amphipods-door-stop", "checker", "models/amphipods.py",
+          "        if target[0] == \"H\" and target[1] in ROOM_DOORS:\n            raise InvalidPlan(",
+          "        if False:\n            raise InvalidPlan(",
+          "amphipods check_plan: stopping above a room is accepted", ("amphipods",), ("tests/test_amphipods_model.py",)),
+)
+
+#: Every fault the audit plants, by area.
+FAULTS: tuple[Fault, ...] = KEYS_FAULTS + ELEVATOR_FAULTS + AMPHIPODS_FAULTS + ENGINE_FAULTS + CPSAT_FAULTS + CHECKER_FAULTS
