@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from crosscheck.models.keys import Vault, generate
+from crosscheck.models.keys import Vault, generate, parse
 from crosscheck.solvers.keys import grid_cuts, grid_search, grid_walks
 from crosscheck.solvers.keys.grid_search import WalkProblem
 from crosscheck.solvers.keys.grid_walks import CellGraph, FirstKeyWalks
@@ -123,3 +123,13 @@ def test_grid_search_shares_nothing_with_the_other_formulations() -> None:
         tree = ast.parse(Path(module.__file__ or "").read_text())
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         assert imported.isdisjoint({"crosscheck.solvers.keys.bounds", "crosscheck.solvers.keys.routes", "crosscheck.solvers.keys.graph_search"})
+
+
+@pytest.mark.parametrize("text", ["###\n#@#\n###\n", "#####\n#@.A#\n#####\n"], ids=["one-cell", "keyless-door"])
+def test_a_vault_without_keys_costs_nothing(text: str) -> None:
+    """No key to collect: optimum 0 with the empty plan (a robot alone on one cell has a
+    spanning-forest component without any cut, which the cut bound once failed on)."""
+    vault = parse(text, "no-keys.txt")
+    for name in ("keys-grid", "keys-graph", "keys-cpsat"):
+        result = get_solver(name).solve(vault, 10)
+        assert (result.status.value, result.cost, result.plan) == ("optimal", 0, []), name

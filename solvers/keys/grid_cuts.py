@@ -66,7 +66,9 @@ class CutBound:
         self.component = [forest.root_of[cell] for cell in cells]
         #: per component root: (terminal mask of the component, merged cuts)
         self.cuts: dict[int, tuple[int, list[Cut]]] = {}
-        for root, cuts in forest.cuts().items():
+        forest_cuts = forest.cuts()
+        for root in dict.fromkeys(self.component):  # a component of one cell has no cut
+            cuts = forest_cuts.get(root, [])
             members = sum(1 << t for t, comp in enumerate(self.component) if comp == root)
             merged: dict[int, int] = defaultdict(int)
             for side, weight in cuts:
