@@ -99,8 +99,8 @@ KEYS_FAULTS = (
           "self._tree_walk(node, left) + self._reentry(node, left) + self.blocks.bound(node, left) + 1",
           "keys-graph's remaining-keys bound overestimates by one (inadmissible)"),
     _keys("keys-cpsat-cuts-too-many", "solvers/keys/cpsat.py",
-          "self.model.add(cp_model.LinearExpr.sum(terms) >= 2 * cut_count)",
-          "self.model.add(cp_model.LinearExpr.sum(terms) >= 2 * cut_count + 1)",
+          "self.model.add(crossings >= 2 * cut_count)",
+          "self.model.add(crossings >= 2 * cut_count + 1)",
           "keys-cpsat: level cuts demand one crossing too many"),
 )
 
@@ -143,7 +143,7 @@ ELEVATOR_FAULTS = (
               "loads = [(i,) for i in here] + list(combinations(here, 2))",
               "loads = list(combinations(here, 2)) or [(i,) for i in here]",
               "labelled_moves: one item rides alone only when it is the only one on the floor"),
-    _elevator("elevator-cpsat-three-riders", "solvers/elevator/cpsat.py",
+    _elevator("elevator-cpsat-three-riders", "solvers/elevator/transitions.py",
               "model.add(self._riders(t) <= 2)",
               "model.add(self._riders(t) <= 3)",
               "elevator-cpsat: the elevator carries up to three items"),
