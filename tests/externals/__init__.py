@@ -1,0 +1,18 @@
+"""Planted wrong external programs, run as scripts by the tests (each puts the repository on its path)."""
+
+from __future__ import annotations
+
+import sys
+
+from crosscheck.solvers.base import Result, Status
+
+
+def print_claim(result: Result) -> None:
+    """Print `result` as an external program's claim (a bare optimum, no plan, or
+    ``infeasible``); exit with its status and message when it has neither."""
+    if result.status is Status.INFEASIBLE:
+        print("infeasible")
+    elif result.status is Status.OPTIMAL:
+        print(result.cost)
+    else:
+        sys.exit(f"{result.status}: {result.message}")

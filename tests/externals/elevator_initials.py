@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from crosscheck.models.elevator import Facility, parse  # noqa: E402
-from crosscheck.solvers.base import Status  # noqa: E402
 from crosscheck.solvers.elevator.search import BreadthFirst  # noqa: E402
+from tests.externals import print_claim  # noqa: E402
 
 
 def by_initial(facility: Facility) -> Facility:
@@ -32,12 +32,7 @@ def by_initial(facility: Facility) -> Facility:
 
 def main(path: str) -> None:
     result = BreadthFirst().solve(by_initial(parse(Path(path).read_text(encoding="utf-8"), path)))
-    if result.status is Status.INFEASIBLE:
-        print("infeasible")
-    elif result.status is Status.OPTIMAL:
-        print(result.cost)
-    else:
-        sys.exit(f"{result.status}: {result.message}")
+    print_claim(result)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from crosscheck.models.keys import ROBOT, WALL, Vault, parse  # noqa: E402
-from crosscheck.solvers.base import Status  # noqa: E402
 from crosscheck.solvers.keys.grid_search import GridSearch  # noqa: E402
+from tests.externals import print_claim  # noqa: E402
 
 
 def without_last_column(vault: Vault) -> Vault:
@@ -33,16 +33,8 @@ def without_last_column(vault: Vault) -> Vault:
 
 def main(path: str) -> None:
     vault = without_last_column(parse(Path(path).read_text(encoding="utf-8"), path))
-    if not vault.keys:  # nothing to collect (keys-grid errs on a vault without keys)
-        print(0)
-        return
     result = GridSearch().solve(vault)
-    if result.status is Status.INFEASIBLE:
-        print("infeasible")
-    elif result.status is Status.OPTIMAL:
-        print(result.cost)
-    else:
-        sys.exit(f"{result.status}: {result.message}")
+    print_claim(result)
 
 
 if __name__ == "__main__":
