@@ -403,9 +403,11 @@ def _scheduled(pool: ThreadPoolExecutor, runner: Callable[[Task, Expected], RunR
     results: dict[int, RunRecord] = {}
     free = budget
     while waiting or running:
-        while waiting and len(running) < jobs and min(threads(waiting[-1][1][0]), budget) <= free:
+        while waiting and len(running) < jobs:
+            held = min(threads(waiting[-1][1][0]), budget)
+            if held > free:
+                break
             number, (task, expected) = waiting.pop()
-            held = min(threads(task), budget)
             free -= held
             running[pool.submit(runner, task, expected)] = (number, held)
         finished, _ = wait(running, return_when=FIRST_COMPLETED)
