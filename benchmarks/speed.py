@@ -6,8 +6,12 @@ Each benchmark runs as its own process (``python -m benchmarks.NAME ...``, the a
 with the commit, the date and the machine's load average before it started, so a table built
 from the files says what it was measured on.  With ``--write FILE`` (``docs/results.md``) each
 benchmark's section of that file is replaced by its output under the same facts, as soon as
-it has run successfully (`benchmarks.results_file`; a failed run leaves the last good table).  A benchmark that fails is reported and the others
-still run; the exit status is 1 if any failed.
+it has run successfully (`benchmarks.results_file`; a failed run leaves the last good table).  A benchmark that
+fails is reported and the others still run; the exit status is 1 if any failed.
+
+Every target the benchmarks state (`benchmarks.targets`) is gathered into one table printed at the
+end, with median, max and their ratios to the limits; with ``--write`` it is kept as the file's
+``targets`` section, under the facts of this whole run (only when every benchmark was run).
 
 Timings are only comparable on a quiet machine: the load average in each header shows
 whether it was.
@@ -24,6 +28,7 @@ import time
 from pathlib import Path
 
 from benchmarks.results_file import Provenance, section, update
+from benchmarks.targets import PREFIX, Measured, parse, table
 from crosscheck.harness.records import environment
 
 #: The speed tables of docs/results.md, row group by row group: a name and the benchmark's command line.
@@ -58,7 +63,16 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{name}: {_command_text(name)}")
         return
     args.out.mkdir(parents=True, exist_ok=True)
-    failed = [name for name in chosen if not _run(name, args.out / f"{name}.txt", args.write)]
+    provenance, _ = _provenance("speed", "python -m benchmarks.speed" + (" --only " + " ".join(chosen) if args.only else ""))
+    start = time.perf_counter()
+    targets: list[Measured] = []
+    failed = [name for name in chosen if not _run(name, args.out / f"{name}.txt", args.write, targets)]
+    summary = table(targets)
+    print(summary)
+    (args.out / "targets.txt").write_text(summary + "\n", encoding="utf-8")
+    if args.write is not None and not args.only:
+        ending = f"{len(chosen) - len(failed)} of {len(chosen)} benchmarks ran, {time.perf_counter() - start:.0f} s wall"
+        update(args.write, "targets", section("targets", provenance, summary, ending))
     print(f"outputs in {args.out}" + (f"; failed: {', '.join(failed)}" if failed else ""))
     sys.exit(1 if failed else 0)
 
@@ -67,10 +81,10 @@ def _command_text(name: str) -> str:
     return "python -m benchmarks." + " ".join(BENCHMARKS[name])
 
 
-def _provenance(name: str) -> tuple[Provenance, str]:
-    """The facts of a run of benchmark `name` starting now, and its output file's header line."""
+def _provenance(name: str, command: str | None = None) -> tuple[Provenance, str]:
+    """The facts of a run of benchmark `name` (or of `command`) starting now, and its output file's header line."""
     facts = environment()
-    provenance = Provenance(command=_command_text(name), commit=str(facts["commit"]),
+    provenance = Provenance(command=command or _command_text(name), commit=str(facts["commit"]),
                             date=datetime.datetime.now().isoformat(timespec="seconds"),
                             load=" ".join(f"{x:.2f}" for x in os.getloadavg()),
                             machine=f"host {facts['host']}, {facts['cpus']} cpus")
@@ -79,9 +93,9 @@ def _provenance(name: str) -> tuple[Provenance, str]:
     return provenance, header
 
 
-def _run(name: str, path: Path, results: Path | None) -> bool:
+def _run(name: str, path: Path, results: Path | None, targets: list[Measured]) -> bool:
     """Run one benchmark, echoing its output and keeping it in `path` (and as its section of
-    `results`, if given); whether it succeeded."""
+    `results`, if given), its targets added to `targets`; whether it succeeded."""
     provenance, header = _provenance(name)
     print(header, end="", flush=True)
     start = time.perf_counter()
@@ -99,8 +113,10 @@ def _run(name: str, path: Path, results: Path | None) -> bool:
         ending = f"exit status {code}, {time.perf_counter() - start:.0f} s wall"
         kept.write(f"# {ending}\n")
     print(f"# {ending}", flush=True)
+    targets.extend(parse(output))
     if results is not None and code == 0:  # a failed run keeps the last good table there
-        update(results, name, section(name, provenance, "".join(output), ending))
+        table_lines = "".join(line for line in output if not line.startswith(PREFIX))  # targets: in their own table
+        update(results, name, section(name, provenance, table_lines, ending))
     return code == 0
 
 

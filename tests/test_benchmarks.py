@@ -3,6 +3,7 @@ runs compared with regressions flagged only beyond noise."""
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import crosscheck.solvers.registry
 from benchmarks import bench_elevator, bench_exposure, bench_hunt, speed
 from benchmarks.compare import change, main
 from benchmarks.results_file import END, Provenance, section, update
+from benchmarks.targets import parse, report, table
 from benchmarks.timing import Timer
 from crosscheck.harness.records import environment
 from crosscheck.models.elevator import generate
@@ -111,6 +113,22 @@ def test_speed_runs_each_benchmark_keeps_its_output_and_reports_failures(tmp_pat
     assert kept.startswith("# python -m benchmarks.bench_elevator --seeds 1") and "load average" in kept
     assert "elevator-quotient" in kept and re.search(r"\n# exit status 0, \d+ s wall\n$", kept)
     assert "# exit status 2" in (tmp_path / "broken.txt").read_text()
+    targets = (tmp_path / "targets.txt").read_text()  # the benchmark's targets, gathered into one table
+    assert re.search(r"^elevator-quotient, 5 pairs, feasible \(wall\) +1 +[\d.e-]+ s +0.05 s", targets, re.M)
+
+
+def test_a_target_reads_back_as_printed_and_an_unfinished_run_never_meets_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    met = report("quick", [0.1, 0.2, 0.4], median_limit=0.5, max_limit=0.5)
+    missed = report("slow", [0.1, math.inf, 0.2], max_limit=60)
+    assert parse(capsys.readouterr().out.splitlines()) == [met, missed]
+    assert met.met and (met.median, met.max) == (0.2, 0.4)
+    assert not missed.met and missed.max == math.inf
+    rows = table([met, missed]).splitlines()
+    assert rows[1].split() == ["quick", "3", "0.2", "s", "0.5", "s", "0.4", "0.4", "s", "0.5", "s", "0.8", "yes"]
+    assert rows[2].split()[-3:] == ["s", "inf", "NO"]
+    with pytest.raises(ValueError, match="no limit"):
+        report("vague", [1.0])
 
 
 def test_the_hunt_benchmark_reports_each_planted_mistake_found_and_shrunk(
@@ -152,7 +170,11 @@ def test_speed_writes_each_benchmarks_table_with_command_commit_date_and_load(tm
     with pytest.raises(SystemExit):
         speed.main(["--out", str(tmp_path / "runs"), "--write", str(results)])
     text = results.read_text()
-    assert text.startswith("# Results\n\nHand-written.\n\n") and text.endswith("\nAfter.\n")
+    text, targets = text.split("<!-- speed:targets -->")  # a new section, at the end: no end marker here
+    assert text.startswith("# Results\n\nHand-written.\n\n") and text.endswith("\nAfter.\n\n")
+    assert "TARGET" not in text  # the machine-read lines stay out of a benchmark's table
+    assert "- command: `python -m benchmarks.speed`" in targets and "1 of 2 benchmarks ran" in targets
+    assert "elevator-quotient, 5 pairs, feasible (wall)" in targets
     assert "old table" in text and "old quick table" not in text  # broken kept, quick replaced
     quick = text[text.index("<!-- speed:quick -->"): text.index("<!-- /speed:quick -->")]
     commit = environment()["commit"]
