@@ -12,7 +12,7 @@ import pyperf
 import pytest
 
 import crosscheck.solvers.registry
-from benchmarks import bench_elevator, bench_exposure, bench_hunt, speed
+from benchmarks import bench_elevator, bench_exposure, bench_hunt, bench_main, speed
 from benchmarks.compare import change, main
 from benchmarks.results_file import END, Provenance, section, update
 from benchmarks.targets import parse, report, table
@@ -193,3 +193,20 @@ def test_a_new_benchmark_section_goes_before_the_end_marker_or_at_the_end(tmp_pa
     path.write_text(f"top\n{END}\nbottom\n")
     update(path, "c", section("c", OLD, "table c", "exit status 0"))
     assert path.read_text().startswith("top\n<!-- speed:c -->") and path.read_text().endswith(f"\n{END}\nbottom\n")
+
+
+def test_the_main_command_benchmark_states_its_three_targets_from_the_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "instances"
+    folder.mkdir()
+    (folder / "tiny.txt").write_text("#####\n#@.a#\n#####\n")
+    (folder / "broken.txt").write_text("#####\n#@.a\n")
+    bench_main.main(["--folder", str(folder), "--keep", str(tmp_path / "runs.jsonl"), "--", "--solver", "keys-graph",
+                     "--solver", "keys-grid"])
+    output = capsys.readouterr().out
+    assert re.search(r"^keys-graph +1 +0 ", output, re.M) and re.search(r"^keys-grid +1 +0 ", output, re.M)
+    targets = {t.name: t for t in parse(output.splitlines())}
+    assert targets["main command, built-in runs not exact"].values == (0.0,)
+    assert targets["main command, wall"].max_limit == 240 and targets["main command, wall"].values[0] > 0
+    assert targets["main command, peak memory of a run"].met  # two tiny runs, each measured
+    assert "1 error, 1 agree" in output and "exit status 3" in output  # the unreadable file: in the summary

@@ -1,0 +1,74 @@
+"""The main command, timed whole: ``crosscheck compare instances/`` as the README runs it.
+
+Run as ``python -m benchmarks.bench_main [--folder instances/] [--keep FILE.jsonl] [-- EXTRA COMPARE OPTIONS]``.
+It runs the comparison in a fresh process (the README's defaults: wall-clock limits, ``--jobs``
+the cores), then prints, from the run records, per formulation the runs, how many were not exact
+(time-out, memory-out, crash, unchecked plan), their CPU seconds and the peak memory of any of its
+runs, and the comparison's summary line.  Targets (issue 27): the whole command within 240 s of wall
+time on the 2-core machine; every built-in formulation exact on every instance; no run above
+8192 MB.  Which formulations run is whatever is installed: without the ``planners`` extra the
+planner formulations are absent, as in the README's main command.  Not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.targets import report
+from crosscheck.harness.evidence import Evidence
+from crosscheck.harness.records import UNREADABLE, RunRecord, read_records
+
+WALL_LIMIT = 240.0  # seconds, the whole command
+MEMORY_LIMIT = 8192.0  # MB, any run
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", type=Path, default=Path("instances"))
+    parser.add_argument("--keep", type=Path, help="keep the run records in this file (default: a temporary one)")
+    parser.add_argument("extra", nargs="*", help="more options for crosscheck compare (after --)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as scratch:
+        out = args.keep or Path(scratch) / "runs.jsonl"
+        command = [sys.executable, "-m", "crosscheck", "compare", str(args.folder), "--out", str(out), *args.extra]
+        print("$ crosscheck " + " ".join(command[3:]), flush=True)
+        start = time.perf_counter()
+        ended = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - start
+        print(ended.stdout.splitlines()[-1] if ended.stdout else "(no output)")  # the verdict summary
+        print(ended.stderr, end="")
+        print(f"exit status {ended.returncode}, {wall:.0f} s wall")
+        records = read_records(out) if out.exists() else []
+    runs = [r for r in records if r.solver != UNREADABLE]  # an unreadable file shows in the summary line
+    built_in = [r for r in runs if r.evidence is Evidence.PROOF]
+    _print_formulations(runs)
+    report("main command, wall", [wall], median_limit=WALL_LIMIT, max_limit=WALL_LIMIT)
+    report("main command, built-in runs not exact", [sum(not r.exact for r in built_in) if built_in else math.inf],
+           unit="runs", max_limit=0)
+    peaks = [r.peak_memory_mb if r.peak_memory_mb is not None else math.inf for r in built_in]
+    report("main command, peak memory of a run", peaks or [math.inf], unit="MB", max_limit=MEMORY_LIMIT)
+
+
+def _print_formulations(records: list[RunRecord]) -> None:
+    """Per formulation: runs, the not exact ones by status, CPU seconds in all, the largest peak memory."""
+    by_solver: dict[str, list[RunRecord]] = collections.defaultdict(list)
+    for record in records:
+        by_solver[record.solver].append(record)
+    print(f"{'formulation':<22} {'runs':>5} {'not exact':>9} {'CPU s':>8} {'peak MB':>8}  not exact by status")
+    for solver, runs in sorted(by_solver.items()):
+        missed = collections.Counter(r.status.value for r in runs if not r.exact)
+        cpu = sum(r.cpu_seconds or 0.0 for r in runs)
+        peak = max((r.peak_memory_mb or 0.0 for r in runs), default=0.0)
+        print(f"{solver:<22} {len(runs):>5} {sum(missed.values()):>9} {cpu:>8.1f} {peak:>8.0f}  "
+              + " ".join(f"{status}={count}" for status, count in sorted(missed.items())))
+
+
+if __name__ == "__main__":
+    main()
