@@ -17,8 +17,10 @@ run in its own process under the same limits, as ``crosscheck compare`` runs the
 
 Printed per variant and runner: how many runs gave an answer, the median and maximum over
 instances of each instance's median over repetitions of wall seconds (the run's own: for
-the program, from its start to its exit) and CPU seconds (user + system of the run's
-processes, the program's included), with a run that gave no answer counted as infinite; and
+the program, from its start to its exit, its start-up included) and CPU seconds (user +
+system of the run's processes, the program's included, and on both sides the harness's
+reading of the instance and checking of the plan: a few hundredths of a second), with a run
+that gave no answer counted as infinite; and
 the ratio program / built-in of each.  Then the program's answers judged against the
 built-in's: its optimum proven with a plan the puzzle's checker accepted, or its proof of
 infeasibility (the program's plan, if it prints one, is checked too).  Nobody is assumed
