@@ -36,7 +36,7 @@ from typing import Any
 from crosscheck.harness.measure import own_usage
 from crosscheck.harness.records import RunRecord, Task
 from crosscheck.harness.run import run_isolated
-from crosscheck.solvers.base import Result, Solver
+from crosscheck.solvers.base import Clock, Result, Solver
 
 CLOCKS = ("wall", "cpu")
 
@@ -68,7 +68,7 @@ def _clock(clock: str) -> float:
 class Timer:
     """Times solves with warm-up and repetitions, and keeps them for `save`."""
 
-    def __init__(self, warmups: int = 1, repeat: int = 3, clock: str = "wall", save: Path | None = None) -> None:
+    def __init__(self, warmups: int = 1, repeat: int = 3, clock: Clock = "wall", save: Path | None = None) -> None:
         if repeat < 1 or warmups < 0 or clock not in CLOCKS:
             raise ValueError(f"need repeat >= 1, warmups >= 0 and a clock in {CLOCKS}")
         self.warmups, self.repeat, self.clock, self.path = warmups, repeat, clock, save
@@ -91,14 +91,19 @@ class Timer:
         return Timed(values, result)
 
     def isolated(self, solver: str, instance: Any, limit: float, memory_limit_mb: int = 8192,
-                 group: str = "") -> list[RunRecord]:
+                 group: str = "", external: str | None = None, limit_clock: Clock = "wall") -> list[RunRecord]:
         """`repeat` runs of `solver` on `instance`, each in its own process (no warm-up);
-        their records, in order.  Saved under ``GROUP/SOLVER/INSTANCE`` like `solve`'s."""
+        their records, in order.  Saved under ``GROUP/SOLVER/INSTANCE`` like `solve`'s.
+
+        With `external` (a command with ``{path}``, `crosscheck.harness.external`), `solver` is
+        the program's name and the harness runs the program as ``--external`` does; `limit`
+        counts seconds of `limit_clock`."""
         with tempfile.TemporaryDirectory(prefix="crosscheck-bench-") as folder:
             path = Path(folder) / f"{instance.name}.txt"
             path.write_text(instance.to_text(), encoding="utf-8")
             records = [run_isolated(Task(path=str(path), instance=instance.name, solver=solver, time_limit=limit,
-                                         memory_limit_mb=memory_limit_mb, repeat=number))
+                                         clock=limit_clock, memory_limit_mb=memory_limit_mb, repeat=number,
+                                         external=external))
                        for number in range(self.repeat)]
         values = [max((r.seconds if self.clock == "wall" else r.cpu_seconds or 0.0), 1e-9) for r in records]
         name = "/".join(part for part in (group, solver, instance.name) if part)

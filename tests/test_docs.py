@@ -1,5 +1,6 @@
 """The README's and docs/'s examples are true for the current code: every `crosscheck` command
-in their shell blocks names a real command and real options, every relative link leads to a
+in their shell blocks names a real command and real options, every `python -m benchmarks.X`
+command real options of that script (from its --help), every relative link leads to a
 file, and the formulation example of docs/formulations.md runs and agrees with a built-in one.
 (docs/usage.md's pandas example runs in tests/test_measure.py.)"""
 
@@ -11,6 +12,7 @@ import re
 import shlex
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import click
@@ -26,17 +28,34 @@ def _shell_blocks(page: Path) -> list[str]:
     return re.findall(r"```sh\n(.*?)```", page.read_text(), re.DOTALL)
 
 
-def _commands(page: Path) -> list[list[str]]:
-    """Every `crosscheck` invocation in `page`'s shell blocks, as words after `crosscheck`."""
+def _invocations(page: Path) -> list[list[str]]:
+    """Every command in `page`'s shell blocks (continued lines joined, comments dropped), as words."""
     found = []
     for block in _shell_blocks(page):
         for line in block.replace("\\\n", " ").splitlines():
             line = line.split(" #", 1)[0]
-            for part in re.split(r"&&|;|\|", line):
-                words = shlex.split(part.replace("{path}", "PATH"))
-                at = [i for i, word in enumerate(words) if word.endswith("bin/crosscheck") or word == "crosscheck"]
-                if at:
-                    found.append(words[at[0] + 1:])
+            found += [shlex.split(part.replace("{path}", "PATH")) for part in re.split(r"&&|;|\|", line)]
+    return found
+
+
+def _commands(page: Path) -> list[list[str]]:
+    """Every `crosscheck` invocation in `page`'s shell blocks, as words after `crosscheck`."""
+    found = []
+    for words in _invocations(page):
+        at = [i for i, word in enumerate(words) if word.endswith("bin/crosscheck") or word == "crosscheck"]
+        if at:
+            found.append(words[at[0] + 1:])
+    return found
+
+
+def _benchmark_commands(page: Path) -> list[list[str]]:
+    """Every `python -m benchmarks.NAME` invocation in `page`'s shell blocks, as words from
+    the module's name on."""
+    found = []
+    for words in _invocations(page):
+        at = [i for i in range(len(words) - 1) if words[i] == "-m" and words[i + 1].startswith("benchmarks.")]
+        if at:
+            found.append(words[at[0] + 1:])
     return found
 
 
@@ -60,6 +79,29 @@ def test_every_shown_command_names_a_real_command_and_options(page: str, words: 
     unknown = [word.split("=")[0] for word in words[1:] if word.startswith("-")
                and word.split("=")[0] not in _options(command)]
     assert not unknown, f"{page}: crosscheck {words[0]} has no option {unknown}"
+
+
+BENCHMARK_CASES = [(page.relative_to(ROOT).as_posix(), words) for page in PAGES for words in _benchmark_commands(page)]
+
+
+@cache
+def _help(module: str) -> str:
+    done = subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, f"python -m {module} --help: {done.stderr}"
+    return done.stdout
+
+
+def test_the_pages_show_benchmark_commands() -> None:
+    assert {words[0] for _, words in BENCHMARK_CASES} >= {"benchmarks.bench_external", "benchmarks.fault_audit"}
+
+
+@pytest.mark.parametrize(("page", "words"), BENCHMARK_CASES,
+                         ids=[f"{page}: {' '.join(w)[:60]}" for page, w in BENCHMARK_CASES])
+def test_every_shown_benchmark_command_names_real_options(page: str, words: list[str]) -> None:
+    offered = set(re.findall(r"(?<![\w-])--[\w-]+", _help(words[0])))
+    unknown = [word.split("=")[0] for word in words[1:] if word.startswith("--") and word.split("=")[0] not in offered]
+    assert not unknown, f"{page}: python -m {words[0]} has no option {unknown}"
 
 
 def test_relative_links_lead_to_files() -> None:
