@@ -241,8 +241,9 @@ class RemainingKeysBound:
         self._slot = [bisect_left(sorted_ranks, rank) for rank in ranks]
         self._own = [-1] * robots + [position[k] for k in range(len(by_rank))]
         self._arounds: dict[int, int] = {}  # bridge length around a ring-position mask
-        # bound per component, keyed by its robots' nodes and remaining keys
-        self._memo: dict[tuple[int | tuple[int, ...], ...], int] = {}
+        # bound per component, keyed by its robots' nodes and remaining keys (one robot's packed in an int)
+        self._keys = len(self._ranks)
+        self._memo: dict[int | tuple[tuple[int, ...], int], int] = {}
 
     def bound(self, nodes: Sequence[int], remaining: int) -> int:
         """The bound with robot i on node ``nodes[i]``; per component memoised on its
@@ -254,22 +255,19 @@ class RemainingKeysBound:
             left = remaining & keys
             if not left:
                 continue
-            key: tuple[int | tuple[int, ...], ...]
             if len(robots) == 1:
                 node = nodes[robots[0]]
-                key = (node, left)
-                walk = memo.get(key)
+                alone = node << self._keys | left
+                walk = memo.get(alone)
                 if walk is None:
-                    walk = memo[key] = (
-                        self._tree_walk(node, left) + self._reentry(node, left)
-                    )
+                    walk = memo[alone] = self._tree_walk(node, left) + self._reentry(node, left)
             else:
-                key = (tuple(nodes[i] for i in robots), left)
-                walk = memo.get(key)
+                shared = (tuple(nodes[i] for i in robots), left)
+                walk = memo.get(shared)
                 if walk is None:
                     bits = [k for k in range(left.bit_length()) if left >> k & 1]
                     attach = [min(self._rows[nodes[i]][k] for i in robots) for k in bits]
-                    walk = memo[key] = _prim_rest(self._distances, bits, attach)
+                    walk = memo[shared] = _prim_rest(self._distances, bits, attach)
             total += walk
         return total
 

@@ -39,6 +39,7 @@ class ContractedProblem(PackedKeysProblem[Action]):
         self.keys = len(vault.letters)
         self.packing = RobotPacking.for_positions(self.keys, vault.robots, len(vault.cells))
         self.starts = range(vault.robots)  # robot i starts on node i
+        self.shifts = [self.packing.shift(robot) for robot in range(vault.robots)]
         self.goal = vault.all_keys
         # choices[node]: per target key (bit, target node, routes by length as (needs, route))
         self.choices: list[list[tuple[int, int, list[tuple[int, Route]]]]] = []
@@ -79,7 +80,8 @@ class ContractedProblem(PackedKeysProblem[Action]):
                         break
 
     def heuristic(self, state: int) -> int:
-        return self.bound.bound(self.packing.positions(state), self.goal & ~state)
+        mask = (1 << self.packing.bits_per_robot) - 1
+        return self.bound.bound([state >> shift & mask for shift in self.shifts], self.goal & ~state)
 
 
 def remaining_keys_bound(
