@@ -33,7 +33,7 @@ from crosscheck.harness.records import environment
 
 #: The speed tables of docs/results.md, row group by row group: a name and the benchmark's command line.
 BENCHMARKS: dict[str, list[str]] = {
-    "keys-graph": ["bench_keys", "--seeds", "5", "--loops", "0", "20", "--clock", "cpu", "--warmups", "1",
+    "keys-graph": ["bench_keys", "--seeds", "10", "--loops", "0", "20", "71", "--clock", "cpu", "--warmups", "1",
                    "--repeat", "3"],
     "keys-grid": ["bench_keys_grid", "--repeat", "1"],
     "keys-cpsat": ["bench_keys_cpsat", "--warmups", "0", "--repeat", "1"],

@@ -11,12 +11,15 @@ Using only the shortest route's needs would be wrong; `FAR_KEY_LAST` shows it.
 
 from __future__ import annotations
 
+import itertools
+import random
 from pathlib import Path
 
 import pytest
 
 from crosscheck.models.keys import Vault, generate, parse
 from crosscheck.solvers.keys.graph_search import ContractedProblem, remaining_keys_bound
+from crosscheck.solvers.keys.cycle_tours import biconnected_components, held_karp_tables
 from crosscheck.solvers.keys.routes import contract
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
@@ -36,6 +39,18 @@ FAR_KEY_LAST = parse(
 # tree walk gives 20 - 6 = 14 (c is the only possible last key); the bridge right of
 # @ up to a is crossed in, out (for b) and in again (for c): 2 * 2 more, 18 in all.
 REENTRY = parse("#############\n#b.A.@.a.B.c#\n#############\n", "reentry")
+
+# Two rings of 8 moves, 7 moves left and right of @, each with its key opposite the way in.
+# Best: 7 + 4 + 4 to one key and back round its ring, 14 to the other ring, 4 more: 33.
+# Its tour around the first ring counts all 8 moves (a path through each ring only 4: 29).
+TWO_RINGS = parse(
+    "#####################\n"
+    "#...#############...#\n"
+    "#a#.......@.......#b#\n"
+    "#...#############...#\n"
+    "#####################\n",
+    "two-rings",
+)
 
 
 def exact_costs(problem: ContractedProblem) -> dict[int, float]:
@@ -65,9 +80,12 @@ def vaults() -> list[Vault]:
     # loopy vaults, where the block walks (steps inside cycles) carry most of the bound
     loopy = [generate(seed, size=(17, 21, 25)[seed % 3], keys=8, loops=(6, 12, 20)[seed % 3],
                       robots=1 + 3 * (seed % 4 == 3)) for seed in range(100, 108)]
+    # as dense in cycles as the 81x81 loops=71 family (its biconnected components carry the bound)
+    dense = [generate(seed, size=(13, 17, 21)[seed % 3], keys=8, loops=(8, 16, 30)[seed % 3],
+                      robots=1 + 3 * (seed % 4 == 1)) for seed in range(200, 212)]
     # 41x41 tree-like vaults with 16 keys where many states force a re-entry
     doors = [generate(seed, size=41, keys=16) for seed in (322, 325, 327)]
-    return [FAR_KEY_LAST, REENTRY, *loops, *generated, *loopy, *doors]
+    return [FAR_KEY_LAST, REENTRY, TWO_RINGS, *loops, *generated, *loopy, *dense, *doors]
 
 
 @pytest.mark.parametrize("vault", vaults(), ids=lambda vault: vault.name)
@@ -100,3 +118,73 @@ def test_reentry_term_is_exact_on_a_line() -> None:
     start = problem.initial()
     assert exact_costs(problem)[start] == 18
     assert problem.heuristic(start) == 18
+
+
+def test_tours_round_cycles_are_exact_on_two_rings() -> None:
+    problem = ContractedProblem(contract(TWO_RINGS))
+    start = problem.initial()
+    assert exact_costs(problem)[start] == 33
+    assert problem.heuristic(start) == 33
+
+
+@pytest.mark.parametrize("size", range(1, 7))
+def test_held_karp_tables_match_every_order(size: int) -> None:
+    rng = random.Random(size)
+    points = [(rng.randint(0, 9), rng.randint(0, 9)) for _ in range(size)]
+    distances = [[abs(a[0] - b[0]) + abs(a[1] - b[1]) for b in points] for a in points]
+    tours, opens = held_karp_tables(distances)
+    for mask in range(1, 1 << size):
+        chosen = [i for i in range(size) if mask >> i & 1]
+        orders = list(itertools.permutations(chosen))
+        length = [sum(distances[a][b] for a, b in itertools.pairwise(order)) for order in orders]
+        closed = [n + distances[order[-1]][order[0]] for n, order in zip(length, orders, strict=True)]
+        assert tours[mask] == (min(closed) if len(chosen) > 1 else 0)
+        for first in chosen:
+            assert opens[mask * size + first] == min(n for n, o in zip(length, orders, strict=True) if o[0] == first)
+
+
+def _blocks_by_definition(vertices: int, edges: list[tuple[int, int]]) -> set[frozenset[int]]:
+    """Biconnected components as the classes of: two edges at a vertex v whose other ends
+    are equal or joined without v (the closure of that relation)."""
+    group = list(range(len(edges)))
+
+    def find(e: int) -> int:
+        while group[e] != e:
+            e = group[e]
+        return e
+
+    for v in range(vertices):
+        at = [(e, b if a == v else a) for e, (a, b) in enumerate(edges) if v in (a, b) and a != b]
+        for (e, x), (f, y) in itertools.combinations(at, 2):
+            seen, frontier = {x}, [x]
+            while frontier:
+                u = frontier.pop()
+                for a, b in edges:
+                    for p, q in ((a, b), (b, a)):
+                        if p == u and q != v and q not in seen:
+                            seen.add(q)
+                            frontier.append(q)
+            if y in seen:
+                group[find(e)] = find(f)
+    classes: dict[int, set[int]] = {}
+    for e in range(len(edges)):
+        classes.setdefault(find(e), set()).add(e)
+    return {frozenset(c) for c in classes.values()}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_biconnected_components_match_the_definition(seed: int) -> None:
+    """Random multigraphs (parallel edges, several connected parts) against the closure above."""
+    rng = random.Random(seed)
+    vertices = rng.randint(2, 9)
+    edges = []
+    for _ in range(rng.randint(1, 14)):
+        a, b = rng.sample(range(vertices), 2)
+        edges.append((a, b))
+    around: list[list[tuple[int, int, int]]] = [[] for _ in range(vertices)]
+    for e, (a, b) in enumerate(edges):
+        around[a].append((b, e, 1))
+        around[b].append((a, e, 1))
+    found = biconnected_components(around)
+    assert sorted(e for component in found for e in component) == list(range(len(edges)))
+    assert {frozenset(component) for component in found} == _blocks_by_definition(vertices, edges)

@@ -120,6 +120,14 @@ def test_grid_and_graph_search_agree_on_larger_generated_vaults(seed: int) -> No
     assert assert_verified_optimum("keys-grid", vault) == assert_verified_optimum("keys-graph", vault)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_grid_and_graph_search_agree_on_vaults_dense_in_cycles(seed: int) -> None:
+    """21x21 vaults with 10 keys and 30 loops (as dense in cycles as the 81x81 loops=71
+    family), one and four robots: keys-graph's bound rests on their biconnected components."""
+    vault = generate(seed, size=21, keys=10, loops=30, robots=(1, 4)[seed % 2])
+    assert assert_verified_optimum("keys-grid", vault) == assert_verified_optimum("keys-graph", vault)
+
+
 # A door whose key is absent (Z) never opens: the short way to b is closed, 2 + 10 moves.
 ABSENT_KEY_DOOR = "#########\n#b.Z.@.a#\n#.#####.#\n#.......#\n#########\n"
 # Key a lies behind its own door A; the way round the loop reaches it in 9 moves.

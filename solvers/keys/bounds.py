@@ -27,9 +27,13 @@ independently, so their bounds add up.  Per component:
   collected before j and j before k, a bridge with i and k beyond it and j on this
   side is crossed twice more than the bridge bound counts; the longest such bridge
   path is added.
-- One robot at `p`, block walks (`BlockWalks`): the bridge bound counts only steps
-  across bridges; the steps inside each cycle block are bounded separately and added
-  (the class docstring proves it).
+- One robot at `p`, cycle components (`crosscheck.solvers.keys.cycle_tours.CycleTours`): the
+  bridge bound counts only steps across bridges; the steps inside each biconnected component
+  with a cycle are bounded separately and added, in one of two ways, the larger taken (each
+  proved in `CycleTours`): each component's shortest path from the robot's projection through
+  its keys' projections (ending anywhere), with the bridge bound as above; or each
+  component's shortest closed tour through them, with the bridges' ``2 w(T)``, less the
+  door-free distance ``d(p, e)`` (not only its bridges) to a key that can be last.
 - Several robots in one component: each robot's visiting order is a path hanging from
   its start; joining all starts into one super node (distance to a key = the nearest
   robot's distance) turns these paths into a spanning tree of ``R`` plus the super
@@ -43,6 +47,8 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+
+from crosscheck.solvers.keys.cycle_tours import CycleTours, subset_unions
 
 #: Distance between points that cannot reach each other even with every door open.
 UNREACHABLE = 1 << 30
@@ -73,11 +79,6 @@ class DoorFreeLayout:
     component: list[int]
     bridge_depth: list[int]
     parent_depth: list[int]
-    #: each vertex's 2-edge-connected block (the vertices joined to it without crossing a bridge)
-    block: list[int]
-    #: per block, the bridge from its parent block as (vertex in the parent block, the
-    #: block's first vertex in preorder), None for a component's root block
-    entry: list[tuple[int, int] | None]
 
     def bridge_distances(self, vertices: Sequence[int]) -> list[list[int]]:
         """Bridge distances between all `vertices` (`UNREACHABLE` across components).
@@ -114,8 +115,8 @@ def door_free_layout(vertices: int, corridors: Sequence[Corridor]) -> DoorFreeLa
         around[u].append((v, e, length))
         around[v].append((u, e, length))
     search = _LowLinks(around)
-    depth, parent_depth, block, entry = _bridge_tree(search)
-    return DoorFreeLayout(search.rank, search.component, depth, parent_depth, block, entry)
+    depth, parent_depth = _bridge_tree(search)
+    return DoorFreeLayout(search.rank, search.component, depth, parent_depth)
 
 
 class _LowLinks:
@@ -159,34 +160,23 @@ class _LowLinks:
                     self.low[above] = min(self.low[above], self.low[vertex])
 
 
-def _bridge_tree(search: _LowLinks) -> tuple[list[int], list[int], list[int], list[tuple[int, int] | None]]:
-    """Bridge depths, parents' bridge depths (by rank), blocks and block entries.
+def _bridge_tree(search: _LowLinks) -> tuple[list[int], list[int]]:
+    """Bridge depths and parents' bridge depths (by rank).
 
     The tree corridor from a vertex's parent is a bridge iff no back corridor from the
-    vertex's subtree climbs above the vertex (``low > parent's rank``).  Cutting the
-    search tree at its bridges leaves one piece per 2-edge-connected block (back
-    corridors never cross a bridge), entered at the piece's first vertex in preorder.
+    vertex's subtree climbs above the vertex (``low > parent's rank``).
     """
-    size = len(search.parent)
-    depth, block = [0] * size, [0] * size
+    depth = [0] * len(search.parent)
     parent_depth: list[int] = []
-    entry: list[tuple[int, int] | None] = []
     for vertex in search.order:
         above = search.parent[vertex]
         if above < 0:
             parent_depth.append(0)
-            block[vertex] = len(entry)
-            entry.append(None)
             continue
         bridge = search.low[vertex] > search.rank[above]
         depth[vertex] = depth[above] + bridge * search.step[vertex]
         parent_depth.append(depth[above])
-        if bridge:
-            block[vertex] = len(entry)
-            entry.append((above, vertex))
-        else:
-            block[vertex] = block[above]
-    return depth, parent_depth, block, entry
+    return depth, parent_depth
 
 
 class RemainingKeysBound:
@@ -203,7 +193,7 @@ class RemainingKeysBound:
         needers: ``needers[n][k]``, the mask of keys j that *every* walk from node n to
             j needs key k for (a door on it, or k lies on it): k is collected before
             any of them, so while one of them remains, k is not a robot's last key.
-        blocks: a robot alone in its component adds its `BlockWalks` bound.
+        blocks: a robot alone in its component adds its steps inside cycles (`CycleTours`).
     """
 
     def __init__(
@@ -213,7 +203,7 @@ class RemainingKeysBound:
         ranks: Sequence[int],
         robots: int,
         needers: Sequence[Sequence[int]],
-        blocks: BlockWalks,
+        blocks: CycleTours,
     ) -> None:
         self.blocks = blocks
         self._distances = [list(row) for row in distances[robots:]]
@@ -228,13 +218,9 @@ class RemainingKeysBound:
         self._triples = [
             _reentries(self._bridge_rows[n], self._bridges, needers[n]) for n in range(len(needers))
         ]
-        # per node: (bridge distance, bit, needers) of every reachable key, farthest first
-        self._far = [
-            sorted(
-                ((row[k], 1 << k, needers[n][k]) for k in range(len(row)) if row[k] < UNREACHABLE), reverse=True
-            )
-            for n, row in enumerate(self._bridge_rows)
-        ]
+        # per node: (door-free distance, bit, needers) of every reachable key, farthest first; and by bridge distance
+        self._far = [_farthest_first(row, needers[n]) for n, row in enumerate(distances)]
+        self._far_bridges = [_farthest_first(row, needers[n]) for n, row in enumerate(self._bridge_rows)]
         groups: dict[int, list[int]] = {}
         for robot in range(robots):
             keys = sum(1 << k for k, d in enumerate(distances[robot]) if d < UNREACHABLE)
@@ -245,8 +231,8 @@ class RemainingKeysBound:
         by_rank = sorted(range(len(self._ranks)), key=self._ranks.__getitem__)
         position = {k: i for i, k in enumerate(by_rank)}
         self._half = (len(by_rank) + 1) // 2
-        self._low = _subset_unions([1 << position[k] for k in range(self._half)])
-        self._high = _subset_unions([1 << position[k] for k in range(self._half, len(by_rank))])
+        self._low = subset_unions([1 << position[k] for k in range(self._half)])
+        self._high = subset_unions([1 << position[k] for k in range(self._half, len(by_rank))])
         self._ring_bridges = [[self._bridges[a][b] for b in by_rank] for a in by_rank]
         sorted_ranks = sorted(self._ranks)
         # per node: its bridge distances by ring position, the keys ranked before it,
@@ -255,8 +241,9 @@ class RemainingKeysBound:
         self._slot = [bisect_left(sorted_ranks, rank) for rank in ranks]
         self._own = [-1] * robots + [position[k] for k in range(len(by_rank))]
         self._arounds: dict[int, int] = {}  # bridge length around a ring-position mask
-        # bound per component, keyed by its robots' nodes and remaining keys
-        self._memo: dict[tuple[int | tuple[int, ...], ...], int] = {}
+        # bound per component, keyed by its robots' nodes and remaining keys (one robot's packed in an int)
+        self._keys = len(self._ranks)
+        self._memo: dict[int | tuple[tuple[int, ...], int], int] = {}
 
     def bound(self, nodes: Sequence[int], remaining: int) -> int:
         """The bound with robot i on node ``nodes[i]``; per component memoised on its
@@ -268,39 +255,32 @@ class RemainingKeysBound:
             left = remaining & keys
             if not left:
                 continue
-            key: tuple[int | tuple[int, ...], ...]
             if len(robots) == 1:
                 node = nodes[robots[0]]
-                key = (node, left)
-                walk = memo.get(key)
+                alone = node << self._keys | left
+                walk = memo.get(alone)
                 if walk is None:
-                    walk = memo[key] = (
-                        self._tree_walk(node, left) + self._reentry(node, left) + self.blocks.bound(node, left)
-                    )
+                    walk = memo[alone] = self._tree_walk(node, left) + self._reentry(node, left)
             else:
-                key = (tuple(nodes[i] for i in robots), left)
-                walk = memo.get(key)
+                shared = (tuple(nodes[i] for i in robots), left)
+                walk = memo.get(shared)
                 if walk is None:
                     bits = [k for k in range(left.bit_length()) if left >> k & 1]
                     attach = [min(self._rows[nodes[i]][k] for i in robots) for k in bits]
-                    walk = memo[key] = _prim_rest(self._distances, bits, attach)
+                    walk = memo[shared] = _prim_rest(self._distances, bits, attach)
             total += walk
         return total
 
     def _tree_walk(self, node: int, mask: int) -> int:
-        """``2 w(T) - max_e d(p, e)`` over possible last keys `e` of `mask`, in bridge distance."""
+        """The larger of two bounds over possible last keys `e` of `mask`: ``2 w(T)`` plus
+        the cycle components' tours less ``max_e d(p, e)``, and ``2 w(T) - max_e b(p, e)``
+        (bridge distance) plus the components' open paths (`CycleTours`)."""
         ring = self._low[mask & ((1 << self._half) - 1)] | self._high[mask >> self._half]
         before, after = _neighbours(ring, self._slot[node])
         row = self._ring_rows[node]
         around = self._around(ring, self._own[node]) + row[before] + row[after] - self._ring_bridges[before][after]
-        farthest = -1
-        for distance, bit, needers in self._far[node]:
-            if mask & bit:
-                if farthest < 0:
-                    farthest = distance  # the fallback if no key can be last (no proof then)
-                if not mask & needers:
-                    return around - distance
-        return around - farthest
+        tours, paths = self.blocks.bound(node, mask)
+        return around + max(tours - _last(self._far[node], mask), paths - _last(self._far_bridges[node], mask))
 
     def _reentry(self, node: int, mask: int) -> int:
         """Twice the longest bridge path the robot must cross twice more than the tree walk counts.
@@ -347,6 +327,24 @@ class RemainingKeysBound:
         return known
 
 
+def _last(far: Sequence[tuple[int, int, int]], mask: int) -> int:
+    """The largest distance in `far` (farthest first, as (distance, key bit, needers)) to a key
+    of `mask` that can be last: none of `mask`'s keys needs it first (the farthest of `mask` if none can)."""
+    farthest = -1
+    for distance, bit, needers in far:
+        if mask & bit:
+            if farthest < 0:
+                farthest = distance  # the fallback if no key can be last (no proof then)
+            if not mask & needers:
+                return distance
+    return farthest
+
+
+def _farthest_first(row: Sequence[int], needers: Sequence[int]) -> list[tuple[int, int, int]]:
+    """(distance, bit, needers) of every key of `row` within reach, farthest first."""
+    return sorted(((row[k], 1 << k, needers[k]) for k in range(len(row)) if row[k] < UNREACHABLE), reverse=True)
+
+
 def _neighbours(ring: int, slot: int) -> tuple[int, int]:
     """The set positions of `ring` (not empty) cyclically before and from `slot` on."""
     below = ring & ((1 << slot) - 1)
@@ -354,101 +352,6 @@ def _neighbours(ring: int, slot: int) -> tuple[int, int]:
     before = (below or ring).bit_length() - 1
     after = slot + (above & -above).bit_length() - 1 if above else (ring & -ring).bit_length() - 1
     return before, after
-
-
-class BlockWalks:
-    """A lower bound on the moves a robot makes *inside* the vault's cycle blocks.
-
-    ``bound(node, remaining)``: the robot stands on node `node` (``vertices[node]``) and
-    must still collect the keys of `remaining` (key k is node ``first_key + k``).
-
-    Why it never overestimates, and adds to the bridge bound.  Every grid edge is
-    either a bridge or lies in exactly one 2-edge-connected block B.  Project the
-    robot's walk onto B: a cell outside B maps to the cell of B where the part of
-    the vault holding it hangs (exactly one bridge joins that part to B, or it
-    would lie on a cycle through B).  A step inside B projects to itself, any other
-    step to standing still, so the projection is a walk inside B no longer than the
-    walk's steps inside B; it starts at the projection s of the robot's cell and
-    visits the projection of every remaining key (the ports).  A shortest walk
-    between two cells of B never leaves B (it would cross a bridge and come back
-    over it), so door-free grid distances are B's own, and a walk from s through
-    ports T is at least ``min_t d(s, t) + MST(T)`` (or ``MST(T)`` when s is a port
-    of T): the order it first reaches them is a path from s through T.  Steps
-    inside different blocks and across bridges are different steps, so the blocks'
-    bounds add up with each other and with the bridge bound of `RemainingKeysBound`.
-    """
-
-    def __init__(
-        self, layout: DoorFreeLayout, vertices: Sequence[int], first_key: int, corridors: Sequence[Corridor]
-    ) -> None:
-        parent = [None if e is None else layout.block[e[0]] for e in layout.entry]
-        sizes: dict[int, int] = {}
-        component: dict[int, int] = {}
-        for vertex, b in enumerate(layout.block):
-            sizes[b] = sizes.get(b, 0) + 1
-            component[b] = layout.component[vertex]
-        # corridors inside each block (both ends in it: a bridge joins two blocks)
-        inside: dict[int, list[Corridor]] = {}
-        for corridor in corridors:
-            if layout.block[corridor[0]] == layout.block[corridor[1]]:
-                inside.setdefault(layout.block[corridor[0]], []).append(corridor)
-        # per cycle block: (bit offset of its ports in a signature, each node's port,
-        # distances between ports); port_bits[k]: key k's port in every block
-        self.blocks: list[tuple[int, list[int], list[list[int]]]] = []
-        port_bits = [0] * (len(vertices) - first_key)
-        offset = 0
-        for b, size in sizes.items():
-            if size < 2:
-                continue  # a single vertex: its ports are at most that vertex, no walk inside
-            projected = [
-                _projection(layout, parent, b, v) if layout.component[v] == component[b] else None for v in vertices
-            ]
-            ports = sorted({v for v in projected if v is not None})
-            if len(ports) < 2:
-                continue
-            index = {v: i for i, v in enumerate(ports)}
-            node_port = [-1 if v is None else index[v] for v in projected]
-            for k in range(len(port_bits)):
-                if node_port[first_key + k] >= 0:
-                    port_bits[k] |= 1 << (offset + node_port[first_key + k])
-            distances = [_block_distances(inside[b], port, ports) for port in ports]
-            self.blocks.append((offset, node_port, distances))
-            offset += len(ports)
-        if not self.blocks:
-            port_bits = []  # no cycle block: `bound` is always 0, no tables to build
-        self._half = (len(port_bits) + 1) // 2
-        self._low = _subset_unions(port_bits[: self._half])
-        self._high = _subset_unions(port_bits[self._half :])
-        self._memo: dict[tuple[int, int], int] = {}
-        self._walks: dict[tuple[int, int, int], int] = {}
-
-    def bound(self, node: int, remaining: int) -> int:
-        """The sum over cycle blocks of the walk bound inside each (see the class).
-
-        The ports of the remaining keys in all blocks form one signature, looked up
-        by halves of `remaining`; the sum is memoised on (node, signature).
-        """
-        if not self.blocks:
-            return 0
-        signature = self._low[remaining & ((1 << self._half) - 1)] | self._high[remaining >> self._half]
-        total = self._memo.get((node, signature))
-        if total is None:
-            total = self._memo[node, signature] = self._sum(node, signature)
-        return total
-
-    def _sum(self, node: int, signature: int) -> int:
-        total = 0
-        for offset, node_port, distances in self.blocks:
-            ports = signature >> offset & ((1 << len(distances)) - 1)
-            start = node_port[node]
-            if not ports or ports == 1 << start:
-                continue
-            key = (offset, start, ports)
-            walk = self._walks.get(key)
-            if walk is None:
-                walk = self._walks[key] = _walk_from(distances, start, ports)
-            total += walk
-        return total
 
 
 def _reentries(row: Sequence[int], between: Sequence[Sequence[int]], needers: Sequence[int]) -> list[tuple[int, int]]:
@@ -470,65 +373,6 @@ def _reentries(row: Sequence[int], between: Sequence[Sequence[int]], needers: Se
             triples.extend((twice, 1 << i | 1 << j | 1 << k) for k in lasts if (twice := row[k] - to_i[k] + base) > 0)
     triples.sort(reverse=True)
     return triples
-
-
-def _subset_unions(bits: Sequence[int]) -> list[int]:
-    """``unions[m]``: the union (bitwise or) of ``bits[i]`` over the bits i of m."""
-    unions = [0]
-    for bit in bits:  # the subsets holding i are those below 2**i, each with bits[i] added
-        unions += [union | bit for union in unions]
-    return unions
-
-
-def _projection(layout: DoorFreeLayout, parent: list[int | None], block: int, vertex: int) -> int:
-    """The vertex of `block` where the part of the vault holding `vertex` (same component) hangs."""
-    here: int | None = layout.block[vertex]
-    below: int | None = None
-    while here is not None and here != block:
-        here, below = parent[here], here
-    if here is None:  # block is not above vertex: the way to vertex leaves through block's entry
-        entry = layout.entry[block]
-        assert entry is not None, "a component's root block is above all its vertices"
-        return entry[1]
-    if below is None:
-        return vertex
-    entry = layout.entry[below]
-    assert entry is not None
-    return entry[0]
-
-
-def _block_distances(corridors: Sequence[Corridor], source: int, targets: Sequence[int]) -> list[int]:
-    """Shortest distances from `source` to `targets` over `corridors` (one block's) (Dijkstra)."""
-    around: dict[int, list[tuple[int, int]]] = {}
-    for u, v, length in corridors:
-        around.setdefault(u, []).append((v, length))
-        around.setdefault(v, []).append((u, length))
-    done: dict[int, int] = {}
-    heap = [(0, source)]
-    while heap:
-        distance, vertex = heapq.heappop(heap)
-        if vertex in done:
-            continue
-        done[vertex] = distance
-        for other, length in around[vertex]:
-            if other not in done:
-                heapq.heappush(heap, (distance + length, other))
-    return [done[target] for target in targets]
-
-
-def _walk_from(distances: Sequence[Sequence[int]], start: int, ports: int) -> int:
-    """``min_t d(start, t) + MST(T)`` for the ports T of mask `ports` (``MST(T)`` if start is in T)."""
-    left = [p for p in range(ports.bit_length()) if ports >> p & 1]
-    if start in left:
-        left.remove(start)
-        attach = [distances[start][p] for p in left]
-    else:
-        first = min(left, key=distances[start].__getitem__)
-        weight = distances[start][first]
-        left.remove(first)
-        attach = [distances[first][p] for p in left]
-        return weight + _prim_rest(distances, left, attach)
-    return _prim_rest(distances, left, attach)
 
 
 def _prim_rest(distances: Sequence[Sequence[int]], left: list[int], attach: list[int]) -> int:

@@ -10,8 +10,9 @@ in the same state.  A* runs on the shared engine with the admissible
 which ignores doors; bridge distances from the door-free layout), told which keys
 can be a robot's last: not those that every route to another remaining key needs
 (the same order proof gives its re-entry term: bridges crossed again for a key).
-A robot alone in its component adds the `BlockWalks` bound, its steps inside the
-vault's cycles, to its bridge bound (on loopy vaults the bridges alone say little).  The plan is the routes' cell paths as `KeyMove`s.
+A robot alone in its component adds its steps inside the vault's cycles (`CycleTours`:
+shortest tours and paths through each biconnected component's ports) to its bridge bound (on
+loopy vaults the bridges alone say little).  The plan is the routes' cell paths as `KeyMove`s.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from collections.abc import Iterable
 
 from crosscheck.models.keys import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver
-from crosscheck.solvers.keys.bounds import UNREACHABLE, BlockWalks, RemainingKeysBound, door_free_layout
+from crosscheck.solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
+from crosscheck.solvers.keys.cycle_tours import CycleTours
 from crosscheck.solvers.keys.packing import PackedKeysProblem, RobotPacking
 from crosscheck.solvers.keys.routes import ContractedVault, Route, contract
 from crosscheck.solvers.search import Strategy, best_first_search
@@ -37,6 +39,7 @@ class ContractedProblem(PackedKeysProblem[Action]):
         self.keys = len(vault.letters)
         self.packing = RobotPacking.for_positions(self.keys, vault.robots, len(vault.cells))
         self.starts = range(vault.robots)  # robot i starts on node i
+        self.shifts = [self.packing.shift(robot) for robot in range(vault.robots)]
         self.goal = vault.all_keys
         # choices[node]: per target key (bit, target node, routes by length as (needs, route))
         self.choices: list[list[tuple[int, int, list[tuple[int, Route]]]]] = []
@@ -77,7 +80,8 @@ class ContractedProblem(PackedKeysProblem[Action]):
                         break
 
     def heuristic(self, state: int) -> int:
-        return self.bound.bound(self.packing.positions(state), self.goal & ~state)
+        mask = (1 << self.packing.bits_per_robot) - 1
+        return self.bound.bound([state >> shift & mask for shift in self.shifts], self.goal & ~state)
 
 
 def remaining_keys_bound(
@@ -93,7 +97,7 @@ def remaining_keys_bound(
         [layout.rank[vertex] for vertex in vault.graph_nodes],
         vault.robots,
         needers,
-        BlockWalks(layout, vault.graph_nodes, vault.robots, vault.graph.corridors),
+        CycleTours(len(vault.graph.cells), vault.graph.corridors, vault.graph_nodes, vault.robots),
     )
 
 
