@@ -11,7 +11,8 @@ otherwise pay per run).
 from __future__ import annotations
 
 import crosscheck.harness.run  # noqa: F401  (the child's entry point and everything it imports)
-import crosscheck.solvers.registry  # noqa: F401  (every solver, plugins included)
 from crosscheck.harness.records import environment
+from crosscheck.solvers.registry import load_all
 
+load_all()  # every solver, plugins included
 environment()
