@@ -247,7 +247,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         click.echo(f"warning: --external {skipped.puzzle}:{skipped.name} not run: {path} is a {puzzle.name} "
                    "instance", err=True)
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
-    records = run_tasks(tasks, jobs=1, on_record=_saver(out))
+    records = run_tasks(tasks, jobs=1, on_record=_saver(out), start_method="fork")  # no forkserver to fill
     _print(records, "json" if as_json else fmt)
     sys.exit(_exit_status(records))
 
