@@ -413,10 +413,12 @@ def _read(path: Path, refusal: str = "") -> list[RunRecord]:
 
 
 def _shard(text: str | None) -> Shard | None:
+    if text is None:
+        return None
     from crosscheck.harness.shard import Shard
 
     try:
-        return None if text is None else Shard.parse(text)
+        return Shard.parse(text)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--shard") from None
 

@@ -47,7 +47,7 @@ from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzl
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import Deadline, Result, Stats, Status
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
-from crosscheck.solvers.registry import Origin, add_plugins, get_solver, origin
+from crosscheck.solvers.registry import Origin, add_plugins, built_in_packages, get_solver, origin
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -231,8 +231,9 @@ def failure(task: Task, expected: Expected, status: Status, message: str, second
                      cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
 
 
-def _context(start: Start) -> ForkContext | ForkServerContext:
-    """A forkserver whose server has imported the solvers once, so children start fast; or, for
+def _context(start: Start, preload: tuple[str, ...]) -> ForkContext | ForkServerContext:
+    """A forkserver whose server has imported the packages `preload` (the solvers' the runs need;
+    those of the first runs, when it starts) once, so children start fast; or, for
     ``"fork"`` while this process has one thread, forking this process (its standard streams
     flushed first, so that a child never writes out what this process had buffered)."""
     if start == "fork" and threading.active_count() == 1:
@@ -241,7 +242,8 @@ def _context(start: Start) -> ForkContext | ForkServerContext:
         sys.stderr.flush()
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["crosscheck.harness.preload"])
+    # __main__: the server imports the command's script once, else each child would (multiprocessing's fixup)
+    context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *preload])
     return context
 
 
@@ -257,14 +259,15 @@ def hard_limit(task: Task) -> float | None:
 
 
 def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[], bool] | None = None,
-                 start_method: Start = "forkserver") -> RunRecord:
+                 start_method: Start = "forkserver", preload: tuple[str, ...] | None = None) -> RunRecord:
     """Run `task` in a child process under its limits, started as `start_method` says (module doc);
-    always returns a record.
+    always returns a record.  A forkserver started for it imports the packages `preload`
+    [default: every built-in formulation's].
 
     `should_stop` is asked every half second; when it says so, the run is killed (a
     Dask worker uses it when the client cancels the run).
     """
-    context = _context(start_method)
+    context = _context(start_method, built_in_packages() if preload is None else preload)
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(task, expected, send), daemon=True)
     start = time.perf_counter()
@@ -385,7 +388,8 @@ def run_tasks(
     isolated run's process starts (module doc).
     """
     tasks = list(tasks)
-    run = functools.partial(run_isolated, start_method=start_method) if isolate else run_task
+    preload = built_in_packages(task.solver for task, _ in tasks)  # only what these runs need
+    run = functools.partial(run_isolated, start_method=start_method, preload=preload) if isolate else run_task
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
     for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
         groups.put(group)

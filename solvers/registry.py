@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -107,13 +108,27 @@ def _load_built_ins(puzzle: str) -> None:
     _register(_solver_classes(BUILT_IN_PACKAGES[puzzle]) + planner, BUILT_IN)
 
 
+def built_in_packages(names: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The packages whose import makes the built-ins among solver `names` ready (every built-in
+    package without `names`): their puzzles' packages (by the names' first word) and the planner's."""
+    puzzles = set(BUILT_IN_PACKAGES) if names is None else {name.partition("-")[0] for name in names}
+    packages = tuple(package for puzzle, package in BUILT_IN_PACKAGES.items() if puzzle in puzzles)
+    return (*packages, PLANNER_PACKAGE) if packages else ()
+
+
+def load_plugins() -> None:
+    """Register the entry points and the modules of ``CROSSCHECK_SOLVERS`` (with the built-ins of
+    their puzzles); keep the errors."""
+    _add_entry_points()
+    add_variable_plugins()
+
+
 def load_all() -> None:
     """Register every solver: the built-ins of every puzzle, the entry points and the modules
     of ``CROSSCHECK_SOLVERS``."""
     for puzzle in BUILT_IN_PACKAGES:
         _load_built_ins(puzzle)
-    _add_entry_points()
-    add_variable_plugins()
+    load_plugins()
 
 
 def _solver_classes(module_name: str) -> list[type[Solver]]:
@@ -206,8 +221,7 @@ def solvers_for(puzzle: str) -> list[Solver]:
     """The solvers of `puzzle`, its built-ins first, then the plugins', in registration order
     (the entry points and ``CROSSCHECK_SOLVERS`` are read first)."""
     _load_built_ins(puzzle)
-    _add_entry_points()
-    add_variable_plugins()
+    load_plugins()
     return [solver for solver in SOLVERS.values() if solver.puzzle == puzzle]
 
 

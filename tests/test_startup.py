@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from crosscheck.solvers.registry import _check_built_in_names
+from crosscheck.solvers.registry import BUILT_IN_PACKAGES, PLANNER_PACKAGE, _check_built_in_names, built_in_packages
 
 from tests.plugin_solvers import Hog, Liar
 
@@ -103,3 +103,10 @@ def test_a_built_in_name_must_start_with_its_puzzle() -> None:
     _check_built_in_names([type("KeysLiar", (Liar,), {"name": "keys-liar"})])
     with pytest.raises(ValueError, match="test-liar, test-hog"):
         _check_built_in_names([Liar, Hog])  # keys solvers whose names do not start with keys-
+
+
+def test_a_forkserver_preloads_only_the_packages_of_the_built_ins_its_runs_name() -> None:
+    assert built_in_packages(["keys-grid", "test-liar", "keys-fd"]) == ("crosscheck.solvers.keys",
+                                                                        "crosscheck.solvers.planner")
+    assert built_in_packages(["test-liar"]) == ()  # a plugin: loaded by the preload's plugins
+    assert built_in_packages() == (*BUILT_IN_PACKAGES.values(), PLANNER_PACKAGE)
