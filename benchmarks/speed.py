@@ -46,6 +46,7 @@ BENCHMARKS: dict[str, list[str]] = {
     # every feasible facility of the 30 seeds (19 with five pairs, 16 with seven)
     "elevator-cpsat": ["bench_elevator", "--cpsat", "30", "--cpsat-seven", "30", "--warmups", "0", "--repeat", "1"],
     "elevator-bfs": ["bench_elevator_bfs", "--warmups", "0", "--repeat", "1"],
+    "startup": ["bench_startup", "--repeat", "9", "--runs", "20"],
     # last: the README's main command, whole (run with the project's extras installed, it includes the planner)
     "main-command": ["bench_main"],
 }

@@ -24,46 +24,23 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-
-from crosscheck.harness.external import External
-from crosscheck.harness import morph as morphing
-from crosscheck.harness.index import Expected, append_entries, discover, load_index, refresh_entries
-from crosscheck.harness.measure import cores, oversubscription
-from crosscheck.harness.plan import Choice, discover_all, plan_comparison, plan_instance, task
-from crosscheck.harness.progress import Progress
-from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
-from crosscheck.harness.records import (
-    RunKey,
-    RunRecord,
-    Task,
-    append_record,
-    dump_records,
-    environment,
-    json_schema,
-    read_records,
-    repair_tail,
-)
-from crosscheck.harness.report import FORMATS, HUMAN_FORMATS, crashed, notes, render, render_table
-from crosscheck.harness.run import run_tasks, threads
-from crosscheck.harness.schema import UnreadableRecord
-from crosscheck.harness.shard import Shard, merge
-from crosscheck.harness.verdicts import FAILURES, Verdict, judge_all
+from crosscheck.harness.formats import FORMATS, HUMAN_FORMATS
+from crosscheck.harness.measure import cores
 from crosscheck.models.base import InvalidInstance, Puzzle
 from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
-from crosscheck.models.shape import outside_published_shape
-from crosscheck.solvers.base import FAILED_STATUSES, Clock, Solver
-from crosscheck.solvers.sharing import independent_group, pairs
-from crosscheck.solvers.registry import (
-    add_variable_plugins,
-    default_solvers_for,
-    get_solver,
-    origin,
-    plugin_errors,
-    plugin_modules,
-    solvers_for,
-)
+
+if TYPE_CHECKING:  # what each command needs is imported when it runs, so that --help starts fast
+    from crosscheck.harness.external import External
+    from crosscheck.harness.index import Expected
+    from crosscheck.harness.morph import RelatedFile
+    from crosscheck.harness.plan import Choice
+    from crosscheck.harness.progress import Progress
+    from crosscheck.harness.records import RunKey, RunRecord, Task
+    from crosscheck.harness.shard import Shard
+    from crosscheck.solvers.base import Clock, Solver
 
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_FAILED_RUNS = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shell's code for a process ended by SIGINT (Ctrl-C)
@@ -92,7 +69,17 @@ def main() -> None:
     to solve that is not a regular file.  solve and compare: 0 nothing is wrong, 1 some
     answer is wrong, 3 an instance could not be read or a run crashed.
     """
+    from crosscheck.solvers.registry import add_variable_plugins
+
     add_variable_plugins()
+    # Entry points are read only when a command needs every solver: their errors are known at its end.
+    click.get_current_context().call_on_close(_warn_plugin_errors)
+
+
+def _warn_plugin_errors() -> None:
+    """Name on stderr every plugin that could not be loaded."""
+    from crosscheck.solvers.registry import plugin_errors
+
     for error in plugin_errors():
         click.echo(f"warning: plugin not loaded: {error}", err=True)
 
@@ -106,6 +93,8 @@ def main() -> None:
 def list_command(params: bool, show_shares: bool) -> None:
     """Show the puzzles, their solvers and where each comes from (built-in, an entry point
     of an installed distribution, or a module of CROSSCHECK_SOLVERS)."""
+    from crosscheck.solvers.registry import origin, solvers_for
+
     for puzzle in PUZZLES.values():
         click.echo(f"{puzzle.name}: {puzzle.title} (variant: {puzzle.variant_name})")
         for solver in solvers_for(puzzle.name):
@@ -121,6 +110,8 @@ def list_command(params: bool, show_shares: bool) -> None:
 
 def _echo_shares(solvers: list[Solver]) -> None:
     """Per pair of `solvers` (one puzzle's), what both run; then the largest independent group."""
+    from crosscheck.solvers.sharing import independent_group, pairs
+
     click.echo("  sharing (trusted base: crosscheck.solvers.trusted):")
     for first, second, shared in pairs(solvers, traced=True):
         click.echo(f"    {first} & {second}: " + ("nothing" if not shared else f"{len(shared)} shared"))
@@ -131,6 +122,8 @@ def _echo_shares(solvers: list[Solver]) -> None:
 
 
 def _check_solver_names(names: tuple[str, ...]) -> None:
+    from crosscheck.solvers.registry import get_solver
+
     for name in names:
         try:
             get_solver(name)
@@ -173,6 +166,8 @@ cpsat_workers_option = click.option(
 
 def _print(records: list[RunRecord], fmt: str) -> None:
     """`records` in `fmt` on stdout; for the data formats, the verdict notes on stderr."""
+    from crosscheck.harness.report import notes, render
+
     click.echo(render(records, fmt), nl=False)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(records), err=True, nl=False)
@@ -180,6 +175,8 @@ def _print(records: list[RunRecord], fmt: str) -> None:
 
 def _saver(out: Path | None) -> Callable[[RunRecord], None]:
     """What saves each finished record: appended to `out` (made ready first), or nothing."""
+    from crosscheck.harness.records import append_record, repair_tail
+
     if out is None:
         return lambda record: None
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -189,6 +186,9 @@ def _saver(out: Path | None) -> Callable[[RunRecord], None]:
 
 def _warn_oversubscribed(tasks: list[Task], jobs: int) -> None:
     """Warn on stderr when runs would wait for a core (`oversubscription`)."""
+    from crosscheck.harness.measure import oversubscription
+    from crosscheck.harness.run import threads
+
     warning = oversubscription(min(jobs, len(tasks)), max((threads(task) for task in tasks), default=1))
     if warning:
         click.echo(warning, err=True)
@@ -225,6 +225,11 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 
     PATH must be a regular file: a directory, FIFO or device is refused at once (exit 2).
     """
+    from crosscheck.harness.index import discover
+    from crosscheck.harness.plan import Choice, task
+    from crosscheck.harness.run import run_tasks
+    from crosscheck.solvers.registry import default_solvers_for
+
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs)
     try:
@@ -242,7 +247,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         click.echo(f"warning: --external {skipped.puzzle}:{skipped.name} not run: {path} is a {puzzle.name} "
                    "instance", err=True)
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
-    records = run_tasks(tasks, jobs=1, on_record=_saver(out))
+    records = run_tasks(tasks, jobs=1, on_record=_saver(out), start_method="fork")  # no forkserver to fill
     _print(records, "json" if as_json else fmt)
     sys.exit(_exit_status(records))
 
@@ -292,6 +297,10 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
+    from crosscheck.harness.plan import Choice, plan_comparison
+    from crosscheck.harness.progress import Progress
+    from crosscheck.harness.records import append_record, dump_records, repair_tail
+
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs)
     if resume and out is None:
@@ -337,9 +346,12 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
 
 
 def _related(paths: tuple[Path, ...], choice: Choice, done: dict[RunKey, RunRecord], records: list[RunRecord],
-             tasks: list[tuple[Task, Expected]], out: Path, count: int | None) -> list[morphing.RelatedFile]:
+             tasks: list[tuple[Task, Expected]], out: Path, count: int | None) -> list[RelatedFile]:
     """With ``--morph``, the related instances (saved in OUT-STEM-related/ beside `out`),
     their runs added to `records` (already done) and `tasks` (to run)."""
+    from crosscheck.harness import morph as morphing
+    from crosscheck.harness.plan import discover_all, plan_instance
+
     if count is None:
         return []
     related = morphing.related_files(discover_all(paths), count, 0, out.parent / f"{out.stem}-related")
@@ -352,9 +364,12 @@ def _related(paths: tuple[Path, ...], choice: Choice, done: dict[RunKey, RunReco
     return related
 
 
-def _morph_mismatches(records: list[RunRecord], related: list[morphing.RelatedFile], folder: Path, err: bool) -> int:
+def _morph_mismatches(records: list[RunRecord], related: list[RelatedFile], folder: Path, err: bool) -> int:
     """Print every morph-mismatch of ``--morph`` and how many pairs were judged (on stderr
     with `err`, beside the data formats' notes); return their number."""
+    from crosscheck.harness import morph as morphing
+    from crosscheck.harness.verdicts import Verdict
+
     if not related:
         return 0
     pairs = morphing.judge_related(records, related)
@@ -388,6 +403,9 @@ RESUME_REFUSAL = ("--resume reads every record first, so that no run is dropped 
 def _read(path: Path, refusal: str = "") -> list[RunRecord]:
     """The records of a results file; a line that is not a record, or one from a newer
     crosscheck, is `BadInput` naming file and line (with `refusal` after it, when given)."""
+    from crosscheck.harness.records import read_records
+    from crosscheck.harness.schema import UnreadableRecord
+
     try:
         return read_records(path)
     except UnreadableRecord as error:
@@ -395,8 +413,12 @@ def _read(path: Path, refusal: str = "") -> list[RunRecord]:
 
 
 def _shard(text: str | None) -> Shard | None:
+    if text is None:
+        return None
+    from crosscheck.harness.shard import Shard
+
     try:
-        return None if text is None else Shard.parse(text)
+        return Shard.parse(text)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--shard") from None
 
@@ -409,6 +431,8 @@ def _read_all(paths: tuple[Path, ...]) -> list[RunRecord]:
 
 def _merged(files: list[tuple[str, list[RunRecord]]]) -> list[RunRecord]:
     """The records of `files` (name, records) merged as `_read_all` says."""
+    from crosscheck.harness.shard import merge
+
     records, warnings = merge(files)
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -418,6 +442,8 @@ def _merged(files: list[tuple[str, list[RunRecord]]]) -> list[RunRecord]:
 def _run(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None,
          on_record: Callable[[RunRecord], None], progress: Progress, pin_cores: bool) -> list[RunRecord]:
     """Run the tasks in local processes, `jobs` at a time, or on the Dask cluster at `scheduler`."""
+    from crosscheck.harness.run import run_tasks
+
     if scheduler is None:
         return run_tasks(tasks, jobs=jobs, on_record=on_record, on_start=progress.started, on_end=progress.ended,
                          pin_cores=pin_cores)
@@ -444,6 +470,9 @@ def _fresh_results_path() -> Path:
 
 
 def _parse_externals(specs: tuple[str, ...]) -> list[External]:
+    from crosscheck.harness.external import External
+    from crosscheck.solvers.registry import get_solver
+
     externals = []
     for spec in specs:
         try:
@@ -462,6 +491,9 @@ def _parse_externals(specs: tuple[str, ...]) -> list[External]:
 
 
 def _exit_status(records: list[RunRecord]) -> int:
+    from crosscheck.harness.verdicts import FAILURES, judge_all
+    from crosscheck.solvers.base import FAILED_STATUSES
+
     verdicts = judge_all(records)
     if any(v.verdict in FAILURES for v in verdicts):
         return EXIT_WRONG
@@ -499,6 +531,10 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     mismatch or a wrong verdict on an instance, 3 when a file was unreadable or a run
     crashed, else 0.
     """
+    from crosscheck.harness import morph as morphing
+    from crosscheck.harness.report import crashed
+    from crosscheck.harness.verdicts import FAILURES, Verdict, judge_all
+
     _check_solver_names(solver_names)
     externals = tuple(_parse_externals(external_specs))
     relations = _relation_names(relation_names)
@@ -580,6 +616,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     from crosscheck.harness.hunt import HuntConfig, explain, written
     from crosscheck.harness.hunt import hunt as run_hunt
     from crosscheck.models.strategies import instances, parse_ranges
+    from crosscheck.solvers.registry import default_solvers_for, plugin_modules
 
     _check_solver_names(solver_names)
     externals = [e for e in _parse_externals(external_specs) if e.applies_to(puzzle_name)]
@@ -633,6 +670,8 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
 
     A line that is not a run record (a last line cut short by a kill aside) stops it:
     exit 2 with FILE:LINE[:COLUMN]: what is wrong."""
+    from crosscheck.harness.report import notes, render
+
     if against:
         sys.exit(_report_diff(files, against, fmt, output))
     named = [(str(path), _read(path)) for path in files]
@@ -668,6 +707,7 @@ def _write(text: str, output: Path | None) -> None:
 def _report_diff(old: tuple[Path, ...], new: tuple[Path, ...], fmt: str, output: Path | None) -> int:
     """Print what changed from `old` to `new`; the exit status: 1 when a verdict got worse."""
     from crosscheck.harness.diff import DIFF_COLUMNS, diff, summary, worse
+    from crosscheck.harness.report import render_table
 
     if fmt not in HUMAN_FORMATS:
         raise click.UsageError(f"--against prints a table ({' or '.join(HUMAN_FORMATS)}), not {fmt}")
@@ -684,6 +724,8 @@ def _report_diff(old: tuple[Path, ...], new: tuple[Path, ...], fmt: str, output:
 @main.command()
 def schema() -> None:
     """Print the JSON Schema of one run record (one line of a results file)."""
+    from crosscheck.harness.records import json_schema
+
     click.echo(json.dumps(json_schema(), indent=2))
 
 
@@ -712,6 +754,9 @@ def plot(files: tuple[Path, ...], folder: Path) -> None:
 def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], folder: Path,
              published_shape: bool) -> None:
     """Write a seeded family of instances (and family.json with their parameters) to a folder."""
+    from crosscheck.harness.records import environment
+    from crosscheck.models.shape import outside_published_shape
+
     puzzle = get_puzzle(puzzle_name)
     values = _generator_values(puzzle, params)
     folder.mkdir(parents=True, exist_ok=True)
@@ -766,6 +811,7 @@ def _literal(text: str) -> object:
 def export(path: Path, folder: Path, variant: bool) -> None:
     """Write a PDDL domain and problem with action costs for each instance file at PATH
     (a file or a folder), as the Fast Downward solvers (*-fd) see them."""
+    from crosscheck.harness.index import discover
     from crosscheck.solvers.planner.export import export as export_pddl
 
     for instance_file in discover(path):
@@ -799,6 +845,9 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     an optimum is never typed in by hand, it comes from agreeing runs.  An agreement of
     fewer than --min-agreeing independent provers is refused, and said so on stderr.
     """
+    from crosscheck.harness.index import append_entries, load_index, refresh_entries
+    from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
+
     required = 1 if allow_single else min_agreeing
     records = _read_all(files)
     if refresh and index_path.exists():

@@ -1,8 +1,9 @@
 """Imported once by the forkserver that starts isolated runs (see `crosscheck.harness.run`).
 
 Every run's child process is forked from that server, so whatever is loaded here is
-loaded once instead of once per run: the solvers (and the plugins named in
-``CROSSCHECK_SOLVERS`` when the server starts), and the environment facts every
+loaded once instead of once per run: the plugins (entry points, and the modules named in
+``CROSSCHECK_SOLVERS`` when the server starts; the built-in formulations the runs need are
+further modules of the server's preload list, `crosscheck.harness.run._context`), and the environment facts every
 record carries (their versions and git commit cost a subprocess and several package
 look-ups, tens of milliseconds that a hunt over thousands of tiny instances would
 otherwise pay per run).
@@ -11,7 +12,9 @@ otherwise pay per run).
 from __future__ import annotations
 
 import crosscheck.harness.run  # noqa: F401  (the child's entry point and everything it imports)
-import crosscheck.solvers.registry  # noqa: F401  (every solver, plugins included)
+import crosscheck.solvers.sharing  # noqa: F401  (every run records what its solver shares)
 from crosscheck.harness.records import environment
+from crosscheck.solvers.registry import load_plugins
 
+load_plugins()
 environment()

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from crosscheck.harness.aggregate import FAMILY_COLUMNS, family_rows, repetitions
+from crosscheck.harness.formats import MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
 from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
 from crosscheck.harness.tidy import to_csv, to_jsonl
@@ -37,11 +38,6 @@ COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "
 REPEAT_COLUMNS = ("runs", "median s", "min s", "iqr s")
 SUMMARY_COLUMNS = ("puzzle", "solver", "instances", "runs", "exact", "feasible", "timeout", "memout", "error",
                    "invalid plans", "median s (exact)", "max s (exact)", "median cpu s (exact)", "max peak MB")
-HUMAN_FORMATS = ("table", "markdown")
-MACHINE_FORMATS = ("csv", "jsonl", "json")
-#: Tables for papers: one booktabs tabular (crosscheck.harness.latex), no notes.
-LATEX = "latex"
-FORMATS = HUMAN_FORMATS + MACHINE_FORMATS + (LATEX,)
 
 
 def effort(record: RunRecord) -> str:

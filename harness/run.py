@@ -8,24 +8,34 @@ kernel (RLIMIT_CPU), with a wall-clock cap of `WALL_CAP_FACTOR` times it from ou
 for runs that wait without computing.  A run that is killed, runs out of
 memory or dies becomes a record (`timeout`, `memout`, `error`) and the other runs
 carry on.
+
+How a run's process starts (`Start`): from a forkserver that has imported every solver once
+(``"forkserver"``, for many runs: each starts in milliseconds, whatever it solves), or forked from
+this process (``"fork"``, for a few runs: no server to start and fill, and the run imports only its
+own solver; taken only while this process has a single thread, since forking a threaded process
+can copy a lock some other thread holds).  Either way the run is a child of its own, under the
+same limits.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 import os
 import queue
 import resource
 import signal
+import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from multiprocessing.connection import Connection
-from multiprocessing.context import ForkServerContext
+from multiprocessing.context import ForkContext, ForkServerContext
 from multiprocessing.process import BaseProcess
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import run_external
@@ -37,13 +47,16 @@ from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzl
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import Deadline, Result, Stats, Status
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
-from crosscheck.solvers.registry import Origin, add_plugins, get_solver, origin
+from crosscheck.solvers.registry import Origin, add_plugins, built_in_packages, get_solver, origin
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
 #: Under a CPU-time limit, a run is also killed after this many times its hard limit in
 #: wall seconds (a run blocked on a sleep or a stuck child spends no CPU time).
 WALL_CAP_FACTOR = 10
+
+#: How a run's child process starts (see the module doc).
+Start = Literal["forkserver", "fork"]
 
 #: Child processes still running, so an interrupted comparison can kill them all.
 _LIVE: set[BaseProcess] = set()
@@ -218,10 +231,19 @@ def failure(task: Task, expected: Expected, status: Status, message: str, second
                      cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
 
 
-def _context() -> ForkServerContext:
-    """A forkserver whose server has imported the solvers once, so children start fast."""
+def _context(start: Start, preload: tuple[str, ...]) -> ForkContext | ForkServerContext:
+    """A forkserver whose server has imported the packages `preload` (the solvers' the runs need;
+    those of the first runs, when it starts) once, so children start fast; or, for
+    ``"fork"`` while this process has one thread, forking this process (its standard streams
+    flushed first, so that a child never writes out what this process had buffered)."""
+    if start == "fork" and threading.active_count() == 1:
+        environment()  # computed once here and inherited, as the forkserver's preload does
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["crosscheck.harness.preload"])
+    # __main__: the server imports the command's script once, else each child would (multiprocessing's fixup)
+    context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *preload])
     return context
 
 
@@ -236,13 +258,16 @@ def hard_limit(task: Task) -> float | None:
     return None if limit is None else limit * (WALL_CAP_FACTOR if task.clock == "cpu" else 1)
 
 
-def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[], bool] | None = None) -> RunRecord:
-    """Run `task` in a child process under its limits; always returns a record.
+def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[], bool] | None = None,
+                 start_method: Start = "forkserver", preload: tuple[str, ...] | None = None) -> RunRecord:
+    """Run `task` in a child process under its limits, started as `start_method` says (module doc);
+    always returns a record.  A forkserver started for it imports the packages `preload`
+    [default: every built-in formulation's].
 
     `should_stop` is asked every half second; when it says so, the run is killed (a
     Dask worker uses it when the client cancels the run).
     """
-    context = _context()
+    context = _context(start_method, built_in_packages() if preload is None else preload)
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(task, expected, send), daemon=True)
     start = time.perf_counter()
@@ -347,6 +372,7 @@ def run_tasks(
     on_start: Callable[[Task], None] = lambda task: None,
     on_end: Callable[[Task], None] = lambda task: None,
     pin_cores: bool = False,
+    start_method: Start = "forkserver",
 ) -> list[RunRecord]:
     """Run every task, calling `on_start` and `on_end` in the thread that runs it as it
     starts and ends, and `on_record` in this thread with its record.
@@ -358,10 +384,12 @@ def run_tasks(
     cores is not overtaken).  With `pin_cores`, each isolated run is pinned to a group of
     cores no other run at the same time has (`crosscheck.harness.measure.core_groups`).
 
-    Records come back in task order, whatever order they finished in.
+    Records come back in task order, whatever order they finished in.  `start_method`: how each
+    isolated run's process starts (module doc).
     """
     tasks = list(tasks)
-    run = run_isolated if isolate else run_task
+    preload = built_in_packages(task.solver for task, _ in tasks)  # only what these runs need
+    run = functools.partial(run_isolated, start_method=start_method, preload=preload) if isolate else run_task
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
     for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
         groups.put(group)

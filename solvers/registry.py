@@ -1,6 +1,7 @@
 """Every solver by name, and where each comes from.
 
-Each puzzle's solver package lists its formulations in ``SOLVERS``. Researchers add
+Each puzzle's solver package lists its formulations in ``SOLVERS`` (the Fast Downward ones of
+every puzzle are in ``crosscheck.solvers.planner``). Researchers add
 formulations of their own without touching this package, as modules with a ``SOLVERS``
 list of `Solver` classes, named in either of two ways:
 
@@ -14,17 +15,26 @@ list of `Solver` classes, named in either of two ways:
 A plugin that cannot be loaded (import error, no ``SOLVERS``, a name already taken) is
 left out and its error kept in `PLUGIN_ERRORS`, so one broken plugin never stops the
 tool; the command line prints them.
+
+Nothing is imported before it is asked for, so that a command pays only for the solvers it
+uses: importing this module imports no formulation; a puzzle's built-in formulations are
+imported when a solver of that puzzle is first asked for (every built-in name starts with its
+puzzle's name and a hyphen, which `get_solver` uses to find them; a built-in breaking that
+rule is refused when it registers), and the entry points are read when every solver of a
+puzzle is asked for (`solvers_for`), or a name no built-in has.  `load_all` imports everything.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
+from functools import cache
+from typing import TYPE_CHECKING
 
-from crosscheck.solvers import amphipods, elevator, keys, planner
-from crosscheck.solvers.base import Solver
+if TYPE_CHECKING:
+    from crosscheck.solvers.base import Solver
 
 PLUGIN_VARIABLE = "CROSSCHECK_SOLVERS"
 ENTRY_POINT_GROUP = "crosscheck.solvers"
@@ -47,6 +57,11 @@ class Origin:
 
 
 BUILT_IN = Origin("built-in")
+#: Per puzzle, the package of its built-in formulations (imported when one is first asked for).
+BUILT_IN_PACKAGES = {"keys": "crosscheck.solvers.keys", "amphipods": "crosscheck.solvers.amphipods",
+                     "elevator": "crosscheck.solvers.elevator"}
+#: The package of the Fast Downward formulations, one per puzzle (`BUILT_IN_PACKAGES`' order).
+PLANNER_PACKAGE = "crosscheck.solvers.planner"
 SOLVERS: dict[str, Solver] = {}
 #: Where each registered solver came from, by name.
 ORIGINS: dict[str, Origin] = {}
@@ -60,7 +75,15 @@ def plugin_modules() -> tuple[str, ...]:
 
 
 def _register(classes: list[type[Solver]], origin: Origin) -> None:
-    """Register `classes` (again is harmless); a `ValueError` when a name is taken by another class."""
+    """Register `classes` (again is harmless); a `ValueError` when a name is taken by another class.
+
+    A plugin's classes come after the built-ins of their puzzles and of the puzzles their names
+    start with (loaded first), so that they can neither take a built-in's name nor go first."""
+    if origin == BUILT_IN:
+        _check_built_in_names(classes)
+    else:
+        for puzzle in {c.puzzle for c in classes} | {c.name.partition("-")[0] for c in classes}:
+            _load_built_ins(puzzle)
     taken = [c.name for c in classes if c.name in SOLVERS and type(SOLVERS[c.name]) is not c]
     if taken:
         raise ValueError(f"solver names already taken: {', '.join(taken)}")
@@ -70,8 +93,48 @@ def _register(classes: list[type[Solver]], origin: Origin) -> None:
             ORIGINS[solver_class.name] = origin
 
 
+def _check_built_in_names(classes: list[type[Solver]]) -> None:
+    """A `ValueError` unless each built-in's name starts with its puzzle's name and a hyphen."""
+    wrong = [c.name for c in classes if not c.name.startswith(f"{c.puzzle}-")]
+    if wrong:
+        raise ValueError(f"built-in solver names must start with their puzzle's name and '-': {', '.join(wrong)}")
+
+
+def _load_built_ins(puzzle: str) -> None:
+    """Register the built-in formulations of `puzzle` (nothing for a name that is no puzzle)."""
+    if puzzle not in BUILT_IN_PACKAGES:
+        return
+    planner = [c for c in _solver_classes(PLANNER_PACKAGE) if c.puzzle == puzzle]
+    _register(_solver_classes(BUILT_IN_PACKAGES[puzzle]) + planner, BUILT_IN)
+
+
+def built_in_packages(names: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The packages whose import makes the built-ins among solver `names` ready (every built-in
+    package without `names`): their puzzles' packages (by the names' first word) and the planner's."""
+    puzzles = set(BUILT_IN_PACKAGES) if names is None else {name.partition("-")[0] for name in names}
+    packages = tuple(package for puzzle, package in BUILT_IN_PACKAGES.items() if puzzle in puzzles)
+    return (*packages, PLANNER_PACKAGE) if packages else ()
+
+
+def load_plugins() -> None:
+    """Register the entry points and the modules of ``CROSSCHECK_SOLVERS`` (with the built-ins of
+    their puzzles); keep the errors."""
+    _add_entry_points()
+    add_variable_plugins()
+
+
+def load_all() -> None:
+    """Register every solver: the built-ins of every puzzle, the entry points and the modules
+    of ``CROSSCHECK_SOLVERS``."""
+    for puzzle in BUILT_IN_PACKAGES:
+        _load_built_ins(puzzle)
+    load_plugins()
+
+
 def _solver_classes(module_name: str) -> list[type[Solver]]:
     """The ``SOLVERS`` list of the module `module_name` (imported); `ValueError` if it has none."""
+    from crosscheck.solvers.base import Solver
+
     classes = getattr(importlib.import_module(module_name), "SOLVERS", None)
     if not isinstance(classes, list | tuple) or not all(isinstance(c, type) and issubclass(c, Solver) for c in classes):
         raise ValueError(f"module {module_name} has no SOLVERS list of Solver classes")
@@ -87,15 +150,32 @@ def add_plugins(modules: tuple[str, ...]) -> None:
 
 def _add_entry_points() -> None:
     """Register the ``SOLVERS`` of every entry point of `ENTRY_POINT_GROUP`; keep the errors."""
+    for origin, value, classes in _entry_point_classes():
+        try:
+            if isinstance(classes, Exception):
+                raise classes
+            _register(classes, origin)
+        except Exception as error:  # a broken plugin must not stop the tool: reported instead
+            _keep_error(f"{origin} = {value}: {type(error).__name__}: {error}")
+
+
+@cache
+def _entry_point_classes() -> list[tuple[Origin, str, list[type[Solver]] | Exception]]:
+    """Per entry point of `ENTRY_POINT_GROUP`: its origin, its value, and its ``SOLVERS`` or why
+    it has none (read once: looking the entry points up costs tens of milliseconds)."""
+    from importlib.metadata import entry_points
+
+    found: list[tuple[Origin, str, list[type[Solver]] | Exception]] = []
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         dist = entry.dist
         origin = Origin("entry point", entry.name, dist.name if dist else None, dist.version if dist else None)
         try:
             if entry.attr:
                 raise ValueError(f"the entry point must name a module, not {entry.value!r}")
-            _register(_solver_classes(entry.module), origin)
-        except Exception as error:  # a broken plugin must not stop the tool: reported instead
-            _keep_error(f"{origin} = {entry.value}: {type(error).__name__}: {error}")
+            found.append((origin, entry.value, _solver_classes(entry.module)))
+        except Exception as error:  # kept, reported by `_add_entry_points`
+            found.append((origin, entry.value, error))
+    return found
 
 
 def add_variable_plugins() -> None:
@@ -117,19 +197,20 @@ def _keep_error(line: str) -> None:
         PLUGIN_ERRORS.append(line)
 
 
-for _package in (keys, amphipods, elevator, planner):
-    _register(_package.SOLVERS, BUILT_IN)
-_add_entry_points()
-add_variable_plugins()
-
-
 def origin(name: str) -> Origin:
     """Where the registered solver `name` comes from (one put in `SOLVERS` by hand: its module)."""
     return ORIGINS.get(name) or Origin("module", type(get_solver(name)).__module__)
 
 
 def get_solver(name: str) -> Solver:
-    """The solver called `name`; a `KeyError` lists the valid names on a typo."""
+    """The solver called `name`; a `KeyError` lists the valid names on a typo.
+
+    Only the built-ins of the puzzle `name` starts with are imported for a built-in's name;
+    every solver is, for a name not registered yet that no built-in has."""
+    if name not in SOLVERS:
+        _load_built_ins(name.partition("-")[0])
+    if name not in SOLVERS:
+        load_all()
     try:
         return SOLVERS[name]
     except KeyError:
@@ -137,7 +218,10 @@ def get_solver(name: str) -> Solver:
 
 
 def solvers_for(puzzle: str) -> list[Solver]:
-    """The solvers of `puzzle`, in registration order."""
+    """The solvers of `puzzle`, its built-ins first, then the plugins', in registration order
+    (the entry points and ``CROSSCHECK_SOLVERS`` are read first)."""
+    _load_built_ins(puzzle)
+    load_plugins()
     return [solver for solver in SOLVERS.values() if solver.puzzle == puzzle]
 
 

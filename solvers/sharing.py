@@ -260,8 +260,9 @@ def _write(footprints: dict[str, frozenset[str]], write: Callable[[str], object]
 
 def built_in_footprints() -> dict[str, frozenset[str]]:
     """Every built-in formulation's footprint, computed now."""
-    from crosscheck.solvers.registry import BUILT_IN, ORIGINS, SOLVERS
+    from crosscheck.solvers.registry import BUILT_IN, ORIGINS, SOLVERS, load_all
 
+    load_all()
     return {name: computed_footprint(solver) for name, solver in SOLVERS.items() if ORIGINS.get(name) == BUILT_IN}
 
 

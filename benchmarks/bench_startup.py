@@ -1,0 +1,137 @@
+"""What the ``crosscheck`` command costs before and around its solves.
+
+Run as ``python -m benchmarks.bench_startup [--repeat N] [--runs K]``.  Each command runs as its
+own process ``--repeat`` times (after one discarded warm-up); per command it prints the median wall
+seconds and the median CPU seconds (user + system of the command and of every process it started,
+the forkserver and the runs included: this process is made their subreaper and waits for each).
+
+- ``--help``: ``crosscheck --help``;
+- ``solve``: ``crosscheck solve VAULT --solver keys-grid`` of a 3-cell vault (one trivial run);
+- ``solve-default``: the same with every default solver of the vault (no target: CP-SAT and Fast
+  Downward start their own machinery);
+- ``compare`` and ``hunt`` per run: the extra seconds one more run costs, from a comparison of
+  ``--runs`` trivial vaults against one of a single vault (``--jobs 1``, ``--solver keys-grid``),
+  and a hunt judging ``--runs`` vaults against one judging one (``--examples``); their fixed part
+  is the one-run command.  A keys-grid solve of such a vault takes well under a millisecond, so
+  what is measured is the harness's own work per run.
+
+Targets: ``--help`` and the trivial ``solve`` in median wall seconds (0.3 s and 0.6 s).  Wall
+seconds on a loaded machine stretch with the load (the output's header says it); the CPU column
+is the steadier figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.targets import report
+
+VAULT = "#####\n#@.a#\n#####\n"
+#: prctl option making this process the reaper of its orphaned descendants (Linux).
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def _command() -> list[str]:
+    """The installed ``crosscheck`` script beside this interpreter, else ``python -m crosscheck``."""
+    script = Path(sys.executable).with_name("crosscheck")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "crosscheck"]
+
+
+def _reap_all() -> None:
+    """Wait for every descendant left to this process (the forkserver outlives its command)."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def once(args: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of ``crosscheck ARGS`` (its output discarded)."""
+    cpu, start = _children_cpu(), time.perf_counter()
+    done = subprocess.run(_command() + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    _reap_all()
+    if done.returncode != 0:
+        raise SystemExit(f"crosscheck {' '.join(args)}: exit {done.returncode}\n{done.stderr}")
+    return wall, _children_cpu() - cpu
+
+
+def medians(args: Callable[[], list[str]], repeat: int) -> tuple[float, float, list[float]]:
+    """Median wall and CPU seconds over `repeat` runs after one warm-up, and every wall value."""
+    once(args())
+    timed = [once(args()) for _ in range(repeat)]
+    walls = [wall for wall, _ in timed]
+    return statistics.median(walls), statistics.median(cpu for _, cpu in timed), walls
+
+
+def _vaults(folder: Path, count: int) -> Path:
+    """A folder of `count` copies of the 3-cell vault."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for number in range(count):
+        (folder / f"vault-{number}.txt").write_text(VAULT, encoding="utf-8")
+    return folder
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=9, help="timed runs of each command")
+    parser.add_argument("--runs", type=int, default=20, help="runs of the larger compare and hunt")
+    args = parser.parse_args(argv)
+    if ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise SystemExit("cannot become the subreaper of the commands' processes (Linux only)")
+    with tempfile.TemporaryDirectory(prefix="crosscheck-startup-") as temporary:
+        root = Path(temporary)
+        vault = _vaults(root / "one", 1) / "vault-0.txt"
+        many = _vaults(root / "many", args.runs)
+        outs = iter(range(10**6))
+
+        def out() -> str:
+            return str(root / "out" / f"{next(outs)}")
+
+        compare = ["compare", "--solver", "keys-grid", "--jobs", "1"]
+        hunt = ["hunt", "keys", "--solver", "keys-grid", "--jobs", "1", "--seed", "0", "-p", "height=1-2",
+                "-p", "width=2-5", "-p", "keys=1-2", "-p", "robots=1"]
+        commands: dict[str, Callable[[], list[str]]] = {
+            "--help": lambda: ["--help"],
+            "solve": lambda: ["solve", str(vault), "--solver", "keys-grid"],
+            "solve-default": lambda: ["solve", str(vault)],
+            "compare-1": lambda: [*compare, str(vault), "--out", out() + ".jsonl"],
+            f"compare-{args.runs}": lambda: [*compare, str(many), "--out", out() + ".jsonl"],
+            "hunt-1": lambda: [*hunt, "--examples", "1", "--out", out()],
+            f"hunt-{args.runs}": lambda: [*hunt, "--examples", str(args.runs), "--out", out()],
+        }
+        figures = {name: medians(command, args.repeat) for name, command in commands.items()}
+    _print(figures, args.runs, args.repeat)
+
+
+def _print(figures: dict[str, tuple[float, float, list[float]]], runs: int, repeat: int) -> None:
+    print(f"median of {repeat} runs per command, load average at the end {os.getloadavg()[0]:.2f}")
+    print(f"{'command':<16} {'wall s':>8} {'cpu s':>8}")
+    for name, (wall, cpu, _) in figures.items():
+        print(f"{name:<16} {wall:8.3f} {cpu:8.3f}")
+    for kind in ("compare", "hunt"):
+        (wall_1, cpu_1, _), (wall_k, cpu_k, _) = figures[f"{kind}-1"], figures[f"{kind}-{runs}"]
+        print(f"{kind} per run (over {runs - 1} more runs): {(wall_k - wall_1) / (runs - 1):.3f} s wall, "
+              f"{(cpu_k - cpu_1) / (runs - 1):.3f} s cpu; fixed part {wall_1:.3f} s wall, {cpu_1:.3f} s cpu")
+    report("startup --help wall", figures["--help"][2], median_limit=0.3)
+    report("startup trivial solve wall", figures["solve"][2], median_limit=0.6)
+
+
+if __name__ == "__main__":
+    main()

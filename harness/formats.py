@@ -1,0 +1,10 @@
+"""The output formats of the tables (`crosscheck.harness.report`), in a module of their own so
+that the command line can offer them without importing what renders them."""
+
+from __future__ import annotations
+
+HUMAN_FORMATS = ("table", "markdown")
+MACHINE_FORMATS = ("csv", "jsonl", "json")
+#: Tables for papers: one booktabs tabular (crosscheck.harness.latex), no notes.
+LATEX = "latex"
+FORMATS = HUMAN_FORMATS + MACHINE_FORMATS + (LATEX,)

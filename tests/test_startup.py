@@ -1,0 +1,112 @@
+"""What a command imports before it works: each in a fresh interpreter, its modules listed.
+
+No timing here (benchmarks/bench_startup.py measures the seconds): these tests name the
+modules a command must not import, and how `solve` starts its runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from crosscheck.solvers.registry import BUILT_IN_PACKAGES, PLANNER_PACKAGE, _check_built_in_names, built_in_packages
+
+from tests.plugin_solvers import Hog, Liar
+
+ROOT = Path(__file__).resolve().parent.parent
+VAULT = "#####\n#@.a#\n#####\n"
+
+#: Runs the command line with ARGV[2:] and writes to ARGV[1] its exit code, the modules it
+#: imported, and whether it started a forkserver.
+DRIVER = """
+import json, sys
+from multiprocessing import forkserver
+from crosscheck.harness.cli import main
+code = 0
+try:
+    main(sys.argv[2:], prog_name="crosscheck")
+except SystemExit as end:
+    code = end.code
+with open(sys.argv[1], "w") as facts:
+    json.dump({"code": code, "modules": sorted(sys.modules), "forkserver": forkserver._forkserver._forkserver_pid},
+              facts)
+"""
+
+#: Libraries (and their submodules) that no command needs before it runs anything.
+HEAVY = ("pydantic", "numpy", "ortools", "hypothesis", "matplotlib", "importlib.metadata")
+
+
+def command(tmp_path: Path, *args: str, plugins: str = "") -> dict[str, Any]:
+    """The facts `DRIVER` writes for ``crosscheck ARGS`` (with CROSSCHECK_SOLVERS=`plugins`)."""
+    facts = tmp_path / "facts.json"
+    env = {**os.environ, "CROSSCHECK_SOLVERS": plugins}
+    done = subprocess.run([sys.executable, "-c", DRIVER, str(facts), *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert facts.exists(), done.stderr
+    return dict(json.loads(facts.read_text()), stdout=done.stdout)
+
+
+def under(modules: list[str], *packages: str) -> list[str]:
+    """The `modules` that are one of `packages` or inside one."""
+    return [m for m in modules if any(m == p or m.startswith(p + ".") for p in packages)]
+
+
+def test_help_imports_no_formulation_no_records_and_no_heavy_library(tmp_path: Path) -> None:
+    facts = command(tmp_path, "--help")
+    assert facts["code"] == 0 and "Commands:" in facts["stdout"]
+    assert under(facts["modules"], *HEAVY, "crosscheck.solvers", "crosscheck.harness.records",
+                 "crosscheck.harness.run") == []
+
+
+def test_solve_of_a_vault_imports_only_the_vault_formulations_and_starts_no_forkserver(tmp_path: Path) -> None:
+    (tmp_path / "vault.txt").write_text(VAULT)
+    facts = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--format", "csv")
+    assert facts["code"] == 0 and facts["stdout"].count(",optimal,") == facts["stdout"].count("\n") - 1 >= 2
+    assert under(facts["modules"], "crosscheck.solvers.keys.grid_search", "crosscheck.solvers.keys.graph_search")
+    assert under(facts["modules"], "ortools", "numpy", "crosscheck.solvers.elevator", "crosscheck.solvers.amphipods",
+                 "crosscheck.models.strategies") == []
+    assert facts["forkserver"] is None  # its runs were forked from the command itself
+
+
+def test_a_solve_without_forkserver_still_enforces_time_and_memory_limits(tmp_path: Path) -> None:
+    (tmp_path / "vault.txt").write_text(VAULT)
+    facts = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--solver", "test-sleeper", "--solver", "test-hog",
+                    "--time-limit", "0.5", "--memory-limit", "300", "--format", "json", plugins="tests.plugin_solvers")
+    statuses = {record["solver"]: record["status"] for record in json.loads(facts["stdout"])}
+    assert statuses == {"test-sleeper": "timeout", "test-hog": "memout"}
+    assert facts["forkserver"] is None and facts["code"] == 3
+
+
+def test_built_ins_are_loaded_before_a_plugin_in_a_fresh_interpreter(tmp_path: Path) -> None:
+    """A plugin registered before any built-in was imported neither takes a built-in's name
+    nor goes before the built-ins of its puzzle."""
+    (tmp_path / "taker.py").write_text(
+        "from tests.plugin_solvers import Liar\n\nclass Taker(Liar):\n    name = 'keys-grid'\n\nSOLVERS = [Taker]\n")
+    script = ("import sys\nfrom crosscheck.solvers import registry\n"
+              "registry.add_plugins(('tests.plugin_solvers',))\n"
+              "print(' '.join(s.name for s in registry.solvers_for('keys')))\n"
+              "try:\n    registry.add_plugins(('taker',))\nexcept ValueError as error:\n    print(error)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), "CROSSCHECK_SOLVERS": ""}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    order, refusal = done.stdout.splitlines()
+    assert order.split()[:4] == ["keys-grid", "keys-graph", "keys-cpsat", "keys-fd"] and "test-liar" in order
+    assert refusal == "solver names already taken: keys-grid"
+
+
+def test_a_built_in_name_must_start_with_its_puzzle() -> None:
+    _check_built_in_names([type("KeysLiar", (Liar,), {"name": "keys-liar"})])
+    with pytest.raises(ValueError, match="test-liar, test-hog"):
+        _check_built_in_names([Liar, Hog])  # keys solvers whose names do not start with keys-
+
+
+def test_a_forkserver_preloads_only_the_packages_of_the_built_ins_its_runs_name() -> None:
+    assert built_in_packages(["keys-grid", "test-liar", "keys-fd"]) == ("crosscheck.solvers.keys",
+                                                                        "crosscheck.solvers.planner")
+    assert built_in_packages(["test-liar"]) == ()  # a plugin: loaded by the preload's plugins
+    assert built_in_packages() == (*BUILT_IN_PACKAGES.values(), PLANNER_PACKAGE)
