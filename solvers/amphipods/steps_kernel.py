@@ -204,7 +204,7 @@ def _hash(words: np.ndarray) -> np.uint64:
 def find(table: np.ndarray, keys: np.ndarray, words: np.ndarray) -> tuple[int, int]:
     """(node holding `words` or -1, the table slot where it is or would go)."""
     mask = len(table) - 1
-    slot = np.int64(_hash(words) >> np.uint64(1)) & mask
+    slot = int(np.int64(_hash(words) >> np.uint64(1)) & mask)
     while True:
         node = table[slot]
         if node < 0:
