@@ -236,12 +236,14 @@ def steps_optimum(burrow: Burrow) -> int | None:
     return outcome.cost
 
 
-def plain_dijkstra(burrow: Burrow) -> int | None:
-    """The same graph without bound or pruning, searched by the generic engine's Dijkstra
-    (its own heap and table: nothing of the compiled search loop or packing)."""
-    outcome = best_first_search(Burrowing(burrow, prune=False), Strategy.DIJKSTRA)
-    assert outcome.status in ("solved", "exhausted")
-    return outcome.cost
+def unpruned_optima(burrow: Burrow) -> tuple[int | None, int | None]:
+    """The optimum of the graph without pruning: by compiled Dijkstra (no bound), and by the
+    generic engine's A* with the bound (its own heap and table: nothing of the compiled
+    search loop or the packing)."""
+    plain = Burrowing(burrow, prune=False)
+    dijkstra, generic = plain.search(use_bound=False), best_first_search(plain, Strategy.ASTAR)
+    assert {dijkstra.status, generic.status} <= {"solved", "exhausted"}
+    return dijkstra.cost, generic.cost
 
 
 SMALL_BURROWS = [Burrow(f"d1-{rooms}", tuple(rooms)) for rooms in ALL_DEPTH_ONE] + [  # type: ignore[arg-type]
@@ -253,12 +255,12 @@ SMALL_BURROWS = [Burrow(f"d1-{rooms}", tuple(rooms)) for rooms in ALL_DEPTH_ONE]
 
 @pytest.mark.parametrize("burrow", SMALL_BURROWS, ids=lambda b: getattr(b, "name", str(b)))
 def test_steps_bound_and_pruning_keep_the_optimum(burrow: Burrow) -> None:
-    """The bound and dropping stuck states change no answer: against plain Dijkstra on the literal graph."""
-    assert steps_optimum(burrow) == plain_dijkstra(burrow)
+    """The bound and dropping stuck states change no answer: against the unpruned literal graph."""
+    optimum = steps_optimum(burrow)
+    assert unpruned_optima(burrow) == (optimum, optimum)
 
 
-BOUND_BURROWS = [generate(seed, depth=1) for seed in range(4)] + [
-    generate(seed, depth=2, swaps=swaps) for seed in range(4) for swaps in (2, 3)]
+BOUND_BURROWS = [generate(seed, depth=1) for seed in range(4)] + [generate(seed, depth=2, swaps=2) for seed in range(2)]
 
 
 @pytest.mark.parametrize("burrow", BOUND_BURROWS, ids=lambda b: b.name)
