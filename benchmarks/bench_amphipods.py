@@ -1,5 +1,5 @@
 """Amphipod timings: ``python -m benchmarks.bench_amphipods [--search N] [--cpsat N] [--stops N] [--steps]
-[--warmups W --repeat R --save FILE.json]``.
+[--steps-everywhere] [--warmups W --repeat R --save FILE.json]``.
 
 Times are each burrow's median over repetitions (`benchmarks.timing`).
 
@@ -9,6 +9,12 @@ proves every real-kind depth-4 burrow, solvable or not, within 60 s, median at m
 (its own process: wall and CPU seconds, peak memory, plan replayed; `Timer.isolated`:
 ``--repeat`` runs each, no warm-up, figures are medians over them), next to
 ``amphipods-search`` in the same run, and ``--steps`` adds ``amphipods-steps``.
+
+Targets (issue 27): ``amphipods-steps`` proves every burrow of ``instances/amphipods/``,
+depth 4 included, within 60 CPU s and 8 GB each.  ``--steps-everywhere`` runs it on each
+burrow there, isolated (`Timer.isolated` with ``--clock cpu``: the limit and the figures are
+CPU seconds, and each run's peak memory), prints one line per burrow and states both
+targets; it runs nothing else.
 
 Targets (issues 3 and 14): ``amphipods-search`` median at most 0.5 s on depth-2 and
 0.2 s (max 0.5 s) on depth-4 burrows of the real kind; ``amphipods-cpsat`` proves optimality within 60 s on
@@ -20,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import math
 from pathlib import Path
 
+from benchmarks.targets import report
 from benchmarks.timing import Timed, Timer, add_options
 from crosscheck.harness.records import RunRecord
 from crosscheck.models.amphipods import Burrow, generate, parse
@@ -84,15 +92,37 @@ def real_size(timer: Timer, seeds: int, solvers: list[str]) -> None:
                   f"median cpu / amphipods-search's {statistics.median(cpu) / max(base, 1e-9):.1f}")
 
 
+def steps_everywhere(timer: Timer) -> None:
+    """The issue-27 targets: amphipods-steps on every burrow of instances/amphipods/."""
+    paths = sorted(EXAMPLES.rglob("*.txt"))
+    burrows = [parse(path.read_text(encoding="utf-8"), path.stem) for path in paths]
+    print(f"amphipods-steps on every burrow of {EXAMPLES.name}/ ({len(burrows)}; "
+          f"limit {REAL_SIZE_LIMIT:.0f} s on the {timer.clock} clock, {MEMORY_LIMIT_MB} MB):")
+    records = isolated(timer, "amphipods-steps", burrows)
+    proved = [r.status in (Status.OPTIMAL, Status.INFEASIBLE) for r in records]
+    report("amphipods-steps proves every burrow (CPU s)",
+           [r.cpu_seconds or 0.0 if ok else math.inf for r, ok in zip(records, proved, strict=True)],
+           max_limit=REAL_SIZE_LIMIT)
+    report("amphipods-steps peak memory (MB)",
+           [r.peak_memory_mb if r.peak_memory_mb is not None and r.status is not Status.MEMOUT else math.inf
+            for r in records], unit="MB", max_limit=MEMORY_LIMIT_MB)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--search", type=int, default=20, help="real-kind burrows per depth for the search")
     parser.add_argument("--cpsat", type=int, default=5, help="solvable real-kind depth-4 burrows for CP-SAT")
     parser.add_argument("--stops", type=int, default=10, help="real-kind depth-4 burrows for amphipods-stops")
     parser.add_argument("--steps", action="store_true", help="run amphipods-steps on them too (60 s each)")
+    parser.add_argument("--steps-everywhere", action="store_true",
+                        help="only amphipods-steps on every burrow of instances/amphipods/ (issue 27)")
     add_options(parser)
     args = parser.parse_args()
     timer = Timer.from_args(args)
+    if args.steps_everywhere:
+        steps_everywhere(timer)
+        timer.save()
+        return
     if args.stops:
         real_size(timer, args.stops, ["amphipods-search", "amphipods-stops"] + ["amphipods-steps"] * args.steps)
 

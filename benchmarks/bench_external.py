@@ -165,7 +165,7 @@ def run_variant(timer: Timer, args: argparse.Namespace, program: External, varia
     tally = Tally()
     for seed in range(args.seeds):
         instance = VARIANTS[args.puzzle][variant](seed)
-        runs = {name: timer.isolated(name, instance, args.time_limit, args.memory_limit, variant, command, timer.clock)
+        runs = {name: timer.isolated(name, instance, args.time_limit, args.memory_limit, variant, command)
                 for name, command in ((program.name, program.command), (args.solver, None))}
         for name, records in runs.items():
             tally.seconds.setdefault(name, []).append(timings(records))

@@ -41,6 +41,7 @@ BENCHMARKS: dict[str, list[str]] = {
                          "--repeat", "3"],
     "amphipods-stops": ["bench_amphipods", "--search", "1", "--cpsat", "0", "--stops", "10", "--warmups", "0",
                         "--repeat", "1"],
+    "amphipods-steps": ["bench_amphipods", "--steps-everywhere", "--clock", "cpu", "--warmups", "0", "--repeat", "1"],
     "amphipods-cpsat": ["bench_amphipods", "--stops", "0", "--cpsat", "5", "--warmups", "0", "--repeat", "1"],
     "elevator-quotient": ["bench_elevator", "--cpsat", "0", "--clock", "cpu", "--warmups", "1", "--repeat", "3"],
     # every feasible facility of the 30 seeds (19 with five pairs, 16 with seven)

@@ -91,18 +91,18 @@ class Timer:
         return Timed(values, result)
 
     def isolated(self, solver: str, instance: Any, limit: float, memory_limit_mb: int = 8192,
-                 group: str = "", external: str | None = None, limit_clock: Clock = "wall") -> list[RunRecord]:
-        """`repeat` runs of `solver` on `instance`, each in its own process (no warm-up);
-        their records, in order.  Saved under ``GROUP/SOLVER/INSTANCE`` like `solve`'s.
+                 group: str = "", external: str | None = None) -> list[RunRecord]:
+        """`repeat` runs of `solver` on `instance`, each in its own process (no warm-up), its
+        `limit` on the timer's clock; their records, in order.  Saved under ``GROUP/SOLVER/INSTANCE``
+        like `solve`'s.
 
         With `external` (a command with ``{path}``, `crosscheck.harness.external`), `solver` is
-        the program's name and the harness runs the program as ``--external`` does; `limit`
-        counts seconds of `limit_clock`."""
+        the program's name and the harness runs the program as ``--external`` does."""
         with tempfile.TemporaryDirectory(prefix="crosscheck-bench-") as folder:
             path = Path(folder) / f"{instance.name}.txt"
             path.write_text(instance.to_text(), encoding="utf-8")
             records = [run_isolated(Task(path=str(path), instance=instance.name, solver=solver, time_limit=limit,
-                                         clock=limit_clock, memory_limit_mb=memory_limit_mb, repeat=number,
+                                         clock=self.clock, memory_limit_mb=memory_limit_mb, repeat=number,
                                          external=external))
                        for number in range(self.repeat)]
         values = [max((r.seconds if self.clock == "wall" else r.cpu_seconds or 0.0), 1e-9) for r in records]

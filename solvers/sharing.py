@@ -85,10 +85,12 @@ def _package_function(value: object) -> bool:
 def _functions_of(value: object, owner: type | None) -> Iterator[tuple[FunctionType, type | None]]:
     """The package functions `value` stands for, each with the class its ``self`` is:
     itself (a function or method of `owner`), a property's getter, a static or class
-    method's function, or every method of a class and of its package bases."""
+    method's function, a compiled function's Python source (numba's ``py_func``: the
+    tracer cannot see compiled code run), or every method of a class and of its package bases."""
     if isinstance(value, property):
         value = value.fget
     value = getattr(value, "__func__", value)
+    value = getattr(value, "py_func", value)
     if isinstance(value, FunctionType) and _package_function(value):
         yield value, owner
     elif isinstance(value, type) and _in_package(value):

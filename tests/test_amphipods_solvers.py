@@ -19,10 +19,10 @@ from crosscheck.models.amphipods import (
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.amphipods.cpsat import ScheduleModel
 from crosscheck.solvers.amphipods.search import MacroMoves, MacroSearch
-from crosscheck.solvers.amphipods.steps import Burrowing, StepSearch
+from crosscheck.solvers.amphipods.steps import NO_MOVER, Burrowing, StepSearch
 from crosscheck.solvers.base import Result, Status
 from crosscheck.solvers.registry import solvers_for
-from crosscheck.solvers.search import best_first_search
+from crosscheck.solvers.search import Strategy, best_first_search
 from tests.known import published_optima, read
 from tests.relation_checks import burrows
 
@@ -65,7 +65,6 @@ def test_cpsat_proves_the_depth4_examples(name: str) -> None:
     assert solved(ScheduleModel().solve(burrow, 120), burrow) == ANSWERS[name]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", ["amphipods/depth2-example.txt", "amphipods/depth2-b.txt"])
 def test_steps_solves_the_depth2_examples(name: str) -> None:
     burrow = example(name)
@@ -230,19 +229,21 @@ def test_dead_state_rules_never_flag_states_that_reach_the_goal(seed: int, depth
         assert len(jammed) > len(problem.h) / 2  # most of the space is jammed
 
 
-@pytest.mark.parametrize("burrow", [generate(2, depth=1), Burrow("d2", ("BA", "AB", "CC", "DD"))], ids=["d1", "d2"])
-def test_steps_incremental_heuristic_matches_its_definition(burrow: Burrow) -> None:
-    problem = Burrowing(burrow)
-    assert best_first_search(problem).status == "solved"
-    assert len(problem.estimates) > 50
-    for state, estimate in problem.estimates.items():
-        assert estimate == problem.estimate(state)
-
-
-def steps_optimum(burrow: Burrow, prune: bool) -> int | None:
-    """The literal formulation's optimum (None: infeasible), with or without dead-state pruning."""
-    outcome = best_first_search(Burrowing(burrow, prune=prune))
+def steps_optimum(burrow: Burrow) -> int | None:
+    """The literal formulation's optimum (None: infeasible): the compiled A* with bound and pruning."""
+    outcome = Burrowing(burrow).search()
+    assert outcome.status in ("solved", "exhausted")
     return outcome.cost
+
+
+def unpruned_optima(burrow: Burrow) -> tuple[int | None, int | None]:
+    """The optimum of the graph without pruning: by compiled Dijkstra (no bound), and by the
+    generic engine's A* with the bound (its own heap and table: nothing of the compiled
+    search loop or the packing)."""
+    plain = Burrowing(burrow, prune=False)
+    dijkstra, generic = plain.search(use_bound=False), best_first_search(plain, Strategy.ASTAR)
+    assert {dijkstra.status, generic.status} <= {"solved", "exhausted"}
+    return dijkstra.cost, generic.cost
 
 
 SMALL_BURROWS = [Burrow(f"d1-{rooms}", tuple(rooms)) for rooms in ALL_DEPTH_ONE] + [  # type: ignore[arg-type]
@@ -253,16 +254,41 @@ SMALL_BURROWS = [Burrow(f"d1-{rooms}", tuple(rooms)) for rooms in ALL_DEPTH_ONE]
 
 
 @pytest.mark.parametrize("burrow", SMALL_BURROWS, ids=lambda b: getattr(b, "name", str(b)))
-def test_steps_dead_state_pruning_keeps_the_optimum(burrow: Burrow) -> None:
-    """Dropping stuck states changes no answer: against the plain literal graph."""
-    assert steps_optimum(burrow, prune=True) == steps_optimum(burrow, prune=False)
+def test_steps_bound_and_pruning_keep_the_optimum(burrow: Burrow) -> None:
+    """The bound and dropping stuck states change no answer: against the unpruned literal graph."""
+    optimum = steps_optimum(burrow)
+    assert unpruned_optima(burrow) == (optimum, optimum)
+
+
+BOUND_BURROWS = [generate(seed, depth=1) for seed in range(4)] + [generate(seed, depth=2, swaps=2) for seed in range(2)]
+
+
+@pytest.mark.parametrize("burrow", BOUND_BURROWS, ids=lambda b: b.name)
+def test_steps_bound_never_exceeds_the_remaining_cost_along_optimal_plans(burrow: Burrow) -> None:
+    """At every state of an optimal plan the bound is at most the true remaining cost,
+    found by plain compiled Dijkstra (no bound, no pruning) from that state."""
+    problem = Burrowing(burrow)
+    outcome = problem.search()
+    if outcome.status == "exhausted":
+        return
+    cost, steps = outcome.solution()
+    exact = Burrowing(burrow, prune=False)
+    state, spent, checked = problem.initial(), 0, 0
+    for here, there, _ in steps:
+        remaining = exact.search(use_bound=False, start=state).cost
+        assert remaining == cost - spent  # the plan is optimal from each of its states
+        assert problem.heuristic(state) <= remaining, (state, spent)
+        step = {(a, b): (child, energy) for (a, b, _), child, energy in problem.successors(state)}
+        state, energy = step[here, there]
+        spent, checked = spent + energy, checked + 1
+    assert problem.is_goal(state) and spent == cost and checked == len(steps)
 
 
 def test_steps_pruned_search_reaches_the_published_optimum() -> None:
     name = "amphipods/depth2-b.txt"
-    problem = Burrowing(example(name))
-    assert best_first_search(problem).cost == ANSWERS[name]
-    assert any(problem.stuck_memo.values())  # the pruning did drop states on the way
+    pruned, plain = Burrowing(example(name)).search(), Burrowing(example(name), prune=False).search()
+    assert pruned.cost == plain.cost == ANSWERS[name]
+    assert pruned.generated < plain.generated  # the pruning did drop states on the way
 
 
 def one_hallway_state(problem: Burrowing, hall: dict[int, str], mover: int, homing: bool) -> bytes:
@@ -279,8 +305,7 @@ def one_hallway_state(problem: Burrowing, hall: dict[int, str], mover: int, homi
 def test_steps_hallway_stopped_amphipod_only_moves_home() -> None:
     """An amphipod that stopped in the hallway starts a homing move and may stop only in its own room."""
     problem = Burrowing(Burrow("x", ("A", "B", "C", "D")))
-    stopped = one_hallway_state(problem, {5: "A"}, 255, False)  # A stopped at H6; its room A1 is free
-    problem.estimates[stopped] = problem.estimate(stopped)
+    stopped = one_hallway_state(problem, {5: "A"}, NO_MOVER, False)  # A stopped at H6; its room A1 is free
     children = {action: child for action, child, _ in problem.successors(stopped)}
     assert {(a, b) for a, b, _ in children} == {(5, 4), (5, 6)}
     for child in children.values():
@@ -310,8 +335,6 @@ def test_steps_never_enter_a_foreign_or_dirty_room() -> None:
     over_b = one_hallway_state(problem, {4: "A"}, 4, True)  # A homing at H5, above the empty room B
     over_dirty_a = one_hallway_state(problem, {2: "A", room_a: "B"}, 2, True)  # above room A, which holds a B
     over_clean_a = one_hallway_state(problem, {2: "A"}, 2, True)
-    for state in (over_b, over_dirty_a, over_clean_a):
-        problem.estimates[state] = problem.estimate(state)
     assert room_b not in {there for (_, there, _), _, _ in problem.successors(over_b)}
     assert room_a not in {there for (_, there, _), _, _ in problem.successors(over_dirty_a)}
     assert room_a in {there for (_, there, _), _, _ in problem.successors(over_clean_a)}
@@ -319,8 +342,8 @@ def test_steps_never_enter_a_foreign_or_dirty_room() -> None:
 
 def test_steps_stuck_states_are_hallway_deadlocks() -> None:
     problem = Burrowing(Burrow("x", ("AA", "BB", "CC", "DD")))  # type: ignore[arg-type]
-    crossing = one_hallway_state(problem, {3: "D", 7: "A"}, 255, False)  # each must pass the other
+    crossing = one_hallway_state(problem, {3: "D", 7: "A"}, NO_MOVER, False)  # each must pass the other
     assert problem.stuck(crossing)
-    assert not problem.stuck(one_hallway_state(problem, {3: "A", 7: "D"}, 255, False))
+    assert not problem.stuck(one_hallway_state(problem, {3: "A", 7: "D"}, NO_MOVER, False))
     walking = one_hallway_state(problem, {3: "D", 7: "A"}, 7, False)  # A still leaving a room: may go on
     assert not problem.stuck(walking)

@@ -62,6 +62,14 @@ def test_a_borrowed_helper_shows_as_shared_and_lowers_independence() -> None:
     assert len(sharing.independent_group([*keys, plugin])) == len(before)
 
 
+def test_compiled_functions_count_by_their_python_source() -> None:
+    """amphipods-steps runs its rules compiled (numba), where the tracer cannot see them:
+    the static derivation follows each compiled function to its Python source."""
+    static = sharing.static_footprint(type(get_solver("amphipods-steps")))
+    assert {"crosscheck.solvers.amphipods.steps_kernel.search", "crosscheck.solvers.amphipods.steps_kernel.expand",
+            "crosscheck.solvers.amphipods.steps_kernel.stuck", "crosscheck.solvers.amphipods.steps_kernel.bound"} <= static
+
+
 def test_a_call_on_an_object_is_seen_by_the_trace() -> None:
     plugin = AsksTheVault()
     assert "crosscheck.models.keys.Vault.passable" not in sharing.static_footprint(AsksTheVault)

@@ -19,20 +19,22 @@ moving, so its hallway amphipods have stopped there (homing only), and its rooms
 have empty cells above their amphipods.
 
 Search: A* with an admissible heuristic (each amphipod's own remaining walk, alone in
-the burrow, plus the room-filling term), kept incrementally.  *Dead* states are never
+the burrow, plus the room-filling term), compiled with numba (`steps_kernel`): states
+packed in 64-bit words, an open-addressing table, a binary heap, all in arrays.  *Dead* states are never
 expanded (`Burrowing.stuck`): a state in which some amphipod stopped in the hallway
 can provably never get home cannot reach the goal, so dropping it changes no optimum
 and no infeasibility verdict.  The plan folds consecutive steps of one amphipod into
-one move.
+one move.  Correctness arguments: docs/puzzles/amphipods.md (amphipods-steps).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
+
 from crosscheck.models.amphipods import (
     EMPTY,
-    ENERGY,
     HALLWAY_LENGTH,
     KINDS,
     ROOM_DOORS,
@@ -41,49 +43,51 @@ from crosscheck.models.amphipods import (
     hallway_label,
     room_label,
 )
+from crosscheck.solvers.amphipods import steps_kernel as kernel
 from crosscheck.solvers.base import Answer, Deadline, Solver
-from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.search import Ending, SearchOutcome, SearchProblem
 
-#: The cells (one byte each: 0 empty, 1-4 kinds A-D), then the mover's cell (255: none)
-#: and its phase (1: homing, it started from a hallway stop; 0: it started in a room).
+#: The cells (one byte each: 0 empty, 1-4 kinds A-D), then the mover's cell (`NO_MOVER`:
+#: none) and its phase (1: homing, it started from a hallway stop; 0: it started in a room).
 State = bytes
 #: (from cell, to cell, starts a new move)
 Step = tuple[int, int, bool]
-#: (heuristic value, per kind how many amphipods are still to enter its room)
-Estimate = tuple[int, tuple[int, ...]]
-NO_MOVER = 255
-#: Energy per step of kind byte 1-4.
-STEP_ENERGY = (0,) + tuple(ENERGY[kind] for kind in KINDS)
+NO_MOVER = kernel.NO_MOVER
+#: The deepest burrow whose cells the state's mover byte can name (cells 0 .. NO_MOVER - 1).
+MAX_DEPTH = (NO_MOVER - HALLWAY_LENGTH) // 4
+#: Expansions between two deadline checks of the compiled search.
+CHUNK = 1 << 16
+#: Nodes the store starts with (it doubles when full).
+FIRST_CAPACITY = 1 << 16
 
 
 class Burrowing(SearchProblem[State, Step]):
     """Cells 0-10 are the hallway; room r, slot s is cell ``11 + r * depth + s``.
 
-    With ``prune=False`` dead states are expanded too (the plain literal graph, for
-    tests that check the pruning against it).
+    `search` runs the compiled A*; `successors` and `heuristic` are the same compiled
+    rules one state at a time (for the generic engine and for tests).  With
+    ``prune=False`` dead states are kept (the plain literal graph).
     """
 
     deeper_ties = True
 
     def __init__(self, burrow: Burrow, prune: bool = True) -> None:
+        if burrow.depth > MAX_DEPTH:
+            raise ValueError(f"amphipods-steps handles rooms up to {MAX_DEPTH} deep, got depth {burrow.depth}")
         self.depth = depth = burrow.depth
         self.size = HALLWAY_LENGTH + 4 * depth
         self.prune = prune
         code = {EMPTY: 0} | {kind: k + 1 for k, kind in enumerate(KINDS)}
         self.start = bytes([code[c] for c in burrow.hallway + "".join(burrow.rooms)] + [NO_MOVER, 0])
-        self.goal_cells = bytes([0] * HALLWAY_LENGTH + [k + 1 for k in range(4) for _ in range(depth)])
-        neighbours: list[list[int]] = [[] for _ in range(self.size)]
+        self.neighbours = np.full((self.size, kernel.MAX_FANOUT), -1, dtype=np.int64)
         for a, b in self._links():
-            neighbours[a].append(b)
-            neighbours[b].append(a)
-        self.neighbours = neighbours
+            for x, y in ((a, b), (b, a)):
+                free = list(self.neighbours[x]).index(-1)
+                self.neighbours[x, free] = y
         #: room index of each room cell (-1 in the hallway)
-        self.room_at = [-1] * HALLWAY_LENGTH + [r for r in range(4) for _ in range(depth)]
-        #: per kind byte, the bytes that may share its room (empty and itself)
-        self.friendly = [b""] + [bytes([0, k]) for k in range(1, 5)]
-        self.estimates: dict[State, Estimate] = {self.start: self.estimate(self.start)}
-        #: memo of `stuck`, keyed by the hallway cells and the rooms that hold strangers
-        self.stuck_memo: dict[tuple[bytes, int], bool] = {}
+        self.room_at = np.array([-1] * HALLWAY_LENGTH + [r for r in range(4) for _ in range(depth)], dtype=np.int64)
+        #: packed words per state: the cells, then the mover's two digits and the phase's one
+        self.words = -(-(self.size + 3) // kernel.DIGITS_PER_WORD)
 
     def _links(self) -> Iterator[tuple[int, int]]:
         for h in range(HALLWAY_LENGTH - 1):
@@ -108,147 +112,119 @@ class Burrowing(SearchProblem[State, Step]):
         return self.start
 
     def is_goal(self, state: State) -> bool:
-        return state[:self.size] == self.goal_cells
-
-    def clean(self, cells: bytes, room: int) -> bool:
-        """Whether room `room` holds no amphipod of another kind."""
-        base = self.cell(room, 0)
-        return not cells[base:base + self.depth].strip(self.friendly[room + 1])
+        return bool(kernel.is_goal(_row(state), self.depth))
 
     def may_stop(self, state: State) -> bool:
         """Whether the current mover (if any) may stop where it stands."""
-        mover = state[self.size]
-        if mover == NO_MOVER:
-            return True
-        room = self.room_at[mover]
-        if room < 0:
-            return not state[self.size + 1] and mover not in ROOM_DOORS
-        return not state[self.size + 1] or room + 1 == state[mover]
-
-    def successors(self, state: State) -> Iterator[tuple[Step, State, int]]:
-        size, mover = self.size, state[self.size]
-        switch = self.may_stop(state)
-        stopped_in_hallway = switch and mover < HALLWAY_LENGTH  # the mover stops there if another steps
-        for here in range(size):
-            kind = state[here]
-            if not kind or (here != mover and not switch):
-                continue
-            continuing = here == mover
-            for there in self.neighbours[here]:
-                if state[there]:
-                    continue
-                room = self.room_at[there]
-                if room >= 0 and here < HALLWAY_LENGTH and (room + 1 != kind or not self.clean(state, room)):
-                    continue
-                child = bytearray(state)
-                child[here], child[there], child[size] = 0, kind, there
-                child[size + 1] = state[size + 1] if continuing else here < HALLWAY_LENGTH
-                moved = bytes(child)
-                if moved not in self.estimates:
-                    if self.prune and stopped_in_hallway and not continuing and self.stuck(moved):
-                        continue
-                    self.estimates[moved] = self._after_step(self.estimates[state], state, moved, here, there)
-                yield (here, there, not continuing), moved, STEP_ENERGY[kind]
-
-    def heuristic(self, state: State) -> int:
-        """Each amphipod's walk home if it were alone, entering distinct cells of its room.
-
-        Kept per state with the per-kind counts of amphipods still to enter (`Estimate`),
-        updated by each step (`_after_step`), computed in full for the start only.
-        """
-        return self.estimates[state][0]
-
-    def walk_home(self, cells: bytes, here: int) -> int:
-        """The steps the amphipod at `here` needs to get home if it were alone (0 if it is)."""
-        kind = cells[here]
-        home = kind - 1
-        room = self.room_at[here]
-        if room < 0:
-            return abs(here - ROOM_DOORS[home]) + 1
-        slot = here - self.cell(room, 0)
-        if room != home:
-            return slot + 1 + abs(ROOM_DOORS[room] - ROOM_DOORS[home]) + 1
-        below = cells[here + 1:self.cell(room, 0) + self.depth]
-        # a stranger below: out, one step aside (no stop above a room), back, in
-        return slot + 4 if below.strip(self.friendly[kind]) else 0
-
-    def estimate(self, cells: bytes) -> Estimate:
-        """The heuristic of `cells` from scratch, with the per-kind counts still to enter."""
-        total = 0
-        entering = [0] * 4
-        for here in range(self.size):
-            kind = cells[here]
-            if not kind:
-                continue
-            steps = self.walk_home(cells, here)
-            entering[kind - 1] += steps > 0
-            total += steps * STEP_ENERGY[kind]
-        # the m amphipods still to enter a room end in m distinct slots: 0 + 1 + ... + m-1
-        # steps below the top cell, beyond the one step into the room counted above
-        total += sum(m * (m - 1) // 2 * STEP_ENERGY[k + 1] for k, m in enumerate(entering))
-        return total, tuple(entering)
-
-    def _after_step(self, before: Estimate, cells: bytes, moved: bytes, here: int, there: int) -> Estimate:
-        """The estimate after the amphipod at `here` stepped to `there`.
-
-        Only the stepping amphipod's own walk changes: nobody else has it below them in
-        a room on either side of the step (it never passes anybody).
-        """
-        total, entering = before
-        kind = cells[here]
-        k, energy = kind - 1, STEP_ENERGY[kind]
-        old, new = self.walk_home(cells, here), self.walk_home(moved, there)
-        total += (new - old) * energy
-        if (old > 0) != (new > 0):
-            m = entering[k]
-            total += (m if new else -(m - 1)) * energy  # m(m+1)/2 - m(m-1)/2 = m
-            entering = entering[:k] + (m + (1 if new else -1),) + entering[k + 1:]
-        return total, entering
+        return bool(kernel.may_stop(_row(state), self.size, self.room_at))
 
     def stuck(self, state: State) -> bool:
-        """Whether some amphipod stopped in the hallway of `state` can never get home.
+        """Whether some amphipod stopped in the hallway of `state` can never get home
+        (`steps_kernel.stuck`; the argument: docs/puzzles/amphipods.md)."""
+        return bool(kernel.stuck(_row(state), self.size, self.depth))
 
-        Optimistic release (a relaxation of the rules): repeatedly let a hallway
-        amphipod go home once every hallway amphipod between it and its door has gone,
-        and its room is clean or can start to empty (a cell beside the room's door is
-        free or its holder has gone).  Nobody else is taken into account.  In any real
-        plan, the hallway amphipods go home in some order; when one does, those between
-        it and its door left before (hallway amphipods only leave by going home), and
-        any stranger in its room stepped out through the door onto a cell beside it
-        before, whose holder had therefore left too: so each is released in turn here.
-        Whoever is never released never gets home, and the state is dead.
-        """
-        mover = state[self.size]
-        hall = bytearray(state[:HALLWAY_LENGTH])
-        if mover < HALLWAY_LENGTH and not state[self.size + 1]:
-            hall[mover] = 0  # still walking out of a room: it need not stop where it is
-        dirty = sum(1 << r for r in range(4) if not self.clean(state, r))
-        key = (bytes(hall), dirty)
-        verdict = self.stuck_memo.get(key)
-        if verdict is None:
-            verdict = self.stuck_memo[key] = _never_released(hall, dirty)
-        return verdict
+    def heuristic(self, state: State) -> int:
+        """Each amphipod's walk home if it were alone, plus the room-filling term (`steps_kernel.bound`)."""
+        return int(kernel.bound(_row(state), self.size, self.depth, self.room_at))
+
+    def successors(self, state: State) -> Iterator[tuple[Step, State, int]]:
+        fanout = kernel.MAX_FANOUT * self.size
+        children = np.zeros((fanout, self.size + 2), dtype=np.uint8)
+        steps = np.zeros((fanout, 3), dtype=np.int64)
+        count = kernel.expand(_row(state), self.size, self.depth, self.neighbours, self.room_at, self.prune,
+                              children, steps)
+        for c in range(count):
+            here, there, energy = (int(v) for v in steps[c])
+            yield (here, there, state[self.size] != here), children[c].tobytes(), energy
+
+    def search(self, deadline: Deadline | None = None, use_bound: bool = True,
+               start: State | None = None) -> SearchOutcome[Step]:
+        """The compiled A* from `start` (default the burrow's), Dijkstra without `use_bound`."""
+        deadline = deadline or Deadline(None)
+        store = Store(self.words)
+        store.add_start(_row(start or self.start), self)
+        expanded = 0
+        while True:
+            work_left = deadline.work_left()
+            budget = CHUNK if work_left is None else max(1, min(CHUNK, work_left))
+            kernel.search(store.keys, store.g, store.parent, store.step, store.table, store.heap_key,
+                          store.heap_node, store.counters, self.size, self.depth, self.neighbours, self.room_at,
+                          self.prune, use_bound, budget)
+            counters = store.counters
+            done, expanded = int(counters[kernel.EXPANDED]) - expanded, int(counters[kernel.EXPANDED])
+            status = counters[kernel.STATUS]
+            if status == kernel.SOLVED:
+                goal = int(counters[kernel.GOAL])
+                return store.outcome(Ending.SOLVED, int(store.g[goal]), self._plan(store, goal))
+            if status == kernel.EXHAUSTED:
+                return store.outcome(Ending.EXHAUSTED, None, None)
+            if status == kernel.NEEDS_ROOM:
+                store.grow()
+            if deadline.expired(done):
+                return store.outcome(Ending.TIMEOUT, None, None)
+
+    def _plan(self, store: Store, node: int) -> list[Step]:
+        steps: list[Step] = []
+        row = np.zeros(self.size + 2, dtype=np.uint8)
+        while (before := int(store.parent[node])) >= 0:
+            here, there = (int(v) for v in store.step[node])
+            kernel.unpack(store.keys[before], self.size, row)
+            steps.append((here, there, int(row[self.size]) != here))
+            node = before
+        steps.reverse()
+        return steps
 
 
-def _never_released(hall: bytearray, dirty: int) -> bool:
-    """The fixpoint of `Burrowing.stuck` on hallway cells `hall` (kind bytes, 0 empty) and
-    the rooms holding strangers (bit r of `dirty`); changes `hall`."""
-    progress = True
-    while progress:
-        progress = False
-        for h in range(HALLWAY_LENGTH):
-            kind = hall[h]
-            if not kind:
-                continue
-            door = ROOM_DOORS[kind - 1]
-            low, high = (h + 1, door) if door > h else (door, h - 1)
-            if any(hall[low:high + 1]):
-                continue
-            if dirty >> (kind - 1) & 1 and hall[door - 1] and hall[door + 1]:
-                continue
-            hall[h] = 0
-            progress = True
-    return any(hall)
+def _row(state: State) -> np.ndarray:
+    return np.frombuffer(state, dtype=np.uint8).copy()
+
+
+class Store:
+    """The compiled search's arrays (see `steps_kernel.search`): per node its packed
+    state, cost, parent and step from the parent; the hash table; the heap; counters."""
+
+    def __init__(self, words: int, capacity: int = FIRST_CAPACITY) -> None:
+        self.keys = np.zeros((capacity, words), dtype=np.uint64)
+        self.g = np.zeros(capacity, dtype=np.int64)
+        self.parent = np.full(capacity, -1, dtype=np.int32)
+        self.step = np.zeros((capacity, 2), dtype=np.uint8)
+        self.table = np.full(4 * capacity, -1, dtype=np.int32)
+        self.heap_key = np.zeros(capacity, dtype=np.int64)
+        self.heap_node = np.zeros(capacity, dtype=np.int32)
+        self.counters = np.zeros(6, dtype=np.int64)
+
+    def add_start(self, row: np.ndarray, problem: Burrowing) -> None:
+        kernel.pack(row, problem.size, self.keys[0])
+        _, slot = kernel.find(self.table, self.keys, self.keys[0])
+        self.table[slot] = 0
+        f = kernel.bound(row, problem.size, problem.depth, problem.room_at)
+        self.heap_key[0], self.heap_node[0] = (f << kernel.G_BITS) | kernel.G_MASK, 0
+        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
+
+    def grow(self) -> None:
+        """Double the node arrays, the table and the heap."""
+        nodes = int(self.counters[kernel.NODES])
+        self.keys = _doubled(self.keys)
+        self.g = _doubled(self.g)
+        self.parent = _doubled(self.parent, -1)
+        self.step = _doubled(self.step)
+        self.heap_key, self.heap_node = _doubled(self.heap_key), _doubled(self.heap_node)
+        self.table = np.full(2 * len(self.table), -1, dtype=np.int32)
+        kernel.rehash(self.table, self.keys, nodes)
+
+    def outcome(self, ending: Ending, cost: int | None, steps: list[Step] | None) -> SearchOutcome[Step]:
+        """The search's outcome; at a timeout the bound is the smallest f still open."""
+        counters = self.counters
+        bound = cost
+        if ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
+            bound = int(self.heap_key[0]) >> kernel.G_BITS
+        return SearchOutcome(ending, cost, steps, bound, int(counters[kernel.EXPANDED]), int(counters[kernel.GENERATED]))
+
+
+def _doubled(array: np.ndarray, fill: int = 0) -> np.ndarray:
+    bigger = np.full((2 * len(array),) + array.shape[1:], fill, dtype=array.dtype)
+    bigger[:len(array)] = array
+    return bigger
 
 
 def fold(problem: Burrowing, steps: list[Step]) -> list[AmphipodMove]:
@@ -269,5 +245,5 @@ class StepSearch(Solver):
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         problem = Burrowing(instance)
-        outcome = best_first_search(problem, Strategy.ASTAR, deadline)
+        outcome = problem.search(deadline)
         return outcome.answer(lambda actions: fold(problem, actions), infeasible="every reachable live state expanded")
