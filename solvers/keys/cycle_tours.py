@@ -11,7 +11,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 
-import numpy as np
 
 #: A corridor of the door-free vault: (vertex, other vertex, length in moves).
 Corridor = tuple[int, int, int]
@@ -212,6 +211,8 @@ def held_karp_tables(distances: Sequence[Sequence[int]]) -> tuple[list[int], lis
     ``opens[mask * n + s]``: the shortest path from point s through all of `mask` (s in it),
     ending anywhere (a huge number when s is not in `mask`).
     """
+    import numpy as np  # here, not at the top: only vaults with cycles pay for importing it
+
     n = len(distances)
     d = np.array(distances, dtype=np.int64)
     masks = np.arange(1 << n)
