@@ -1,6 +1,7 @@
 """Elevator benchmark on instances shaped like the real ones.
 
-Run as ``python -m benchmarks.bench_elevator [--seeds N] [--cpsat M] [--cpsat-seven K] [--warmups W --repeat R --save FILE.json]``.
+Run as ``python -m benchmarks.bench_elevator [--seeds N] [--cpsat M] [--cpsat-seven K] [--cpsat-unsolvable]
+[--no-quotient-targets] [--clock cpu --warmups W --repeat R --save FILE.json]``.
 Times are each instance's median over repetitions (`benchmarks.timing`).  Part 1
 instances have 4 floors and 5 pairs spread over the lower three floors (seeded
 `generate`, safe start); part 2 is their extended variant (7 pairs).  Prints for
@@ -12,24 +13,33 @@ many it proved optimal within 60 s, with the median and maximum seconds, and eac
 its status, cost, proven bound, horizons tried, the timer's seconds, the process's CPU
 seconds (every CP-SAT worker thread counts) and the load average when it finished: on a
 shared machine the wall clock alone says little.  Every plan is replayed by the model's
-`check_plan`.  Not a timed test.
+`check_plan`.  With ``--cpsat-unsolvable``, `elevator-cpsat` also runs on the published
+``p5-no-solution`` and on every facility elevator-quotient proved without solution, each
+to be proven infeasible within 60 s (issue 27).  Each group is stated as a target
+(`benchmarks.targets.report`; a run not proven within the limit counts as ``inf``).
+Not a timed test.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import time
+from pathlib import Path
 
 from benchmarks.targets import report
 from benchmarks.timing import Timed, Timer, add_options
-from crosscheck.models.elevator import Facility, check_plan, extended, generate
+from crosscheck.models.elevator import Facility, check_plan, extended, generate, parse
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
 
 TARGETS = {5: 0.05, 7: 0.3}  # seconds, median of elevator-quotient
 CPSAT_LIMIT = 60.0
+#: The published facility without solution (issue 27, item 3).
+UNSOLVABLE_EXAMPLE = (Path(__file__).resolve().parent.parent / "instances" / "elevator" / "generated" / "p5-no-solution"
+                      / "elevator-p5-f4-s3-6.txt")
 
 
 def run(timer: Timer, solver_name: str, instance, limit: float, group: str) -> Timed:
@@ -39,24 +49,34 @@ def run(timer: Timer, solver_name: str, instance, limit: float, group: str) -> T
     return timed
 
 
-def run_cpsat(timer: Timer, instances: list[Facility], pairs: int) -> None:
-    """`elevator-cpsat` on `instances` with the `CPSAT_LIMIT`: one line each, then the count proven."""
-    print(f"\nelevator-cpsat on {len(instances)} feasible {pairs}-pair instances, {CPSAT_LIMIT:.0f} s each, "
+def run_cpsat(timer: Timer, instances: list[Facility], label: str, proven: Status) -> list[float]:
+    """`elevator-cpsat` on `instances` with the `CPSAT_LIMIT`: one line each, then the count
+    proven; per instance its seconds when its answer is `proven`, else ``inf``."""
+    print(f"\nelevator-cpsat on {len(instances)} {label} instances, {CPSAT_LIMIT:.0f} s each, "
           f"{timer.clock} clock, load average {os.getloadavg()[0]:.1f} at the start")
-    times, proved = [], 0
+    times, values = [], []
     for instance in instances:
         cpu = time.process_time()
-        timed = run(timer, "elevator-cpsat", instance, CPSAT_LIMIT, f"{pairs}pairs")
+        timed = run(timer, "elevator-cpsat", instance, CPSAT_LIMIT, label)
         result = timed.result
         times.append(timed.median)
-        proved += result.status is Status.OPTIMAL
+        values.append(timed.median if result.status is proven else math.inf)
         print(f"{instance.name}: {result.status.value} cost={result.cost} bound={result.bound} "
               f"horizons={result.stats.get('horizons')} {timed.median:.1f} s, "
               f"{(time.process_time() - cpu) / (timer.warmups + timer.repeat):.1f} s CPU per solve, "
               f"load {os.getloadavg()[0]:.1f}", flush=True)
     if times:
-        print(f"proved optimal within {CPSAT_LIMIT:.0f} s: {proved}/{len(times)}; median {statistics.median(times):.1f} s, "
-              f"max {max(times):.1f} s")
+        print(f"proved {proven.value} within {CPSAT_LIMIT:.0f} s: {sum(map(math.isfinite, values))}/{len(times)}; "
+              f"median {statistics.median(times):.1f} s, max {max(times):.1f} s")
+    return values
+
+
+def cpsat_targets(timer: Timer, instances: list[Facility], pairs: int, proven: Status) -> None:
+    """`run_cpsat` on `instances` (`pairs` pairs, answer `proven` expected), stated as a target."""
+    label = f"{pairs}-pair {'feasible' if proven is Status.OPTIMAL else 'without solution'}"
+    values = run_cpsat(timer, instances, label, proven)
+    if values:
+        report(f"elevator-cpsat, {label}, proven {proven.value} ({timer.clock})", values, max_limit=CPSAT_LIMIT)
 
 
 def main() -> None:
@@ -64,6 +84,10 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=30, help="part 1 instances (seeds 0..N-1)")
     parser.add_argument("--cpsat", type=int, default=5, help="feasible five-pair instances for CP-SAT (0 skips)")
     parser.add_argument("--cpsat-seven", type=int, default=0, help="feasible seven-pair instances for CP-SAT")
+    parser.add_argument("--cpsat-unsolvable", action="store_true",
+                        help="CP-SAT on the published p5-no-solution and every facility without solution")
+    parser.add_argument("--quotient-targets", action=argparse.BooleanOptionalAction, default=True,
+                        help="state elevator-quotient's targets (off when another run states them)")
     add_options(parser)
     args = parser.parse_args()
     timer = Timer.from_args(args)
@@ -72,18 +96,28 @@ def main() -> None:
     print(f"elevator-quotient, seeds 0..{args.seeds - 1}, 4 floors, items on the lower three")
     print(f"{'pairs':>5} {'feasible':>8} {'median s':>9} {'max s':>8} {'all med s':>9} {'target s':>8} {'ratio':>6}")
     feasible: dict[int, list[Facility]] = {}
+    unsolvable: dict[int, list[Facility]] = {}  # proven without solution by elevator-quotient
     for pairs, instances in parts.items():
         timings = [run(timer, "elevator-quotient", instance, 120, f"{pairs}pairs") for instance in instances]
         solved = [t.median for t in timings if t.result.status is Status.OPTIMAL]
         feasible[pairs] = [i for i, t in zip(instances, timings, strict=True) if t.result.status is Status.OPTIMAL]
+        unsolvable[pairs] = [i for i, t in zip(instances, timings, strict=True) if t.result.status is Status.INFEASIBLE]
         median = statistics.median(solved)
         print(f"{pairs:>5} {len(solved):>8} {median:>9.3f} {max(solved):>8.3f} "
               f"{statistics.median(t.median for t in timings):>9.3f} {TARGETS[pairs]:>8.2f} {median / TARGETS[pairs]:>6.2f}")
-        report(f"elevator-quotient, {pairs} pairs, feasible ({timer.clock})", solved, median_limit=TARGETS[pairs])
+        if args.quotient_targets:
+            report(f"elevator-quotient, {pairs} pairs, feasible ({timer.clock})", solved, median_limit=TARGETS[pairs])
     if args.cpsat:
-        run_cpsat(timer, feasible[5][:args.cpsat], 5)
+        cpsat_targets(timer, feasible[5][:args.cpsat], 5, Status.OPTIMAL)
     if args.cpsat_seven:
-        run_cpsat(timer, feasible[7][:args.cpsat_seven], 7)
+        cpsat_targets(timer, feasible[7][:args.cpsat_seven], 7, Status.OPTIMAL)
+    if args.cpsat_unsolvable:
+        published = parse(UNSOLVABLE_EXAMPLE.read_text(encoding="utf-8"), str(UNSOLVABLE_EXAMPLE))
+        values = run_cpsat(timer, [published], "published without solution", Status.INFEASIBLE)
+        report(f"elevator-cpsat, p5-no-solution ({published.name}), proven infeasible ({timer.clock})", values,
+               max_limit=CPSAT_LIMIT)
+        for pairs, instances in unsolvable.items():
+            cpsat_targets(timer, instances, pairs, Status.INFEASIBLE)
     timer.save()
 
 

@@ -2,10 +2,10 @@
 
 Every script in `benchmarks/` times its solves through a `Timer`, and takes the same
 options (`add_options`): ``--warmups W`` discarded solves first, then ``--repeat N``
-timed ones of every instance, in the script's own process; ``--clock wall`` (the
-targets are wall-clock) or ``--clock cpu`` (user + system seconds of the process and its
-waited-for children: steadier on a loaded machine, but it counts every CP-SAT worker
-thread); ``--save FILE.json`` writes every value.  A script's figures are medians over
+timed ones of every instance, in the script's own process; ``--clock wall`` or ``--clock
+cpu`` (user + system seconds of the process and its waited-for children: steadier on a
+loaded machine, but it counts every CP-SAT worker thread); a solve's time limit counts on
+the same clock as its value; ``--save FILE.json`` writes every value.  A script's figures are medians over
 instances of each instance's median over repetitions.  Two saved runs are compared by
 ``python -m benchmarks.compare OLD.json NEW.json``, which flags regressions beyond noise.
 
@@ -122,7 +122,7 @@ class Timer:
 
     def _once(self, solver: Solver, instance: Any, limit: float | None) -> tuple[float, Result]:
         start = _clock(self.clock)
-        result = solver.solve(instance, limit)
+        result = solver.solve(instance, limit, "cpu" if self.clock == "cpu" else "wall")
         return max(_clock(self.clock) - start, 1e-9), result  # pyperf wants positive values
 
     def _keep(self, name: str, values: list[float], warm: list[float], status: str, cost: int | None) -> None:

@@ -12,7 +12,7 @@ import pyperf
 import pytest
 
 import crosscheck.solvers.registry
-from benchmarks import bench_elevator, bench_exposure, bench_hunt, bench_main, speed
+from benchmarks import bench_elevator, bench_exposure, bench_hunt, bench_keys_cpsat, bench_main, speed
 from benchmarks.compare import change, main
 from benchmarks.results_file import END, Provenance, section, update
 from benchmarks.targets import parse, report, table
@@ -47,6 +47,44 @@ def test_timer_runs_warmups_then_repetitions_and_saves_them(tmp_path: Path, cloc
     assert len(bench.get_values()) == 3 and bench.get_runs()[0].warmups is not None
     assert len(bench.get_runs()[0].warmups) == 2
     assert bench.get_metadata()["clock"] == clock and bench.get_metadata()["status"] == "timeout"
+
+
+class ClockRecording(Solver):
+    """Keeps the clock of the deadline it was given."""
+
+    name, puzzle, summary = "clock-recording", "elevator", "keeps its deadline's clock"
+    clocks: list[str] = []
+
+    def _solve(self, instance: object, deadline: Deadline) -> Answer:
+        ClockRecording.clocks.append(deadline.clock)
+        return Answer(Status.TIMEOUT)
+
+
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_a_solves_time_limit_counts_on_the_timers_clock(clock: str) -> None:
+    ClockRecording.clocks = []
+    Timer(warmups=0, repeat=1, clock=clock).solve(ClockRecording(), generate(0, pairs=1), 1.0)
+    assert ClockRecording.clocks == [clock]
+
+
+def test_keys_cpsat_counts_a_run_stopped_by_its_limit_as_not_finished(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "argv", ["bench_keys_cpsat", "--seeds", "0", "--robots", "4", "--limit", "0.001",
+                                      "--example", "skip", "--warmups", "0", "--repeat", "1"])
+    bench_keys_cpsat.main()
+    [target] = parse(capsys.readouterr().out.splitlines())
+    assert "r4" in target.name and target.values == (math.inf,) and target.max_limit == 60 and not target.met
+
+
+def test_elevator_cpsat_states_the_facilities_without_solution_as_targets(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "argv", ["bench_elevator", "--seeds", "1", "--cpsat", "0", "--cpsat-unsolvable",
+                                      "--no-quotient-targets", "--warmups", "0", "--repeat", "1"])
+    bench_elevator.main()
+    targets = parse(capsys.readouterr().out.splitlines())
+    [published] = [t for t in targets if "p5-no-solution" in t.name]
+    assert len(published.values) == 1 and math.isfinite(published.values[0])  # proven, not stopped
+    assert not any("quotient" in t.name for t in targets)
 
 
 def test_only_changes_beyond_noise_are_flagged() -> None:
