@@ -253,7 +253,7 @@ def truth(sets: dict[str, list[Path]], out: Path) -> dict[str, int | str]:
 
 def audit_fault(fault: Fault, sets: dict[str, list[Path]], answers: dict[str, int | str], out: Path) -> Outcome:
     """One fault's outcome (its compare records are kept in ``out/NAME/compare.jsonl``, its
-    morph runs in ``out/NAME/morph/``)."""
+    morph runs in ``out/NAME/morph/`` and its output in ``out/NAME/morph.log``)."""
     work = out / fault.name
     if work.exists():
         shutil.rmtree(work)
@@ -262,7 +262,7 @@ def audit_fault(fault: Fault, sets: dict[str, list[Path]], answers: dict[str, in
     verdicts, failed_runs = run_compare([folder for puzzle in fault.puzzles for folder in sets[puzzle]],
                                         work / "compare.jsonl", env, copy)
     relations = run_morph(fault, fed_formulations(fault, enclosing(fault)), sets, work / "morph",
-                          subprocess_runner(env, copy))
+                          subprocess_runner(env, copy, work / "morph.log"))
     failed, line = run_tests(fault, env, copy)
     shutil.rmtree(copy)
     outcome = Outcome(fault, judge_crosscheck(answers, verdicts, failed_runs), relations, failed, line)

@@ -69,6 +69,8 @@ class Relations:
         parts += [f"related {name} {count}" for name, count in sorted(self.related_failures.items())]
         if parts:
             return "caught: " + ", ".join(parts)
+        if not self.pairs:
+            return "no pair judged"  # morph ran nothing, or could not start: see its log
         return f"{self.pairs - self.unverified} of {self.pairs} pairs agree"
 
 
@@ -115,6 +117,11 @@ def run_morph(fault: Fault, formulations: tuple[str, ...], sets: Mapping[str, li
     return read_morph(out)
 
 
-def subprocess_runner(env: dict[str, str], cwd: Path) -> Callable[[list[str]], object]:
-    """Run a command line under `env` in `cwd`, its output dropped (it is in the files)."""
-    return lambda command: subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True)
+def subprocess_runner(env: dict[str, str], cwd: Path, log: Path) -> Callable[[list[str]], object]:
+    """Run a command line under `env` in `cwd`, appending the command and its output to `log`."""
+    def run(command: list[str]) -> None:
+        done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True)
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"$ {' '.join(command)}\n{done.stdout}{done.stderr}exit {done.returncode}\n")
+
+    return run

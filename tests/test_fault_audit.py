@@ -175,6 +175,7 @@ def test_morph_runs_once_per_puzzle_with_only_its_faulted_formulations_and_every
     engine = BY_NAME["engine-no-reopen"]
     relations = run_morph(engine, ("keys-graph", "amphipods-search"), sets, tmp_path / "morph", commands.append)
     assert relations == Relations(0, Counter(), Counter(), 0)  # nothing ran, nothing judged
+    assert relations.summary() == "no pair judged" and not relations.caught
     assert len(commands) == 2  # elevator has no faulted formulation here
     keys_run, amphipods_run = commands
     assert str(tmp_path / "keys-0") in keys_run and str(tmp_path / "amphipods-0") in amphipods_run
@@ -235,6 +236,8 @@ def test_relations_catch_a_lost_key_letter_but_not_a_consistent_step_cost(name: 
     fault = BY_NAME[name]
     sets = {puzzle: generate_sets([puzzle], tmp_path / "sets", dict(os.environ)) for puzzle in fault.puzzles}
     copy, env = prepared(fault, tmp_path / "work")
-    relations = run_morph(fault, (formulation,), sets, tmp_path / "morph", subprocess_runner(env, copy))
+    log = tmp_path / "morph.log"
+    relations = run_morph(fault, (formulation,), sets, tmp_path / "morph", subprocess_runner(env, copy, log))
+    assert f"--solver {formulation}" in log.read_text()
     assert relations.pairs > 0 and relations.caught is caught
     assert bool(relations.mismatches) is caught
