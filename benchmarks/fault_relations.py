@@ -65,7 +65,8 @@ class Relations:
         return bool(self.mismatches) or bool(self.related_failures)
 
     def summary(self) -> str:
-        parts = [f"mismatch {name} {count}" for name, count in sorted(self.mismatches.items())]
+        parts = ([f"mismatch {sum(self.mismatches.values())} ({', '.join(sorted(self.mismatches))})"]
+                 if self.mismatches else [])
         parts += [f"related {name} {count}" for name, count in sorted(self.related_failures.items())]
         if parts:
             return "caught: " + ", ".join(parts)

@@ -195,7 +195,7 @@ def test_judging_morph_counts_mismatches_and_failures_of_related_instances_only(
                           ("related/keys-0/x~ring-1.txt", Verdict.INVALID_PLAN),
                           ("related/keys-0/x~letters-2.txt", Verdict.AGREE)])
     assert caught == Relations(4, Counter({"letters": 2}), Counter({"invalid-plan": 1}), 1)
-    assert caught.caught and caught.summary() == "caught: mismatch letters 2, related invalid-plan 1"
+    assert caught.caught and caught.summary() == "caught: mismatch 2 (letters), related invalid-plan 1"
     quiet = judge_morph([_pair(Verdict.AGREE), _pair(Verdict.UNVERIFIED)], [("keys-0/x.txt", Verdict.INVALID_PLAN)])
     assert not quiet.caught and quiet.summary() == "1 of 2 pairs agree"
 
@@ -220,7 +220,7 @@ def test_table_says_which_faults_only_the_relations_and_none_caught() -> None:
     assert only_relations.caught_by == ("relations",) and nobody.caught_by == () and tests.caught_by == ("tests",)
     rows = table([only_relations, nobody, tests]).splitlines()
     assert rows[0].split()[:6] == ["fault", "area", "trusted", "cross-check", "relations", "tests"]
-    assert "caught: mismatch letters 2" in rows[1] and "relations  " in rows[1] and rows[1].endswith("YES")
+    assert "caught: mismatch 2 (letters)" in rows[1] and "relations  " in rows[1] and rows[1].endswith("YES")
     assert "6 of 6 pairs agree" in rows[2] and "NONE" in rows[2]
     assert rows[-1] == ("caught only by cross-check 0, relations 1 (keys-key-a-not-a-key), tests 1; "
                         "by none 1 (keys-routes-corridor-short)")
