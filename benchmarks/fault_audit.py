@@ -10,12 +10,17 @@ temporary folder, plants the fault, stages the copy as the ``crosscheck`` packag
   judging its records against the answers the unfaulted code found on the same sets:
   the cross-check *misses* the fault when a wrong answer is reported ``agree`` with 2 or
   more independent provers;
+- ``crosscheck morph`` with only the formulations the fault feeds, on the same sets
+  (`benchmarks.fault_relations`): the relations catch it on a ``morph-mismatch`` or a
+  failing verdict of a related instance;
 - the fault's test files (``pytest -x``): the tests catch it when they fail.
 
 A fault is **missed by both** when the cross-check misses it and the tests pass: the
 defect this audit exists to find.  The table (also written as the ``fault-audit`` section
 of a results file with ``--write``) gives, per fault, what the cross-check reported (the
-verdicts of the instances with a wrong answer, or of any failure) and the tests' outcome.
+verdicts of the instances with a wrong answer, or of any failure), what the relations
+reported, the tests' outcome, and which of the three caught it; the summary counts the
+faults only one of them caught, and names those only the relations caught and those none did.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.fault_catalogue import FAULTS, Fault
+from benchmarks.fault_relations import Relations, fed_formulations, run_morph, subprocess_runner
 from benchmarks.results_file import Provenance, section, update
 from crosscheck.harness.records import environment, read_records
 from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
@@ -55,6 +61,8 @@ SETS: dict[str, list[list[str]]] = {
 }
 COMPARE_OPTIONS = ["--time-limit", "10", "--clock", "cpu", "--jobs", "1"]
 TEST_OPTIONS = ["-x", "-q", "-p", "no:cacheprovider"]
+#: What can catch a planted fault, as the table names them.
+CATCHERS = ("cross-check", "relations", "tests")
 
 
 @dataclass(frozen=True)
@@ -200,16 +208,23 @@ def run_tests(fault: Fault, env: dict[str, str], cwd: Path) -> tuple[bool, str]:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one fault did: the cross-check's judgement and the tests' outcome."""
+    """What one fault did: the cross-check's and the relations' judgements and the tests' outcome."""
 
     fault: Fault
     crosscheck: CrossCheck
+    relations: Relations
     tests_failed: bool
     tests_line: str
 
     @property
     def missed_by_both(self) -> bool:
         return self.crosscheck.missed and not self.tests_failed
+
+    @property
+    def caught_by(self) -> tuple[str, ...]:
+        """Which of the cross-check, the relations and the tests caught the fault (in that order)."""
+        caught = (self.crosscheck.flagged, self.relations.caught, self.tests_failed)
+        return tuple(name for name, flag in zip(CATCHERS, caught, strict=True) if flag)
 
 
 def prepared(fault: Fault | None, work: Path) -> tuple[Path, dict[str, str]]:
@@ -237,7 +252,8 @@ def truth(sets: dict[str, list[Path]], out: Path) -> dict[str, int | str]:
 
 
 def audit_fault(fault: Fault, sets: dict[str, list[Path]], answers: dict[str, int | str], out: Path) -> Outcome:
-    """One fault's outcome (its compare records are kept in ``out/NAME/compare.jsonl``)."""
+    """One fault's outcome (its compare records are kept in ``out/NAME/compare.jsonl``, its
+    morph runs in ``out/NAME/morph/`` and its output in ``out/NAME/morph.log``)."""
     work = out / fault.name
     if work.exists():
         shutil.rmtree(work)
@@ -245,57 +261,87 @@ def audit_fault(fault: Fault, sets: dict[str, list[Path]], answers: dict[str, in
     copy, env = prepared(fault, work)
     verdicts, failed_runs = run_compare([folder for puzzle in fault.puzzles for folder in sets[puzzle]],
                                         work / "compare.jsonl", env, copy)
+    relations = run_morph(fault, fed_formulations(fault, enclosing(fault)), sets, work / "morph",
+                          subprocess_runner(env, copy, work / "morph.log"))
     failed, line = run_tests(fault, env, copy)
     shutil.rmtree(copy)
-    outcome = Outcome(fault, judge_crosscheck(answers, verdicts, failed_runs), failed, line)
-    print(f"{fault.name}: {outcome.crosscheck.summary()}; tests {'FAILED' if failed else 'passed'} ({line}); "
-          f"{time.monotonic() - start:.0f} s", flush=True)
+    outcome = Outcome(fault, judge_crosscheck(answers, verdicts, failed_runs), relations, failed, line)
+    print(f"{fault.name}: {outcome.crosscheck.summary()}; relations {relations.summary()}; "
+          f"tests {'FAILED' if failed else 'passed'} ({line}); {time.monotonic() - start:.0f} s", flush=True)
     return outcome
 
 
 def table(outcomes: Sequence[Outcome]) -> str:
     """The audit's table, one row per fault, then the totals."""
-    rows = [("fault", "area", "trusted", "cross-check", "tests", "missed by both")]
+    rows = [("fault", "area", "trusted", "cross-check", "relations", "tests", "caught by", "missed by both")]
     for o in outcomes:
         rows.append((o.fault.name, o.fault.area, "yes" if is_trusted(enclosing(o.fault)) else "no",
-                     o.crosscheck.summary(), "caught" if o.tests_failed else "passed",
-                     "YES" if o.missed_by_both else "no"))
+                     o.crosscheck.summary(), o.relations.summary(), "caught" if o.tests_failed else "passed",
+                     "+".join(o.caught_by) or "NONE", "YES" if o.missed_by_both else "no"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
     missed = [o.fault.name for o in outcomes if o.missed_by_both]
     caught = sum(o.crosscheck.flagged for o in outcomes)
-    lines += ["", f"{len(outcomes)} faults: cross-check flagged {caught}, tests caught "
-                  f"{sum(o.tests_failed for o in outcomes)}, missed by both {len(missed)}"
-                  + (f" ({', '.join(missed)})" if missed else "")]
+    lines += ["", f"{len(outcomes)} faults: cross-check flagged {caught}, relations caught "
+                  f"{sum(o.relations.caught for o in outcomes)}, tests caught {sum(o.tests_failed for o in outcomes)}, "
+                  f"missed by both {len(missed)}" + (f" ({', '.join(missed)})" if missed else ""), alone(outcomes)]
     return "\n".join(lines) + "\n"
+
+
+def alone(outcomes: Sequence[Outcome]) -> str:
+    """One line: how many faults each catcher caught alone (naming those of the relations)
+    and how many none caught (naming them)."""
+    def named(names: list[str], always: bool) -> str:
+        return f"{len(names)}" + (f" ({', '.join(names)})" if names and always else "")
+
+    only = {catcher: [o.fault.name for o in outcomes if o.caught_by == (catcher,)] for catcher in CATCHERS}
+    nobody = [o.fault.name for o in outcomes if not o.caught_by]
+    return ("caught only by " + ", ".join(f"{catcher} {named(names, catcher == 'relations')}"
+                                          for catcher, names in only.items())
+            + f"; by none {named(nobody, True)}")
 
 
 def enclosing(fault: Fault) -> str:
     """The qualified name of the innermost function or class holding the fault's snippet in
-    the unfaulted file (the module's name for a module-level line)."""
+    the unfaulted file; for a line of a module-level or class-level assignment to one name
+    (a constant such as ``ENERGY``), that name; else the module's or class's name."""
     text = (ROOT / fault.path).read_text(encoding="utf-8")
     line = text[:text.index(fault.original)].count("\n") + 1
     name, body = module_of(fault.path), ast.parse(text).body
+    kinds: tuple[type[ast.stmt], ...] = (ast.FunctionDef, ast.ClassDef, ast.Assign)
     while True:
-        inner = next((node for node in body if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+        inner = next((node for node in body if isinstance(node, kinds)
                       and node.lineno <= line <= (node.end_lineno or node.lineno)), None)
+        if isinstance(inner, ast.Assign):
+            targets = [target.id for target in inner.targets if isinstance(target, ast.Name)]
+            return f"{name}.{targets[0]}" if len(inner.targets) == len(targets) == 1 else name
         if inner is None:
             return name
         name, body = f"{name}.{inner.name}", inner.body
+        # a function's own assignments are its locals, not names of their own
+        kinds = (ast.FunctionDef, ast.ClassDef) if isinstance(inner, ast.FunctionDef) else kinds
 
 
 def save(outcome: Outcome, path: Path) -> None:
     """Keep a fault's outcome, so that ``--resume`` reuses it and nothing computed is lost."""
-    c = outcome.crosscheck
+    c, r = outcome.crosscheck, outcome.relations
+    relations = {"pairs": r.pairs, "mismatches": dict(r.mismatches), "related_failures": dict(r.related_failures),
+                 "unverified": r.unverified}
     path.write_text(json.dumps({"wrong_agreed": c.wrong_agreed, "one_line": c.one_line, "verdicts": dict(c.verdicts),
-                                "failed_runs": c.failed_runs, "tests_failed": outcome.tests_failed,
-                                "tests_line": outcome.tests_line}) + "\n", encoding="utf-8")
+                                "failed_runs": c.failed_runs, "relations": relations,
+                                "tests_failed": outcome.tests_failed, "tests_line": outcome.tests_line}) + "\n",
+                    encoding="utf-8")
 
 
-def load(fault: Fault, path: Path) -> Outcome:
+def load(fault: Fault, path: Path) -> Outcome | None:
+    """The outcome kept at `path`; None when it was kept before the relations column (to run again)."""
     data = json.loads(path.read_text(encoding="utf-8"))
+    if "relations" not in data:
+        return None
     check = CrossCheck(data["wrong_agreed"], data["one_line"], Counter(data["verdicts"]), data["failed_runs"])
-    return Outcome(fault, check, data["tests_failed"], data["tests_line"])
+    r = data["relations"]
+    relations = Relations(r["pairs"], Counter(r["mismatches"]), Counter(r["related_failures"]), r["unverified"])
+    return Outcome(fault, check, relations, data["tests_failed"], data["tests_line"])
 
 
 def run_all(faults: Sequence[Fault], out: Path, jobs: int, resume: bool) -> list[Outcome]:
@@ -306,8 +352,9 @@ def run_all(faults: Sequence[Fault], out: Path, jobs: int, resume: bool) -> list
 
     def one(fault: Fault) -> Outcome:
         kept = out / f"{fault.name}.json"
-        if resume and kept.exists():
-            return load(fault, kept)
+        earlier = load(fault, kept) if resume and kept.exists() else None
+        if earlier is not None:
+            return earlier
         try:
             outcome = audit_fault(fault, sets, answers, out)
         except Exception as error:  # one broken fault must not stop the others
@@ -359,8 +406,9 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     if args.kept:
-        outcomes = [load(fault, args.out / f"{fault.name}.json") for fault in faults
-                    if (args.out / f"{fault.name}.json").exists()]
+        kept = [load(fault, args.out / f"{fault.name}.json") for fault in faults
+                if (args.out / f"{fault.name}.json").exists()]
+        outcomes = [outcome for outcome in kept if outcome is not None]
     else:
         outcomes = run_all(faults, args.out, args.jobs, args.resume)
     text = table(outcomes)

@@ -11,12 +11,17 @@ occurs exactly once in its file, so the list never silently stops applying.
 `area` names where the fault lies (``keys``, ``elevator``, ``amphipods``: a puzzle's
 rules and formulations; ``engine``: ``solvers/search.py``; ``cpsat``: ``solvers/cpsat.py``;
 ``checker``: a plan checker); `puzzles` the generated sets its ``compare`` runs on; and
-`tests` the test files that should notice it.
+`tests` the test files that should notice it.  `formulations` names the formulations
+the faulted code feeds where no footprint records it (the trusted engines, CP-SAT set-up
+and checkers); elsewhere the audit derives them from the footprints
+(`benchmarks.fault_relations.fed_formulations`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from crosscheck.solvers.footprints import FOOTPRINTS
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,7 @@ class Fault:
     description: str
     puzzles: tuple[str, ...]
     tests: tuple[str, ...]
+    formulations: tuple[str, ...] = ()  # empty: derived from the footprints
 
 
 KEYS_TESTS = ("tests/test_keys_model.py", "tests/test_keys_solvers.py", "tests/test_keys_grid.py")
@@ -39,26 +45,38 @@ AMPHIPODS_TESTS = ("tests/test_amphipods_model.py", "tests/test_amphipods_solver
 ENGINE_TESTS = ("tests/test_search.py", "tests/test_keys_solvers.py")
 CPSAT_TESTS = ("tests/test_cpsat.py", "tests/test_keys_cpsat.py")
 ALL = ("keys", "elevator", "amphipods")
+#: The formulations that search with `crosscheck.solvers.search`'s engine (its importers).
+ENGINE_USERS = ("keys-graph", "keys-grid", "elevator-bfs", "elevator-quotient", "amphipods-search",
+                "amphipods-steps", "amphipods-stops")
+#: The formulations set up with `crosscheck.solvers.cpsat` (its importers).
+CPSAT_USERS = ("keys-cpsat", "elevator-cpsat", "amphipods-cpsat")
+#: Each puzzle's built-in formulations: its checker judges every plan of each.
+CHECKED = {puzzle: tuple(name for name in FOOTPRINTS if name.startswith(puzzle + "-")) for puzzle in ALL}
 
 
-def _keys(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
-    return Fault(name, "keys", path, original, replacement, description, ("keys",), KEYS_TESTS)
+def _keys(name: str, path: str, original: str, replacement: str, description: str,
+          formulations: tuple[str, ...] = ()) -> Fault:
+    return Fault(name, "keys", path, original, replacement, description, ("keys",), KEYS_TESTS, formulations)
 
 
 def _elevator(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
     return Fault(name, "elevator", path, original, replacement, description, ("elevator",), ELEVATOR_TESTS)
 
 
-def _amphipods(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
-    return Fault(name, "amphipods", path, original, replacement, description, ("amphipods",), AMPHIPODS_TESTS)
+def _amphipods(name: str, path: str, original: str, replacement: str, description: str,
+               formulations: tuple[str, ...] = ()) -> Fault:
+    return Fault(name, "amphipods", path, original, replacement, description, ("amphipods",), AMPHIPODS_TESTS,
+                 formulations)
 
 
 def _engine(name: str, original: str, replacement: str, description: str) -> Fault:
-    return Fault(name, "engine", "solvers/search.py", original, replacement, description, ALL, ENGINE_TESTS)
+    return Fault(name, "engine", "solvers/search.py", original, replacement, description, ALL, ENGINE_TESTS,
+                 ENGINE_USERS)
 
 
 def _cpsat(name: str, original: str, replacement: str, description: str) -> Fault:
-    return Fault(name, "cpsat", "solvers/cpsat.py", original, replacement, description, ALL, CPSAT_TESTS)
+    return Fault(name, "cpsat", "solvers/cpsat.py", original, replacement, description, ALL, CPSAT_TESTS,
+                 CPSAT_USERS)
 
 
 KEYS_FAULTS = (
@@ -73,7 +91,7 @@ KEYS_FAULTS = (
     _keys("keys-key-a-not-a-key", "models/keys.py",
           'return "a" <= char <= "z"',
           'return "b" <= char <= "z"',
-          "is_key: key a is not a key (Vault.keys and the PDDL encoding lose it)"),
+          "is_key: key a is not a key (Vault.keys and the PDDL encoding lose it)", CHECKED["keys"]),
     _keys("keys-no-west-neighbour", "models/keys.py",
           "            if self.at(target) != WALL:\n                yield direction, target",
           '            if self.at(target) != WALL and direction != "W":\n                yield direction, target',
@@ -161,7 +179,7 @@ AMPHIPODS_FAULTS = (
     _amphipods("amphipods-energy-b", "models/amphipods.py",
                'ENERGY = {"A": 1, "B": 10, "C": 100, "D": 1000}',
                'ENERGY = {"A": 1, "B": 11, "C": 100, "D": 1000}',
-               "step costs: a B step costs 11"),
+               "step costs: a B step costs 11", CHECKED["amphipods"]),
     _amphipods("amphipods-path-skips-room-cell", "models/amphipods.py",
                "        cells += [(room, s) for s in range(slot + 1)]",
                "        cells += [(room, s) for s in range(1, slot + 1)]",
@@ -224,15 +242,18 @@ CHECKER_FAULTS = (
     Fault("checker-keys-door-b", "checker", "models/keys.py",
           "if char.isupper() and char.lower() not in held:",
           'if char.isupper() and char.lower() not in held and char != "B":',
-          "keys check_plan: walks through door B without its key", ("keys",), ("tests/test_keys_model.py",)),
+          "keys check_plan: walks through door B without its key", ("keys",), ("tests/test_keys_model.py",),
+          CHECKED["keys"]),
     Fault("checker-elevator-start", "checker", "models/elevator.py",
           "    if not all_safe(floors[MICROCHIP], floors[GENERATOR]):",
           "    if False:",
-          "elevator check_plan: an unsafe start is accepted", ("elevator",), ("tests/test_elevator_model.py",)),
+          "elevator check_plan: an unsafe start is accepted", ("elevator",), ("tests/test_elevator_model.py",),
+          CHECKED["elevator"]),
     Fault("checker-amphipods-door-stop", "checker", "models/amphipods.py",
           "        if target[0] == \"H\" and target[1] in ROOM_DOORS:\n            raise InvalidPlan(",
           "        if False:\n            raise InvalidPlan(",
-          "amphipods check_plan: stopping above a room is accepted", ("amphipods",), ("tests/test_amphipods_model.py",)),
+          "amphipods check_plan: stopping above a room is accepted", ("amphipods",),
+          ("tests/test_amphipods_model.py",), CHECKED["amphipods"]),
 )
 
 #: Every fault the audit plants, by area.

@@ -95,11 +95,14 @@ class HuntConfig:
 
 @dataclass(frozen=True)
 class Judged:
-    """One instance with the records of its runs and their verdict."""
+    """One instance with the records of its runs and their verdict (in a morph hunt, with
+    the relation and seed drawn with it)."""
 
     instance: Instance
     records: list[RunRecord]
     verdict: InstanceVerdict
+    relation: str | None = None
+    seed: int = 0
 
     @property
     def wrong(self) -> bool:
@@ -175,7 +178,7 @@ class _Judge:
         outcome, best = self.outcome, self.outcome.shrunk
         if best is not None and self._size(best) < self._size(judged):
             return
-        _save(self.config, judged.instance, replacing=None if best is None else best.instance)
+        _save(self.config, judged, replacing=best)
         outcome.shrunk = judged
         _write(judged, self.config, as_found=False)
 
@@ -205,7 +208,7 @@ class _Judge:
         verdict = judge(records)
         if relation is not None:
             verdict = self._morphed(instance, relation, seed, tasks, records, verdict)
-        judged = Judged(instance, records, verdict)
+        judged = Judged(instance, records, verdict, relation, seed)
         self.cache[_cache_key(instance, relation, seed)] = judged
         self._tally(judged)
         return judged
@@ -264,7 +267,7 @@ def hunt(config: HuntConfig) -> HuntOutcome:
             referee(instance)
 
         test = given(drawn)(probe)
-        for saved in _saved(config):
+        for saved, _, _ in _saved(config):
             test = example(saved)(test)
     else:
         names = sorted(config.morph or RELATIONS[config.puzzle.name])
@@ -273,6 +276,9 @@ def hunt(config: HuntConfig) -> HuntOutcome:
             referee(instance, relation, seed)
 
         test = given(drawn, st.sampled_from(names), st.integers(0, 2**16 - 1))(morph_probe)
+        for saved, relation, seed in _saved(config):
+            if relation in names:
+                test = example(saved, relation, seed)(test)
     test = settings(database=None, max_examples=10**9, deadline=None, suppress_health_check=list(HealthCheck),
                     report_multiple_bugs=False, phases=[Phase.explicit, Phase.generate, Phase.shrink],
                     verbosity=Verbosity.quiet, print_blob=False)(test)
@@ -316,28 +322,47 @@ def _folder(config: HuntConfig) -> Path:
     return (config.database or config.out / "hunt-db") / config.key().hex()[:16]
 
 
-def _saved(config: HuntConfig) -> list[Instance]:
-    """The counterexamples earlier hunts with the same key saved (unreadable ones skipped)."""
-    found = []
+#: A saved draw: the instance, and in a morph hunt the relation and seed drawn with it.
+Draw = tuple[Instance, str | None, int]
+
+
+def _saved(config: HuntConfig) -> list[Draw]:
+    """The counterexamples earlier hunts with the same key saved (unreadable ones skipped;
+    in a morph hunt, also those without a readable draw beside them, ``HASH.draw``)."""
+    found: list[Draw] = []
     for path in sorted(_folder(config).glob("*.txt")):
         try:
-            found.append(config.puzzle.parse(path.read_text(encoding="utf-8"), str(path)))
+            instance = config.puzzle.parse(path.read_text(encoding="utf-8"), str(path))
         except InvalidInstance:
             continue
+        if config.morph is None:
+            found.append((instance, None, 0))
+            continue
+        draw = path.with_suffix(".draw")
+        words = draw.read_text(encoding="utf-8").split() if draw.exists() else []
+        if len(words) == 2 and words[1].isdigit():
+            found.append((instance, words[0], int(words[1])))
     return found
 
 
-def _save(config: HuntConfig, instance: Instance, replacing: Instance | None) -> None:
-    """Put `instance` in the hunt database in place of `replacing` (the smaller one of the same find)."""
+def _save(config: HuntConfig, judged: Judged, replacing: Judged | None) -> None:
+    """Put `judged`'s instance (and its relation and seed, in a morph hunt) in the hunt
+    database in place of `replacing`'s (the smaller one of the same find)."""
     folder = _folder(config)
     folder.mkdir(parents=True, exist_ok=True)
-    _write_whole(_database_path(folder, instance), instance.to_text())
-    if replacing is not None and replacing.to_text() != instance.to_text():
+    path = _database_path(folder, judged)
+    if judged.relation is not None:  # the draw first: an instance without its draw is never replayed
+        _write_whole(path.with_suffix(".draw"), f"{judged.relation} {judged.seed}\n")
+    _write_whole(path, judged.instance.to_text())
+    if replacing is not None and _database_path(folder, replacing) != path:
         _database_path(folder, replacing).unlink(missing_ok=True)
+        _database_path(folder, replacing).with_suffix(".draw").unlink(missing_ok=True)
 
 
-def _database_path(folder: Path, instance: Instance) -> Path:
-    return folder / f"{hashlib.sha256(instance.to_text().encode()).hexdigest()[:16]}.txt"
+def _database_path(folder: Path, judged: Judged) -> Path:
+    """Where `judged` is kept: named by the hash of its instance's text (and draw, in a morph hunt)."""
+    key = _cache_key(judged.instance, judged.relation, judged.seed)
+    return folder / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.txt"
 
 
 def written(outcome: HuntOutcome, config: HuntConfig) -> list[Path]:

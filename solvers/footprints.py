@@ -122,7 +122,6 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.models.keys.Vault.open_neighbours',
         'crosscheck.models.keys.Vault.passable',
         'crosscheck.models.keys.door_key',
-        'crosscheck.models.keys.is_key',
         'crosscheck.solvers.planner.downward._call',
         'crosscheck.solvers.planner.downward._numbers',
         'crosscheck.solvers.planner.downward._progress',

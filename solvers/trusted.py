@@ -37,6 +37,8 @@ TRUSTED: dict[str, str] = {
     "crosscheck.models.keys.four_robots": "tests/test_keys_model.py::test_four_robots_transform: the block by hand",
     "crosscheck.models.keys.check_plan": "tests/test_keys_model.py: the published optimum plan, each broken rule",
     "crosscheck.models.keys.KeyMove": "a NamedTuple: no behaviour",
+    "crosscheck.models.keys.is_key": "tests/test_keys_model.py::test_vocabulary_of_doors_and_keys (by hand); "
+                                     "Vault.keys and the checker read keys through it, so every formulation does",
     "crosscheck.models.keys.Vault.__post_init__": "tests/test_keys_model.py: robots and keys read back from the grid",
     "crosscheck.models.keys.Vault.height": "grid size; every parse test",
     "crosscheck.models.keys.Vault.width": "grid size; every parse test",
@@ -50,6 +52,8 @@ TRUSTED: dict[str, str] = {
     "crosscheck.models.amphipods.deep": "tests/test_amphipods_model.py::test_deep_transform_inserts_the_two_lines",
     "crosscheck.models.amphipods.check_plan": "tests/test_amphipods_model.py: the published 12521 plan, each rule",
     "crosscheck.models.amphipods.AmphipodMove": "a NamedTuple: no behaviour",
+    "crosscheck.models.amphipods.ENERGY": "tests/test_amphipods_model.py::test_the_published_plan_costs_12521_and_json_"
+                                          "lists_are_accepted: the published cost; the checker prices every plan by it",
     "crosscheck.models.amphipods.Burrow": "tests/test_amphipods_model.py: parse round trips",
     "crosscheck.models.amphipods.hallway_label": "the move vocabulary's names; the checker's parse_label reads them back",
     "crosscheck.models.amphipods.room_label": "the move vocabulary's names; the checker's parse_label reads them back",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import string
 
 import pytest
 from hypothesis import given, settings
@@ -85,6 +86,16 @@ def test_check_plan_rejects_each_broken_rule(plan: list, step: int, words: str) 
     with pytest.raises(InvalidPlan) as caught:
         check_plan(parse(ONE_ROBOT_1), plan)
     assert caught.value.step == step and words in caught.value.reason
+
+
+@pytest.mark.parametrize("door", string.ascii_uppercase)
+def test_check_plan_refuses_every_door_without_its_key(door: str) -> None:
+    """Each letter by itself: the random walks above rarely reach a given door keyless."""
+    vault = parse(f"######\n#@{door}{door.lower()}.#\n######\n")
+    with pytest.raises(InvalidPlan, match=f"without key {door.lower()}") as caught:
+        check_plan(vault, [KeyMove(0, "E"), KeyMove(0, "E")])
+    assert caught.value.step == 0
+    assert check_plan(parse(f"######\n#@{door.lower()}{door}.#\n######\n"), [KeyMove(0, "E")]) == 1
 
 
 def test_door_without_key_in_grid_never_opens() -> None:

@@ -125,3 +125,23 @@ def test_hunt_morph_finds_and_shrinks_a_planted_program_running_alone(tmp_path: 
     shrunk = elevator.parse((tmp_path / "counterexample-elevator.txt").read_text(), "shrunk")
     found = elevator.parse((tmp_path / "counterexample-elevator-as-found.txt").read_text(), "found")
     assert len(shrunk.elements) <= len(found.elements) and shrunk.floors <= found.floors
+
+
+def test_a_later_hunt_morph_replays_the_counterexample_and_its_draw_first(tmp_path: Path) -> None:
+    """The database keeps the relation and seed drawn with a morph hunt's counterexample,
+    so a later hunt (another seed) judges that same draw first and finds it at once."""
+    def hunt(out: Path, seed: str, shrink: str) -> Result:
+        return CliRunner().invoke(main, [
+            "hunt", "elevator", "--morph", "--relations", "rename,reorder",
+            *external("elevator", "initials", "elevator_initials.py"), "-p", "pairs=2-3", "-p", "floors=2-3",
+            "--examples", "20", "--shrink-examples", shrink, "--seed", seed, "--time-limit", "30",
+            "--db", str(tmp_path / "db"), "--out", str(out)], catch_exceptions=False)
+
+    first = hunt(tmp_path / "first", "1", "6")
+    assert first.exit_code == 1, first.output
+    draws = list((tmp_path / "db").glob("*/*.draw"))
+    assert len(draws) == 1 and draws[0].with_suffix(".txt").is_file()
+    again = hunt(tmp_path / "again", "7", "0")
+    assert again.exit_code == 1 and "after 1 instances" in again.output, again.output
+    assert (tmp_path / "again" / "counterexample-elevator.txt").read_text() == (
+        tmp_path / "first" / "counterexample-elevator.txt").read_text()

@@ -89,6 +89,13 @@ def test_a_locked_key_is_proven_unreachable() -> None:
     assert result.status is Status.INFEASIBLE
 
 
+@pytest.mark.parametrize("text", ["#####\n#@..#\n#####\n", "#######\n#@.A..#\n#######\n"])
+def test_a_vault_without_keys_is_solved_by_standing_still(text: str) -> None:
+    """No keys: the start is the goal (once Fast Downward refused the empty goal, exit 34)."""
+    result = _solve_and_check("keys-fd", "keys", parse_vault(text, "keyless.txt"), 30)
+    assert (result.status, result.cost, list(result.plan or [])) == (Status.OPTIMAL, 0, [])
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_generated_burrows_agree(seed: int) -> None:
     _agree("amphipods", amphipods.generate(seed, depth=1))
