@@ -35,7 +35,7 @@ from crosscheck.harness.records import environment
 BENCHMARKS: dict[str, list[str]] = {
     "keys-graph": ["bench_keys", "--seeds", "5", "--loops", "0", "20", "--clock", "cpu", "--warmups", "1",
                    "--repeat", "3"],
-    "keys-grid": ["bench_keys_grid", "--repeat", "1"],
+    "keys-grid": ["bench_keys_grid", "--clock", "cpu", "--repeat", "1"],
     "keys-cpsat": ["bench_keys_cpsat", "--warmups", "0", "--repeat", "1"],
     "amphipods-search": ["bench_amphipods", "--cpsat", "0", "--stops", "0", "--clock", "cpu", "--warmups", "1",
                          "--repeat", "3"],

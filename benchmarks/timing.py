@@ -92,12 +92,13 @@ class Timer:
 
     def isolated(self, solver: str, instance: Any, limit: float, memory_limit_mb: int = 8192,
                  group: str = "") -> list[RunRecord]:
-        """`repeat` runs of `solver` on `instance`, each in its own process (no warm-up);
-        their records, in order.  Saved under ``GROUP/SOLVER/INSTANCE`` like `solve`'s."""
+        """`repeat` runs of `solver` on `instance`, each in its own process (no warm-up) with
+        `limit` seconds on the timer's clock; their records, in order.  Saved under ``GROUP/SOLVER/INSTANCE`` like `solve`'s."""
         with tempfile.TemporaryDirectory(prefix="crosscheck-bench-") as folder:
             path = Path(folder) / f"{instance.name}.txt"
             path.write_text(instance.to_text(), encoding="utf-8")
             records = [run_isolated(Task(path=str(path), instance=instance.name, solver=solver, time_limit=limit,
+                                         clock=self.clock,
                                          memory_limit_mb=memory_limit_mb, repeat=number))
                        for number in range(self.repeat)]
         values = [max((r.seconds if self.clock == "wall" else r.cpu_seconds or 0.0), 1e-9) for r in records]

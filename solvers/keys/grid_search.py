@@ -79,7 +79,8 @@ class WalkProblem(PackedKeysProblem[Walk]):
         if not self.robots_alone:
             return cuts.bound(terminals, remaining)
         return sum(
-            max(cuts.alone(t, remaining), spans.bound(t, remaining & spans.component_keys[t])) for t in terminals
+            max(cuts.alone(t, remaining), spans.bound(t, remaining & spans.component_keys[t], cuts.needs[t]))
+            for t in terminals
         )
 
     def plan(self, walks: list[Walk]) -> list[KeyMove]:

@@ -55,19 +55,35 @@ class SpanBound:
             [self.distance[u][v] + self.penalty[u] + self.penalty[v] for v in range(self.keys)]
             for u in range(self.keys)
         ]
-        self._trees: dict[int, int] = {}  # key mask -> MST_pi - 2 sum(pi) + min pi over those keys
+        self._trees: dict[int, tuple[list[int], int]] = {}  # key mask -> (its keys, MST_pi - 2 sum(pi))
 
-    def bound(self, terminal: int, remaining: int) -> int:
+    def bound(self, terminal: int, remaining: int, needs: list[int] | None = None) -> int:
         """A lower bound on the moves a robot alone in its component, standing on `terminal`,
-        makes to collect the keys `remaining` (all of them in its component)."""
+        makes to collect the keys `remaining` (all of them in its component).
+
+        `needs[k]`, if given: keys that every walk from `terminal` collects before key k (so
+        k is not the first key while one of them remains, and they are not the last)."""
         if not remaining:
             return 0
-        tree = self._trees.get(remaining)
-        if tree is None:
+        found = self._trees.get(remaining)
+        if found is None:
             keys = _members(remaining)
-            tree = self._trees[remaining] = _tree_part(self.weight, self.penalty, keys)
+            found = self._trees[remaining] = (keys, _tree_part(self.weight, self.penalty, keys))
+        keys, tree = found
         row, penalty = self.distance[terminal], self.penalty
-        return min(row[k] + penalty[k] for k in _members(remaining)) + tree
+        first = last = UNREACHABLE
+        needed = 0
+        for k in keys:
+            before = needs[k] & remaining if needs else 0
+            needed |= before
+            if not before and row[k] + penalty[k] < first:
+                first = row[k] + penalty[k]
+        for k in keys:
+            if not needed >> k & 1 and penalty[k] < last:
+                last = penalty[k]
+        if first == UNREACHABLE or last == UNREACHABLE:  # cyclic needs: no walk; the plain bound still holds
+            return self.bound(terminal, remaining)
+        return first + tree + last
 
     def _weights(self, penalty: list[int]) -> list[list[int]]:
         return [[self.distance[u][v] + penalty[u] + penalty[v] for v in range(self.keys)] for u in range(self.keys)]
@@ -102,9 +118,9 @@ class SpanBound:
 
 
 def _tree_part(weight: list[list[int]], penalty: list[int], keys: list[int]) -> int:
-    """The part of the bound that depends on the keys alone: ``MST_pi - 2 sum(pi) + min pi``."""
+    """The part of the bound that depends on the keys alone: ``MST_pi - 2 sum(pi)``."""
     total, _ = _spanning_tree(weight, keys)
-    return total - 2 * sum(penalty[k] for k in keys) + min(penalty[k] for k in keys)
+    return total - 2 * sum(penalty[k] for k in keys)
 
 
 def _members(mask: int) -> list[int]:
