@@ -28,6 +28,7 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.keys.grid_spans._spanning_tree',
         'crosscheck.solvers.keys.grid_spans._tree_part',
         'crosscheck.solvers.keys.grid_walks.CellGraph.__init__',
+        'crosscheck.solvers.keys.grid_walks.CellGraph._trim_dead_ends',
         'crosscheck.solvers.keys.grid_walks.FirstKeyWalks.__init__',
         'crosscheck.solvers.keys.grid_walks.FirstKeyWalks._search',
         'crosscheck.solvers.keys.grid_walks.FirstKeyWalks.first_keys',

@@ -36,6 +36,20 @@ def test_memoised_walks_equal_fresh_searches(seed: int) -> None:
     assert memo.searches < 300  # the memo did answer some queries
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_trimming_dead_ends_changes_no_walk(seed: int) -> None:
+    """Walks over the trimmed grid equal walks over the whole grid, from every terminal under
+    random keys held; and the trim did remove cells (else the test compares a grid with itself)."""
+    vault = generate(seed, size=41, keys=16, loops=8, robots=(1, 4)[seed % 2])
+    trimmed, whole = CellGraph(vault), CellGraph(vault)
+    whole.trimmed = whole.neighbours
+    assert sum(map(bool, trimmed.trimmed)) < sum(map(bool, whole.neighbours))
+    rng = random.Random(seed)
+    for _ in range(200):
+        source, held = rng.choice(trimmed.key_cells + trimmed.starts), rng.getrandbits(16)
+        assert sorted(FirstKeyWalks(trimmed).first_keys(source, held)) == sorted(FirstKeyWalks(whole).first_keys(source, held))
+
+
 def test_walks_stop_at_the_first_new_key_and_at_closed_doors() -> None:
     #    the robot reaches a (1 move) and A's door blocks the rest; with a held, b (3 moves) behind A
     graph = CellGraph(Vault(name="line", rows=("#######", "#@aAb.#", "#######")))

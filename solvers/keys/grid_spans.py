@@ -16,6 +16,9 @@ except its ends ``k1`` and ``km``, which have degree 1, so
     min_k (d(p, k) + pi[k]) + MST_pi(R) - 2 sum(pi[R]) + min_e pi[e]
 
 (``k1`` and ``km`` replaced by the smallest choices; with one key left this is ``d(p, k)``).
+A key that needs another remaining key first (every walk from `p` to it crosses that key's
+cell or door: `crosscheck.solvers.keys.grid_cuts`' `needs`) is not ``k1``, and a key some
+remaining key needs is not ``km``, so the minima skip them.
 It holds for every choice of penalties, so they are chosen once per robot, before the search,
 by a subgradient ascent on the bound of its start state (keys whose tree degree is above 2
 get dearer, leaves cheaper), and kept for every later state.  With ``pi = 0`` it is the
