@@ -52,8 +52,10 @@ class SpanBound:
             sum(1 << k for k in range(self.keys) if component[k] == root) for root in component
         ]
         self.penalty = [0] * self.keys
+        starts = component[self.keys:]
         for start in range(self.keys, len(terminals)):
-            self._ascend(start, self.component_keys[start])
+            if starts.count(component[start]) == 1:  # the bound serves robots alone in their component
+                self._ascend(start, self.component_keys[start])
         self.weight = [
             [self.distance[u][v] + self.penalty[u] + self.penalty[v] for v in range(self.keys)]
             for u in range(self.keys)
