@@ -35,7 +35,7 @@ from crosscheck.harness.records import environment
 BENCHMARKS: dict[str, list[str]] = {
     "keys-graph": ["bench_keys", "--seeds", "10", "--loops", "0", "20", "71", "--clock", "cpu", "--warmups", "1",
                    "--repeat", "3"],
-    "keys-grid": ["bench_keys_grid", "--repeat", "1"],
+    "keys-grid": ["bench_keys_grid", "--clock", "cpu", "--repeat", "1"],
     # the loopy family of issue 27 (seeds 0..4, one and four robots) and one-robot-4, CPU seconds
     "keys-cpsat": ["bench_keys_cpsat", "--clock", "cpu", "--warmups", "0", "--repeat", "1"],
     "amphipods-search": ["bench_amphipods", "--cpsat", "0", "--stops", "0", "--clock", "cpu", "--warmups", "1",

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import random
 from pathlib import Path
 
 import pytest
 
 from crosscheck.models.keys import Vault, generate, parse
-from crosscheck.solvers.keys import grid_cuts, grid_search, grid_walks
+from crosscheck.solvers.keys import grid_cuts, grid_search, grid_spans, grid_walks
 from crosscheck.solvers.keys.grid_search import WalkProblem
 from crosscheck.solvers.keys.grid_walks import CellGraph, FirstKeyWalks
 from crosscheck.solvers.registry import get_solver
@@ -33,6 +34,20 @@ def test_memoised_walks_equal_fresh_searches(seed: int) -> None:
         source, held = rng.choice(sources), rng.getrandbits(16)
         assert memo.first_keys(source, held) == FirstKeyWalks(graph).first_keys(source, held)
     assert memo.searches < 300  # the memo did answer some queries
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_trimming_dead_ends_changes_no_walk(seed: int) -> None:
+    """Walks over the trimmed grid equal walks over the whole grid, from every terminal under
+    random keys held; and the trim did remove cells (else the test compares a grid with itself)."""
+    vault = generate(seed, size=41, keys=16, loops=8, robots=(1, 4)[seed % 2])
+    trimmed, whole = CellGraph(vault), CellGraph(vault)
+    whole.trimmed = whole.neighbours
+    assert sum(map(bool, trimmed.trimmed)) < sum(map(bool, whole.neighbours))
+    rng = random.Random(seed)
+    for _ in range(200):
+        source, held = rng.choice(trimmed.key_cells + trimmed.starts), rng.getrandbits(16)
+        assert sorted(FirstKeyWalks(trimmed).first_keys(source, held)) == sorted(FirstKeyWalks(whole).first_keys(source, held))
 
 
 def test_walks_stop_at_the_first_new_key_and_at_closed_doors() -> None:
@@ -116,10 +131,50 @@ def test_cut_bound_never_exceeds_the_exact_cost_to_go(seed: int) -> None:
         frontier.extend(successor for _, successor, _ in problem.successors(state))
 
 
+def door_free_path_optimum(spans: grid_spans.SpanBound, start: int, keys: list[int]) -> int:
+    """The shortest door-free walk from terminal `start` through every key of `keys`, by trying every order."""
+    return min(sum(spans.distance[a][b] for a, b in itertools.pairwise((start, *order)))
+               for order in itertools.permutations(keys))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_span_bound_stays_below_the_door_free_optimum_of_every_key_subset(seed: int) -> None:
+    """Every subset of the keys, from every terminal: the penalised tree bound against all visiting orders."""
+    vault = generate(seed, size=21, keys=6, loops=4 + seed % 3, robots=1)
+    problem = WalkProblem(vault)
+    spans = problem.span_bound
+    assert any(spans.penalty), "the ascent moved no penalty: the test would only check the plain tree bound"
+    for mask in range(1, 1 << 6):
+        keys = [k for k in range(6) if mask >> k & 1]
+        for terminal in [*range(6), 6]:
+            if terminal not in keys:
+                assert spans.bound(terminal, mask) <= door_free_path_optimum(spans, terminal, keys)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_penalties_never_weaken_the_start_bound_below_the_plain_tree(seed: int) -> None:
+    """The ascent keeps its best penalties, and it starts from none: the start state's bound is at
+    least the plain one, nearest key plus a minimum spanning tree of all keys."""
+    problem = WalkProblem(generate(seed, size=41, keys=12, loops=12, robots=1))
+    spans, start = problem.span_bound, problem.keys
+    plain, _ = grid_spans._spanning_tree(spans.distance, list(range(problem.keys)))
+    nearest = min(spans.distance[start][:problem.keys])
+    assert spans.bound(start, problem.goal) >= nearest + plain
+
+
+def test_span_bound_is_exact_along_a_corridor() -> None:
+    """Keys on one corridor: c (3 east) first, then b, a: 10.  The plain bound, b (1) plus the
+    tree a-b-c (7), says 8; the penalties make the middle key b, a tree node of degree 2 that
+    the nearest-key term picks, dearer and find 10."""
+    vault = Vault(name="corridor", rows=("###########", "#a..b@..c.#", "###########"))
+    problem = WalkProblem(vault)
+    assert problem.span_bound.bound(problem.keys, problem.goal) == 10 == best_first_search(problem, Strategy.DIJKSTRA).cost
+
+
 def test_grid_search_shares_nothing_with_the_other_formulations() -> None:
     """Its shares are disjoint from every other keys solver's, and it imports no other formulation's piece."""
     assert get_solver("keys-grid").shares == frozenset()
-    for module in (grid_search, grid_walks, grid_cuts):
+    for module in (grid_search, grid_walks, grid_cuts, grid_spans):
         tree = ast.parse(Path(module.__file__ or "").read_text())
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         assert imported.isdisjoint({"crosscheck.solvers.keys.bounds", "crosscheck.solvers.keys.routes", "crosscheck.solvers.keys.graph_search"})

@@ -97,10 +97,16 @@ class CutBound:
             sum(1 << k for k in range(self.keys) if self.component[k] == root) for root in self.component
         ]
 
+    @property
+    def robots_alone(self) -> bool:
+        """Whether every robot is alone in its component (robots only stand on their start's)."""
+        starts = self.component[self.keys:]
+        return len(set(starts)) == len(starts)
+
     def bound(self, terminals: list[int], remaining: int) -> int:
         """A lower bound on the moves that collect the keys `remaining` from `terminals`."""
-        if len(terminals) == 1 or len({self.component[t] for t in terminals}) == len(terminals):
-            return sum(self._alone(t, remaining) for t in terminals)
+        if len({self.component[t] for t in terminals}) == len(terminals):
+            return sum(self.alone(t, remaining) for t in terminals)
         total = 0
         for root, (members, cuts) in self.cuts.items():
             robots = sum(1 << t for t in terminals if self.component[t] == root)
@@ -113,7 +119,7 @@ class CutBound:
                         break
         return total
 
-    def _alone(self, terminal: int, remaining: int) -> int:
+    def alone(self, terminal: int, remaining: int) -> int:
         """The bound for one robot that is alone in its component.
 
         Refined by the keys that must be held first (`needs`): such a key is not the

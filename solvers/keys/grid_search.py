@@ -39,6 +39,7 @@ from collections.abc import Iterable
 from crosscheck.models.keys import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.keys.grid_cuts import CutBound
+from crosscheck.solvers.keys.grid_spans import SpanBound
 from crosscheck.solvers.keys.grid_walks import CellGraph, FirstKeyWalks, reachable_keys
 from crosscheck.solvers.keys.packing import PackedKeysProblem, RobotPacking
 from crosscheck.solvers.search import Strategy, best_first_search
@@ -54,6 +55,8 @@ class WalkProblem(PackedKeysProblem[Walk]):
         self.graph = CellGraph(vault)
         self.walks = FirstKeyWalks(self.graph)
         self.cut_bound = CutBound(self.graph)
+        self.span_bound = SpanBound(self.graph, self.cut_bound.component)
+        self.robots_alone = self.cut_bound.robots_alone
         self.keys = len(self.graph.key_cells)
         self.cells = self.graph.key_cells + self.graph.starts  # terminal index -> cell
         self.packing = RobotPacking.for_positions(self.keys, len(self.graph.starts), len(self.cells))
@@ -69,7 +72,16 @@ class WalkProblem(PackedKeysProblem[Walk]):
                 yield (robot, source, target, held), others | (key << shift) | bit, moves
 
     def heuristic(self, state: int) -> int:
-        return self.cut_bound.bound(self.packing.positions(state), self.goal & ~state)
+        """The larger of the two bounds, robot by robot when each is alone in its component
+        (they then work independently, so their bounds add up)."""
+        terminals, remaining = self.packing.positions(state), self.goal & ~state
+        cuts, spans = self.cut_bound, self.span_bound
+        if not self.robots_alone:
+            return cuts.bound(terminals, remaining)
+        return sum(
+            max(cuts.alone(t, remaining), spans.bound(t, remaining & spans.component_keys[t], cuts.needs[t]))
+            for t in terminals
+        )
 
     def plan(self, walks: list[Walk]) -> list[KeyMove]:
         """The literal moves of a sequence of walks."""

@@ -70,6 +70,29 @@ class CellGraph:
         self.letter = [door | key for door, key in zip(self.door, self.key, strict=True)]  # either bit, or 0
         self.key_cells = [r * self.width + c for r, c in (vault.keys[letter] for letter in self.letters)]
         self.starts = [r * self.width + c for r, c in vault.robots]
+        self.trimmed = self._trim_dead_ends()
+
+    def _trim_dead_ends(self) -> list[tuple[int, ...]]:
+        """`neighbours` without the dead-end branches that hold no key and no start.
+
+        Such a branch hangs off the rest by one cell, so a walk that enters it comes back
+        out the same way: no shortest walk between cells outside it (the only ones a robot
+        walks between) ever enters it, and a walk that stops at the first new key never
+        ends in it.  Peeling cells of one walkable neighbour, repeatedly, removes exactly
+        these branches (a door inside one closes nothing that matters)."""
+        keep = set(self.key_cells) | set(self.starts)
+        degree = [len(around) for around in self.neighbours]
+        gone = bytearray(len(degree))
+        peel = [cell for cell, d in enumerate(degree) if d == 1 and cell not in keep]
+        while peel:
+            cell = peel.pop()
+            gone[cell] = 1
+            for other in self.neighbours[cell]:
+                degree[other] -= 1
+                if degree[other] == 1 and not gone[other] and other not in keep:
+                    peel.append(other)
+        return [() if gone[cell] else tuple(other for other in around if not gone[other])
+                for cell, around in enumerate(self.neighbours)]
 
 
 class FirstKeyWalks:
@@ -96,7 +119,7 @@ class FirstKeyWalks:
         """Breadth-first search from `source`; returns (letters touched, walks)."""
         self.searches += 1
         graph = self.graph
-        letters, key, neighbours = graph.letter, graph.key, graph.neighbours
+        letters, key, neighbours = graph.letter, graph.key, graph.trimmed
         seen = bytearray(len(letters))
         seen[source] = 1
         frontier = [source]
