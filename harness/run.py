@@ -424,18 +424,22 @@ def run_tasks(
 def _scheduled(pool: ThreadPoolExecutor, runner: Callable[[Task, Expected], RunRecord],
                tasks: list[tuple[Task, Expected]], jobs: int, budget: int,
                on_record: Callable[[RunRecord], None]) -> list[RunRecord]:
-    """Every task's record from `runner` on `pool`, in task order: the next task starts once
-    fewer than `jobs` run and its threads (at most `budget`) fit in the `budget` left free."""
-    waiting = list(enumerate(tasks))[::-1]  # next task last
+    """Every task's record from `runner` on `pool`, returned in task order.  Whenever fewer
+    than `jobs` run, the first waiting task (in task order) whose threads (at most `budget`)
+    fit in the `budget` left free starts: a run of one thread does not leave a core idle
+    behind a wider run still waiting for two free cores (which starts once they are)."""
+    waiting = [(number, task, expected, min(threads(task), budget)) for number, (task, expected) in enumerate(tasks)]
     running: dict[Future[RunRecord], tuple[int, int]] = {}  # future -> (task number, threads held)
     results: dict[int, RunRecord] = {}
     free = budget
     while waiting or running:
-        while waiting and len(running) < jobs:
-            held = min(threads(waiting[-1][1][0]), budget)
+        position = 0
+        while position < len(waiting) and len(running) < jobs and free > 0:
+            number, task, expected, held = waiting[position]
             if held > free:
-                break
-            number, (task, expected) = waiting.pop()
+                position += 1
+                continue
+            del waiting[position]
             free -= held
             running[pool.submit(runner, task, expected)] = (number, held)
         finished, _ = wait(running, return_when=FIRST_COMPLETED)

@@ -289,6 +289,27 @@ def test_runs_at_a_time_never_hold_more_threads_than_the_cores(monkeypatch: pyte
     assert most[0] == 2
 
 
+
+def test_a_one_thread_run_does_not_wait_behind_a_cpsat_run_waiting_for_two_cores(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On two cores, with one run going, the CP-SAT run next in order cannot start: the
+    single-threaded run after it starts on the idle core instead; the CP-SAT run starts once
+    both cores are free, and the records still come back in task order."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    started: list[str] = []
+
+    def runner(task: Task, expected: object) -> RunRecord:
+        started.append(task.solver)
+        return RunRecord(instance=task.instance, puzzle="keys", solver=task.solver, status=Status.TIMEOUT)
+
+    names = ["keys-graph", "keys-cpsat", "keys-grid"]
+    tasks = [(Task(path="v.txt", instance=f"v{number}", solver=name, cpsat_workers=2), None)
+             for number, name in enumerate(names)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        records = _scheduled(pool, runner, tasks, jobs=2, budget=cores(), on_record=lambda record: None)
+    assert started[-1] == "keys-cpsat"  # (graph and grid start together, in either order)
+    assert [record.solver for record in records] == names
+
 def test_pinned_runs_get_their_own_cores(vaults: Path, tmp_path: Path) -> None:
     groups = core_groups(2)
     assert len(groups) == 2 and all(groups)
