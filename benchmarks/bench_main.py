@@ -2,9 +2,9 @@
 
 Run as ``python -m benchmarks.bench_main [--folder instances/] [--keep FILE.jsonl] [-- EXTRA COMPARE OPTIONS]``.
 It runs the comparison in a fresh process (the README's defaults: wall-clock limits, ``--jobs``
-the cores), then prints, from the run records, per formulation the runs, how many were not exact
-(time-out, memory-out, crash, unchecked plan), their CPU seconds and the peak memory of any of its
-runs, and the comparison's summary line.  Targets (issue 27): the whole command within 240 s of wall
+the cores), then prints the comparison's summary line and, from the run records, the per-formulation table of
+``crosscheck report --by solver`` (runs by how they ended, times, peak memory) and the CPU seconds
+of all runs.  Targets (issue 27): the whole command within 240 s of wall
 time on the 2-core machine; every built-in formulation exact on every instance; no run above
 8192 MB.  Which formulations run is whatever is installed: without the ``planners`` extra the
 planner formulations are absent, as in the README's main command.  Not a timed test.
@@ -13,7 +13,6 @@ planner formulations are absent, as in the README's main command.  Not a timed t
 from __future__ import annotations
 
 import argparse
-import collections
 import math
 import subprocess
 import sys
@@ -23,7 +22,8 @@ from pathlib import Path
 
 from benchmarks.targets import report
 from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.records import UNREADABLE, RunRecord, read_records
+from crosscheck.harness.records import UNREADABLE, read_records
+from crosscheck.harness.report import SUMMARY_COLUMNS, render_table, summary_rows
 
 WALL_LIMIT = 240.0  # seconds, the whole command
 MEMORY_LIMIT = 8192.0  # MB, any run
@@ -48,26 +48,13 @@ def main(argv: list[str] | None = None) -> None:
         records = read_records(out) if out.exists() else []
     runs = [r for r in records if r.solver != UNREADABLE]  # an unreadable file shows in the summary line
     built_in = [r for r in runs if r.evidence is Evidence.PROOF]
-    _print_formulations(runs)
+    print(render_table(SUMMARY_COLUMNS, summary_rows(runs), "table"))  # as `crosscheck report --by solver`
+    print(f"CPU seconds of all runs: {sum(r.cpu_seconds or 0.0 for r in runs):.0f}")
     report("main command, wall", [wall], median_limit=WALL_LIMIT, max_limit=WALL_LIMIT)
     report("main command, built-in runs not exact", [sum(not r.exact for r in built_in) if built_in else math.inf],
            unit="runs", max_limit=0)
     peaks = [r.peak_memory_mb if r.peak_memory_mb is not None else math.inf for r in built_in]
     report("main command, peak memory of a run", peaks or [math.inf], unit="MB", max_limit=MEMORY_LIMIT)
-
-
-def _print_formulations(records: list[RunRecord]) -> None:
-    """Per formulation: runs, the not exact ones by status, CPU seconds in all, the largest peak memory."""
-    by_solver: dict[str, list[RunRecord]] = collections.defaultdict(list)
-    for record in records:
-        by_solver[record.solver].append(record)
-    print(f"{'formulation':<22} {'runs':>5} {'not exact':>9} {'CPU s':>8} {'peak MB':>8}  not exact by status")
-    for solver, runs in sorted(by_solver.items()):
-        missed = collections.Counter(r.status.value for r in runs if not r.exact)
-        cpu = sum(r.cpu_seconds or 0.0 for r in runs)
-        peak = max((r.peak_memory_mb or 0.0 for r in runs), default=0.0)
-        print(f"{solver:<22} {len(runs):>5} {sum(missed.values()):>9} {cpu:>8.1f} {peak:>8.0f}  "
-              + " ".join(f"{status}={count}" for status, count in sorted(missed.items())))
 
 
 if __name__ == "__main__":

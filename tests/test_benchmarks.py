@@ -242,7 +242,9 @@ def test_the_main_command_benchmark_states_its_three_targets_from_the_records(
     bench_main.main(["--folder", str(folder), "--keep", str(tmp_path / "runs.jsonl"), "--", "--solver", "keys-graph",
                      "--solver", "keys-grid"])
     output = capsys.readouterr().out
-    assert re.search(r"^keys-graph +1 +0 ", output, re.M) and re.search(r"^keys-grid +1 +0 ", output, re.M)
+    # one run each, exact (instances, runs, exact, then feasible, timeout, memout, error, invalid plans all 0)
+    assert re.search(r"^keys +keys-graph +1 +1 +1 +0 +0 +0 +0 +0 ", output, re.M)
+    assert re.search(r"^keys +keys-grid +1 +1 +1 +0 +0 +0 +0 +0 ", output, re.M)
     targets = {t.name: t for t in parse(output.splitlines())}
     assert targets["main command, built-in runs not exact"].values == (0.0,)
     assert targets["main command, wall"].max_limit == 240 and targets["main command, wall"].values[0] > 0
