@@ -18,12 +18,14 @@ The start may be one of the puzzle statement's intermediate diagrams: nobody is
 moving, so its hallway amphipods have stopped there (homing only), and its rooms may
 have empty cells above their amphipods.
 
-Search: A* with an admissible heuristic (each amphipod's own remaining walk, alone in
-the burrow, plus the room-filling term), compiled with numba (`steps_kernel`): states
-packed in 64-bit words, an open-addressing table, a binary heap, all in arrays.  *Dead* states are never
-expanded (`Burrowing.stuck`): a state in which some amphipod stopped in the hallway
-can provably never get home cannot reach the goal, so dropping it changes no optimum
-and no infeasibility verdict.  The plan folds consecutive steps of one amphipod into
+Search: A* compiled with numba (`steps_kernel`): states packed
+in 64-bit words, an open-addressing table, a binary heap, all in arrays.  The bound is
+the *stack projection*'s (`steps_projection`): the literal graph with where each amphipod
+stands in its column forgotten, whose exact distances (enumerated from the start's
+projection) plus a bound on the energy spent inside the columns never overestimate.  *Dead*
+states are never expanded: one whose projection cannot reach the goal, and one in which
+some amphipod stopped in the hallway can provably never get home (`Burrowing.stuck`);
+dropping them changes no optimum and no infeasibility verdict.  The plan folds consecutive steps of one amphipod into
 one move.  Correctness arguments: docs/puzzles/amphipods.md (amphipods-steps).
 """
 
@@ -44,6 +46,8 @@ from crosscheck.models.amphipods import (
     room_label,
 )
 from crosscheck.solvers.amphipods import steps_kernel as kernel
+from crosscheck.solvers.amphipods.steps_kernel import DEAD, doubled
+from crosscheck.solvers.amphipods.steps_projection import StackProjection
 from crosscheck.solvers.base import Answer, Deadline, Solver
 from crosscheck.solvers.search import Ending, SearchOutcome, SearchProblem
 
@@ -59,24 +63,27 @@ MAX_DEPTH = (NO_MOVER - HALLWAY_LENGTH) // 4
 CHUNK = 1 << 16
 #: Nodes the store starts with (it doubles when full).
 FIRST_CAPACITY = 1 << 16
+#: What the compiled search reads without a bound (Dijkstra): no projected states.
+NO_PROJECTION = StackProjection(np.zeros((1, 1), dtype=np.uint64), np.full(1, -1, dtype=np.int32),
+                                np.zeros(1, dtype=np.int64))
+#: `Burrowing.heuristic` of a dead state: more than any plan costs (there is none).
+UNREACHABLE = 1 << 40
 
 
 class Burrowing(SearchProblem[State, Step]):
     """Cells 0-10 are the hallway; room r, slot s is cell ``11 + r * depth + s``.
 
     `search` runs the compiled A*; `successors` and `heuristic` are the same compiled
-    rules one state at a time (for the generic engine and for tests).  With
-    ``prune=False`` dead states are kept (the plain literal graph).
+    rules one state at a time (for the generic engine and for tests).
     """
 
     deeper_ties = True
 
-    def __init__(self, burrow: Burrow, prune: bool = True) -> None:
+    def __init__(self, burrow: Burrow) -> None:
         if burrow.depth > MAX_DEPTH:
             raise ValueError(f"amphipods-steps handles rooms up to {MAX_DEPTH} deep, got depth {burrow.depth}")
         self.depth = depth = burrow.depth
         self.size = HALLWAY_LENGTH + 4 * depth
-        self.prune = prune
         code = {EMPTY: 0} | {kind: k + 1 for k, kind in enumerate(KINDS)}
         self.start = bytes([code[c] for c in burrow.hallway + "".join(burrow.rooms)] + [NO_MOVER, 0])
         self.neighbours = np.full((self.size, kernel.MAX_FANOUT), -1, dtype=np.int64)
@@ -88,6 +95,7 @@ class Burrowing(SearchProblem[State, Step]):
         self.room_at = np.array([-1] * HALLWAY_LENGTH + [r for r in range(4) for _ in range(depth)], dtype=np.int64)
         #: packed words per state: the cells, then the mover's two digits and the phase's one
         self.words = -(-(self.size + 3) // kernel.DIGITS_PER_WORD)
+        self._projection: StackProjection | None = None
 
     def _links(self) -> Iterator[tuple[int, int]]:
         for h in range(HALLWAY_LENGTH - 1):
@@ -124,14 +132,19 @@ class Burrowing(SearchProblem[State, Step]):
         return bool(kernel.stuck(_row(state), self.size, self.depth))
 
     def heuristic(self, state: State) -> int:
-        """Each amphipod's walk home if it were alone, plus the room-filling term (`steps_kernel.bound`)."""
-        return int(kernel.bound(_row(state), self.size, self.depth, self.room_at))
+        """The stack projection's bound of `state` (`steps_projection.bound`), built once from
+        the burrow's start (so `state` must be reachable from it); `UNREACHABLE` for a dead state."""
+        if self._projection is None:
+            self._projection = StackProjection.build(_row(self.start), self.size, self.depth, Deadline(None))
+        assert self._projection is not None  # built without a deadline
+        bound = self._projection.bound(_row(state), self.size, self.depth)
+        return UNREACHABLE if bound == DEAD else bound
 
     def successors(self, state: State) -> Iterator[tuple[Step, State, int]]:
         fanout = kernel.MAX_FANOUT * self.size
         children = np.zeros((fanout, self.size + 2), dtype=np.uint8)
         steps = np.zeros((fanout, 3), dtype=np.int64)
-        count = kernel.expand(_row(state), self.size, self.depth, self.neighbours, self.room_at, self.prune,
+        count = kernel.expand(_row(state), self.size, self.depth, self.neighbours, self.room_at,
                               children, steps)
         for c in range(count):
             here, there, energy = (int(v) for v in steps[c])
@@ -141,15 +154,21 @@ class Burrowing(SearchProblem[State, Step]):
                start: State | None = None) -> SearchOutcome[Step]:
         """The compiled A* from `start` (default the burrow's), Dijkstra without `use_bound`."""
         deadline = deadline or Deadline(None)
+        row = _row(start or self.start)
+        projection = StackProjection.build(row, self.size, self.depth, deadline) if use_bound else NO_PROJECTION
+        if projection is None:
+            return SearchOutcome(Ending.TIMEOUT, None, None, None, 0, 0)
         store = Store(self.words)
-        store.add_start(_row(start or self.start), self)
+        first = projection.bound(row, self.size, self.depth) if use_bound else 0
+        if first != DEAD:
+            store.add_start(row, self.size, first)
         expanded = 0
         while True:
             work_left = deadline.work_left()
             budget = CHUNK if work_left is None else max(1, min(CHUNK, work_left))
             kernel.search(store.keys, store.g, store.parent, store.step, store.table, store.heap_key,
-                          store.heap_node, store.counters, self.size, self.depth, self.neighbours, self.room_at,
-                          self.prune, use_bound, budget)
+                         store.heap_node, store.counters, self.size, self.depth, self.neighbours, self.room_at,
+                         use_bound, projection.keys, projection.table, projection.dist, budget)
             counters = store.counters
             done, expanded = int(counters[kernel.EXPANDED]) - expanded, int(counters[kernel.EXPANDED])
             status = counters[kernel.STATUS]
@@ -193,22 +212,22 @@ class Store:
         self.heap_node = np.zeros(capacity, dtype=np.int32)
         self.counters = np.zeros(6, dtype=np.int64)
 
-    def add_start(self, row: np.ndarray, problem: Burrowing) -> None:
-        kernel.pack(row, problem.size, self.keys[0])
+    def add_start(self, row: np.ndarray, size: int, bound: int) -> None:
+        """Make the state `row` (of `size` cells), whose bound is `bound`, the first open node."""
+        kernel.pack(row, size, self.keys[0])
         _, slot = kernel.find(self.table, self.keys, self.keys[0])
         self.table[slot] = 0
-        f = kernel.bound(row, problem.size, problem.depth, problem.room_at)
-        self.heap_key[0], self.heap_node[0] = (f << kernel.G_BITS) | kernel.G_MASK, 0
+        self.heap_key[0], self.heap_node[0] = (bound << kernel.G_BITS) | kernel.G_MASK, 0
         self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
 
     def grow(self) -> None:
         """Double the node arrays, the table and the heap."""
         nodes = int(self.counters[kernel.NODES])
-        self.keys = _doubled(self.keys)
-        self.g = _doubled(self.g)
-        self.parent = _doubled(self.parent, -1)
-        self.step = _doubled(self.step)
-        self.heap_key, self.heap_node = _doubled(self.heap_key), _doubled(self.heap_node)
+        self.keys = doubled(self.keys)
+        self.g = doubled(self.g)
+        self.parent = doubled(self.parent, -1)
+        self.step = doubled(self.step)
+        self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
         self.table = np.full(2 * len(self.table), -1, dtype=np.int32)
         kernel.rehash(self.table, self.keys, nodes)
 
@@ -219,12 +238,6 @@ class Store:
         if ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
             bound = int(self.heap_key[0]) >> kernel.G_BITS
         return SearchOutcome(ending, cost, steps, bound, int(counters[kernel.EXPANDED]), int(counters[kernel.GENERATED]))
-
-
-def _doubled(array: np.ndarray, fill: int = 0) -> np.ndarray:
-    bigger = np.full((2 * len(array),) + array.shape[1:], fill, dtype=array.dtype)
-    bigger[:len(array)] = array
-    return bigger
 
 
 def fold(problem: Burrowing, steps: list[Step]) -> list[AmphipodMove]:
@@ -246,4 +259,5 @@ class StepSearch(Solver):
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         problem = Burrowing(instance)
         outcome = problem.search(deadline)
-        return outcome.answer(lambda actions: fold(problem, actions), infeasible="every reachable live state expanded")
+        return outcome.answer(lambda actions: fold(problem, actions),
+                              infeasible="every live state expanded (dead: a projection that misses the goal, a stuck amphipod)")

@@ -1,15 +1,20 @@
-"""The compiled kernel of ``amphipods-steps`` (numba): step rules, bound, dead states, A*.
+"""The compiled kernel of ``amphipods-steps`` (numba): step rules, projection, A*.
+
+All of the formulation's compiled code lives in this one module because numba's cache
+(``cache=True``) recompiles a function when its own module changes, not when a module it
+calls into does: split across modules, an edited rule could keep running from a stale cache.
 
 Everything here works on a *state row*: ``size + 2`` bytes, the cells (0 empty, 1-4
 kinds A-D), the mover's cell (`NO_MOVER`: none) and its phase (1: homing).  A layout
-(`Layout` in `crosscheck.solvers.amphipods.steps`) gives the burrow's shape as arrays:
+(`Burrowing` in `crosscheck.solvers.amphipods.steps`) gives the burrow's shape as arrays:
 each cell's neighbours and room.  The rules and their correctness arguments are in
 that module's docstring and in docs/puzzles/amphipods.md; this module only states
 how each is computed.
 
-The search keeps its whole store in arrays owned by the caller (`Store`), so it can
-stop after a budget of expansions (the caller checks its deadline, or grows the arrays
-when `NEEDS_ROOM` is returned) and resume where it stopped.  States are packed into
+The searches (`search`, the A* over literal states, and `explore`, the enumeration of the
+stack projection of `crosscheck.solvers.amphipods.steps_projection`) keep their states in
+arrays owned by the caller (growing them when `NEEDS_ROOM` is returned) so they can stop
+after a budget of expansions and resume.  States are packed into
 `words` unsigned 64-bit words, 3 bits per cell, 21 cells per word, then the mover (two
 3-bit digits) and the phase (one digit).
 """
@@ -26,15 +31,19 @@ STEP_ENERGY = np.array([0, 1, 10, 100, 1000], dtype=np.int64)
 NO_MOVER = 63
 #: Cells per packed word (3 bits each).
 DIGITS_PER_WORD = 21
+#: At most this many children per state: three neighbours per cell.
+MAX_FANOUT = 3
 #: Heap keys: f above, (G_MASK - g) below, so equal f pops the larger g first.
 G_BITS = 26
 G_MASK = (1 << G_BITS) - 1
-#: How `search` returned (counters[STATUS]).
+#: How `search` and `explore` returned (counters[STATUS], counters[P_STATUS]).
 BUDGET_SPENT, SOLVED, EXHAUSTED, NEEDS_ROOM = 0, 1, 2, 3
 #: Slots of the counters array.
 NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS = range(6)
-#: At most this many children per state: three neighbours per cell.
-MAX_FANOUT = 3
+#: Slots of the exploration's counters: states found, next state to expand, moves recorded, status.
+P_NODES, P_HEAD, P_EDGES, P_STATUS = range(4)
+#: `bound` of a dead state (its projection cannot reach the goal).
+DEAD = -1
 
 
 @njit(cache=True)
@@ -58,43 +67,6 @@ def may_stop(row: np.ndarray, size: int, room_at: np.ndarray) -> bool:
     if room < 0:
         return row[size + 1] == 0 and mover != 2 and mover != 4 and mover != 6 and mover != 8
     return row[size + 1] == 0 or room + 1 == row[mover]
-
-
-@njit(cache=True)
-def walk_home(row: np.ndarray, here: int, depth: int, room_at: np.ndarray) -> int:
-    """The steps the amphipod at `here` needs to get home if it were alone (0 if it is)."""
-    kind = row[here]
-    home = kind - 1
-    room = room_at[here]
-    if room < 0:
-        return abs(here - DOORS[home]) + 1
-    base = HALLWAY + room * depth
-    slot = here - base
-    if room != home:
-        return slot + 1 + abs(DOORS[room] - DOORS[home]) + 1
-    for below in range(here + 1, base + depth):
-        if row[below] != 0 and row[below] != kind:
-            return slot + 4  # a stranger below: out, one step aside, back, in
-    return 0
-
-
-@njit(cache=True)
-def bound(row: np.ndarray, size: int, depth: int, room_at: np.ndarray) -> int:
-    """The admissible heuristic: each amphipod's walk home alone, plus the room-filling term."""
-    total = 0
-    entering = np.zeros(4, dtype=np.int64)
-    for here in range(size):
-        kind = row[here]
-        if kind == 0:
-            continue
-        steps = walk_home(row, here, depth, room_at)
-        if steps > 0:
-            entering[kind - 1] += 1
-        total += steps * STEP_ENERGY[kind]
-    for k in range(4):
-        m = entering[k]
-        total += m * (m - 1) // 2 * STEP_ENERGY[k + 1]
-    return total
 
 
 @njit(cache=True)
@@ -132,13 +104,12 @@ def stuck(row: np.ndarray, size: int, depth: int) -> bool:
 
 
 @njit(cache=True)
-def expand(row: np.ndarray, size: int, depth: int, neighbours: np.ndarray, room_at: np.ndarray, prune: bool,
+def expand(row: np.ndarray, size: int, depth: int, neighbours: np.ndarray, room_at: np.ndarray,
            children: np.ndarray, steps: np.ndarray) -> int:
     """Write `row`'s successors into `children` (rows) and their steps into `steps`
-    (from cell, to cell, energy); return how many.  With `prune`, dead children are left out."""
+    (from cell, to cell, energy); return how many."""
     mover = row[size]
     switch = may_stop(row, size, room_at)
-    stopped_in_hallway = switch and mover < HALLWAY  # the mover stops there if another steps
     count = 0
     for here in range(size):
         kind = row[here]
@@ -157,8 +128,6 @@ def expand(row: np.ndarray, size: int, depth: int, neighbours: np.ndarray, room_
             child[here], child[there], child[size] = 0, kind, there
             if not continuing:
                 child[size + 1] = 1 if here < HALLWAY else 0
-            if prune and stopped_in_hallway and not continuing and stuck(child, size, depth):
-                continue
             steps[count, 0], steps[count, 1], steps[count, 2] = here, there, STEP_ENERGY[kind]
             count += 1
     return count
@@ -228,7 +197,7 @@ def rehash(table: np.ndarray, keys: np.ndarray, nodes: int) -> None:
 
 
 @njit(cache=True)
-def _push(heap_key: np.ndarray, heap_node: np.ndarray, size: int, key: int, node: int) -> None:
+def heap_push(heap_key: np.ndarray, heap_node: np.ndarray, size: int, key: int, node: int) -> None:
     i = size
     while i > 0:
         parent = (i - 1) >> 1
@@ -240,7 +209,7 @@ def _push(heap_key: np.ndarray, heap_node: np.ndarray, size: int, key: int, node
 
 
 @njit(cache=True)
-def _pop(heap_key: np.ndarray, heap_node: np.ndarray, size: int) -> tuple[int, int]:
+def heap_pop(heap_key: np.ndarray, heap_node: np.ndarray, size: int) -> tuple[int, int]:
     """Remove the smallest entry of the heap of `size` entries; return it (key, node)."""
     top_key, top_node = heap_key[0], heap_node[0]
     last_key, last_node = heap_key[size - 1], heap_node[size - 1]
@@ -274,20 +243,221 @@ def is_goal(row: np.ndarray, depth: int) -> bool:
 
 
 @njit(cache=True)
+def project(row: np.ndarray, size: int, depth: int, out: np.ndarray) -> None:
+    """Write the projection of the state `row` into `out` (a row of the same shape)."""
+    out[:HALLWAY] = row[:HALLWAY]
+    for room in range(4):
+        base = HALLWAY + room * depth
+        put = base + depth - 1
+        for cell in range(base + depth - 1, base - 1, -1):
+            if row[cell] != 0:
+                out[put] = row[cell]
+                put -= 1
+        out[base:put + 1] = 0
+    walking = row[size] < HALLWAY
+    out[size] = row[size] if walking else NO_MOVER
+    out[size + 1] = row[size + 1] if walking else 0
+
+
+@njit(cache=True)
+def _walk(prow: np.ndarray, size: int, depth: int, here: int, phase: int, children: np.ndarray,
+          costs: np.ndarray, count: int) -> int:
+    """Append the moves of the hallway amphipod at `here` walking on in `phase`: a step
+    along the hallway, or into its room's column when it stands at its door and the room
+    is clean and not full.  Return the new count."""
+    kind = prow[here]
+    for there in (here - 1, here + 1):
+        if 0 <= there < HALLWAY and prow[there] == 0:
+            child = children[count]
+            child[:] = prow
+            child[here], child[there], child[size], child[size + 1] = 0, kind, there, phase
+            costs[count] = STEP_ENERGY[kind]
+            count += 1
+    room = kind - 1
+    base = HALLWAY + room * depth
+    if here == DOORS[room] and prow[base] == 0 and clean(prow, room, depth):
+        slot = depth - 1
+        while prow[base + slot] != 0:
+            slot -= 1
+        child = children[count]
+        child[:] = prow
+        child[here], child[base + slot], child[size], child[size + 1] = 0, kind, NO_MOVER, 0
+        costs[count] = STEP_ENERGY[kind]
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _leave(prow: np.ndarray, size: int, depth: int, children: np.ndarray, costs: np.ndarray, count: int) -> int:
+    """Append each room's top amphipod stepping out onto its free door cell, as a new
+    mover (phase 0); one standing in its own room also as a homing mover stepping back out."""
+    for room in range(4):
+        door, base = DOORS[room], HALLWAY + room * depth
+        top = base
+        while top < base + depth and prow[top] == 0:
+            top += 1
+        if prow[door] != 0 or top == base + depth:
+            continue
+        kind = prow[top]
+        for phase in range(2 if kind == room + 1 else 1):
+            child = children[count]
+            child[:] = prow
+            child[top], child[door], child[size], child[size + 1] = 0, kind, door, phase
+            costs[count] = STEP_ENERGY[kind]
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def moves(prow: np.ndarray, size: int, depth: int, children: np.ndarray, costs: np.ndarray) -> int:
+    """Write the projected moves from `prow` into `children` and their energy into `costs`;
+    return how many.  A mover in the hallway walks on; if it may stop (it left a room and
+    is not above one) it may also stop (energy 0).  With no mover, any hallway amphipod
+    starts a homing walk and any room's top amphipod may step out."""
+    mover = prow[size]
+    if mover != NO_MOVER:
+        count = _walk(prow, size, depth, mover, prow[size + 1], children, costs, 0)
+        if prow[size + 1] == 0 and mover != 2 and mover != 4 and mover != 6 and mover != 8:
+            children[count, :] = prow
+            children[count, size], children[count, size + 1] = NO_MOVER, 0
+            costs[count] = 0
+            count += 1
+        return count
+    count = 0
+    for here in range(HALLWAY):
+        if prow[here] != 0:
+            count = _walk(prow, size, depth, here, 1, children, costs, count)
+    return _leave(prow, size, depth, children, costs, count)
+
+
+@njit(cache=True)
+def explore(keys: np.ndarray, table: np.ndarray, edges: np.ndarray, counters: np.ndarray, size: int, depth: int,
+            budget: int) -> None:
+    """Breadth-first over the projected graph from node ``counters[P_HEAD]`` on: append each
+    new state to `keys` (and `table`), each move to `edges` (from, to, energy).  Stops when
+    every state is expanded (`EXHAUSTED`), after `budget` expansions, or when an array is
+    nearly full (`NEEDS_ROOM`: the caller grows them and calls again)."""
+    fanout = MAX_FANOUT * size
+    prow = np.zeros(size + 2, dtype=np.uint8)
+    children = np.zeros((fanout, size + 2), dtype=np.uint8)
+    costs = np.zeros(fanout, dtype=np.int64)
+    words = np.zeros(keys.shape[1], dtype=np.uint64)
+    for _ in range(budget):
+        head, nodes, count = counters[P_HEAD], counters[P_NODES], counters[P_EDGES]
+        if head == nodes:
+            counters[P_STATUS] = EXHAUSTED
+            return
+        if nodes + fanout > len(keys) or count + fanout > len(edges) or 2 * (nodes + fanout) > len(table):
+            counters[P_STATUS] = NEEDS_ROOM
+            return
+        unpack(keys[head], size, prow)
+        for c in range(moves(prow, size, depth, children, costs)):
+            if stuck(children[c], size, depth):
+                continue  # cannot reach the goal: left out, so its distance is never needed
+            pack(children[c], size, words)
+            node, slot = find(table, keys, words)
+            if node < 0:
+                node = nodes
+                nodes += 1
+                keys[node] = words
+                table[slot] = node
+            edges[count, 0], edges[count, 1], edges[count, 2] = head, node, costs[c]
+            count += 1
+        counters[P_HEAD], counters[P_NODES], counters[P_EDGES] = head + 1, nodes, count
+    counters[P_STATUS] = BUDGET_SPENT
+
+
+@njit(cache=True)
+def distances(edges: np.ndarray, count: int, nodes: int, goal: int) -> np.ndarray:
+    """Each of the `nodes` states' least energy to `goal` along the first `count` edges
+    (backward Dijkstra over the reversed edges); `DEAD` where the goal is out of reach."""
+    first = np.zeros(nodes + 1, dtype=np.int64)
+    for e in range(count):
+        first[edges[e, 1] + 1] += 1
+    for n in range(nodes):
+        first[n + 1] += first[n]
+    source = np.empty(count, dtype=np.int32)
+    energy = np.empty(count, dtype=np.int64)
+    fill = first[:nodes].copy()
+    for e in range(count):
+        target = edges[e, 1]
+        source[fill[target]], energy[fill[target]] = edges[e, 0], edges[e, 2]
+        fill[target] += 1
+    dist = np.full(nodes, DEAD, dtype=np.int64)
+    heap_key, heap_node = np.zeros(count + 1, dtype=np.int64), np.zeros(count + 1, dtype=np.int32)
+    heap_push(heap_key, heap_node, 0, 0, goal)
+    queued = 1
+    while queued:
+        d, node = heap_pop(heap_key, heap_node, queued)
+        queued -= 1
+        if dist[node] != DEAD:
+            continue
+        dist[node] = d
+        for i in range(first[node], first[node + 1]):
+            if dist[source[i]] == DEAD:
+                heap_push(heap_key, heap_node, queued, d + energy[i], source[i])
+                queued += 1
+    return dist
+
+
+@njit(cache=True)
+def column_energy(row: np.ndarray, depth: int) -> int:
+    """A lower bound on the energy any plan from `row` spends on steps inside the columns.
+
+    With ``depth(x)`` the sum of energy times slot (0 = top) over the amphipods in rooms,
+    such steps spend ``depth(goal) - depth(x) + 2 * (their upward energy)``, and an
+    amphipod above the lowest stranger of its room (or a stranger itself) must climb to
+    the top at least once."""
+    total = 0
+    for room in range(4):
+        base = HALLWAY + room * depth
+        lowest_stranger = -1
+        for slot in range(depth):
+            kind = row[base + slot]
+            if kind != 0 and kind != room + 1:
+                lowest_stranger = slot
+        for slot in range(depth):
+            kind = row[base + slot]
+            total += STEP_ENERGY[room + 1] * slot
+            if kind != 0:
+                total += STEP_ENERGY[kind] * slot * (1 if slot <= lowest_stranger else -1)
+    return total
+
+
+@njit(cache=True)
+def bound(row: np.ndarray, size: int, depth: int, keys: np.ndarray, table: np.ndarray, dist: np.ndarray,
+          prow: np.ndarray, words: np.ndarray) -> int:
+    """The admissible bound of the state `row` (`DEAD` if its projection cannot reach the
+    goal); `prow` and `words` are scratch.  `row` must be reachable from the state the
+    projection was built from: then a projection missing from `keys` is reached only
+    through stuck projected states (left out by `explore`), so `row` is dead too."""
+    project(row, size, depth, prow)
+    pack(prow, size, words)
+    node, _ = find(table, keys, words)
+    if node < 0 or dist[node] == DEAD:
+        return DEAD
+    return dist[node] + column_energy(row, depth)
+
+
+@njit(cache=True)
 def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray, table: np.ndarray,
            heap_key: np.ndarray, heap_node: np.ndarray, counters: np.ndarray, size: int, depth: int,
-           neighbours: np.ndarray, room_at: np.ndarray, prune: bool, use_bound: bool, budget: int) -> None:
+           neighbours: np.ndarray, room_at: np.ndarray, use_bound: bool, projected_keys: np.ndarray,
+           projected_table: np.ndarray, projected_dist: np.ndarray, budget: int) -> None:
     """A* (Dijkstra without `use_bound`) from the store's state until a goal is popped,
     the open list empties, `budget` expansions are done, or the arrays are nearly full;
     `counters[STATUS]` says which (`counters[GOAL]` is the goal's node when solved).
+    With `use_bound`, the projection arrays give the bound and a child whose bound is
+    `DEAD` is dropped (no plan from it reaches the goal).
 
     Lazy deletion: a state reached more cheaply is pushed again and its stale entries
     are skipped, so an inconsistent heuristic still gives optimal costs."""
-    row = np.zeros(size + 2, dtype=np.uint8)
-    children = np.zeros((MAX_FANOUT * size, size + 2), dtype=np.uint8)
-    steps = np.zeros((MAX_FANOUT * size, 3), dtype=np.int64)
-    words = np.zeros(keys.shape[1], dtype=np.uint64)
     fanout = MAX_FANOUT * size
+    row, prow = np.zeros(size + 2, dtype=np.uint8), np.zeros(size + 2, dtype=np.uint8)
+    children = np.zeros((fanout, size + 2), dtype=np.uint8)
+    steps = np.zeros((fanout, 3), dtype=np.int64)
+    words = np.zeros(keys.shape[1], dtype=np.uint64)
+    projected_words = np.zeros(projected_keys.shape[1], dtype=np.uint64)
     for _ in range(budget):
         nodes, heap_size = counters[NODES], counters[HEAP_SIZE]
         if heap_size == 0:
@@ -296,7 +466,7 @@ def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray
         if nodes + fanout > len(g) or heap_size + fanout > len(heap_key) or 2 * (nodes + fanout) > len(table):
             counters[STATUS] = NEEDS_ROOM
             return
-        key, node = _pop(heap_key, heap_node, heap_size)
+        key, node = heap_pop(heap_key, heap_node, heap_size)
         counters[HEAP_SIZE] = heap_size - 1
         cost = G_MASK - (key & G_MASK)
         if cost > g[node]:
@@ -306,7 +476,7 @@ def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray
             counters[GOAL], counters[STATUS] = node, SOLVED
             return
         counters[EXPANDED] += 1
-        count = expand(row, size, depth, neighbours, room_at, prune, children, steps)
+        count = expand(row, size, depth, neighbours, room_at, children, steps)
         counters[GENERATED] += count
         for c in range(count):
             new_g = cost + steps[c, 2]
@@ -314,6 +484,12 @@ def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray
             child, slot = find(table, keys, words)
             if child >= 0 and g[child] <= new_g:
                 continue
+            h = 0
+            if use_bound:
+                h = bound(children[c], size, depth, projected_keys, projected_table, projected_dist, prow,
+                          projected_words)
+                if h == DEAD:
+                    continue
             if child < 0:
                 child = counters[NODES]
                 counters[NODES] += 1
@@ -321,7 +497,13 @@ def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray
                 table[slot] = child
             g[child], parent[child] = new_g, node
             step[child, 0], step[child, 1] = steps[c, 0], steps[c, 1]
-            f = new_g + (bound(children[c], size, depth, room_at) if use_bound else 0)
-            _push(heap_key, heap_node, counters[HEAP_SIZE], (f << G_BITS) | (G_MASK - new_g), child)
+            heap_push(heap_key, heap_node, counters[HEAP_SIZE], ((new_g + h) << G_BITS) | (G_MASK - new_g), child)
             counters[HEAP_SIZE] += 1
     counters[STATUS] = BUDGET_SPENT
+
+
+def doubled(array: np.ndarray, fill: int = 0) -> np.ndarray:
+    """A copy of `array` twice as long (first axis), the new part set to `fill`."""
+    bigger = np.full((2 * len(array),) + array.shape[1:], fill, dtype=array.dtype)
+    bigger[:len(array)] = array
+    return bigger
