@@ -71,11 +71,16 @@ def may_stop(row: np.ndarray, size: int, room_at: np.ndarray) -> bool:
 
 @njit(cache=True)
 def stuck(row: np.ndarray, size: int, depth: int) -> bool:
-    """Whether some amphipod stopped in the hallway can never get home (optimistic release)."""
-    hall = row[:HALLWAY].copy()
+    """Whether some amphipod stopped in the hallway can never get home (optimistic release).
+
+    The hallway amphipods still standing are the bits of `standing` (bit h: cell h)."""
+    standing = 0
+    for h in range(HALLWAY):
+        if row[h] != 0:
+            standing |= 1 << h
     mover = row[size]
     if mover < HALLWAY and row[size + 1] == 0:
-        hall[mover] = 0  # still walking out of a room: it need not stop where it is
+        standing &= ~(1 << mover)  # still walking out of a room: it need not stop where it is
     dirty = 0
     for r in range(4):
         if not clean(row, r, depth):
@@ -84,23 +89,18 @@ def stuck(row: np.ndarray, size: int, depth: int) -> bool:
     while progress:
         progress = False
         for h in range(HALLWAY):
-            kind = hall[h]
-            if kind == 0:
+            if not standing >> h & 1:
                 continue
+            kind = row[h]
             door = DOORS[kind - 1]
             low, high = (h + 1, door) if door > h else (door, h - 1)
-            blocked = False
-            for c in range(low, high + 1):
-                if hall[c] != 0:
-                    blocked = True
-            if blocked or (dirty >> (kind - 1) & 1 and hall[door - 1] != 0 and hall[door + 1] != 0):
+            between = ((1 << (high + 1)) - 1) & ~((1 << low) - 1)  # cells low .. high
+            beside = standing >> (door - 1) & 1 and standing >> (door + 1) & 1
+            if standing & between or (dirty >> (kind - 1) & 1 and beside):
                 continue
-            hall[h] = 0
+            standing &= ~(1 << h)
             progress = True
-    for h in range(HALLWAY):
-        if hall[h] != 0:
-            return True
-    return False
+    return standing != 0
 
 
 @njit(cache=True)
