@@ -14,7 +14,9 @@ end, with median, max and their ratios to the limits; with ``--write`` it is kep
 ``targets`` section, under the facts of this whole run (only when every benchmark was run).
 
 Timings are only comparable on a quiet machine: the load average in each header shows
-whether it was.
+whether it was.  The main command is timed with whatever is installed; run the suite with the
+Python of an install made by the README's first command (no planner extra) to time it as the
+README states it.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ BENCHMARKS: dict[str, list[str]] = {
                        "--no-quotient-targets", "--clock", "cpu", "--warmups", "0", "--repeat", "1"],
     "elevator-bfs": ["bench_elevator_bfs", "--warmups", "0", "--repeat", "1"],
     "startup": ["bench_startup", "--repeat", "9", "--runs", "20"],
-    # last: the README's main command, whole (run with the project's extras installed, it includes the planner)
+    # last: the README's main command, whole, as installed: run the suite from an install made by
+    # the README's first command (no planner) to time it as the README states it
     "main-command": ["bench_main"],
 }
 
