@@ -243,7 +243,8 @@ def _context(start: Start, preload: tuple[str, ...]) -> ForkContext | ForkServer
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
     # __main__: the server imports the command's script once, else each child would (multiprocessing's fixup)
-    context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *preload])
+    # last, crosscheck.harness.warm: the formulations just imported warm up once for all runs
+    context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *preload, "crosscheck.harness.warm"])
     return context
 
 

@@ -199,6 +199,14 @@ class Solver(ABC):
 
         return shares(self)
 
+    @classmethod
+    def warm_up(cls) -> None:
+        """Do once what every run would otherwise redo (compile code, load a cache).
+
+        Called in the process the runs of `compare` and `hunt` are forked from, before any
+        run starts, so the runs inherit the result.  It must not depend on an instance and
+        may be skipped; the default does nothing."""
+
     def unavailable(self) -> str | None:
         """Why this solver cannot run on this machine (a missing optional extra), or `None`.
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -106,6 +107,23 @@ def _load_built_ins(puzzle: str) -> None:
         return
     planner = [c for c in _solver_classes(PLANNER_PACKAGE) if c.puzzle == puzzle]
     _register(_solver_classes(BUILT_IN_PACKAGES[puzzle]) + planner, BUILT_IN)
+
+
+def warm_up_imported() -> None:
+    """`Solver.warm_up` every registered formulation, and every built-in one of a puzzle
+    package already imported (registered or not).
+
+    A warm-up that fails is skipped: each run then does that work itself, and any error
+    shows in its record."""
+    classes = {type(solver) for solver in SOLVERS.values()}
+    for package in (*BUILT_IN_PACKAGES.values(), PLANNER_PACKAGE):
+        if package in sys.modules:
+            classes.update(_solver_classes(package))
+    for solver in sorted(classes, key=lambda c: c.name):
+        try:
+            solver.warm_up()
+        except Exception:  # noqa: BLE001 (see the docstring)
+            continue
 
 
 def built_in_packages(names: Iterable[str] | None = None) -> tuple[str, ...]:

@@ -256,6 +256,11 @@ class StepSearch(Solver):
     puzzle = "amphipods"
     summary = "A* over single steps with the rules in the state (literal formulation, no contraction)"
 
+    @classmethod
+    def warm_up(cls) -> None:
+        """Compile (or load from numba's cache) the kernel, by solving a one-swap burrow."""
+        Burrowing(Burrow("warm-up", ("B", "A", "C", "D"))).search()
+
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         problem = Burrowing(instance)
         outcome = problem.search(deadline)

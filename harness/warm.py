@@ -1,0 +1,13 @@
+"""Imported last by the forkserver of isolated runs (`crosscheck.harness.run._context`).
+
+After the server has imported the built-in formulations the runs need, each of them warms
+up once here (`crosscheck.solvers.base.Solver.warm_up`: amphipods-steps compiles or loads its
+numba kernel), so every run forked from the server starts with that done instead of redoing
+it, and concurrent runs never compile the same code side by side.
+"""
+
+from __future__ import annotations
+
+from crosscheck.solvers.registry import warm_up_imported
+
+warm_up_imported()
