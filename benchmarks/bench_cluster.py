@@ -30,12 +30,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from crosscheck.harness.records import read_records
-from crosscheck.harness.verdicts import judge_all
+from crosscheck.harness.verdicts import Verdict, judge_all
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A mixed workload of runs from milliseconds to seconds, without the planner.
 DEFAULT_PATHS = [str(ROOT / "instances" / name) for name in ("keys", "amphipods", "elevator")]
 DEFAULT_SOLVERS = ("keys-graph", "keys-cpsat", "amphipods-search", "elevator-quotient", "elevator-cpsat")
+#: One instance's verdict as compared between setups: instance, variant, verdict, agreed answer.
+VerdictRow = tuple[str, bool, Verdict, int | str | None]
 
 
 def _dask(command: str, *args: str, environment: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -76,14 +78,14 @@ def local_cluster(daemonic: tuple[bool, ...], environment: dict[str, str] | None
                 process.wait(10)
 
 
-def timed_compare(paths: list[str], options: list[str], out: Path) -> tuple[float, float, list[object]]:
+def timed_compare(paths: list[str], options: list[str], out: Path) -> tuple[float, float, list[VerdictRow]]:
     """Wall seconds of one `crosscheck compare`, the CPU seconds its runs recorded, and its verdicts."""
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "crosscheck.harness.cli", "compare", *paths, *options, "--out", str(out)],
                    env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, check=False, timeout=3600)
     wall = time.perf_counter() - start
     records = read_records(out)
-    cpu = sum(r.cpu_seconds or 0.0 for r in records)
+    cpu = sum((r.cpu_seconds or 0.0 for r in records), start=0.0)
     return wall, cpu, sorted((v.instance, v.variant, v.verdict, v.answer) for v in judge_all(records))
 
 
@@ -101,7 +103,7 @@ def main() -> None:
     if args.launcher:
         setups.append(("cluster, 2 daemonic workers", (True, True)))
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    rows: dict[str, tuple[float, float, list[object]]] = {}
+    rows: dict[str, tuple[float, float, list[VerdictRow]]] = {}
     with tempfile.TemporaryDirectory(prefix="crosscheck-bench-") as folder:
         rows["local, --jobs 2"] = timed_compare(args.paths, [*options, "--jobs", "2"], Path(folder) / "local.jsonl")
         for label, daemonic in setups:

@@ -42,7 +42,7 @@ UNSOLVABLE_EXAMPLE = (Path(__file__).resolve().parent.parent / "instances" / "el
                       / "elevator-p5-f4-s3-6.txt")
 
 
-def run(timer: Timer, solver_name: str, instance, limit: float, group: str) -> Timed:
+def run(timer: Timer, solver_name: str, instance: Facility, limit: float, group: str) -> Timed:
     timed = timer.solve(get_solver(solver_name), instance, limit, group)
     if timed.result.plan is not None:
         assert check_plan(instance, timed.result.plan) == timed.result.cost

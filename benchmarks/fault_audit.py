@@ -308,7 +308,7 @@ def enclosing(fault: Fault) -> str:
     text = (ROOT / fault.path).read_text(encoding="utf-8")
     line = text[:text.index(fault.original)].count("\n") + 1
     name, body = module_of(fault.path), ast.parse(text).body
-    kinds: tuple[type[ast.stmt], ...] = (ast.FunctionDef, ast.ClassDef, ast.Assign)
+    kinds: tuple[type[ast.FunctionDef | ast.ClassDef | ast.Assign], ...] = (ast.FunctionDef, ast.ClassDef, ast.Assign)
     while True:
         inner = next((node for node in body if isinstance(node, kinds)
                       and node.lineno <= line <= (node.end_lineno or node.lineno)), None)

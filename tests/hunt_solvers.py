@@ -10,7 +10,7 @@ start?), hunted for at length rather than in the default tests.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable, Iterator
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
@@ -167,43 +167,6 @@ class AmphipodsHallHops(AmphipodsAboveRooms):
 Floors = tuple[int, tuple[int, ...]]  # elevator floor; floor of item 2i (generator i) and 2i+1 (chip i)
 
 
-class _Lift(SearchProblem[Hashable, tuple[str, tuple[str, ...]]]):
-    """Every step of one or two items up or down, from one safe state to another.
-
-    `two_down`: may two items be carried down together; `check_left`: is the floor the
-    elevator leaves checked for safety too; `key`: what identifies a visited state.
-    """
-
-    def __init__(self, facility: elevator.Facility, two_down: bool = True, check_left: bool = True,
-                 counts: bool = False) -> None:
-        self.facility, self.two_down, self.check_left, self.counts = facility, two_down, check_left, counts
-        self.names = [elevator.item_name(e, k) for e in facility.elements for k in (elevator.GENERATOR, elevator.MICROCHIP)]
-
-    def initial(self) -> Hashable:
-        floors = tuple(f for g, c in zip(self.facility.generators, self.facility.chips, strict=True) for f in (g, c))
-        return self._state((0, floors))
-
-    def _state(self, floors: Floors) -> Hashable:
-        return _Counted(floors, self.facility.floors) if self.counts else floors
-
-    def is_goal(self, state: Hashable) -> bool:
-        return all(f == self.facility.top for f in _floors(state)[1])
-
-    def successors(self, state: Hashable) -> Iterator[tuple[tuple[str, tuple[str, ...]], Hashable, int]]:
-        lift, items = _floors(state)
-        here = [i for i, f in enumerate(items) if f == lift]
-        for step, direction in ((1, elevator.UP), (-1, elevator.DOWN)):
-            if not 0 <= lift + step < self.facility.floors:
-                continue
-            groups = [(i,) for i in here] + ([] if step < 0 and not self.two_down else list(combinations(here, 2)))
-            for group in groups:
-                moved = tuple(lift + step if i in group else f for i, f in enumerate(items))
-                chips, generators = moved[1::2], moved[0::2]
-                checked = (lift, lift + step) if self.check_left else (lift + step,)
-                if all(elevator.is_safe(chips, generators, f) for f in checked):
-                    yield (direction, tuple(self.names[i] for i in group)), self._state((lift + step, moved)), 1
-
-
 class _Counted:
     """A state that equals every state with the same per-floor counts of chips and generators."""
 
@@ -219,11 +182,48 @@ class _Counted:
         return hash(self.key)
 
 
-def _floors(state: Hashable) -> Floors:
-    if isinstance(state, _Counted):
-        return state.floors
-    lift, items = state  # type: ignore[misc]
-    return lift, items
+LiftState = Floors | _Counted  # the floors themselves, or (`counts`) their per-floor counts
+
+
+class _Lift(SearchProblem[LiftState, tuple[str, tuple[str, ...]]]):
+    """Every step of one or two items up or down, from one safe state to another.
+
+    `two_down`: may two items be carried down together; `check_left`: is the floor the
+    elevator leaves checked for safety too; `key`: what identifies a visited state.
+    """
+
+    def __init__(self, facility: elevator.Facility, two_down: bool = True, check_left: bool = True,
+                 counts: bool = False) -> None:
+        self.facility, self.two_down, self.check_left, self.counts = facility, two_down, check_left, counts
+        self.names = [elevator.item_name(e, k) for e in facility.elements for k in (elevator.GENERATOR, elevator.MICROCHIP)]
+
+    def initial(self) -> LiftState:
+        floors = tuple(f for g, c in zip(self.facility.generators, self.facility.chips, strict=True) for f in (g, c))
+        return self._state((0, floors))
+
+    def _state(self, floors: Floors) -> LiftState:
+        return _Counted(floors, self.facility.floors) if self.counts else floors
+
+    def is_goal(self, state: LiftState) -> bool:
+        return all(f == self.facility.top for f in _floors(state)[1])
+
+    def successors(self, state: LiftState) -> Iterator[tuple[tuple[str, tuple[str, ...]], LiftState, int]]:
+        lift, items = _floors(state)
+        here = [i for i, f in enumerate(items) if f == lift]
+        for step, direction in ((1, elevator.UP), (-1, elevator.DOWN)):
+            if not 0 <= lift + step < self.facility.floors:
+                continue
+            groups = [(i,) for i in here] + ([] if step < 0 and not self.two_down else list(combinations(here, 2)))
+            for group in groups:
+                moved = tuple(lift + step if i in group else f for i, f in enumerate(items))
+                chips, generators = moved[1::2], moved[0::2]
+                checked = (lift, lift + step) if self.check_left else (lift + step,)
+                if all(elevator.is_safe(chips, generators, f) for f in checked):
+                    yield (direction, tuple(self.names[i] for i in group)), self._state((lift + step, moved)), 1
+
+
+def _floors(state: LiftState) -> Floors:
+    return state.floors if isinstance(state, _Counted) else state
 
 
 class _ElevatorPlanted(Solver):
