@@ -65,6 +65,7 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.keys.cycle_tours.held_karp_tables',
         'crosscheck.solvers.keys.cycle_tours.subset_unions',
         'crosscheck.solvers.keys.graph_search.ContractedProblem.__init__',
+        'crosscheck.solvers.keys.graph_search.ContractedProblem.dominators',
         'crosscheck.solvers.keys.graph_search.ContractedProblem.heuristic',
         'crosscheck.solvers.keys.graph_search.ContractedProblem.successors',
         'crosscheck.solvers.keys.graph_search.GraphSearch._solve',

@@ -12,12 +12,14 @@ can be a robot's last: not those that every route to another remaining key needs
 (the same order proof gives its re-entry term: bridges crossed again for a key).
 A robot alone in its component adds its steps inside the vault's cycles (`CycleTours`:
 shortest tours and paths through each biconnected component's ports) to its bridge bound (on
-loopy vaults the bridges alone say little).  The plan is the routes' cell paths as `KeyMove`s.
+loopy vaults the bridges alone say little).  A state is not expanded once the same robot
+nodes holding one more key were reached at no greater cost (`ContractedProblem.dominators`).
+The plan is the routes' cell paths as `KeyMove`s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from crosscheck.models.keys import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver
@@ -78,6 +80,21 @@ class ContractedProblem(PackedKeysProblem[Action]):
                     if needs & held == needs:
                         yield (robot, route), others | (target << shift) | bit, route.length
                         break
+
+    def dominators(self, state: int) -> Iterator[int]:
+        """The states with the same robot nodes holding one more key.
+
+        Their cost to the goal is at most `state`'s: any walk of the robots that collects
+        every key holding `state`'s keys still does holding more (doors only open), and
+        the contraction is exact from any robot nodes and keys held (`routes`), so
+        costs-to-go here are those of the vault.  Key sets only grow along dominance,
+        so it has no cycle, as the engine requires.
+        """
+        missing = self.goal & ~state
+        while missing:
+            bit = missing & -missing
+            yield state | bit
+            missing ^= bit
 
     def heuristic(self, state: int) -> int:
         mask = (1 << self.packing.bits_per_robot) - 1
