@@ -46,6 +46,7 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.keys.bounds.RemainingKeysBound._reentry',
         'crosscheck.solvers.keys.bounds.RemainingKeysBound._tree_walk',
         'crosscheck.solvers.keys.bounds.RemainingKeysBound.bound',
+        'crosscheck.solvers.keys.bounds.RemainingKeysBound.walk',
         'crosscheck.solvers.keys.bounds._LowLinks.__init__',
         'crosscheck.solvers.keys.bounds._LowLinks._search',
         'crosscheck.solvers.keys.bounds._LowLinks._visit',

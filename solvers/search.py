@@ -198,7 +198,7 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
             continue  # stale entry: the state was reached more cheaply since
         if problem.is_goal(state):
             return SearchOutcome(Ending.SOLVED, g, _plan(parents, state), g, expanded, generated)
-        if any(best.get(other, g + 1) <= g for other in problem.dominators(state)):
+        if _dominated(best, problem.dominators(state), g):
             continue  # a state at least as good was reached at no greater cost
         expanded += 1
         if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
@@ -213,3 +213,12 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
             parents[successor] = (state, action)
             heapq.heappush(heap, (new_g + h(successor), depth * new_g, next(tie), new_g, successor))
     return SearchOutcome(Ending.EXHAUSTED, None, None, None, expanded, generated)
+
+
+def _dominated(best: dict[S, int], others: Iterable[S], g: int) -> bool:
+    """Whether one of `others` was reached (its cost in `best`) at cost `g` or less."""
+    for other in others:
+        cost = best.get(other)
+        if cost is not None and cost <= g:
+            return True
+    return False

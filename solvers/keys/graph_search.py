@@ -19,7 +19,7 @@ The plan is the routes' cell paths as `KeyMove`s.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from crosscheck.models.keys import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver
@@ -43,6 +43,7 @@ class ContractedProblem(PackedKeysProblem[Action]):
         self.starts = range(vault.robots)  # robot i starts on node i
         self.shifts = [self.packing.shift(robot) for robot in range(vault.robots)]
         self.goal = vault.all_keys
+        self.bits = [1 << k for k in range(self.keys)]
         # choices[node]: per target key (bit, target node, routes by length as (needs, route))
         self.choices: list[list[tuple[int, int, list[tuple[int, Route]]]]] = []
         # distances[node][k]: door-free distance from node to key k
@@ -69,6 +70,14 @@ class ContractedProblem(PackedKeysProblem[Action]):
                     if needs >> k & 1:
                         needers[node][k] |= bit
         self.bound = remaining_keys_bound(vault, self.distances, needers)
+        # per group of robots sharing a part of the vault: the state bits its walk depends on
+        # (its robots' nodes and its keys), walks memoised by those bits; none with one group,
+        # where every state is new
+        position = (1 << self.packing.bits_per_robot) - 1
+        self.fields: list[tuple[int, int, dict[int, int]]] = [
+            (group, keys | sum(position << self.shifts[robot] for robot in robots), {})
+            for group, (robots, keys) in enumerate(self.bound.groups)
+        ] if len(self.bound.groups) > 1 else []
 
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
@@ -81,7 +90,7 @@ class ContractedProblem(PackedKeysProblem[Action]):
                         yield (robot, route), others | (target << shift) | bit, route.length
                         break
 
-    def dominators(self, state: int) -> Iterator[int]:
+    def dominators(self, state: int) -> list[int]:
         """The states with the same robot nodes holding one more key.
 
         Their cost to the goal is at most `state`'s: any walk of the robots that collects
@@ -90,15 +99,19 @@ class ContractedProblem(PackedKeysProblem[Action]):
         costs-to-go here are those of the vault.  Key sets only grow along dominance,
         so it has no cycle, as the engine requires.
         """
-        missing = self.goal & ~state
-        while missing:
-            bit = missing & -missing
-            yield state | bit
-            missing ^= bit
+        return [state | bit for bit in self.bits if not state & bit]
 
     def heuristic(self, state: int) -> int:
-        mask = (1 << self.packing.bits_per_robot) - 1
-        return self.bound.bound([state >> shift & mask for shift in self.shifts], self.goal & ~state)
+        if not self.fields:
+            return self.bound.bound(self.packing.positions(state), self.goal & ~state)
+        total = 0
+        for group, field, memo in self.fields:
+            part = state & field
+            walk = memo.get(part)
+            if walk is None:
+                walk = memo[part] = self.bound.walk(group, self.packing.positions(state), self.goal & ~state)
+            total += walk
+        return total
 
 
 def remaining_keys_bound(
