@@ -244,6 +244,8 @@ class RemainingKeysBound:
 
     def bound(self, nodes: Sequence[int], remaining: int) -> int:
         """The bound with robot i on node ``nodes[i]``: the sum of the groups' `walk`s."""
+        if len(self.groups) == 1:  # one robot, or all in one part: no sum to build
+            return self.walk(0, nodes, remaining)
         return sum(self.walk(group, nodes, remaining) for group in range(len(self.groups)))
 
     def walk(self, group: int, nodes: Sequence[int], remaining: int) -> int:

@@ -102,14 +102,16 @@ class ContractedProblem(PackedKeysProblem[Action]):
         return [state | bit for bit in self.bits if not state & bit]
 
     def heuristic(self, state: int) -> int:
+        mask = (1 << self.packing.bits_per_robot) - 1
         if not self.fields:
-            return self.bound.bound(self.packing.positions(state), self.goal & ~state)
+            return self.bound.bound([state >> shift & mask for shift in self.shifts], self.goal & ~state)
         total = 0
         for group, field, memo in self.fields:
             part = state & field
             walk = memo.get(part)
             if walk is None:
-                walk = memo[part] = self.bound.walk(group, self.packing.positions(state), self.goal & ~state)
+                nodes = [state >> shift & mask for shift in self.shifts]
+                walk = memo[part] = self.bound.walk(group, nodes, self.goal & ~state)
             total += walk
         return total
 
