@@ -12,6 +12,11 @@ Correctness notes:
 - A state reached again with a smaller cost is pushed again (lazy deletion), so an
   admissible but inconsistent heuristic still yields optimal answers.
 - States must be hashable; they never need to be orderable (a counter breaks ties).
+- A problem may name, per state, states that dominate it (`SearchProblem.dominators`): a state
+  popped while one of them has been reached at no greater cost is not expanded.  A dominator's
+  cost-to-go is at most the state's, so a plan through it is no costlier; dominance must be a
+  strict partial order (no cycles), so every chain of dominators ends in a state that is not
+  skipped, and the cost A* returns stays optimal.
 """
 
 from __future__ import annotations
@@ -74,6 +79,12 @@ class SearchProblem(ABC, Generic[S, A]):
     #: problem whose heuristic is often exact then walks straight to a goal instead of
     #: widening a plateau).  The order of ties never changes the cost A* returns.
     deeper_ties: bool = False
+
+    def dominators(self, state: S) -> Iterable[S]:
+        """States at least as good as `state`: each one's cost to a goal is at most
+        `state`'s, and no state dominates itself, directly or through a chain.  If one of
+        them has been reached at no greater cost, A* skips `state` (none by default)."""
+        return ()
 
 
 @dataclass
@@ -187,6 +198,8 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
             continue  # stale entry: the state was reached more cheaply since
         if problem.is_goal(state):
             return SearchOutcome(Ending.SOLVED, g, _plan(parents, state), g, expanded, generated)
+        if _dominated(best, problem.dominators(state), g):
+            continue  # a state at least as good was reached at no greater cost
         expanded += 1
         if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
             return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, generated)
@@ -200,3 +213,12 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
             parents[successor] = (state, action)
             heapq.heappush(heap, (new_g + h(successor), depth * new_g, next(tie), new_g, successor))
     return SearchOutcome(Ending.EXHAUSTED, None, None, None, expanded, generated)
+
+
+def _dominated(best: dict[S, int], others: Iterable[S], g: int) -> bool:
+    """Whether one of `others` was reached (its cost in `best`) at cost `g` or less."""
+    for other in others:
+        cost = best.get(other)
+        if cost is not None and cost <= g:
+            return True
+    return False

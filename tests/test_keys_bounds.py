@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from crosscheck.models.keys import Vault, generate, parse
 from crosscheck.solvers.keys.graph_search import ContractedProblem, remaining_keys_bound
 from crosscheck.solvers.keys.cycle_tours import biconnected_components, held_karp_tables
 from crosscheck.solvers.keys.routes import contract
+from crosscheck.solvers.search import Strategy, best_first_search
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
 
@@ -53,9 +55,9 @@ TWO_RINGS = parse(
 )
 
 
-def exact_costs(problem: ContractedProblem) -> dict[int, float]:
-    """Cost-to-go of every reachable state (each action adds a key, so states form a DAG)."""
-    costs: dict[int, float] = {}
+def cost_to_go(problem: ContractedProblem, costs: dict[int, float]) -> Callable[[int], float]:
+    """The exact cost from any state to the goal, memoised in `costs` (each action adds a
+    key, so states form a DAG)."""
 
     def cost(state: int) -> float:
         if state not in costs:
@@ -67,7 +69,13 @@ def exact_costs(problem: ContractedProblem) -> dict[int, float]:
                 )
         return costs[state]
 
-    cost(problem.initial())
+    return cost
+
+
+def exact_costs(problem: ContractedProblem) -> dict[int, float]:
+    """Cost-to-go of every reachable state."""
+    costs: dict[int, float] = {}
+    cost_to_go(problem, costs)(problem.initial())
     return costs
 
 
@@ -93,6 +101,43 @@ def test_bound_never_exceeds_the_cost_to_go(vault: Vault) -> None:
     problem = ContractedProblem(contract(vault))
     for state, cost in exact_costs(problem).items():
         assert problem.heuristic(state) <= cost, (state, cost)
+
+
+# loopy vaults where some states are skipped (every state with one more key reached as cheaply)
+SKIPPING = [generate(0, size=25, keys=10, loops=20), *(generate(seed, size=41, keys=14, loops=40) for seed in range(4))]
+
+
+@pytest.mark.parametrize("vault", [*vaults()[3:20], SKIPPING[0]], ids=lambda vault: vault.name)
+def test_dominators_never_cost_more_to_finish(vault: Vault) -> None:
+    """The contract A* skips states on: a dominator (one more key held) costs no more to finish."""
+    problem = ContractedProblem(contract(vault))
+    costs = exact_costs(problem)
+    cost = cost_to_go(problem, costs)
+    for state in list(costs):
+        for other in problem.dominators(state):
+            assert other != state and other & state == state
+            assert cost(other) <= costs[state], (state, other)
+
+
+class WithoutDominance(ContractedProblem):
+    """The same search with no state ever skipped."""
+
+    def dominators(self, state: int) -> tuple[int, ...]:
+        return ()
+
+
+def test_skipping_dominated_states_keeps_the_optimum_and_saves_expansions() -> None:
+    expanded = {True: 0, False: 0}
+    for vault in SKIPPING:
+        contracted = contract(vault)
+        plain = best_first_search(WithoutDominance(contracted), Strategy.ASTAR)
+        skipping = best_first_search(ContractedProblem(contracted), Strategy.ASTAR)
+        assert skipping.cost == plain.cost
+        expanded[True] += skipping.expanded
+        expanded[False] += plain.expanded
+    problem = ContractedProblem(contract(SKIPPING[0]))
+    assert best_first_search(problem, Strategy.ASTAR).cost == exact_costs(problem)[problem.initial()]
+    assert expanded[True] < expanded[False]
 
 
 def test_a_key_needed_only_by_the_shortest_route_can_still_be_last() -> None:

@@ -88,6 +88,40 @@ def test_dijkstra_and_astar_match_brute_force(seed: int) -> None:
         assert outcome.expanded <= outcome.generated + 1
 
 
+class Dominated(Graph):
+    """A graph whose node u names as dominators the later nodes (a strict order) no farther
+    from the goal; `lying` names every later node, true or not."""
+
+    def __init__(self, graph: Graph, nodes: int, lying: bool = False) -> None:
+        super().__init__(graph.edges, graph.goal, graph.h)
+        far = 10**9
+        to_goal = [brute_force(Graph(graph.edges, graph.goal), nodes, start=u) for u in range(nodes)]
+        self.better = {
+            u: [v for v in range(u + 1, nodes) if lying or (to_goal[v] if to_goal[v] is not None else far)
+                <= (to_goal[u] if to_goal[u] is not None else far)]
+            for u in range(nodes)
+        }
+
+    def dominators(self, state: int) -> list[int]:
+        return self.better[state]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_astar_skipping_dominated_states_matches_brute_force(seed: int) -> None:
+    graph = random_graph(seed)
+    outcome = best_first_search(Dominated(graph, 9), Strategy.ASTAR)
+    assert outcome.cost == brute_force(graph, 9)
+    if outcome.actions is not None:
+        assert path_cost(graph, outcome.actions) == outcome.cost
+
+
+def test_lying_dominators_do_break_astar() -> None:
+    """The check above can fail: dominators that cost more to finish lose the optimum somewhere."""
+    wrong = [seed for seed in range(60) if best_first_search(Dominated(random_graph(seed), 9, lying=True),
+                                                            Strategy.ASTAR).cost != brute_force(random_graph(seed), 9)]
+    assert wrong
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_bfs_matches_brute_force_on_unit_graphs(seed: int) -> None:
     graph = random_graph(seed, unit=True)

@@ -241,35 +241,27 @@ class RemainingKeysBound:
         self._slot = [bisect_left(sorted_ranks, rank) for rank in ranks]
         self._own = [-1] * robots + [position[k] for k in range(len(by_rank))]
         self._arounds: dict[int, int] = {}  # bridge length around a ring-position mask
-        # bound per component, keyed by its robots' nodes and remaining keys (one robot's packed in an int)
-        self._keys = len(self._ranks)
-        self._memo: dict[int | tuple[tuple[int, ...], int], int] = {}
 
     def bound(self, nodes: Sequence[int], remaining: int) -> int:
-        """The bound with robot i on node ``nodes[i]``; per component memoised on its
-        robots' nodes and remaining keys when there are several components."""
-        total = 0
-        # with one component every call is a new (node, keys) pair: no memo to pay for
-        memo = self._memo if len(self.groups) > 1 else {}
-        for robots, keys in self.groups:
-            left = remaining & keys
-            if not left:
-                continue
-            if len(robots) == 1:
-                node = nodes[robots[0]]
-                alone = node << self._keys | left
-                walk = memo.get(alone)
-                if walk is None:
-                    walk = memo[alone] = self._tree_walk(node, left) + self._reentry(node, left)
-            else:
-                shared = (tuple(nodes[i] for i in robots), left)
-                walk = memo.get(shared)
-                if walk is None:
-                    bits = [k for k in range(left.bit_length()) if left >> k & 1]
-                    attach = [min(self._rows[nodes[i]][k] for i in robots) for k in bits]
-                    walk = memo[shared] = _prim_rest(self._distances, bits, attach)
-            total += walk
-        return total
+        """The bound with robot i on node ``nodes[i]``: the sum of the groups' `walk`s."""
+        if len(self.groups) == 1:  # one robot, or all in one part: no sum to build
+            return self.walk(0, nodes, remaining)
+        return sum(self.walk(group, nodes, remaining) for group in range(len(self.groups)))
+
+    def walk(self, group: int, nodes: Sequence[int], remaining: int) -> int:
+        """The bound on the moves of the robots of ``groups[group]`` (robot i on node
+        ``nodes[i]``) collecting their part of `remaining`; it depends on nothing else,
+        so a caller may memoise it on those robots' nodes and keys."""
+        robots, keys = self.groups[group]
+        left = remaining & keys
+        if not left:
+            return 0
+        if len(robots) == 1:
+            node = nodes[robots[0]]
+            return self._tree_walk(node, left) + self._reentry(node, left)
+        bits = [k for k in range(left.bit_length()) if left >> k & 1]
+        attach = [min(self._rows[nodes[i]][k] for i in robots) for k in bits]
+        return _prim_rest(self._distances, bits, attach)
 
     def _tree_walk(self, node: int, mask: int) -> int:
         """The larger of two bounds over possible last keys `e` of `mask`: ``2 w(T)`` plus

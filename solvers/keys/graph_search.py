@@ -12,7 +12,9 @@ can be a robot's last: not those that every route to another remaining key needs
 (the same order proof gives its re-entry term: bridges crossed again for a key).
 A robot alone in its component adds its steps inside the vault's cycles (`CycleTours`:
 shortest tours and paths through each biconnected component's ports) to its bridge bound (on
-loopy vaults the bridges alone say little).  The plan is the routes' cell paths as `KeyMove`s.
+loopy vaults the bridges alone say little).  A state is not expanded once the same robot
+nodes holding one more key were reached at no greater cost (`ContractedProblem.dominators`).
+The plan is the routes' cell paths as `KeyMove`s.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class ContractedProblem(PackedKeysProblem[Action]):
         self.starts = range(vault.robots)  # robot i starts on node i
         self.shifts = [self.packing.shift(robot) for robot in range(vault.robots)]
         self.goal = vault.all_keys
+        self.bits = [1 << k for k in range(self.keys)]
         # choices[node]: per target key (bit, target node, routes by length as (needs, route))
         self.choices: list[list[tuple[int, int, list[tuple[int, Route]]]]] = []
         # distances[node][k]: door-free distance from node to key k
@@ -67,6 +70,14 @@ class ContractedProblem(PackedKeysProblem[Action]):
                     if needs >> k & 1:
                         needers[node][k] |= bit
         self.bound = remaining_keys_bound(vault, self.distances, needers)
+        # per group of robots sharing a part of the vault: the state bits its walk depends on
+        # (its robots' nodes and its keys), walks memoised by those bits; none with one group,
+        # where every state is new
+        position = (1 << self.packing.bits_per_robot) - 1
+        self.fields: list[tuple[int, int, dict[int, int]]] = [
+            (group, keys | sum(position << self.shifts[robot] for robot in robots), {})
+            for group, (robots, keys) in enumerate(self.bound.groups)
+        ] if len(self.bound.groups) > 1 else []
 
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
@@ -79,9 +90,30 @@ class ContractedProblem(PackedKeysProblem[Action]):
                         yield (robot, route), others | (target << shift) | bit, route.length
                         break
 
+    def dominators(self, state: int) -> list[int]:
+        """The states with the same robot nodes holding one more key.
+
+        Their cost to the goal is at most `state`'s: any walk of the robots that collects
+        every key holding `state`'s keys still does holding more (doors only open), and
+        the contraction is exact from any robot nodes and keys held (`routes`), so
+        costs-to-go here are those of the vault.  Key sets only grow along dominance,
+        so it has no cycle, as the engine requires.
+        """
+        return [state | bit for bit in self.bits if not state & bit]
+
     def heuristic(self, state: int) -> int:
         mask = (1 << self.packing.bits_per_robot) - 1
-        return self.bound.bound([state >> shift & mask for shift in self.shifts], self.goal & ~state)
+        if not self.fields:
+            return self.bound.bound([state >> shift & mask for shift in self.shifts], self.goal & ~state)
+        total = 0
+        for group, field, memo in self.fields:
+            part = state & field
+            walk = memo.get(part)
+            if walk is None:
+                nodes = [state >> shift & mask for shift in self.shifts]
+                walk = memo[part] = self.bound.walk(group, nodes, self.goal & ~state)
+            total += walk
+        return total
 
 
 def remaining_keys_bound(
