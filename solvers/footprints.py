@@ -105,6 +105,7 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.keys.cpsat._before',
         'crosscheck.solvers.keys.cpsat._bit',
         'crosscheck.solvers.keys.cpsat._closure',
+        'crosscheck.solvers.keys.cpsat._next_only_after',
         'crosscheck.solvers.keys.cpsat._undominated',
         'crosscheck.solvers.keys.cpsat.regions',
         'crosscheck.solvers.keys.cpsat.usable_routes',

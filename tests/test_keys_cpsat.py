@@ -239,3 +239,16 @@ def test_dominance_binds_on_small_vaults(params: dict[str, int], monkeypatch: py
     kept = sum(len(routes) for routes in usable_routes(cv)[0].values())
     monkeypatch.setattr(cpsat, "_undominated", plain_pareto)
     assert sum(len(routes) for routes in usable_routes(cv)[0].values()) > kept
+
+
+#: SMALL one-robot vaults where the next-key rule drops routes (compared with the brute force
+#: in `test_agrees_with_brute_force`).
+NEXT_KEY_BINDS = [SMALL[0], SMALL[3], SMALL[12], SMALL[17], SMALL[30]]
+
+
+@pytest.mark.parametrize("params", NEXT_KEY_BINDS, ids=lambda p: "-".join(f"{k}{v}" for k, v in p.items()))
+def test_the_next_key_rule_binds_on_small_vaults(params: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    cv = contract(generate(**params))
+    kept = sum(len(routes) for routes in usable_routes(cv)[0].values())
+    monkeypatch.setattr(cpsat, "_next_only_after", lambda cv, source, after: 0)
+    assert sum(len(routes) for routes in usable_routes(cv)[0].values()) > kept

@@ -78,7 +78,8 @@ def usable_routes(cv: ContractedVault) -> tuple[dict[tuple[int, int], list[ArcRo
         after = [sum(1 << k for k in range(keys) if before[k] >> j & 1) for j in range(keys)]
         pruned = {
             (source, target): _undominated(
-                [r for r in routes if not (r.needs | _bit(cv, source)) & after[target - cv.robots]],
+                [r for r in routes if not (r.needs | _bit(cv, source)) & after[target - cv.robots]
+                 and not (r.needs | before[target - cv.robots]) & _next_only_after(cv, source, after)],
                 _bit(cv, source), before[target - cv.robots], before)
             for (source, target), routes in arcs.items()
         }
@@ -91,6 +92,15 @@ def usable_routes(cv: ContractedVault) -> tuple[dict[tuple[int, int], list[ArcRo
 def _bit(cv: ContractedVault, node: int) -> int:
     """The key mask of `node`: its key's bit, or 0 for a robot start."""
     return 0 if node < cv.robots else 1 << (node - cv.robots)
+
+
+def _next_only_after(cv: ContractedVault, source: int, after: list[int]) -> int:
+    """Keys that cannot be held when the route from `source` to the next key starts: with a
+    single robot the next key follows `source` at once, so everything forced after it
+    (after its start: every key); with several robots, nothing is known."""
+    if cv.robots > 1:
+        return 0
+    return cv.all_keys if source < cv.robots else after[source - cv.robots]
 
 
 def _undominated(routes: list[ArcRoute], source: int, target_before: int, before: list[int]) -> list[ArcRoute]:
