@@ -21,7 +21,8 @@ Why this is exact (soundness: executing the chosen routes in rank order of their
 keys is a valid plan of the objective's cost; completeness: an optimal plan, cut at each
 first collection and ranked by it, maps to a solution no dearer), and the strengthenings
 (dropped and dominated routes, forced precedences, exact ranks for a single robot, level
-cuts, the warm start), each keeping, for every solution, one no dearer: docs/puzzles/keys.md#why-keys-cpsat-is-exact.
+cuts, the warm start), each keeping, for every solution, one no dearer:
+docs/puzzles/keys.md#why-keys-cpsat-is-exact.
 
 Answer: ``optimal`` when CP-SAT proves it, ``feasible`` with the best bound (rounded up)
 otherwise, ``timeout`` with the bound when no solution was found, ``infeasible`` only on
@@ -104,9 +105,9 @@ def _next_only_after(cv: ContractedVault, source: int, after: list[int]) -> int:
 
 
 def _undominated(routes: list[ArcRoute], source: int, target_before: int, before: list[int]) -> list[ArcRoute]:
-    """`routes` (of one arc, sorted by length, then by number of needs) without those another kept route beats:
-    no longer, and needing only keys held whenever the beaten route may be walked (its
-    needs and `source` key mask, their `before` keys, and `target_before`)."""
+    """`routes` (of one arc, sorted by length, then by number of needs) without those that
+    a kept route beats: no longer, and needing only keys held whenever the beaten route may
+    be walked (its needs and `source` key mask, their `before` keys, and `target_before`)."""
     kept: list[ArcRoute] = []
     for route in routes:
         held = _closure(route.needs | source, before) | target_before
