@@ -17,7 +17,8 @@ from crosscheck.models.keys import Vault, check_plan, generate, parse
 from crosscheck.solvers.base import Deadline, Status
 from crosscheck.solvers.cpsat import configured_solver
 from crosscheck.solvers.keys import SOLVERS
-from crosscheck.solvers.keys.cpsat import KeysCpSat, VaultModel
+from crosscheck.solvers.keys import cpsat
+from crosscheck.solvers.keys.cpsat import ArcRoute, KeysCpSat, VaultModel, usable_routes
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver
 from tests.known import published_optima, read
@@ -163,3 +164,91 @@ def test_an_optimal_order_survives_the_reentry_cuts(name: str) -> None:
     solver = configured_solver(Deadline(60.0))
     assert solver.solve(model.model) == cp_model.OPTIMAL
     assert solver.objective_value == reference.cost
+
+
+#: Door A guards a cycle holding b and c: each is reached from the other without A, so no
+#: single route into b or c needs a, yet every solution collects a before both.
+BEHIND_ONE_DOOR = "#########\n#@.a.A..#\n#####.#.#\n#####b.c#\n#########\n"
+#: The same with a way around door A: nothing is forced any more.
+AROUND_THE_DOOR = "#########\n#@.a.A..#\n#.###.#.#\n#....b.c#\n#########\n"
+
+
+@pytest.mark.parametrize(("text", "forced"), [(BEHIND_ONE_DOOR, [0, 0b1, 0b1]), (AROUND_THE_DOOR, [0, 0, 0])])
+def test_forced_precedences_are_the_greatest_fixpoint(text: str, forced: list[int]) -> None:
+    vault = parse(text, "hand-made")
+    assert usable_routes(contract(vault))[1] == forced
+    result = solve(vault)
+    assert result.status is Status.OPTIMAL and result.cost == reference_cost(vault)
+
+
+def one_pass_before(vault: Vault) -> list[int]:
+    """The forced precedences of one intersection over the final routes, closed
+    transitively afterwards (what keys-cpsat computed before the fixpoint)."""
+    cv = contract(vault)
+    arcs, _ = usable_routes(cv)
+    keys = len(cv.letters)
+    before = [(1 << keys) - 1] * keys
+    for (source, target), routes in arcs.items():
+        for route in routes:
+            before[target - cv.robots] &= route.needs | (1 << (source - cv.robots) if source >= cv.robots else 0)
+    for _ in range(keys):  # `keys` rounds close any chain of precedences
+        before = [mask | _union(before, mask) for mask in before]
+    return before
+
+
+def _union(before: list[int], mask: int) -> int:
+    """The union of `before[k]` over the keys k of `mask`."""
+    result = 0
+    for k, other in enumerate(before):
+        if mask >> k & 1:
+            result |= other
+    return result
+
+
+#: SMALL vaults where the fixpoint forces more than one pass (they are compared with the
+#: brute force in `test_agrees_with_brute_force`).
+FIXPOINT_BINDS = [SMALL[0], SMALL[2], SMALL[4], SMALL[5], SMALL[11], SMALL[21]]
+
+
+@pytest.mark.parametrize("params", FIXPOINT_BINDS, ids=lambda p: "-".join(f"{k}{v}" for k, v in p.items()))
+def test_the_fixpoint_binds_on_small_vaults(params: dict[str, int]) -> None:
+    vault = generate(**params)
+    forced = usable_routes(contract(vault))[1]
+    weaker = one_pass_before(vault)
+    assert all(mask & old == old for mask, old in zip(forced, weaker))
+    assert forced != weaker
+
+
+def plain_pareto(routes: list[ArcRoute], source: int, target_before: int, before: list[int]) -> list[ArcRoute]:
+    """Dominance by the routes' own needs only (keys-cpsat before the closure rule)."""
+    kept: list[ArcRoute] = []
+    for route in routes:
+        if not any(k.length <= route.length and k.needs & route.needs == k.needs for k in kept):
+            kept.append(route)
+    return kept
+
+
+#: SMALL vaults where dominance under the held keys drops routes plain Pareto keeps (they are
+#: compared with the brute force in `test_agrees_with_brute_force`).
+DOMINANCE_BINDS = [SMALL[0], SMALL[2], SMALL[4], SMALL[5], SMALL[29]]
+
+
+@pytest.mark.parametrize("params", DOMINANCE_BINDS, ids=lambda p: "-".join(f"{k}{v}" for k, v in p.items()))
+def test_dominance_binds_on_small_vaults(params: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    cv = contract(generate(**params))
+    kept = sum(len(routes) for routes in usable_routes(cv)[0].values())
+    monkeypatch.setattr(cpsat, "_undominated", plain_pareto)
+    assert sum(len(routes) for routes in usable_routes(cv)[0].values()) > kept
+
+
+#: SMALL one-robot vaults where the next-key rule drops routes (compared with the brute force
+#: in `test_agrees_with_brute_force`).
+NEXT_KEY_BINDS = [SMALL[0], SMALL[3], SMALL[12], SMALL[17], SMALL[30]]
+
+
+@pytest.mark.parametrize("params", NEXT_KEY_BINDS, ids=lambda p: "-".join(f"{k}{v}" for k, v in p.items()))
+def test_the_next_key_rule_binds_on_small_vaults(params: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    cv = contract(generate(**params))
+    kept = sum(len(routes) for routes in usable_routes(cv)[0].values())
+    monkeypatch.setattr(cpsat, "_next_only_after", lambda cv, source, after: 0)
+    assert sum(len(routes) for routes in usable_routes(cv)[0].values()) > kept

@@ -9,7 +9,7 @@ Model:
   "this robot collects nothing", an arc key -> start (cost 0) ends the robot's tour;
 - every key is visited by exactly one robot (robots that cannot reach a key have no
   node for it);
-- on every arc u -> v, exactly one Pareto route of the arc is chosen iff the arc is
+- on every arc u -> v, exactly one usable route of the arc is chosen iff the arc is
   used (arcs between two keys are shared by the robots that can use them: a key has
   one successor, so at most one robot uses such an arc);
 - ``rank[k]`` is the position of key k in one total order of all collections
@@ -20,8 +20,9 @@ Model:
 Why this is exact (soundness: executing the chosen routes in rank order of their target
 keys is a valid plan of the objective's cost; completeness: an optimal plan, cut at each
 first collection and ranked by it, maps to a solution no dearer), and the strengthenings
-(dropped routes, forced precedences, exact ranks for a single robot, level cuts, the warm
-start), each keeping every solution that matters: docs/puzzles/keys.md#why-keys-cpsat-is-exact.
+(dropped and dominated routes, forced precedences, exact ranks for a single robot, level
+cuts, the warm start), each keeping, for every solution, one no dearer:
+docs/puzzles/keys.md#why-keys-cpsat-is-exact.
 
 Answer: ``optimal`` when CP-SAT proves it, ``feasible`` with the best bound (rounded up)
 otherwise, ``timeout`` with the bound when no solution was found, ``infeasible`` only on
@@ -71,12 +72,16 @@ def usable_routes(cv: ContractedVault) -> tuple[dict[tuple[int, int], list[ArcRo
             if needs >> (route.target - cv.robots) & 1:
                 continue  # needs its own target
             arcs.setdefault((source, route.target), []).append(ArcRoute(route.length, needs, route.path))
-    arcs = {arc: _pareto(routes) for arc, routes in arcs.items()}
+    # Shortest first, fewer needs first among equals: `_undominated` keeps the first of a tie.
+    arcs = {arc: sorted(routes, key=lambda r: (r.length, r.needs.bit_count())) for arc, routes in arcs.items()}
     while True:
         before = _before(cv, arcs, keys)
         after = [sum(1 << k for k in range(keys) if before[k] >> j & 1) for j in range(keys)]
         pruned = {
-            (source, target): [r for r in routes if not (r.needs | _bit(cv, source)) & after[target - cv.robots]]
+            (source, target): _undominated(
+                [r for r in routes if not (r.needs | _bit(cv, source)) & after[target - cv.robots]
+                 and not (r.needs | before[target - cv.robots]) & _next_only_after(cv, source, after)],
+                _bit(cv, source), before[target - cv.robots], before)
             for (source, target), routes in arcs.items()
         }
         pruned = {arc: routes for arc, routes in pruned.items() if routes}
@@ -90,38 +95,57 @@ def _bit(cv: ContractedVault, node: int) -> int:
     return 0 if node < cv.robots else 1 << (node - cv.robots)
 
 
-def _pareto(routes: list[ArcRoute]) -> list[ArcRoute]:
-    """Drop routes that another route beats: no longer and needing a subset."""
+def _next_only_after(cv: ContractedVault, source: int, after: list[int]) -> int:
+    """Keys that cannot be held when the route from `source` to the next key starts: with a
+    single robot the next key follows `source` at once, so everything forced after it
+    (after its start: every key); with several robots, nothing is known."""
+    if cv.robots > 1:
+        return 0
+    return cv.all_keys if source < cv.robots else after[source - cv.robots]
+
+
+def _undominated(routes: list[ArcRoute], source: int, target_before: int, before: list[int]) -> list[ArcRoute]:
+    """`routes` (of one arc, sorted by length, then by number of needs) without those that
+    a kept route beats: no longer, and needing only keys held whenever the beaten route may
+    be walked (its needs and `source` key mask, their `before` keys, and `target_before`)."""
     kept: list[ArcRoute] = []
-    for route in sorted(routes, key=lambda r: (r.length, bin(r.needs).count("1"))):
-        if not any(k.length <= route.length and k.needs & route.needs == k.needs for k in kept):
+    for route in routes:
+        held = _closure(route.needs | source, before) | target_before
+        if not any(k.length <= route.length and k.needs & held == k.needs for k in kept):
             kept.append(route)
     return kept
 
 
 def _before(cv: ContractedVault, arcs: dict[tuple[int, int], list[ArcRoute]], keys: int) -> list[int]:
-    """Per key, the transitively closed mask of keys every route into it needs."""
-    full = (1 << keys) - 1
-    before = [full] * keys
-    reached = [False] * keys
+    """Per key j, a mask of keys every solution collects before j: the greatest fixpoint of
+    ``before[j] = AND over routes into j of closure(needs | source)``, where closure adds
+    ``before[k]`` of every key k in the set (docs/puzzles/keys.md#strengthening says why any
+    fixpoint is sound and why each step stays transitively closed)."""
+    entries: list[set[int]] = [set() for _ in range(keys)]
     for (source, target), routes in arcs.items():
-        j = target - cv.robots
-        for route in routes:
-            before[j] &= route.needs | _bit(cv, source)
-            reached[j] = True
+        entries[target - cv.robots].update(route.needs | _bit(cv, source) for route in routes)
     # An unreachable key makes the model infeasible anyway; claim nothing about it.
-    before = [mask if reached[j] else 0 for j, mask in enumerate(before)]
+    before = [(1 << keys) - 1 if entries[j] else 0 for j in range(keys)]
     changed = True
     while changed:
         changed = False
         for j in range(keys):
-            closed = before[j]
-            for k in range(keys):
-                if closed >> k & 1:
-                    closed |= before[k]
-            if closed != before[j]:
-                before[j], changed = closed, True
+            narrowed = before[j]
+            for mask in entries[j]:
+                narrowed &= _closure(mask, before)
+            if narrowed != before[j]:
+                before[j], changed = narrowed, True
     return before
+
+
+def _closure(mask: int, before: list[int]) -> int:
+    """`mask` with the `before` mask of each of its keys added."""
+    closed, rest = mask, mask
+    while rest:
+        low = rest & -rest
+        closed |= before[low.bit_length() - 1]
+        rest ^= low
+    return closed
 
 
 def regions(cv: ContractedVault, arcs: dict[tuple[int, int], list[ArcRoute]]) -> list[list[int]]:
