@@ -19,6 +19,8 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
+from crosscheck.harness.report import render_table
+
 #: The prefix of a target's line in a benchmark's output.
 PREFIX = "TARGET "
 
@@ -62,6 +64,10 @@ def report(name: str, values: Iterable[float], unit: str = "s", median_limit: fl
     return measured
 
 
+#: The columns of `table`.
+COLUMNS = ("target", "n", "median", "limit", "ratio", "max", "limit", "ratio", "met")
+
+
 def parse(lines: Iterable[str]) -> list[Measured]:
     """The targets printed among `lines` (other lines are ignored)."""
     found = []
@@ -79,14 +85,16 @@ def table(targets: Sequence[Measured]) -> str:
         return f"{value:.3g}" if math.isfinite(value) else "none"
 
     def ratio(value: float, limit: float | None) -> str:
-        return "" if limit is None else figure(value / limit) if math.isfinite(value) else "inf"
+        if limit is None:
+            return ""
+        if not math.isfinite(value) or (limit == 0 and value > 0):
+            return "inf"
+        return "0" if limit == 0 else figure(value / limit)
 
-    rows = [("target", "n", "median", "limit", "ratio", "max", "limit", "ratio", "met")]
-    for t in targets:
-        rows.append((t.name, str(len(t.values)), f"{figure(t.median)} {t.unit}",
-                     "" if t.median_limit is None else f"{t.median_limit:g} {t.unit}", ratio(t.median, t.median_limit),
-                     f"{figure(t.max)} {t.unit}", "" if t.max_limit is None else f"{t.max_limit:g} {t.unit}",
-                     ratio(t.max, t.max_limit), "yes" if t.met else "NO"))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-                     .rstrip() for row in rows)
+    def limit_text(limit: float | None, unit: str) -> str:
+        return "" if limit is None else f"{limit:g} {unit}"
+
+    rows = [[t.name, str(len(t.values)), f"{figure(t.median)} {t.unit}", limit_text(t.median_limit, t.unit),
+             ratio(t.median, t.median_limit), f"{figure(t.max)} {t.unit}", limit_text(t.max_limit, t.unit),
+             ratio(t.max, t.max_limit), "yes" if t.met else "NO"] for t in targets]
+    return render_table(COLUMNS, rows, "table").rstrip("\n")
