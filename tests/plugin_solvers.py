@@ -11,9 +11,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 
 from crosscheck.models.amphipods import AmphipodMove, Burrow
-from crosscheck.models.keys import DIRECTIONS, KeyMove, Vault
+from crosscheck.models.keys import DIRECTIONS, Cell, KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
 
@@ -124,19 +125,23 @@ class AmphipodLiar(Solver):
         return Answer(Status.OPTIMAL, cost=30, bound=30, plan=[AmphipodMove("A1", "H1")])
 
 
-class _Cells(SearchProblem):
+#: A `_Cells` state: (robot cells, keys held).
+_CellsState = tuple[tuple[Cell, ...], frozenset[str]]
+
+
+class _Cells(SearchProblem[_CellsState, KeyMove]):
     """Plain BFS states: (robot cells, keys held)."""
 
     def __init__(self, vault: Vault) -> None:
         self.vault = vault
 
-    def initial(self):
+    def initial(self) -> _CellsState:
         return (self.vault.robots, frozenset())
 
-    def is_goal(self, state) -> bool:
+    def is_goal(self, state: _CellsState) -> bool:
         return len(state[1]) == len(self.vault.keys)
 
-    def successors(self, state):
+    def successors(self, state: _CellsState) -> Iterator[tuple[KeyMove, _CellsState, int]]:
         cells, held = state
         for robot, cell in enumerate(cells):
             for direction, target in self.vault.open_neighbours(cell):

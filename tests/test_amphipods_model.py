@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from crosscheck.models.amphipods import AmphipodMove as M
@@ -151,7 +153,7 @@ def test_path_is_the_unique_simple_path() -> None:
     assert path((2, 0), (2, 1)) == [(2, 1)]
 
 
-def rejected(burrow: Burrow, plan: list, step: int, words: str) -> None:
+def rejected(burrow: Burrow, plan: Sequence[Sequence[object]], step: int, words: str) -> None:
     with pytest.raises(InvalidPlan) as error:
         check_plan(burrow, plan)
     assert error.value.step == step

@@ -19,7 +19,7 @@ from benchmarks.targets import parse, report, table
 from benchmarks.timing import Timer
 from crosscheck.harness.records import environment
 from crosscheck.models.elevator import generate
-from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.base import Answer, Clock, Deadline, Solver, Status
 
 OLD = Provenance("python -m benchmarks.x", "0000000", "2026-01-01", "0.00 0.00 0.00", "host h, 2 cpus")
 
@@ -36,7 +36,7 @@ class Counting(Solver):
 
 
 @pytest.mark.parametrize("clock", ["wall", "cpu"])
-def test_timer_runs_warmups_then_repetitions_and_saves_them(tmp_path: Path, clock: str) -> None:
+def test_timer_runs_warmups_then_repetitions_and_saves_them(tmp_path: Path, clock: Clock) -> None:
     Counting.calls = 0
     timer = Timer(warmups=2, repeat=3, clock=clock, save=tmp_path / "run.json")
     timed = timer.solve(Counting(), generate(0, pairs=1), 1.0, group="tiny")
@@ -61,7 +61,7 @@ class ClockRecording(Solver):
 
 
 @pytest.mark.parametrize("clock", ["wall", "cpu"])
-def test_a_solves_time_limit_counts_on_the_timers_clock(clock: str) -> None:
+def test_a_solves_time_limit_counts_on_the_timers_clock(clock: Clock) -> None:
     ClockRecording.clocks = []
     Timer(warmups=0, repeat=1, clock=clock).solve(ClockRecording(), generate(0, pairs=1), 1.0)
     assert ClockRecording.clocks == [clock]

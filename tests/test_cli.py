@@ -18,7 +18,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 import crosscheck.harness.cli
 import crosscheck.solvers.registry
@@ -26,6 +26,7 @@ from crosscheck.harness.cli import main
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import RunRecord, read_records
 from crosscheck.harness.verdicts import judge_all
+from crosscheck.solvers.base import Status
 from tests.known import INSTANCES
 from tests.plugin_solvers import NAP_SECONDS, grandchild_pidfile
 
@@ -57,7 +58,7 @@ def folder(tmp_path: Path) -> Path:
     return root
 
 
-def invoke(*args: str):
+def invoke(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
@@ -333,7 +334,7 @@ def test_progress_is_silent_off_a_terminal_and_drawn_on_one() -> None:
     quiet, loud = io.StringIO(), _Terminal()
     for stream in (quiet, loud):
         progress = Progress(2, 1, stream)
-        progress(RunRecord(instance="a", puzzle="keys", solver="s", status="error"))
+        progress(RunRecord(instance="a", puzzle="keys", solver="s", status=Status.ERROR))
         progress.close()
     assert quiet.getvalue() == ""
     assert "runs 1/2" in loud.getvalue() and "failed 1" in loud.getvalue()

@@ -8,7 +8,7 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.base import Answer, Deadline, Status
 from crosscheck.solvers.cpsat import (
     WORK_PER_DETERMINISTIC_SECOND,
     configured_solver,
@@ -20,7 +20,7 @@ from crosscheck.solvers.cpsat import (
 )
 
 
-def _run(model: cp_model.CpModel, offset: int = 0):
+def _run(model: cp_model.CpModel, offset: int = 0) -> Answer:
     solver = configured_solver(Deadline(10))
     status = solver.solve(model)
     return run_answer(solver, status, model, lambda: ["witness"], run_stats(solver), offset=offset,
@@ -55,7 +55,7 @@ def test_each_cpsat_status_maps_to_its_own_answer() -> None:
     solver = configured_solver(Deadline(10))
     solver.solve(model)
 
-    def answer(status: int) -> tuple[Status, int | None, int | None]:
+    def answer(status: cp_model.CpSolverStatus) -> tuple[Status, int | None, int | None]:
         found = run_answer(solver, status, model, lambda: ["witness"], {}, offset=5)
         return found.status, found.cost, found.bound
 

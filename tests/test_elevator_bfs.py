@@ -13,6 +13,7 @@ import random
 import numpy as np
 import pytest
 
+from crosscheck.harness.index import InstanceFile
 from crosscheck.models.base import InvalidPlan
 from crosscheck.models.elevator import ELEMENT_NAMES, UP, ElevatorMove, Facility, check_plan, generate, item_name
 from crosscheck.solvers.base import Deadline, Status
@@ -57,13 +58,13 @@ def test_agrees_with_the_quotient_on_bigger_seeded_facilities(seed: int) -> None
 
 
 @pytest.mark.parametrize("found", indexed(6), ids=lambda found: found.name)
-def test_indexed_instances_up_to_six_pairs(found) -> None:
+def test_indexed_instances_up_to_six_pairs(found: InstanceFile) -> None:
     assert_answers_index(BreadthFirst(), found, 60)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("found", [f for f in indexed(7) if f not in indexed(6)], ids=lambda found: found.name)
-def test_indexed_seven_pair_instances(found) -> None:
+def test_indexed_seven_pair_instances(found: InstanceFile) -> None:
     assert_answers_index(BreadthFirst(), found, 120)
 
 
@@ -111,12 +112,12 @@ class ExpiresAfter(Deadline):
 def test_bound_at_a_timeout_never_exceeds_the_optimum_and_reaches_it() -> None:
     facility = generate(0, pairs=4)
     optimum = QuotientSearch().solve(facility, 60).cost
-    bounds = []
+    bounds: list[int] = []
     for checks in range(200):
         result = BreadthFirst()._solve(facility, ExpiresAfter(checks))
         if result.status is Status.OPTIMAL:
             break
-        assert result.status is Status.TIMEOUT and result.plan is None
+        assert result.status is Status.TIMEOUT and result.plan is None and result.bound is not None
         bounds.append(result.bound)
     assert result.cost == optimum
     assert bounds == sorted(bounds) and bounds[-1] == optimum  # the last layer before meeting proves it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -142,7 +143,7 @@ def test_check_plan_accepts_the_example_plan_after_a_json_round_trip() -> None:
     ([("up", ["hydrogen microchip"]), ("up", ["hydrogen generator", "hydrogen microchip"]),
       ("down", ["hydrogen generator"])], 2, "floor 3 is unsafe"),
 ])
-def test_check_plan_rejects(plan: list, step: int, fragment: str) -> None:
+def test_check_plan_rejects(plan: Sequence[Sequence[object]], step: int, fragment: str) -> None:
     with pytest.raises(InvalidPlan) as caught:
         check_plan(example(), plan)
     assert caught.value.step == step

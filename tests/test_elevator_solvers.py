@@ -7,9 +7,9 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from crosscheck.harness.index import discover
+from crosscheck.harness.index import InstanceFile, discover
 from crosscheck.models.elevator import ElevatorMove, Facility, all_safe, check_plan, extended, generate, parse
-from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.base import Deadline, Solver, Status
 from crosscheck.solvers.cpsat import configured_solver
 from crosscheck.solvers.elevator.common import (
     crossing_bound,
@@ -46,20 +46,20 @@ def test_registered() -> None:
 
 
 @pytest.mark.parametrize("solver", SOLVERS, ids=lambda solver: solver.name)
-def test_published_example(solver) -> None:
+def test_published_example(solver: Solver) -> None:
     facility = load("two-pairs-example.txt")
     result = solver.solve(facility, time_limit=30)
     assert (result.status, result.cost, result.bound) == (Status.OPTIMAL, 11, 11)
-    assert check_plan(facility, result.plan) == 11
+    assert result.plan is not None and check_plan(facility, result.plan) == 11
 
 
-def indexed(limit_pairs: int) -> list:
+def indexed(limit_pairs: int) -> list[InstanceFile]:
     return [found for found in discover(INSTANCES / "elevator")
             if found.expected is not None
             and len(parse(found.path.read_text(), str(found.path)).elements) <= limit_pairs]
 
 
-def assert_answers_index(solver, found, limit: float) -> None:
+def assert_answers_index(solver: Solver, found: InstanceFile, limit: float) -> None:
     """`solver` proves the index's answer for `found`, with a plan the checker accepts."""
     facility = parse(found.path.read_text(), str(found.path))
     result = solver.solve(facility, time_limit=limit)
@@ -67,18 +67,18 @@ def assert_answers_index(solver, found, limit: float) -> None:
         assert result.status is Status.INFEASIBLE
     else:
         assert (result.status, result.cost) == (Status.OPTIMAL, found.expected)
-        assert check_plan(facility, result.plan) == found.expected
+        assert result.plan is not None and check_plan(facility, result.plan) == found.expected
 
 
 @pytest.mark.parametrize("found", indexed(3), ids=lambda found: found.name)
-def test_indexed_small_instances(found) -> None:
+def test_indexed_small_instances(found: InstanceFile) -> None:
     for solver in SOLVERS[:2]:
         assert_answers_index(solver, found, 30)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("found", indexed(7), ids=lambda found: found.name)
-def test_indexed_instances_quotient(found) -> None:
+def test_indexed_instances_quotient(found: InstanceFile) -> None:
     facility = parse(found.path.read_text(), str(found.path))
     result = QuotientSearch().solve(facility, time_limit=60)
     if found.expected == "infeasible":
@@ -134,6 +134,7 @@ def test_crossing_bound_never_exceeds_the_cost_left_along_optimal_plans() -> Non
         result = BreadthFirst().solve(facility, 20)
         if result.status is not Status.OPTIMAL:
             continue
+        assert result.plan is not None and result.cost is not None
         state, names = start_state(facility), item_names(facility)
         for k, move in enumerate(result.plan):
             assert labelled_bound(state, facility.floors) <= result.cost - k
@@ -152,7 +153,7 @@ def test_crossing_bound_values() -> None:
     assert crossing_bound(4, 3, [0, 0, 0, 5]) == 0
 
 
-def counts_key(state: tuple[int, ...], floors: int) -> tuple:
+def counts_key(state: tuple[int, ...], floors: int) -> tuple[int, *tuple[tuple[int, int], ...]]:
     """The popular but wrong key: elevator floor and per-floor numbers of chips and generators."""
     generators, chips = state[1::2], state[2::2]
     return (state[0], *((chips.count(f), generators.count(f)) for f in range(floors)))
@@ -180,7 +181,7 @@ def test_per_floor_counts_merge_states_of_different_safety() -> None:
 def test_quotient_plan_names_elements_of_an_extended_instance() -> None:
     facility = extended(generate(2, pairs=2))
     result = QuotientSearch().solve(facility, 30)
-    assert result.status is Status.OPTIMAL
+    assert result.status is Status.OPTIMAL and result.plan is not None
     assert check_plan(facility, result.plan) == result.cost
     assert any("elerium" in name for move in result.plan for name in move.items)
 
@@ -194,8 +195,9 @@ def test_cpsat_times_out_honestly_with_a_valid_bound() -> None:
     result = TimeIndexed().solve(facility, work_limit=20_000)
     assert result.status is Status.TIMEOUT and "work limit" in result.message, result
     assert result.plan is None and result.bound is not None
-    assert result.bound <= optimum.cost
-    assert 20_000 <= result.stats["work"] < 40_000  # CP-SAT stops a little past its deterministic limit
+    assert optimum.cost is not None and result.bound <= optimum.cost
+    work = result.stats["work"]
+    assert isinstance(work, int) and 20_000 <= work < 40_000  # CP-SAT stops a little past its deterministic limit
 
 
 def test_cpsat_proves_infeasibility_directly_or_by_refuting_every_horizon_below_the_cap() -> None:

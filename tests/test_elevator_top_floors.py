@@ -10,10 +10,10 @@ from crosscheck.models.elevator import Facility, generate
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.elevator.common import Labelled, labelled_moves, start_state
 from crosscheck.solvers.elevator.cpsat import WasteTables, potential
-from crosscheck.solvers.elevator.top_floors import TopFloors
+from crosscheck.solvers.elevator.top_floors import GameState, TopFloors
 
 
-def game_state(game: TopFloors, state: Labelled):
+def game_state(game: TopFloors, state: Labelled) -> GameState:
     return game.state(state[0], state[2::2], state[1::2])
 
 
@@ -127,7 +127,7 @@ def test_fitting_keeps_only_game_states_within_the_wasteful_steps() -> None:
 @pytest.mark.parametrize(("floors", "pairs"), [(2, 2), (4, 2), (5, 2)])
 def test_potential_range_holds_every_potential_of_the_game_state(floors: int, pairs: int) -> None:
     game = TopFloors(floors, pairs)
-    ranges: dict = {}
+    ranges: dict[GameState, set[int]] = {}
     for state in distances_to_goal(floors, pairs):
         low, high = game.potential_range(game_state(game, state))
         assert low <= potential(floors, state) <= high, state

@@ -122,8 +122,8 @@ def test_dominators_never_cost_more_to_finish(vault: Vault) -> None:
 class WithoutDominance(ContractedProblem):
     """The same search with no state ever skipped."""
 
-    def dominators(self, state: int) -> tuple[int, ...]:
-        return ()
+    def dominators(self, state: int) -> list[int]:
+        return []
 
 
 def test_skipping_dominated_states_keeps_the_optimum_and_saves_expansions() -> None:

@@ -69,6 +69,7 @@ def test_cut_bound_is_the_door_free_optimum_on_trees_and_below_every_optimum(see
     relaxed, problem = WalkProblem(door_free(vault)), WalkProblem(vault)
     relaxed_bound, bound = relaxed.heuristic(relaxed.initial()), problem.heuristic(problem.initial())
     relaxed_exact = best_first_search(relaxed, Strategy.DIJKSTRA).cost
+    assert relaxed_exact is not None
     assert relaxed_bound <= relaxed_exact and relaxed_bound <= bound
     assert bound <= (best_first_search(problem, Strategy.DIJKSTRA).cost or 0)
     if robots == 4 and loops == 0:
@@ -120,7 +121,7 @@ def test_cut_bound_never_exceeds_the_exact_cost_to_go(seed: int) -> None:
     """State by state on small vaults: the bound against Dijkstra from that state."""
     vault = generate(seed, size=13, keys=5, loops=seed % 4, robots=(1, 4)[seed % 2])
     problem = WalkProblem(vault)
-    frontier, seen = [problem.initial()], set()
+    frontier, seen = [problem.initial()], set[int]()
     while frontier and len(seen) < 40:
         state = frontier.pop()
         if state in seen:

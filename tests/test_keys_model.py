@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import string
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -82,7 +83,7 @@ def test_check_plan_accepts_the_optimum_and_json_lists() -> None:
         ([KeyMove(0, "E")] * 2, 2, "keys not collected: b"),
     ],
 )
-def test_check_plan_rejects_each_broken_rule(plan: list, step: int, words: str) -> None:
+def test_check_plan_rejects_each_broken_rule(plan: Sequence[Sequence[object]], step: int, words: str) -> None:
     with pytest.raises(InvalidPlan) as caught:
         check_plan(parse(ONE_ROBOT_1), plan)
     assert caught.value.step == step and words in caught.value.reason
@@ -116,7 +117,7 @@ def test_generator_is_deterministic_and_solvable(robots: int) -> None:
 
 
 @pytest.mark.parametrize("params", [{"size": 10}, {"keys": 0}, {"robots": 2}, {"keys": 3, "doors": 4}])
-def test_generator_rejects_bad_parameters(params: dict) -> None:
+def test_generator_rejects_bad_parameters(params: dict[str, int]) -> None:
     with pytest.raises(ValueError):
         generate(0, **params)
 
@@ -136,7 +137,8 @@ def test_vocabulary_agrees_with_the_checker_step_by_step(seed: int, loops: int, 
     says the target is passable and its door's key bit is held; key bits follow the
     keys collected.  (The checker reads the rules itself, so this can fail.)"""
     vault = parse(VOCABULARY_VAULT) if seed % 4 == 0 else generate(seed, size=9, keys=4, loops=loops, robots=robots)
-    bits, positions, held, plan = vault.key_bits(), list(vault.robots), 0, []
+    bits, positions, held = vault.key_bits(), list(vault.robots), 0
+    plan: list[KeyMove] = []
     assert list(bits) == sorted(vault.keys) == list(vault.letters)
     for robot, direction in walk:
         robot %= len(positions)

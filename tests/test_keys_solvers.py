@@ -7,16 +7,17 @@ joins these tests by being registered.
 from __future__ import annotations
 
 import json
+from typing import TypeVar
 
 import pytest
 
 from crosscheck.models.keys import Vault, check_plan, generate, parse
-from crosscheck.solvers.base import Status
+from crosscheck.solvers.base import Solver, Status
 from crosscheck.solvers.keys.graph_search import ContractedProblem
 from crosscheck.solvers.keys.grid_search import WalkProblem
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import solvers_for
-from crosscheck.solvers.search import CHECK_EVERY, Strategy, best_first_search
+from crosscheck.solvers.search import CHECK_EVERY, SearchProblem, Strategy, best_first_search
 from tests.known import INDEX, INSTANCES, published_optima
 
 EXAMPLES = sorted(published_optima("keys"))
@@ -26,8 +27,10 @@ GENERATED = [pytest.param(name, marks=[pytest.mark.slow] if "-l20-r1-" in name e
 SOLVERS = [solver.name for solver in solvers_for("keys")]
 LIMIT = 60.0
 
+A = TypeVar("A")
 
-def solver(name: str):
+
+def solver(name: str) -> Solver:
     return next(s for s in solvers_for("keys") if s.name == name)
 
 
@@ -89,10 +92,16 @@ def test_solvers_agree_on_generated_vaults(seed: int) -> None:
 def test_heuristics_are_admissible(seed: int) -> None:
     """A* with each bound finds the cost that Dijkstra (no heuristic) finds."""
     vault = agreement_vault(seed)
-    for problem in (WalkProblem(vault), ContractedProblem(contract(vault))):
-        exact = best_first_search(problem, Strategy.DIJKSTRA).cost
-        assert problem.heuristic(problem.initial()) <= exact
-        assert best_first_search(problem, Strategy.ASTAR).cost == exact
+    assert_admissible(WalkProblem(vault))
+    assert_admissible(ContractedProblem(contract(vault)))
+
+
+def assert_admissible(problem: SearchProblem[int, A]) -> None:
+    """A* finds the optimum Dijkstra finds, and the heuristic at the start is at most it."""
+    exact = best_first_search(problem, Strategy.DIJKSTRA).cost
+    assert exact is not None
+    assert problem.heuristic(problem.initial()) <= exact
+    assert best_first_search(problem, Strategy.ASTAR).cost == exact
 
 
 def test_grid_search_times_out_honestly_on_a_large_vault() -> None:

@@ -21,6 +21,7 @@ from ortools.sat.python import cp_model
 
 import crosscheck.solvers.registry
 from crosscheck.harness.evidence import Evidence
+from crosscheck.harness.index import Expected
 from crosscheck.harness.measure import core_groups, cores, oversubscription
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
@@ -281,8 +282,9 @@ def test_runs_at_a_time_never_hold_more_threads_than_the_cores(monkeypatch: pyte
         return RunRecord(instance=task.instance, puzzle="keys", solver=task.solver, status=Status.TIMEOUT)
 
     names = ["keys-cpsat", "keys-graph", "keys-grid", "keys-cpsat", "keys-graph", "keys-cpsat"]
-    tasks = [(Task(path="v.txt", instance=f"v{number}", solver=name, cpsat_workers=2), None)
-             for number, name in enumerate(names)]
+    tasks: list[tuple[Task, Expected]] = [
+        (Task(path="v.txt", instance=f"v{number}", solver=name, cpsat_workers=2), None)
+        for number, name in enumerate(names)]
     with ThreadPoolExecutor(max_workers=2) as pool:
         records = _scheduled(pool, runner, tasks, jobs=2, budget=cores(), on_record=lambda record: None)
     assert [record.instance for record in records] == [f"v{number}" for number in range(len(names))]
@@ -303,8 +305,9 @@ def test_a_one_thread_run_does_not_wait_behind_a_cpsat_run_waiting_for_two_cores
         return RunRecord(instance=task.instance, puzzle="keys", solver=task.solver, status=Status.TIMEOUT)
 
     names = ["keys-graph", "keys-cpsat", "keys-grid"]
-    tasks = [(Task(path="v.txt", instance=f"v{number}", solver=name, cpsat_workers=2), None)
-             for number, name in enumerate(names)]
+    tasks: list[tuple[Task, Expected]] = [
+        (Task(path="v.txt", instance=f"v{number}", solver=name, cpsat_workers=2), None)
+        for number, name in enumerate(names)]
     with ThreadPoolExecutor(max_workers=2) as pool:
         records = _scheduled(pool, runner, tasks, jobs=2, budget=cores(), on_record=lambda record: None)
     assert started[-1] == "keys-cpsat"  # (graph and grid start together, in either order)

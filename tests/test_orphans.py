@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.plugin_solvers import grandchild_pidfile
@@ -30,7 +31,7 @@ def parent(pid: int) -> int:
         return int(handle.read().rsplit(")", 1)[1].split()[1])
 
 
-def wait_for(condition, seconds: float) -> bool:
+def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
     """Poll `condition` until it holds or `seconds` pass."""
     deadline = time.monotonic() + seconds
     while not condition():

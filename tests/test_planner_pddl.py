@@ -9,9 +9,9 @@ next, and that each action's cost is the checker's cost of its move.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 import pytest
 from click.testing import CliRunner
@@ -28,6 +28,12 @@ from crosscheck.solvers.planner.fd import ENCODERS, KeysFastDownward, encoder
 from crosscheck.solvers.planner.pddl import Encoding
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"
+
+Sexp = str | list["Sexp"]  # an s-expression: a word or a parenthesised list of them
+Atom = tuple[str, ...]  # a ground atom's words, e.g. ("door", "c-1-3", "k-a")
+Literals = tuple[set[Atom], set[Atom], int]  # (positive atoms, negative atoms, cost) of a conjunction
+Instance = TypeVar("Instance")
+Move = TypeVar("Move", bound=tuple[object, ...])  # a puzzle's move (a named tuple)
 
 
 def test_keys_encoding_is_plain_strips_with_costs() -> None:
@@ -65,9 +71,9 @@ def test_without_the_planner_the_solver_is_unsupported(monkeypatch: pytest.Monke
 
 # --- replaying ground encodings --------------------------------------------------------
 
-def _sexp(text: str) -> list:
+def _sexp(text: str) -> list[Sexp]:
     tokens = text.replace("(", " ( ").replace(")", " ) ").split()
-    stack: list[list] = [[]]
+    stack: list[list[Sexp]] = [[]]
     for token in tokens:
         if token == "(":
             stack.append([])
@@ -83,32 +89,49 @@ def _lines(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith(";"))
 
 
-def _literals(conjunction: list) -> tuple[set, set, int]:
+def _word(sexp: Sexp) -> str:
+    assert isinstance(sexp, str), f"expected a word, found {sexp}"
+    return sexp
+
+
+def _nested(sexp: Sexp) -> list[Sexp]:
+    assert isinstance(sexp, list), f"expected a parenthesised list, found {sexp}"
+    return sexp
+
+
+def _atom(sexp: Sexp) -> Atom:
+    """The words of a ground atom such as ``(door c-1-3 k-a)``."""
+    return tuple(_word(word) for word in _nested(sexp))
+
+
+def _literals(conjunction: Sexp) -> Literals:
     """(positive atoms, negative atoms, cost) of an ``(and ...)``."""
-    positive, negative, cost = set(), set(), 0
-    for literal in conjunction[1:]:
+    positive, negative, cost = set[Atom](), set[Atom](), 0
+    for literal in _nested(conjunction)[1:]:
         if literal[0] == "not":
-            negative.add(tuple(literal[1]))
+            negative.add(_atom(_nested(literal)[1]))
         elif literal[0] == "increase":
-            cost += int(literal[2])
+            cost += int(_word(_nested(literal)[2]))
         else:
-            positive.add(tuple(literal))
+            positive.add(_atom(literal))
     return positive, negative, cost
 
 
-def _ground_task(encoding: Encoding) -> tuple[list[tuple[str, tuple, tuple, int]], set]:
+def _ground_task(encoding: Encoding) -> tuple[list[tuple[str, tuple[set[Atom], set[Atom]],
+                                                         tuple[set[Atom], set[Atom]], int]], set[Atom]]:
     """The ground actions (name, precondition, effect, cost) and the initial atoms."""
-    actions = []
-    for part in _sexp(_lines(encoding.domain))[0]:
-        if part[0] == ":action":
-            fields = dict(zip(part[2::2], part[3::2], strict=True))
-            actions.append((part[1], _literals(fields[":precondition"]), _literals(fields[":effect"])))
-    init = next(part for part in _sexp(encoding.problem)[0] if part[0] == ":init")
-    state = {tuple(atom) for atom in init[1:] if atom[0] != "="}
+    actions: list[tuple[str, Literals, Literals]] = []
+    for part in _nested(_sexp(_lines(encoding.domain))[0]):
+        if isinstance(part, list) and part[0] == ":action":
+            fields = dict(zip(map(_word, part[2::2]), part[3::2], strict=True))
+            actions.append((_word(part[1]), _literals(fields[":precondition"]), _literals(fields[":effect"])))
+    init = next(part for part in _nested(_sexp(encoding.problem)[0]) if isinstance(part, list) and part[0] == ":init")
+    state = {_atom(atom) for atom in init[1:] if atom[0] != "="}
     return [(name, pre[:2], eff[:2], eff[2]) for name, pre, eff in actions], state
 
 
-def _accepted(check_plan: Callable, instance: Any, plan: list) -> bool:
+def _accepted(check_plan: Callable[[Instance, Sequence[Sequence[object]]], int], instance: Instance,
+              plan: list[Move]) -> bool:
     """True when the checker accepts `plan` as a prefix (all moves legal)."""
     try:
         check_plan(instance, plan)
@@ -117,14 +140,15 @@ def _accepted(check_plan: Callable, instance: Any, plan: list) -> bool:
     return True
 
 
-def _replay(instance: Any, encoding: Encoding, check_plan: Callable, candidates: list, cost_of: Callable,
+def _replay(instance: Instance, encoding: Encoding, check_plan: Callable[[Instance, Sequence[Sequence[object]]], int],
+            candidates: list[Move], cost_of: Callable[[list[Move], Move], int],
             walks: int, length: int, seed: int) -> None:
     """Random walks through the encoded task, compared with the checker at every state;
     `cost_of(plan, move)` is the rules' cost of `move` after the legal prefix `plan`."""
     actions, start = _ground_task(encoding)
     rng = random.Random(seed)
     for _ in range(walks):
-        state, plan = set(start), []
+        state, plan = set(start), list[Move]()
         for _ in range(length):
             applicable = [(name, eff, cost) for name, (pos, neg), eff, cost in actions
                           if pos <= state and not (neg & state)]
@@ -147,12 +171,14 @@ def test_amphipod_actions_are_exactly_the_checkers_moves() -> None:
             amphipods.room_label(r, s) for r in range(4) for s in range(depth)]
         every = [amphipods.AmphipodMove(a, b) for a in labels for b in labels if a != b]
 
-        def cost_of(plan: list, move: Any, burrow: Any = burrow, depth: int = depth) -> int:  # this loop's burrow
+        def cost_of(plan: list[amphipods.AmphipodMove], move: amphipods.AmphipodMove,
+                    burrow: amphipods.Burrow = burrow, depth: int = depth) -> int:  # this loop's burrow
             cells = {amphipods.room_label(r, s): kind for r, room in enumerate(burrow.rooms)
                      for s, kind in enumerate(room)}
-            for source, target in plan:
-                cells[target] = cells.pop(source)
+            for before, after in plan:
+                cells[after] = cells.pop(before)
             source, target = (amphipods.parse_label(label, depth) for label in move)
+            assert source is not None and target is not None, move
             return len(amphipods.path(source, target)) * amphipods.ENERGY[cells[move[0]]]
 
         _replay(burrow, encoder("amphipods").encode(burrow), amphipods.check_plan, every, cost_of,
@@ -160,7 +186,7 @@ def test_amphipod_actions_are_exactly_the_checkers_moves() -> None:
 
 
 def test_elevator_rides_are_exactly_the_checkers_moves() -> None:
-    def candidates(facility: Any) -> list:
+    def candidates(facility: elevator.Facility) -> list[elevator.ElevatorMove]:
         names = [elevator.item_name(e, kind) for e in facility.elements for kind in (elevator.GENERATOR,
                                                                                       elevator.MICROCHIP)]
         loads = [(a,) for a in names] + [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]

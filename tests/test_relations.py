@@ -5,6 +5,7 @@ law is caught."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -16,7 +17,8 @@ from crosscheck.models.registry import RELATIONS, get_relation
 from crosscheck.models.relations import NotApplicable, NotLarger, Offset, Related, Relation, Same
 from tests.relation_checks import burrows, check_relation, facilities, vaults
 
-INSTANCES = {"keys": lambda: vaults(150), "amphipods": lambda: burrows(24), "elevator": lambda: facilities(120)}
+INSTANCES: dict[str, Callable[[], Iterable[object]]] = {
+    "keys": lambda: vaults(150), "amphipods": lambda: burrows(24), "elevator": lambda: facilities(120)}
 #: Least number of pairs each relation must be judged on (the rest: no related instance or no answer).
 LEAST = {"keys": 60, "amphipods": 12, "elevator": 25}
 
@@ -87,10 +89,11 @@ def test_suffix_relations_need_a_plan_and_say_when_they_do_not_apply() -> None:
 
 def test_the_vault_suffix_clears_keys_picked_up_on_the_way_and_their_doors() -> None:
     vault = keys.parse("#######\n#@abBA#\n#######\n", "v")
-    seen = set()
+    seen: set[int] = set()
     for seed in range(20):
         related = get_relation("keys", "suffix").derive(vault, random.Random(seed), [(0, "E")] * 4)
         k = int(related.detail.split()[1])
+        assert isinstance(related.instance, keys.Vault)
         assert related.instance.rows[1] == ["#.@bB.#", "#..@..#", "#...@.#", "#....@#"][k - 1]
         assert related.expectation == Offset(k)
         seen.add(k)
@@ -103,6 +106,7 @@ def test_elevator_renaming_reaches_names_sharing_a_first_letter_and_any_lowercas
     for seed in range(20):
         related = get_relation("elevator", "rename").derive(facility, random.Random(seed), None)
         if related.detail.startswith("names sharing"):
+            assert isinstance(related.instance, elevator.Facility)
             initials.add(len({name[0] for name in related.instance.elements}))
     assert initials == {1}
     odd = ("and", "generator", "microchip", "nothing", "an", "a", "compatible")

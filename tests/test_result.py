@@ -1,5 +1,7 @@
 """The Result validator refuses answers that contradict themselves."""
 
+from typing import TypedDict, Unpack
+
 import pytest
 from pydantic import ValidationError
 
@@ -8,7 +10,16 @@ from crosscheck.solvers.base import Answer, Deadline, Result, Solver, Status
 PLAN = [(0, "E")]
 
 
-def make(**fields) -> Result:
+class Fields(TypedDict, total=False):
+    """The fields of a `Result` that the tests below set."""
+
+    status: Status
+    cost: int
+    bound: int
+    plan: list[tuple[int, str]]
+
+
+def make(**fields: Unpack[Fields]) -> Result:
     return Result(solver="s", instance="i", **fields)
 
 
@@ -22,16 +33,16 @@ def test_consistent_results_are_accepted() -> None:
 @pytest.mark.parametrize(
     "fields",
     [
-        dict(status=Status.OPTIMAL, cost=3, bound=3),  # optimal without a plan
-        dict(status=Status.OPTIMAL, cost=3, bound=2, plan=PLAN),  # optimal but bound differs
-        dict(status=Status.FEASIBLE, plan=PLAN),  # feasible without a cost
-        dict(status=Status.FEASIBLE, cost=2, bound=5, plan=PLAN),  # cost below its own bound
-        dict(status=Status.INFEASIBLE, cost=4, plan=PLAN),  # infeasible with a plan
-        dict(status=Status.TIMEOUT, cost=4, plan=PLAN),  # timeout with a plan
-        dict(status=Status.OPTIMAL, cost=-1, bound=-1, plan=PLAN),  # negative cost
+        Fields(status=Status.OPTIMAL, cost=3, bound=3),  # optimal without a plan
+        Fields(status=Status.OPTIMAL, cost=3, bound=2, plan=PLAN),  # optimal but bound differs
+        Fields(status=Status.FEASIBLE, plan=PLAN),  # feasible without a cost
+        Fields(status=Status.FEASIBLE, cost=2, bound=5, plan=PLAN),  # cost below its own bound
+        Fields(status=Status.INFEASIBLE, cost=4, plan=PLAN),  # infeasible with a plan
+        Fields(status=Status.TIMEOUT, cost=4, plan=PLAN),  # timeout with a plan
+        Fields(status=Status.OPTIMAL, cost=-1, bound=-1, plan=PLAN),  # negative cost
     ],
 )
-def test_inconsistent_results_are_rejected(fields: dict) -> None:
+def test_inconsistent_results_are_rejected(fields: Fields) -> None:
     with pytest.raises(ValidationError):
         make(**fields)
 
@@ -39,7 +50,7 @@ def test_inconsistent_results_are_rejected(fields: dict) -> None:
 class _Raises(Solver):
     name, puzzle, summary = "raises", "keys", "always raises"
 
-    def _solve(self, instance, deadline: Deadline) -> Answer:
+    def _solve(self, instance: object, deadline: Deadline) -> Answer:
         raise RuntimeError("boom")
 
 
@@ -59,7 +70,7 @@ class _Works(Solver):
 
     name, puzzle, summary = "works", "keys", "counts work"
 
-    def _solve(self, instance, deadline: Deadline) -> Answer:
+    def _solve(self, instance: object, deadline: Deadline) -> Answer:
         expired = deadline.expired(700)
         return Answer(Status.TIMEOUT, bound=3) if expired else Answer(Status.OPTIMAL, cost=3, bound=3, plan=PLAN)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -23,7 +24,7 @@ class Graph(SearchProblem[int, tuple[int, int]]):
     def is_goal(self, state: int) -> bool:
         return state == self.goal
 
-    def successors(self, state: int):
+    def successors(self, state: int) -> Iterator[tuple[tuple[int, int], int, int]]:
         for target, cost in self.edges.get(state, []):
             yield (state, target), target, cost
 
@@ -84,6 +85,7 @@ def test_dijkstra_and_astar_match_brute_force(seed: int) -> None:
             assert outcome.status == "exhausted" and outcome.cost is None
         else:
             assert outcome.status == "solved" and outcome.cost == expected
+            assert outcome.actions is not None
             assert path_cost(graph, outcome.actions) == expected
         assert outcome.expanded <= outcome.generated + 1
 
@@ -95,10 +97,10 @@ class Dominated(Graph):
     def __init__(self, graph: Graph, nodes: int, lying: bool = False) -> None:
         super().__init__(graph.edges, graph.goal, graph.h)
         far = 10**9
-        to_goal = [brute_force(Graph(graph.edges, graph.goal), nodes, start=u) for u in range(nodes)]
+        distances = (brute_force(Graph(graph.edges, graph.goal), nodes, start=u) for u in range(nodes))
+        to_goal = [far if distance is None else distance for distance in distances]
         self.better = {
-            u: [v for v in range(u + 1, nodes) if lying or (to_goal[v] if to_goal[v] is not None else far)
-                <= (to_goal[u] if to_goal[u] is not None else far)]
+            u: [v for v in range(u + 1, nodes) if lying or to_goal[v] <= to_goal[u]]
             for u in range(nodes)
         }
 
@@ -129,7 +131,7 @@ def test_bfs_matches_brute_force_on_unit_graphs(seed: int) -> None:
     outcome = best_first_search(graph, Strategy.BFS)
     assert outcome.cost == expected
     if expected is not None:
-        assert len(outcome.actions) == expected
+        assert outcome.actions is not None and len(outcome.actions) == expected
 
 
 def test_inconsistent_admissible_heuristic_still_optimal() -> None:
@@ -164,7 +166,7 @@ class Endless(SearchProblem[int, int]):
     def is_goal(self, state: int) -> bool:
         return False
 
-    def successors(self, state: int):
+    def successors(self, state: int) -> Iterator[tuple[int, int, int]]:
         yield 1, state + 1, 1
 
 
