@@ -5,6 +5,8 @@ from __future__ import annotations
 import heapq
 import itertools
 import json
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 import pytest
 
@@ -28,6 +30,7 @@ from tests.known import published_optima, read
 from tests.relation_checks import burrows
 
 ANSWERS = published_optima("amphipods")
+S = TypeVar("S")
 
 
 def example(name: str) -> Burrow:
@@ -183,21 +186,27 @@ class UnprunedMoves(MacroMoves):
         return False
 
 
+def reverse_graph(start: S, successors: Callable[[S], Iterable[tuple[object, S, int]]]) -> dict[S, list[tuple[S, int]]]:
+    """Every state reachable from `start`, with the (parent, step cost) pairs of its incoming steps."""
+    before: dict[S, list[tuple[S, int]]] = {start: []}
+    frontier = [start]
+    while frontier:
+        state = frontier.pop()
+        for _, child, cost in successors(state):
+            if child not in before:
+                before[child] = []
+                frontier.append(child)
+            before[child].append((state, cost))
+    return before
+
+
 def goal_reaching_states(problem: MacroMoves) -> set[str]:
     """Every reachable state of `problem` from which its goal can be reached."""
-    parents: dict[str, list[str]] = {problem.start: []}
-    stack = [problem.start]
-    while stack:
-        state = stack.pop()
-        for _, child, _ in problem.successors(state):
-            if child not in parents:
-                parents[child] = []
-                stack.append(child)
-            parents[child].append(state)
+    parents = reverse_graph(problem.start, problem.successors)
     alive = {problem.goal} if problem.goal in parents else set()
     stack = list(alive)
     while stack:
-        for parent in parents[stack.pop()]:
+        for parent, _ in parents[stack.pop()]:
             if parent not in alive:
                 alive.add(parent)
                 stack.append(parent)
@@ -289,15 +298,7 @@ def test_steps_bound_never_exceeds_the_remaining_cost_along_optimal_plans(burrow
 def exact_remaining(problem: Burrowing) -> dict[bytes, int]:
     """Every literal state reachable from the start with its least energy to a goal (states
     that reach none are left out): the whole graph, then a backward Dijkstra in plain Python."""
-    before: dict[bytes, list[tuple[bytes, int]]] = {problem.initial(): []}
-    frontier = [problem.initial()]
-    while frontier:
-        state = frontier.pop()
-        for _, child, energy in problem.successors(state):
-            if child not in before:
-                before[child] = []
-                frontier.append(child)
-            before[child].append((state, energy))
+    before = reverse_graph(problem.initial(), problem.successors)
     remaining: dict[bytes, int] = {}
     queue = [(0, goal) for goal in before if problem.is_goal(goal)]
     while queue:
