@@ -217,6 +217,7 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.amphipods.steps_kernel.project',
         'crosscheck.solvers.amphipods.steps_kernel.rehash',
         'crosscheck.solvers.amphipods.steps_kernel.search',
+        'crosscheck.solvers.amphipods.steps_kernel.stops_in_hallway',
         'crosscheck.solvers.amphipods.steps_kernel.stuck',
         'crosscheck.solvers.amphipods.steps_kernel.unpack',
         'crosscheck.solvers.amphipods.steps_projection.StackProjection.__init__',

@@ -58,6 +58,13 @@ def clean(row: np.ndarray, room: int, depth: int) -> bool:
 
 
 @njit(cache=True)
+def stops_in_hallway(row: np.ndarray, size: int, mover: int) -> bool:
+    """Whether the mover, standing on hallway cell `mover`, may stop there: it left a room
+    (phase 0) and stands above no room."""
+    return row[size + 1] == 0 and mover != 2 and mover != 4 and mover != 6 and mover != 8
+
+
+@njit(cache=True)
 def may_stop(row: np.ndarray, size: int, room_at: np.ndarray) -> bool:
     """Whether the mover (if any) may stop where it stands."""
     mover = row[size]
@@ -65,7 +72,7 @@ def may_stop(row: np.ndarray, size: int, room_at: np.ndarray) -> bool:
         return True
     room = room_at[mover]
     if room < 0:
-        return row[size + 1] == 0 and mover != 2 and mover != 4 and mover != 6 and mover != 8
+        return stops_in_hallway(row, size, mover)
     return row[size + 1] == 0 or room + 1 == row[mover]
 
 
@@ -317,7 +324,7 @@ def moves(prow: np.ndarray, size: int, depth: int, children: np.ndarray, costs: 
     mover = prow[size]
     if mover != NO_MOVER:
         count = _walk(prow, size, depth, mover, prow[size + 1], children, costs, 0)
-        if prow[size + 1] == 0 and mover != 2 and mover != 4 and mover != 6 and mover != 8:
+        if stops_in_hallway(prow, size, mover):
             children[count, :] = prow
             children[count, size], children[count, size + 1] = NO_MOVER, 0
             costs[count] = 0
