@@ -47,7 +47,7 @@ from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzl
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import Deadline, Result, Stats, Status
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
-from crosscheck.solvers.registry import Origin, add_plugins, built_in_packages, get_solver, origin
+from crosscheck.solvers.registry import Origin, add_plugins, built_in_packages, get_solver, name_warm_ups, origin
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -231,11 +231,12 @@ def failure(task: Task, expected: Expected, status: Status, message: str, second
                      cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
 
 
-def _context(start: Start, preload: tuple[str, ...]) -> ForkContext | ForkServerContext:
-    """A forkserver whose server has imported the packages `preload` (the solvers' the runs need;
-    those of the first runs, when it starts) once, so children start fast; or, for
-    ``"fork"`` while this process has one thread, forking this process (its standard streams
-    flushed first, so that a child never writes out what this process had buffered)."""
+def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | ForkServerContext:
+    """A forkserver whose server has imported the packages of the formulations `solvers` names
+    (every built-in's for `None`; those of the first runs, when it starts) and warmed those up
+    once, so children start fast; or, for ``"fork"`` while this process has one thread,
+    forking this process (its standard streams flushed first, so that a child never writes
+    out what this process had buffered)."""
     if start == "fork" and threading.active_count() == 1:
         environment()  # computed once here and inherited, as the forkserver's preload does
         sys.stdout.flush()
@@ -243,8 +244,10 @@ def _context(start: Start, preload: tuple[str, ...]) -> ForkContext | ForkServer
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
     # __main__: the server imports the command's script once, else each child would (multiprocessing's fixup)
-    # last, crosscheck.harness.warm: the formulations just imported warm up once for all runs
-    context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *preload, "crosscheck.harness.warm"])
+    # last, crosscheck.harness.warm: the formulations the runs name warm up once for all runs
+    context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *built_in_packages(solvers),
+                                    "crosscheck.harness.warm"])
+    name_warm_ups(solvers)  # read by the server when it starts (it inherits this environment)
     return context
 
 
@@ -260,15 +263,15 @@ def hard_limit(task: Task) -> float | None:
 
 
 def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[], bool] | None = None,
-                 start_method: Start = "forkserver", preload: tuple[str, ...] | None = None) -> RunRecord:
+                 start_method: Start = "forkserver", solvers: tuple[str, ...] | None = None) -> RunRecord:
     """Run `task` in a child process under its limits, started as `start_method` says (module doc);
-    always returns a record.  A forkserver started for it imports the packages `preload`
-    [default: every built-in formulation's].
+    always returns a record.  A forkserver started for it is made ready for the formulations
+    `solvers` names [default: every built-in].
 
     `should_stop` is asked every half second; when it says so, the run is killed (a
     Dask worker uses it when the client cancels the run).
     """
-    context = _context(start_method, built_in_packages() if preload is None else preload)
+    context = _context(start_method, solvers)
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(task, expected, send), daemon=True)
     start = time.perf_counter()
@@ -389,8 +392,8 @@ def run_tasks(
     isolated run's process starts (module doc).
     """
     tasks = list(tasks)
-    preload = built_in_packages(task.solver for task, _ in tasks)  # only what these runs need
-    run = functools.partial(run_isolated, start_method=start_method, preload=preload) if isolate else run_task
+    solvers = tuple(sorted({task.solver for task, _ in tasks}))  # the server readies only what these runs need
+    run = functools.partial(run_isolated, start_method=start_method, solvers=solvers) if isolate else run_task
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
     for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
         groups.put(group)

@@ -1,13 +1,15 @@
 """Imported last by the forkserver of isolated runs (`crosscheck.harness.run._context`).
 
-After the server has imported the built-in formulations the runs need, each of them warms
-up once here (`crosscheck.solvers.base.Solver.warm_up`: amphipods-steps compiles or loads its
-numba kernel), so every run forked from the server starts with that done instead of redoing
-it, and concurrent runs never compile the same code side by side.
+After the server has imported the built-in formulations the runs need, each formulation the
+runs name (`crosscheck.solvers.registry.name_warm_ups`) warms up once here
+(`crosscheck.solvers.base.Solver.warm_up`: amphipods-steps compiles or loads its numba
+kernel), so every run forked from the server starts with that done instead of redoing it,
+and concurrent runs never compile the same code side by side.  Formulations no run names
+are not warmed up (a compare of amphipods-search alone does not compile amphipods-steps).
 """
 
 from __future__ import annotations
 
-from crosscheck.solvers.registry import warm_up_imported
+from crosscheck.solvers.registry import warm_up_named
 
-warm_up_imported()
+warm_up_named()

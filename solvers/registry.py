@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from crosscheck.solvers.base import Solver
 
 PLUGIN_VARIABLE = "CROSSCHECK_SOLVERS"
+#: The formulations a forkserver warms up (`name_warm_ups`).
+WARM_UP_VARIABLE = "CROSSCHECK_WARM_UP"
 ENTRY_POINT_GROUP = "crosscheck.solvers"
 
 
@@ -109,21 +111,44 @@ def _load_built_ins(puzzle: str) -> None:
     _register(_solver_classes(BUILT_IN_PACKAGES[puzzle]) + planner, BUILT_IN)
 
 
-def warm_up_imported() -> None:
-    """`Solver.warm_up` every registered formulation, and every built-in one of a puzzle
-    package already imported (registered or not).
+def name_warm_ups(names: Iterable[str] | None) -> None:
+    """Tell a forkserver started from now on which formulations to `warm_up` (all it has
+    imported for `None`), through ``CROSSCHECK_WARM_UP``, which the server inherits."""
+    if names is None:
+        os.environ.pop(WARM_UP_VARIABLE, None)
+    else:
+        os.environ[WARM_UP_VARIABLE] = ",".join(names)
 
-    A warm-up that fails is skipped: each run then does that work itself, and any error
-    shows in its record."""
-    classes = {type(solver) for solver in SOLVERS.values()}
-    for package in (*BUILT_IN_PACKAGES.values(), PLANNER_PACKAGE):
-        if package in sys.modules:
-            classes.update(_solver_classes(package))
-    for solver in sorted(classes, key=lambda c: c.name):
+
+def warm_up_named() -> None:
+    """`Solver.warm_up` the formulations ``CROSSCHECK_WARM_UP`` names (`name_warm_ups`); when it
+    is not set, every registered formulation and every built-in one of a puzzle package already
+    imported (registered or not).
+
+    A warm-up that fails, or a name no solver has, is skipped: each run then does that work
+    itself, and any error shows in its record."""
+    for solver in sorted(_to_warm_up(os.environ.get(WARM_UP_VARIABLE)), key=lambda c: c.name):
         try:
             solver.warm_up()
         except Exception:  # noqa: BLE001 (see the docstring)
             continue
+
+
+def _to_warm_up(named: str | None) -> set[type[Solver]]:
+    """The classes of the solvers `named` (comma-separated), or see `warm_up_named` for `None`."""
+    if named is None:
+        classes = {type(solver) for solver in SOLVERS.values()}
+        for package in (*BUILT_IN_PACKAGES.values(), PLANNER_PACKAGE):
+            if package in sys.modules:
+                classes.update(_solver_classes(package))
+        return classes
+    classes = set()
+    for name in filter(None, named.split(",")):
+        try:
+            classes.add(type(get_solver(name)))
+        except KeyError:
+            continue
+    return classes
 
 
 def built_in_packages(names: Iterable[str] | None = None) -> tuple[str, ...]:

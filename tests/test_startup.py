@@ -113,11 +113,12 @@ def test_a_forkserver_preloads_only_the_packages_of_the_built_ins_its_runs_name(
 
 
 def test_compare_runs_start_warmed_up_by_their_forkserver(tmp_path: Path) -> None:
-    """`Solver.warm_up` runs once in the forkserver, before the runs forked from it."""
+    """`Solver.warm_up` runs once in the forkserver, before the runs forked from it, for the
+    formulations the runs name only."""
     (tmp_path / "vault.txt").write_text(VAULT)
     out = tmp_path / "runs.jsonl"
     facts = command(tmp_path, "compare", str(tmp_path / "vault.txt"), "--solver", "test-warmed", "--out", str(out),
                     plugins="tests.warm_solvers")
     assert facts["forkserver"] is not None
     [record] = [json.loads(line) for line in out.read_text().splitlines()]
-    assert record["message"] == "warmed up before the run"
+    assert record["message"] == "warmed up before the run; others warmed: []"

@@ -1,4 +1,4 @@
-"""A solver registered through CROSSCHECK_SOLVERS that tells where its warm-up ran (tests/test_startup.py)."""
+"""Solvers registered through CROSSCHECK_SOLVERS that tell where warm-ups ran (tests/test_startup.py)."""
 
 from __future__ import annotations
 
@@ -7,21 +7,30 @@ import os
 from crosscheck.models.keys import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 
+#: Per solver name, the process that ran its `warm_up`.
+WARMED_IN: dict[str, int] = {}
+
 
 class WarmedUp(Solver):
-    """Answers `unsupported` with a message saying in which process its warm-up ran."""
+    """Answers `unsupported` with a message saying in which process its warm-up ran, and
+    which other solvers of this module were warmed up at all."""
 
     name, puzzle, summary = "test-warmed", "keys", "reports where it was warmed up"
-    #: The process that ran `warm_up` (None: none did).
-    warmed_in: int | None = None
 
     @classmethod
     def warm_up(cls) -> None:
-        cls.warmed_in = os.getpid()
+        WARMED_IN[cls.name] = os.getpid()
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
-        where = {None: "nowhere", os.getpid(): "in the run"}.get(self.warmed_in, "before the run")
-        return Answer(Status.UNSUPPORTED, message=f"warmed up {where}")
+        where = {None: "nowhere", os.getpid(): "in the run"}.get(WARMED_IN.get(self.name), "before the run")
+        others = sorted(set(WARMED_IN) - {self.name})
+        return Answer(Status.UNSUPPORTED, message=f"warmed up {where}; others warmed: {others}")
 
 
-SOLVERS: list[type[Solver]] = [WarmedUp]
+class NeverNamed(WarmedUp):
+    """A solver the test's runs do not name: its warm-up must not run for them."""
+
+    name, summary = "test-unnamed", "is warmed up only when a run names it"
+
+
+SOLVERS: list[type[Solver]] = [WarmedUp, NeverNamed]
