@@ -205,6 +205,7 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.amphipods.steps_kernel.column_energy',
         'crosscheck.solvers.amphipods.steps_kernel.distances',
         'crosscheck.solvers.amphipods.steps_kernel.doubled',
+        'crosscheck.solvers.amphipods.steps_kernel.doubled_index',
         'crosscheck.solvers.amphipods.steps_kernel.expand',
         'crosscheck.solvers.amphipods.steps_kernel.explore',
         'crosscheck.solvers.amphipods.steps_kernel.find',
@@ -224,7 +225,6 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.amphipods.steps_projection.StackProjection.bound',
         'crosscheck.solvers.amphipods.steps_projection.StackProjection.build',
         'crosscheck.solvers.amphipods.steps_projection._goal_node',
-        'crosscheck.solvers.amphipods.steps_projection._grown',
     }),
     'amphipods-stops': frozenset({
         'crosscheck.solvers.amphipods.stops.StopMoves.__init__',

@@ -223,13 +223,11 @@ class Store:
     def grow(self) -> None:
         """Double the node arrays, the table and the heap."""
         nodes = int(self.counters[kernel.NODES])
-        self.keys = doubled(self.keys)
+        self.keys, self.table = kernel.doubled_index(self.keys, self.table, nodes)
         self.g = doubled(self.g)
         self.parent = doubled(self.parent, -1)
         self.step = doubled(self.step)
         self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
-        self.table = np.full(2 * len(self.table), -1, dtype=np.int32)
-        kernel.rehash(self.table, self.keys, nodes)
 
     def outcome(self, ending: Ending, cost: int | None, steps: list[Step] | None) -> SearchOutcome[Step]:
         """The search's outcome; at a timeout the bound is the smallest f still open."""

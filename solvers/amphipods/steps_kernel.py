@@ -514,3 +514,11 @@ def doubled(array: np.ndarray, fill: int = 0) -> np.ndarray:
     bigger = np.full((2 * len(array),) + array.shape[1:], fill, dtype=array.dtype)
     bigger[:len(array)] = array
     return bigger
+
+
+def doubled_index(keys: np.ndarray, table: np.ndarray, nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    """`keys` (packed states, the first `nodes` in use) and their hash `table`, both twice as
+    large, the table rebuilt for its new size."""
+    bigger_keys, bigger_table = doubled(keys), np.full(2 * len(table), -1, dtype=np.int32)
+    rehash(bigger_table, bigger_keys, nodes)
+    return bigger_keys, bigger_table

@@ -38,11 +38,11 @@ from crosscheck.solvers.amphipods.steps_kernel import (
     bound,
     distances,
     doubled,
+    doubled_index,
     explore,
     find,
     pack,
     project,
-    rehash,
 )
 from crosscheck.solvers.base import Deadline
 
@@ -78,7 +78,8 @@ class StackProjection:
             if counters[P_STATUS] == EXHAUSTED:
                 break
             if counters[P_STATUS] == NEEDS_ROOM:
-                keys, table, edges = _grown(keys, table, edges, int(counters[P_NODES]))
+                keys, table = doubled_index(keys, table, int(counters[P_NODES]))
+                edges = doubled(edges)
             if deadline.expired(int(counters[P_HEAD]) - expanded):
                 return None
         nodes = int(counters[P_NODES])
@@ -102,10 +103,3 @@ def _goal_node(keys: np.ndarray, table: np.ndarray, size: int, depth: int) -> in
     pack(goal, size, words)
     return int(find(table, keys, words)[0])
 
-
-def _grown(keys: np.ndarray, table: np.ndarray, edges: np.ndarray, nodes: int) -> tuple[np.ndarray, ...]:
-    """The exploration's arrays doubled (the table rebuilt for its new size)."""
-    bigger_table = np.full(2 * len(table), -1, dtype=np.int32)
-    bigger_keys = doubled(keys)
-    rehash(bigger_table, bigger_keys, nodes)
-    return bigger_keys, bigger_table, doubled(edges)
