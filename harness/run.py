@@ -426,7 +426,7 @@ def run_tasks(
 
 
 def _scheduled(pool: ThreadPoolExecutor, runner: Callable[[Task, Expected], RunRecord],
-               tasks: list[tuple[Task, Expected]], jobs: int, budget: int,
+               tasks: Sequence[tuple[Task, Expected]], jobs: int, budget: int,
                on_record: Callable[[RunRecord], None]) -> list[RunRecord]:
     """Every task's record from `runner` on `pool`, returned in task order.  Whenever fewer
     than `jobs` run, the first waiting task (in task order) whose threads (at most `budget`)

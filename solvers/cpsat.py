@@ -41,6 +41,7 @@ class _ImportedOnUse:
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
+    from ortools.sat.python.cp_model_helper import CpSolverStatus
 else:
     cp_model = _ImportedOnUse("ortools.sat.python.cp_model")
 
@@ -91,7 +92,7 @@ def configured_solver(deadline: Deadline, seed: int = SEED, workers: int | None 
     return solver
 
 
-def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline) -> Any:
+def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline) -> CpSolverStatus:
     """``solver.solve(model)`` within `deadline`; CP-SAT's status.  The run's deterministic
     time is counted as work on `deadline` (see `WORK_PER_DETERMINISTIC_SECOND`).
 
@@ -104,7 +105,7 @@ def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline
     return status
 
 
-def _solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline) -> Any:
+def _solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline) -> CpSolverStatus:
     """``solver.solve(model)``, stopped by a watcher thread on a CPU clock (see `solve`)."""
     if deadline.clock == "wall" or deadline.seconds is None:
         return solver.solve(model)
@@ -150,7 +151,7 @@ def integer_bound(value: float) -> int:
     return max(0, math.ceil(value - 1e-6))
 
 
-def has_solution(status: Any, model: cp_model.CpModel) -> bool | None:
+def has_solution(status: CpSolverStatus, model: cp_model.CpModel) -> bool | None:
     """True when CP-SAT found a solution, False when it proved there is none, None when
     a limit (time or work) ended the run first.
 
@@ -166,7 +167,7 @@ def has_solution(status: Any, model: cp_model.CpModel) -> bool | None:
     return None
 
 
-def run_answer(solver: cp_model.CpSolver, status: Any, model: cp_model.CpModel, plan: Callable[[], Sequence[Any]],
+def run_answer(solver: cp_model.CpSolver, status: CpSolverStatus, model: cp_model.CpModel, plan: Callable[[], Sequence[Any]],
            stats: Stats, *, offset: int = 0, infeasible: str = "") -> Answer:
     """The answer of a finished optimisation run whose objective plus `offset` is the plan's cost.
 

@@ -117,7 +117,7 @@ def _literals(conjunction: Sexp) -> Literals:
     return positive, negative, cost
 
 
-def _ground_task(encoding: Encoding) -> tuple[list[tuple[str, tuple[set[Atom], set[Atom]],
+def _ground_task(encoding: Encoding[Move]) -> tuple[list[tuple[str, tuple[set[Atom], set[Atom]],
                                                          tuple[set[Atom], set[Atom]], int]], set[Atom]]:
     """The ground actions (name, precondition, effect, cost) and the initial atoms."""
     actions: list[tuple[str, Literals, Literals]] = []
@@ -140,7 +140,7 @@ def _accepted(check_plan: Callable[[Instance, Sequence[Sequence[object]]], int],
     return True
 
 
-def _replay(instance: Instance, encoding: Encoding, check_plan: Callable[[Instance, Sequence[Sequence[object]]], int],
+def _replay(instance: Instance, encoding: Encoding[Move], check_plan: Callable[[Instance, Sequence[Sequence[object]]], int],
             candidates: list[Move], cost_of: Callable[[list[Move], Move], int],
             walks: int, length: int, seed: int) -> None:
     """Random walks through the encoded task, compared with the checker at every state;

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
+
+#: A puzzle's move (`KeyMove`, `AmphipodMove`, `ElevatorMove`).
+Move = TypeVar("Move")
 
 GroundAction = tuple[str, ...]
 
@@ -41,15 +44,15 @@ class Action:
 
 
 @dataclass(frozen=True)
-class Encoding:
+class Encoding(Generic[Move]):
     """A puzzle instance as a PDDL planning task, and the way back to its moves."""
 
     domain: str
     problem: str
-    decode: Callable[[GroundAction], Any]
+    decode: Callable[[GroundAction], Move]
     translate_options: tuple[str, ...] = ()  # extra options for Fast Downward's translator
 
-    def moves(self, plan: Sequence[GroundAction]) -> list[Any]:
+    def moves(self, plan: Sequence[GroundAction]) -> list[Move]:
         """The planner's plan in the puzzle's move vocabulary."""
         return [self.decode(action) for action in plan]
 

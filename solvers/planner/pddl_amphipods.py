@@ -69,7 +69,7 @@ def _action(kind: str, source: Position, target: Position, depth: int) -> Action
                   cost=len(route) * ENERGY[kind])
 
 
-def encode(burrow: Burrow) -> Encoding:
+def encode(burrow: Burrow) -> Encoding[AmphipodMove]:
     """The burrow as a PDDL task whose optimal plans are the burrow's optimal move sequences."""
     depth = burrow.depth
     table: dict[str, AmphipodMove] = {}

@@ -131,7 +131,7 @@ def _literal(atom: str, value: bool) -> str:
     return atom if value else f"(not {atom})"
 
 
-def encode(facility: Facility) -> Encoding:
+def encode(facility: Facility) -> Encoding[ElevatorMove]:
     """The facility as a PDDL task whose optimal plans are its optimal ride sequences."""
     atoms = _Atoms(facility)
     actions, table = [], {}

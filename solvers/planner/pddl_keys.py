@@ -44,7 +44,7 @@ def _cell(r: int, c: int) -> str:
     return f"c-{r}-{c}"
 
 
-def encode(vault: Vault) -> Encoding:
+def encode(vault: Vault) -> Encoding[KeyMove]:
     """The vault as a PDDL task whose optimal plans are the vault's optimal move sequences."""
     cells = [(r, c) for r in range(vault.height) for c in range(vault.width) if vault.at((r, c)) != WALL]
     init = [f"(at r{i} {_cell(*cell)})" for i, cell in enumerate(vault.robots)]
