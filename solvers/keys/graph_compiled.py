@@ -139,13 +139,14 @@ class Store:
                              int(counters[kernel.GENERATED]))
 
 
-def compiled_search(problem: ContractedProblem, deadline: Deadline | None = None) -> SearchOutcome[Action]:
+def compiled_search(problem: ContractedProblem, deadline: Deadline | None = None,
+                    capacity: int = FIRST_CAPACITY) -> SearchOutcome[Action]:
     """A* over `problem` (one robot reaching every key: `ContractedProblem.compiles`) in
-    compiled code, until a goal, exhaustion or the deadline."""
+    compiled code, until a goal, exhaustion or the deadline; its arrays first hold `capacity` nodes."""
     deadline = deadline or Deadline(None)
     tables = bound_tables(problem.bound)
     routes, route_list = route_tables(problem)
-    store = Store()
+    store = Store(capacity)
     store.add_start(problem.initial(), int(kernel.bound(tables, 0, problem.goal)))
     expanded = 0
     while True:
