@@ -15,6 +15,8 @@ shortest tours and paths through each biconnected component's ports) to its brid
 loopy vaults the bridges alone say little).  A state is not expanded once the same robot
 nodes holding one more key were reached at no greater cost (`ContractedProblem.dominators`).
 The plan is the routes' cell paths as `KeyMove`s.
+A lone robot on a vault with cycles is searched by the same rules in compiled code
+(`ContractedProblem.compiles`, `crosscheck.solvers.keys.graph_compiled`).
 """
 
 from __future__ import annotations
