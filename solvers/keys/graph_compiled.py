@@ -1,8 +1,9 @@
-"""keys-graph's compiled A* for one robot: the tables of `graph_kernel` and the search loop.
+"""keys-graph's compiled A*: the tables of `graph_kernel` and the search loop.
 
 `compiled_search` runs exactly the search of `ContractedProblem` (same successors, bound and
 dominance, `crosscheck.solvers.keys.graph_kernel`) in compiled code, checking the deadline
-between chunks of expansions.  keys-graph uses it for a lone robot on a vault with cycles,
+between chunks of expansions.  keys-graph uses it when every robot is alone in its part of a
+vault with cycles,
 where the bound's Held-Karp tables already import numpy (numba and numpy are heavy to
 import, so a loop-free vault, quick in Python, does without).
 """
@@ -40,7 +41,7 @@ def _padded(rows: list[list[tuple[int, int, int]]], width: int) -> np.ndarray:
 
 
 def bound_tables(bound: RemainingKeysBound) -> BoundTables:
-    """`bound`'s tables (for its one robot) as `graph_kernel.BoundTables`."""
+    """`bound`'s tables (for robots alone in their parts) as `graph_kernel.BoundTables`."""
     blocks = bound.blocks
     nodes = len(bound._slot)
     offsets, sizes, ports, tour_base, open_base = [], [], [], [], []
@@ -82,7 +83,12 @@ def route_tables(problem: ContractedProblem) -> tuple[RouteTables, list[Route]]:
                 lengths.append(route.length)
                 routes.append(route)
         starts.append(len(routes))
-    return RouteTables(problem.keys, _ints(starts), _ints(keys), _ints(needs), _ints(lengths)), routes
+    reach = [0] * problem.packing.robots
+    for (robot,), group_keys in problem.bound.groups:
+        reach[robot] = group_keys
+    tables = RouteTables(problem.keys, problem.packing.robots, problem.packing.bits_per_robot, _ints(reach),
+                         _ints(starts), _ints(keys), _ints(needs), _ints(lengths))
+    return tables, routes
 
 
 class Store:
@@ -121,7 +127,7 @@ class Store:
                       self.heap_node, self.counters, bound, routes, budget)
         return int(self.counters[kernel.STATUS])
 
-    def outcome(self, ending: Ending, routes: list[Route]) -> SearchOutcome[Action]:
+    def outcome(self, ending: Ending, routes: list[Route], robots: int) -> SearchOutcome[Action]:
         """The search's outcome; at a timeout the bound is the smallest f still open."""
         counters = self.counters
         cost = actions = bound = None
@@ -130,7 +136,7 @@ class Store:
             cost = bound = int(self.g[node])
             actions = []
             while (link := int(self.route[node])) >= 0:
-                actions.append((0, routes[link]))
+                actions.append((link % robots, routes[link // robots]))
                 node = int(self.parent[node])
             actions.reverse()
         elif ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
@@ -141,23 +147,24 @@ class Store:
 
 def compiled_search(problem: ContractedProblem, deadline: Deadline | None = None,
                     capacity: int = FIRST_CAPACITY) -> SearchOutcome[Action]:
-    """A* over `problem` (one robot reaching every key: `ContractedProblem.compiles`) in
+    """A* over `problem` (robots alone in their parts: `ContractedProblem.compiles`) in
     compiled code, until a goal, exhaustion or the deadline; its arrays first hold `capacity` nodes."""
     deadline = deadline or Deadline(None)
     tables = bound_tables(problem.bound)
     routes, route_list = route_tables(problem)
     store = Store(capacity)
-    store.add_start(problem.initial(), int(kernel.bound(tables, 0, problem.goal)))
+    store.add_start(problem.initial(), int(kernel.state_bound(tables, routes, problem.initial())))
+    robots = problem.packing.robots
     expanded = 0
     while True:
         work_left = deadline.work_left()
         status = store.run(tables, routes, CHUNK if work_left is None else max(1, min(CHUNK, work_left)))
         done, expanded = int(store.counters[kernel.EXPANDED]) - expanded, int(store.counters[kernel.EXPANDED])
         if status == kernel.SOLVED:
-            return store.outcome(Ending.SOLVED, route_list)
+            return store.outcome(Ending.SOLVED, route_list, robots)
         if status == kernel.EXHAUSTED:
-            return store.outcome(Ending.EXHAUSTED, route_list)
+            return store.outcome(Ending.EXHAUSTED, route_list, robots)
         if status == kernel.NEEDS_ROOM:
             store.grow()
         if deadline.expired(done):
-            return store.outcome(Ending.TIMEOUT, route_list)
+            return store.outcome(Ending.TIMEOUT, route_list, robots)

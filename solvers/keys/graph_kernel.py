@@ -1,19 +1,20 @@
-"""The compiled kernel of ``keys-graph`` for one robot (numba): its bound and its A*.
+"""The compiled kernel of ``keys-graph`` for robots alone in their parts (numba): bound and A*.
 
 All of the formulation's compiled code lives in this one module because numba's cache
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does: split across modules, an edited rule could keep running from a stale cache.
 
 It computes exactly what the Python `crosscheck.solvers.keys.graph_search.ContractedProblem`
-computes for a vault with one robot (every key in its reach): the same successors (per key
-not held, the shortest usable route), the same bound (`RemainingKeysBound.walk`: the bridge
-walk around the keys' ring, the cycle components' tours and paths of `CycleTours`, the best
-last key, the re-entry term; the arguments are in those modules' docstrings) and the same
-skipping of dominated states.  Its tables are built, and checked against the Python bound
+computes for a vault whose robots are each alone in their part of it (every key in one's
+reach): the same successors (per robot and key not held, the shortest usable route), the
+same bound (per robot `RemainingKeysBound.walk`: the bridge walk around the keys' ring, the
+cycle components' tours and paths of `CycleTours`, the best last key, the re-entry term; the
+arguments are in those modules' docstrings; the robots' walks add up) and the same skipping
+of dominated states.  Its tables are built, and checked against the Python bound
 (tests/test_keys_bounds.py), in `crosscheck.solvers.keys.graph_compiled`.
 
-A state is the Python one: ``mask of keys held | node << keys``; the robot starts on node 0 and
-key k is node ``1 + k``.  `search` keeps its nodes (states reached), hash table and heap in
+A state is the Python one: ``mask of keys held | node of robot r << (keys + r * bits)``;
+robot r starts on node r and key k is node ``robots + k``.  `search` keeps its nodes (states reached), hash table and heap in
 arrays owned by the caller, so it can stop after a budget of expansions, or when they are
 full (`NEEDS_ROOM`: the caller grows them), and resume.
 """
@@ -74,10 +75,15 @@ class BoundTables(NamedTuple):
 
 
 class RouteTables(NamedTuple):
-    """The routes per node: ``start[n] .. start[n + 1]`` index node n's routes, by target key
-    (`key`, its bit index), then by length; `needs` and `length` per route."""
+    """The robots and the routes per node: robot r's node is bits ``keys + r * bits`` on of
+    a state, and it reaches the keys of ``reach[r]``; ``start[n] .. start[n + 1]`` index node
+    n's routes, by target key (`key`, its bit index), then by length; `needs` and `length`
+    per route."""
 
     keys: int
+    robots: int
+    bits: int
+    reach: np.ndarray
     start: np.ndarray
     key: np.ndarray
     needs: np.ndarray
@@ -247,34 +253,47 @@ def _dominated(table: np.ndarray, states: np.ndarray, g: np.ndarray, state: int,
 
 
 @njit(cache=True)
+def state_bound(b: BoundTables, r: RouteTables, state: int) -> int:
+    """The bound of `state`: the sum over robots of `bound` on its node and remaining keys."""
+    remaining = ~state & ((1 << r.keys) - 1)
+    total = 0
+    for robot in range(r.robots):
+        if r.reach[robot]:
+            node = state >> (r.keys + robot * r.bits) & ((1 << r.bits) - 1)
+            total += bound(b, node, remaining & r.reach[robot])
+    return total
+
+
+@njit(cache=True)
 def _expand(state: int, n: int, cost: int, states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray,
             route: np.ndarray, table: np.ndarray, heap_key: np.ndarray, heap_node: np.ndarray, counters: np.ndarray,
             b: BoundTables, r: RouteTables) -> None:
-    """Reach node n's successors: per key not held, its shortest usable route (routes to one
-    key are consecutive, shortest first); a successor reached more cheaply is (re)opened."""
-    goal = (1 << r.keys) - 1
-    held = state & goal
-    node = state >> r.keys
-    taken = -1
-    for i in range(r.start[node], r.start[node + 1]):
-        k = r.key[i]
-        if held >> k & 1 or k == taken or r.needs[i] & held != r.needs[i]:
-            continue
-        taken = k
-        child = held | 1 << k | (1 + k) << r.keys
-        new_g = cost + r.length[i]
-        counters[GENERATED] += 1
-        m, slot = find(table, states, child)
-        if m >= 0 and g[m] <= new_g:
-            continue
-        if m < 0:
-            m = counters[NODES]
-            counters[NODES] += 1
-            states[m], table[slot] = child, m
-            h[m] = bound(b, 1 + k, goal & ~child)
-        g[m], parent[m], route[m] = new_g, n, i
-        heap_push(heap_key, heap_node, counters[HEAP_SIZE], (new_g + h[m]) << G_BITS | (G_MASK - new_g), m)
-        counters[HEAP_SIZE] += 1
+    """Reach node n's successors: per robot and key not held, its shortest usable route (routes
+    to one key are consecutive, shortest first); a successor reached more cheaply is (re)opened."""
+    held = state & ((1 << r.keys) - 1)
+    for robot in range(r.robots):
+        shift = r.keys + robot * r.bits
+        node = state >> shift & ((1 << r.bits) - 1)
+        others = state & ~(((1 << r.bits) - 1) << shift)
+        taken = -1
+        for i in range(r.start[node], r.start[node + 1]):
+            k = r.key[i]
+            if held >> k & 1 or k == taken or r.needs[i] & held != r.needs[i]:
+                continue
+            taken = k
+            child = others | 1 << k | (r.robots + k) << shift
+            new_g = cost + r.length[i]
+            counters[GENERATED] += 1
+            m, slot = find(table, states, child)
+            if m >= 0 and g[m] <= new_g:
+                continue
+            if m < 0:
+                m = counters[NODES]
+                counters[NODES] += 1
+                states[m], table[slot], h[m] = child, m, state_bound(b, r, child)
+            g[m], parent[m], route[m] = new_g, n, i * r.robots + robot
+            heap_push(heap_key, heap_node, counters[HEAP_SIZE], (new_g + h[m]) << G_BITS | (G_MASK - new_g), m)
+            counters[HEAP_SIZE] += 1
 
 
 @njit(cache=True)
@@ -283,8 +302,8 @@ def search(states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray,
            b: BoundTables, r: RouteTables, budget: int) -> None:
     """A* (the engine's rules, `crosscheck.solvers.search`) for at most `budget` expansions.
 
-    Per node: its state, best cost `g`, bound `h`, `parent` node and `route` from it (-1 for
-    the start).  Sets counters[STATUS]: `SOLVED` (counters[GOAL] the goal's node),
+    Per node: its state, best cost `g`, bound `h`, `parent` node and how it was reached from
+    it, ``route * robots + robot`` (-1 for the start).  Sets counters[STATUS]: `SOLVED` (counters[GOAL] the goal's node),
     `EXHAUSTED`, `BUDGET_SPENT`, or `NEEDS_ROOM` before an expansion that might not fit
     (the caller grows the arrays and calls again: nothing is lost).
     """
@@ -293,7 +312,8 @@ def search(states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray,
         if budget <= 0:
             counters[STATUS] = BUDGET_SPENT
             return
-        if counters[NODES] + r.keys > len(states) or counters[HEAP_SIZE] + r.keys > len(heap_key):
+        fanout = r.keys * r.robots
+        if counters[NODES] + fanout > len(states) or counters[HEAP_SIZE] + fanout > len(heap_key):
             counters[STATUS] = NEEDS_ROOM
             return
         key, n = heap_pop(heap_key, heap_node, counters[HEAP_SIZE])

@@ -15,7 +15,7 @@ shortest tours and paths through each biconnected component's ports) to its brid
 loopy vaults the bridges alone say little).  A state is not expanded once the same robot
 nodes holding one more key were reached at no greater cost (`ContractedProblem.dominators`).
 The plan is the routes' cell paths as `KeyMove`s.
-A lone robot on a vault with cycles is searched by the same rules in compiled code
+Robots each alone in their part of a vault with cycles are searched by the same rules in compiled code
 (`ContractedProblem.compiles`, `crosscheck.solvers.keys.graph_compiled`).
 """
 
@@ -85,9 +85,12 @@ class ContractedProblem(PackedKeysProblem[Action]):
         ] if len(self.bound.groups) > 1 else []
 
     def compiles(self) -> bool:
-        """Whether `crosscheck.solvers.keys.graph_compiled` runs this search: one robot that
-        reaches every key, on a vault with cycles (whose bound imports numpy anyway)."""
-        return self.bound.groups == [((0,), self.goal)] and bool(self.bound.blocks.components)
+        """Whether `crosscheck.solvers.keys.graph_compiled` runs this search: every key in the
+        reach of a robot alone in its part of a vault with cycles (whose bound imports numpy
+        anyway; several robots in one part are bounded by a spanning tree, not compiled)."""
+        groups = self.bound.groups
+        return (all(len(robots) == 1 for robots, _ in groups) and sum(keys for _, keys in groups) == self.goal
+                and bool(self.bound.blocks.components))
 
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
