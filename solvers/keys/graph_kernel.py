@@ -14,9 +14,9 @@ of dominated states.  Its tables are built, and checked against the Python bound
 (tests/test_keys_bounds.py), in `crosscheck.solvers.keys.graph_compiled`.
 
 A state is the Python one: ``mask of keys held | node of robot r << (keys + r * bits)``;
-robot r starts on node r and key k is node ``robots + k``.  `search` keeps its nodes (states reached), hash table and heap in
-arrays owned by the caller, so it can stop after a budget of expansions, or when they are
-full (`NEEDS_ROOM`: the caller grows them), and resume.
+robot r starts on node r and key k is node ``robots + k``.  `search` keeps its nodes (states
+reached), hash table and heap in arrays owned by the caller, so it can stop after a budget of
+expansions, or when they are full (`NEEDS_ROOM`: the caller grows them), and resume.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS = range(6)
 
 
 class BoundTables(NamedTuple):
-    """`RemainingKeysBound`'s tables for one robot, as arrays (built in `graph_compiled`).
+    """`RemainingKeysBound`'s tables for a robot alone in its part, as arrays (`graph_compiled`).
 
     Keys sit on a ring in preorder; ``ring_low[m & low_mask] | ring_high[m >> half]`` is the
     key mask m as ring positions.  Per node n: `slot` (ring positions ranked before it),
