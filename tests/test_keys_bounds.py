@@ -19,10 +19,13 @@ from pathlib import Path
 import pytest
 
 from crosscheck.models.keys import Vault, generate, parse
+from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.keys import graph_kernel
+from crosscheck.solvers.keys.graph_compiled import bound_tables, compiled_search, route_tables
 from crosscheck.solvers.keys.graph_search import ContractedProblem, remaining_keys_bound
 from crosscheck.solvers.keys.cycle_tours import biconnected_components, held_karp_tables
 from crosscheck.solvers.keys.routes import contract
-from crosscheck.solvers.search import Strategy, best_first_search
+from crosscheck.solvers.search import Ending, Strategy, best_first_search
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
 
@@ -233,3 +236,42 @@ def test_biconnected_components_match_the_definition(seed: int) -> None:
     found = biconnected_components(around)
     assert sorted(e for component in found for e in component) == list(range(len(edges)))
     assert {frozenset(component) for component in found} == _blocks_by_definition(vertices, edges)
+
+
+def compiling(candidates: list[Vault]) -> list[Vault]:
+    """The vaults of `candidates` that keys-graph searches in compiled code."""
+    return [vault for vault in candidates if ContractedProblem(contract(vault)).compiles()]
+
+
+@pytest.mark.parametrize("vault", compiling(vaults()), ids=lambda vault: vault.name)
+def test_compiled_bound_is_the_python_bound(vault: Vault) -> None:
+    """`graph_kernel.state_bound` equals `ContractedProblem.heuristic` on every reachable state
+    (so the admissibility shown above carries over to the compiled search)."""
+    problem = ContractedProblem(contract(vault))
+    tables, (routes, _) = bound_tables(problem.bound), route_tables(problem)
+    for state in exact_costs(problem):
+        assert graph_kernel.state_bound(tables, routes, state) == problem.heuristic(state), state
+
+
+@pytest.mark.parametrize("vault", compiling([*vaults(), *SKIPPING]), ids=lambda vault: vault.name)
+def test_compiled_search_finds_the_engines_optimum(vault: Vault) -> None:
+    """Same optimum as the engine's A* over the Python problem, by a chain of routes of that cost
+    from the start; with arrays of room for 8 states, they grow (and the search resumes) often."""
+    problem = ContractedProblem(contract(vault))
+    engine = best_first_search(problem, Strategy.ASTAR)
+    compiled = compiled_search(problem, capacity=8)
+    cost, actions = compiled.solution()
+    assert cost == engine.cost and compiled.expanded > 0
+    state = problem.initial()
+    for action in actions:
+        state, step = next((after, step) for move, after, step in problem.successors(state) if move == action)
+        cost -= step
+    assert problem.is_goal(state) and cost == 0
+
+
+def test_compiled_search_stops_at_the_work_limit_with_a_bound() -> None:
+    problem = ContractedProblem(contract(SKIPPING[1]))
+    optimum = compiled_search(problem).solution()[0]
+    stopped = compiled_search(problem, Deadline(None, work=5))
+    assert stopped.status is Ending.TIMEOUT and stopped.expanded == 5
+    assert stopped.bound is not None and 0 < stopped.bound <= optimum  # the smallest open f

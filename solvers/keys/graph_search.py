@@ -15,13 +15,15 @@ shortest tours and paths through each biconnected component's ports) to its brid
 loopy vaults the bridges alone say little).  A state is not expanded once the same robot
 nodes holding one more key were reached at no greater cost (`ContractedProblem.dominators`).
 The plan is the routes' cell paths as `KeyMove`s.
+Robots each alone in their part of a vault with cycles are searched by the same rules in compiled code
+(`ContractedProblem.compiles`, `crosscheck.solvers.keys.graph_compiled`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from crosscheck.models.keys import KeyMove, Vault
+from crosscheck.models.keys import KeyMove, Vault, parse
 from crosscheck.solvers.base import Answer, Deadline, Solver
 from crosscheck.solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
 from crosscheck.solvers.keys.cycle_tours import CycleTours
@@ -30,6 +32,9 @@ from crosscheck.solvers.keys.routes import ContractedVault, Route, contract
 from crosscheck.solvers.search import Strategy, best_first_search
 
 Action = tuple[int, Route]  # (robot, route it walks)
+
+#: A ring with a door, for `GraphSearch.warm_up`: one robot on a vault with a cycle.
+WARM_UP = "#######\n#@.a.A#\n#.###.#\n#..b..#\n#######\n"
 
 
 class ContractedProblem(PackedKeysProblem[Action]):
@@ -78,6 +83,14 @@ class ContractedProblem(PackedKeysProblem[Action]):
             (group, keys | sum(position << self.shifts[robot] for robot in robots), {})
             for group, (robots, keys) in enumerate(self.bound.groups)
         ] if len(self.bound.groups) > 1 else []
+
+    def compiles(self) -> bool:
+        """Whether `crosscheck.solvers.keys.graph_compiled` runs this search: every key in the
+        reach of a robot alone in its part of a vault with cycles (whose bound imports numpy
+        anyway; several robots in one part are bounded by a spanning tree, not compiled)."""
+        groups = self.bound.groups
+        return (all(len(robots) == 1 for robots, _ in groups) and sum(keys for _, keys in groups) == self.goal
+                and bool(self.bound.blocks.components))
 
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
@@ -150,10 +163,23 @@ class GraphSearch(Solver):
     puzzle = "keys"
     summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
 
+    @classmethod
+    def warm_up(cls) -> None:
+        """Compile (or load from numba's cache) the one-robot kernel, by solving a small ring."""
+        from crosscheck.solvers.keys.graph_compiled import compiled_search
+
+        problem = ContractedProblem(contract(parse(WARM_UP)))
+        compiled_search(problem).solution()
+
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         vault = contract(instance)
         problem = ContractedProblem(vault)
-        outcome = best_first_search(problem, Strategy.ASTAR, deadline)
+        if problem.compiles():
+            from crosscheck.solvers.keys.graph_compiled import compiled_search  # numba: only when needed
+
+            outcome = compiled_search(problem, deadline)
+        else:
+            outcome = best_first_search(problem, Strategy.ASTAR, deadline)
         # the contraction is exact, so no goal among the reachable states proves infeasibility
         return outcome.answer(
             lambda actions: [KeyMove(robot, direction) for robot, route in actions for direction in route.path],

@@ -1,0 +1,170 @@
+"""keys-graph's compiled A*: the tables of `graph_kernel` and the search loop.
+
+`compiled_search` runs exactly the search of `ContractedProblem` (same successors, bound and
+dominance, `crosscheck.solvers.keys.graph_kernel`) in compiled code, checking the deadline
+between chunks of expansions.  keys-graph uses it when every robot is alone in its part of a
+vault with cycles,
+where the bound's Held-Karp tables already import numpy (numba and numpy are heavy to
+import, so a loop-free vault, quick in Python, does without).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crosscheck.solvers.amphipods.steps_kernel import doubled
+from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.keys import graph_kernel as kernel
+from crosscheck.solvers.keys.bounds import RemainingKeysBound
+from crosscheck.solvers.keys.graph_kernel import BoundTables, RouteTables
+from crosscheck.solvers.keys.graph_search import Action, ContractedProblem
+from crosscheck.solvers.keys.routes import Route
+from crosscheck.solvers.search import Ending, SearchOutcome
+
+#: Expansions between two deadline checks of the compiled search.
+CHUNK = 4096
+#: Nodes the search's arrays first hold (they double when full).
+FIRST_CAPACITY = 1 << 14
+
+
+def _ints(values: object) -> np.ndarray:
+    return np.array(values, dtype=np.int64)
+
+
+def _padded(rows: list[list[tuple[int, int, int]]], width: int) -> np.ndarray:
+    """`rows` of (distance, bit, needers) as an array (rows, 3, width), padded with zeros (bit 0)."""
+    table = np.zeros((len(rows), 3, width), dtype=np.int64)
+    for n, row in enumerate(rows):
+        for i, entry in enumerate(row):
+            table[n, :, i] = entry
+    return table
+
+
+def bound_tables(bound: RemainingKeysBound) -> BoundTables:
+    """`bound`'s tables (for robots alone in their parts) as `graph_kernel.BoundTables`."""
+    blocks = bound.blocks
+    nodes = len(bound._slot)
+    offsets, sizes, ports, tour_base, open_base = [], [], [], [], []
+    tours: list[int] = []
+    opens: list[int] = []
+    for offset, size, node_port, component_tours, component_opens in blocks.components:
+        offsets.append(offset)
+        sizes.append(size)
+        ports.append(node_port)
+        tour_base.append(len(tours))
+        open_base.append(len(opens))
+        tours += component_tours
+        opens += component_opens
+    width = max(1, len(bound._ranks))
+    far = np.stack([_padded(bound._far, width), _padded(bound._far_bridges, width)])
+    triples = [triple for node in bound._triples for triple in node]
+    return BoundTables(
+        half=bound._half, ring_low=_ints(bound._low), ring_high=_ints(bound._high), slot=_ints(bound._slot),
+        ring_rows=_ints(bound._ring_rows), ring_bridges=_ints(bound._ring_bridges).reshape(width, -1),
+        port_half=blocks._half, port_low=_ints(blocks._low), port_high=_ints(blocks._high),
+        comp_offset=_ints(offsets), comp_size=_ints(sizes), comp_port=_ints(ports).reshape(len(sizes), nodes),
+        tour_base=_ints(tour_base), tours=_ints(tours), open_base=_ints(open_base), opens=_ints(opens),
+        far=far[:, :, 0].copy(), far_bit=far[:, :, 1].copy(), far_needers=far[:, :, 2].copy(),
+        triple_start=_ints([0] + [len(node) for node in bound._triples]).cumsum(),
+        triple_twice=_ints([twice for twice, _ in triples]), triple_keys=_ints([keys for _, keys in triples]),
+    )
+
+
+def route_tables(problem: ContractedProblem) -> tuple[RouteTables, list[Route]]:
+    """`problem`'s routes per node, by target key and length (its `choices`, in order), as
+    `graph_kernel.RouteTables`; and the routes in that order."""
+    starts, keys, needs, lengths = [0], [], [], []
+    routes: list[Route] = []
+    for choice in problem.choices:
+        for bit, _, options in choice:
+            for route_needs, route in options:
+                keys.append(bit.bit_length() - 1)
+                needs.append(route_needs)
+                lengths.append(route.length)
+                routes.append(route)
+        starts.append(len(routes))
+    reach = [0] * problem.packing.robots
+    for (robot,), group_keys in problem.bound.groups:
+        reach[robot] = group_keys
+    tables = RouteTables(problem.keys, problem.packing.robots, problem.packing.bits_per_robot, _ints(reach),
+                         _ints(starts), _ints(keys), _ints(needs), _ints(lengths))
+    return tables, routes
+
+
+class Store:
+    """The compiled search's arrays (see `graph_kernel.search`)."""
+
+    def __init__(self, capacity: int = FIRST_CAPACITY) -> None:
+        self.states = np.zeros(capacity, dtype=np.int64)
+        self.g = np.zeros(capacity, dtype=np.int64)
+        self.h = np.zeros(capacity, dtype=np.int64)
+        self.parent = np.full(capacity, -1, dtype=np.int64)
+        self.route = np.full(capacity, -1, dtype=np.int64)
+        self.table = np.full(4 * capacity, -1, dtype=np.int64)
+        self.heap_key = np.zeros(capacity, dtype=np.int64)
+        self.heap_node = np.zeros(capacity, dtype=np.int64)
+        self.counters = np.zeros(6, dtype=np.int64)
+
+    def add_start(self, state: int, bound: int) -> None:
+        """Make `state`, whose bound is `bound`, the first open node."""
+        self.states[0], self.h[0] = state, bound
+        _, slot = kernel.find(self.table, self.states, state)
+        self.table[slot] = 0
+        self.heap_key[0], self.heap_node[0] = bound << kernel.G_BITS | kernel.G_MASK, 0
+        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
+
+    def grow(self) -> None:
+        """Double the node arrays, the table and the heap."""
+        self.states, self.g, self.h = doubled(self.states), doubled(self.g), doubled(self.h)
+        self.parent, self.route = doubled(self.parent, -1), doubled(self.route, -1)
+        self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
+        self.table = np.full(2 * len(self.table), -1, dtype=np.int64)
+        kernel.rehash(self.table, self.states, int(self.counters[kernel.NODES]))
+
+    def run(self, bound: BoundTables, routes: RouteTables, budget: int) -> int:
+        """`graph_kernel.search` for at most `budget` expansions; its status."""
+        kernel.search(self.states, self.g, self.h, self.parent, self.route, self.table, self.heap_key,
+                      self.heap_node, self.counters, bound, routes, budget)
+        return int(self.counters[kernel.STATUS])
+
+    def outcome(self, ending: Ending, routes: list[Route], robots: int) -> SearchOutcome[Action]:
+        """The search's outcome; at a timeout the bound is the smallest f still open."""
+        counters = self.counters
+        cost = actions = bound = None
+        if ending is Ending.SOLVED:
+            node = int(counters[kernel.GOAL])
+            cost = bound = int(self.g[node])
+            actions = []
+            while (link := int(self.route[node])) >= 0:
+                actions.append((link % robots, routes[link // robots]))
+                node = int(self.parent[node])
+            actions.reverse()
+        elif ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
+            bound = int(self.heap_key[0]) >> kernel.G_BITS
+        return SearchOutcome(ending, cost, actions, bound, int(counters[kernel.EXPANDED]),
+                             int(counters[kernel.GENERATED]))
+
+
+def compiled_search(problem: ContractedProblem, deadline: Deadline | None = None,
+                    capacity: int = FIRST_CAPACITY) -> SearchOutcome[Action]:
+    """A* over `problem` (robots alone in their parts: `ContractedProblem.compiles`) in
+    compiled code, until a goal, exhaustion or the deadline; its arrays first hold `capacity` nodes."""
+    deadline = deadline or Deadline(None)
+    tables = bound_tables(problem.bound)
+    routes, route_list = route_tables(problem)
+    store = Store(capacity)
+    store.add_start(problem.initial(), int(kernel.state_bound(tables, routes, problem.initial())))
+    robots = problem.packing.robots
+    expanded = 0
+    while True:
+        work_left = deadline.work_left()
+        status = store.run(tables, routes, CHUNK if work_left is None else max(1, min(CHUNK, work_left)))
+        done, expanded = int(store.counters[kernel.EXPANDED]) - expanded, int(store.counters[kernel.EXPANDED])
+        if status == kernel.SOLVED:
+            return store.outcome(Ending.SOLVED, route_list, robots)
+        if status == kernel.EXHAUSTED:
+            return store.outcome(Ending.EXHAUSTED, route_list, robots)
+        if status == kernel.NEEDS_ROOM:
+            store.grow()
+        if deadline.expired(done):
+            return store.outcome(Ending.TIMEOUT, route_list, robots)

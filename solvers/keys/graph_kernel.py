@@ -1,0 +1,333 @@
+"""The compiled kernel of ``keys-graph`` for robots alone in their parts (numba): bound and A*.
+
+All of the formulation's compiled code lives in this one module because numba's cache
+(``cache=True``) recompiles a function when its own module changes, not when a module it
+calls into does: split across modules, an edited rule could keep running from a stale cache.
+
+It computes exactly what the Python `crosscheck.solvers.keys.graph_search.ContractedProblem`
+computes for a vault whose robots are each alone in their part of it (every key in one's
+reach): the same successors (per robot and key not held, the shortest usable route), the
+same bound (per robot `RemainingKeysBound.walk`: the bridge walk around the keys' ring, the
+cycle components' tours and paths of `CycleTours`, the best last key, the re-entry term; the
+arguments are in those modules' docstrings; the robots' walks add up) and the same skipping
+of dominated states.  Its tables are built, and checked against the Python bound
+(tests/test_keys_bounds.py), in `crosscheck.solvers.keys.graph_compiled`.
+
+A state is the Python one: ``mask of keys held | node of robot r << (keys + r * bits)``;
+robot r starts on node r and key k is node ``robots + k``.  `search` keeps its nodes (states
+reached), hash table and heap in arrays owned by the caller, so it can stop after a budget of
+expansions, or when they are full (`NEEDS_ROOM`: the caller grows them), and resume.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+#: Heap keys: f above, (G_MASK - g) below, so equal f pops the larger g first.
+G_BITS = 32
+G_MASK = (1 << G_BITS) - 1
+#: How `search` returned (counters[STATUS]).
+BUDGET_SPENT, SOLVED, EXHAUSTED, NEEDS_ROOM = 0, 1, 2, 3
+#: Slots of the counters array.
+NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS = range(6)
+
+
+class BoundTables(NamedTuple):
+    """`RemainingKeysBound`'s tables for a robot alone in its part, as arrays (`graph_compiled`).
+
+    Keys sit on a ring in preorder; ``ring_low[m & low_mask] | ring_high[m >> half]`` is the
+    key mask m as ring positions.  Per node n: `slot` (ring positions ranked before it),
+    `ring_rows[n]` (bridge distance to each ring position).  `ring_bridges` between ring
+    positions.  Cycle components c: `port_low`/`port_high` (split at `port_half`) map a key
+    mask to a port signature, `comp_offset`/`comp_size` its ports' bits, `comp_port[c, n]` the
+    node's port (-1 none), `tours[tour_base[c] + ports]`, `opens[open_base[c] + ports * size
+    + start]` (Held-Karp).  `far[kind, n, i]`, `far_bit`, `far_needers`: the i-th farthest key
+    of node n by door-free (kind 0) or bridge (kind 1) distance, its bit and needers (padding
+    has bit 0).  `triple_start[n] .. triple_start[n + 1]`: node n's re-entry paths
+    (`triple_twice`, `triple_keys`), longest first.
+    """
+
+    half: int
+    ring_low: np.ndarray
+    ring_high: np.ndarray
+    slot: np.ndarray
+    ring_rows: np.ndarray
+    ring_bridges: np.ndarray
+    port_half: int
+    port_low: np.ndarray
+    port_high: np.ndarray
+    comp_offset: np.ndarray
+    comp_size: np.ndarray
+    comp_port: np.ndarray
+    tour_base: np.ndarray
+    tours: np.ndarray
+    open_base: np.ndarray
+    opens: np.ndarray
+    far: np.ndarray
+    far_bit: np.ndarray
+    far_needers: np.ndarray
+    triple_start: np.ndarray
+    triple_twice: np.ndarray
+    triple_keys: np.ndarray
+
+
+class RouteTables(NamedTuple):
+    """The robots and the routes per node: robot r's node is bits ``keys + r * bits`` on of
+    a state, and it reaches the keys of ``reach[r]``; ``start[n] .. start[n + 1]`` index node
+    n's routes, by target key (`key`, its bit index), then by length; `needs` and `length`
+    per route."""
+
+    keys: int
+    robots: int
+    bits: int
+    reach: np.ndarray
+    start: np.ndarray
+    key: np.ndarray
+    needs: np.ndarray
+    length: np.ndarray
+
+
+@njit(cache=True)
+def _top(x: int) -> int:
+    """The index of the highest set bit of x > 0 (``bit_length() - 1``)."""
+    i = -1
+    while x:
+        x >>= 1
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _neighbours(ring: int, slot: int) -> tuple[int, int]:
+    """The set positions of `ring` (not empty) cyclically before and from `slot` on."""
+    below = ring & ((1 << slot) - 1)
+    above = ring >> slot
+    before = _top(below if below else ring)
+    after = slot + _top(above & -above) if above else _top(ring & -ring)
+    return before, after
+
+
+@njit(cache=True)
+def _around(ring: int, between: np.ndarray) -> int:
+    """The bridge length around the ring positions of `ring`, in order, back to the first."""
+    first, previous, total, position = -1, -1, 0, 0
+    while ring:
+        if ring & 1:
+            if first < 0:
+                first = position
+            else:
+                total += between[previous, position]
+            previous = position
+        ring >>= 1
+        position += 1
+    return total + between[previous, first]
+
+
+@njit(cache=True)
+def _cycle_sums(b: BoundTables, node: int, mask: int) -> tuple[int, int]:
+    """`CycleTours.bound`: the sums of the cycle components' tours and open paths."""
+    signature = b.port_low[mask & ((1 << b.port_half) - 1)] | b.port_high[mask >> b.port_half]
+    tours = paths = 0
+    for c in range(len(b.comp_offset)):
+        size = b.comp_size[c]
+        ports = signature >> b.comp_offset[c] & ((1 << size) - 1)
+        if not ports:
+            continue
+        start = b.comp_port[c, node]
+        if start < 0:  # outside a spread subset: the best start's path is still a bound
+            tours += b.tours[b.tour_base[c] + ports]
+            best = -1
+            for p in range(size):
+                if ports >> p & 1:
+                    here = b.opens[b.open_base[c] + ports * size + p]
+                    best = here if best < 0 or here < best else best
+            paths += best
+            continue
+        ports |= 1 << start
+        tours += b.tours[b.tour_base[c] + ports]
+        paths += b.opens[b.open_base[c] + ports * size + start]
+    return tours, paths
+
+
+@njit(cache=True)
+def _last(b: BoundTables, kind: int, node: int, mask: int) -> int:
+    """The farthest key of `mask` that can be last (`bounds._last`)."""
+    farthest = -1
+    for i in range(b.far.shape[2]):
+        bit = b.far_bit[kind, node, i]
+        if mask & bit:
+            if farthest < 0:
+                farthest = b.far[kind, node, i]
+            if not mask & b.far_needers[kind, node, i]:
+                return b.far[kind, node, i]
+    return farthest
+
+
+@njit(cache=True)
+def bound(b: BoundTables, node: int, mask: int) -> int:
+    """`RemainingKeysBound.walk` of the robot on `node` with the keys of `mask` left."""
+    if not mask:
+        return 0
+    ring = b.ring_low[mask & ((1 << b.half) - 1)] | b.ring_high[mask >> b.half]
+    before, after = _neighbours(ring, b.slot[node])
+    row = b.ring_rows[node]
+    around = _around(ring, b.ring_bridges) + row[before] + row[after] - b.ring_bridges[before, after]
+    tours, paths = _cycle_sums(b, node, mask)
+    walk = around + max(tours - _last(b, 0, node, mask), paths - _last(b, 1, node, mask))
+    for t in range(b.triple_start[node], b.triple_start[node + 1]):
+        keys = b.triple_keys[t]
+        if mask & keys == keys:
+            return walk + b.triple_twice[t]
+    return walk
+
+
+@njit(cache=True)
+def find(table: np.ndarray, states: np.ndarray, state: int) -> tuple[int, int]:
+    """(node of `state` or -1, its slot in `table` or the empty slot where it would go)."""
+    size = len(table)
+    slot = (state * 2654435761 >> 7) & (size - 1)
+    while True:
+        node = table[slot]
+        if node < 0 or states[node] == state:
+            return node, slot
+        slot = (slot + 1) & (size - 1)
+
+
+@njit(cache=True)
+def rehash(table: np.ndarray, states: np.ndarray, nodes: int) -> None:
+    """Fill the empty (all -1) `table` with the first `nodes` nodes of `states`."""
+    for node in range(nodes):
+        _, slot = find(table, states, states[node])
+        table[slot] = node
+
+
+@njit(cache=True)
+def heap_push(heap_key: np.ndarray, heap_node: np.ndarray, size: int, key: int, node: int) -> None:
+    """Add (key, node) to the heap of `size` entries."""
+    i = size
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap_key[parent] <= key:
+            break
+        heap_key[i], heap_node[i] = heap_key[parent], heap_node[parent]
+        i = parent
+    heap_key[i], heap_node[i] = key, node
+
+
+@njit(cache=True)
+def heap_pop(heap_key: np.ndarray, heap_node: np.ndarray, size: int) -> tuple[int, int]:
+    """Remove the smallest entry of the heap of `size` entries; return it (key, node)."""
+    top_key, top_node = heap_key[0], heap_node[0]
+    last_key, last_node = heap_key[size - 1], heap_node[size - 1]
+    size -= 1
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and heap_key[child + 1] < heap_key[child]:
+            child += 1
+        if heap_key[child] >= last_key:
+            break
+        heap_key[i], heap_node[i] = heap_key[child], heap_node[child]
+        i = child
+    if size > 0:
+        heap_key[i], heap_node[i] = last_key, last_node
+    return top_key, top_node
+
+
+@njit(cache=True)
+def _dominated(table: np.ndarray, states: np.ndarray, g: np.ndarray, state: int, goal: int, cost: int) -> bool:
+    """Whether the same node holding one more key was reached at cost `cost` or less."""
+    missing = goal & ~state
+    while missing:
+        bit = missing & -missing
+        missing ^= bit
+        other, _ = find(table, states, state | bit)
+        if other >= 0 and g[other] <= cost:
+            return True
+    return False
+
+
+@njit(cache=True)
+def state_bound(b: BoundTables, r: RouteTables, state: int) -> int:
+    """The bound of `state`: the sum over robots of `bound` on its node and remaining keys."""
+    remaining = ~state & ((1 << r.keys) - 1)
+    total = 0
+    for robot in range(r.robots):
+        if r.reach[robot]:
+            node = state >> (r.keys + robot * r.bits) & ((1 << r.bits) - 1)
+            total += bound(b, node, remaining & r.reach[robot])
+    return total
+
+
+@njit(cache=True)
+def _expand(state: int, n: int, cost: int, states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray,
+            route: np.ndarray, table: np.ndarray, heap_key: np.ndarray, heap_node: np.ndarray, counters: np.ndarray,
+            b: BoundTables, r: RouteTables) -> None:
+    """Reach node n's successors: per robot and key not held, its shortest usable route (routes
+    to one key are consecutive, shortest first); a successor reached more cheaply is (re)opened."""
+    held = state & ((1 << r.keys) - 1)
+    for robot in range(r.robots):
+        shift = r.keys + robot * r.bits
+        node = state >> shift & ((1 << r.bits) - 1)
+        others = state & ~(((1 << r.bits) - 1) << shift)
+        taken = -1
+        for i in range(r.start[node], r.start[node + 1]):
+            k = r.key[i]
+            if held >> k & 1 or k == taken or r.needs[i] & held != r.needs[i]:
+                continue
+            taken = k
+            child = others | 1 << k | (r.robots + k) << shift
+            new_g = cost + r.length[i]
+            counters[GENERATED] += 1
+            m, slot = find(table, states, child)
+            if m >= 0 and g[m] <= new_g:
+                continue
+            if m < 0:
+                m = counters[NODES]
+                counters[NODES] += 1
+                states[m], table[slot], h[m] = child, m, state_bound(b, r, child)
+            g[m], parent[m], route[m] = new_g, n, i * r.robots + robot
+            heap_push(heap_key, heap_node, counters[HEAP_SIZE], (new_g + h[m]) << G_BITS | (G_MASK - new_g), m)
+            counters[HEAP_SIZE] += 1
+
+
+@njit(cache=True)
+def search(states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray, route: np.ndarray,
+           table: np.ndarray, heap_key: np.ndarray, heap_node: np.ndarray, counters: np.ndarray,
+           b: BoundTables, r: RouteTables, budget: int) -> None:
+    """A* (the engine's rules, `crosscheck.solvers.search`) for at most `budget` expansions.
+
+    Per node: its state, best cost `g`, bound `h`, `parent` node and how it was reached from
+    it, ``route * robots + robot`` (-1 for the start).  Sets counters[STATUS]: `SOLVED` (counters[GOAL] the goal's node),
+    `EXHAUSTED`, `BUDGET_SPENT`, or `NEEDS_ROOM` before an expansion that might not fit
+    (the caller grows the arrays and calls again: nothing is lost).
+    """
+    goal = (1 << r.keys) - 1
+    while counters[HEAP_SIZE]:
+        if budget <= 0:
+            counters[STATUS] = BUDGET_SPENT
+            return
+        fanout = r.keys * r.robots
+        if counters[NODES] + fanout > len(states) or counters[HEAP_SIZE] + fanout > len(heap_key):
+            counters[STATUS] = NEEDS_ROOM
+            return
+        key, n = heap_pop(heap_key, heap_node, counters[HEAP_SIZE])
+        counters[HEAP_SIZE] -= 1
+        cost = G_MASK - (key & G_MASK)
+        if cost > g[n]:
+            continue  # stale entry: the state was reached more cheaply since
+        state = states[n]
+        if state & goal == goal:
+            counters[STATUS], counters[GOAL] = SOLVED, n
+            return
+        if _dominated(table, states, g, state, goal, cost):
+            continue
+        counters[EXPANDED] += 1
+        budget -= 1
+        _expand(state, n, cost, states, g, h, parent, route, table, heap_key, heap_node, counters, b, r)
+    counters[STATUS] = EXHAUSTED
