@@ -46,7 +46,8 @@ from crosscheck.models.amphipods import (
     room_label,
 )
 from crosscheck.solvers.amphipods import steps_kernel as kernel
-from crosscheck.solvers.amphipods.steps_kernel import DEAD, doubled
+from crosscheck.solvers.amphipods.steps_kernel import DEAD
+from crosscheck.solvers.arrays import doubled
 from crosscheck.solvers.amphipods.steps_projection import StackProjection
 from crosscheck.solvers.base import Answer, Deadline, Solver
 from crosscheck.solvers.search import Ending, SearchOutcome, SearchProblem

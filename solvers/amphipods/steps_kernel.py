@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from crosscheck.solvers.arrays import doubled
+
 HALLWAY = 11
 DOORS = np.array([2, 4, 6, 8], dtype=np.int64)
 STEP_ENERGY = np.array([0, 1, 10, 100, 1000], dtype=np.int64)
@@ -507,13 +509,6 @@ def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray
             heap_push(heap_key, heap_node, counters[HEAP_SIZE], ((new_g + h) << G_BITS) | (G_MASK - new_g), child)
             counters[HEAP_SIZE] += 1
     counters[STATUS] = BUDGET_SPENT
-
-
-def doubled(array: np.ndarray, fill: int = 0) -> np.ndarray:
-    """A copy of `array` twice as long (first axis), the new part set to `fill`."""
-    bigger = np.full((2 * len(array),) + array.shape[1:], fill, dtype=array.dtype)
-    bigger[:len(array)] = array
-    return bigger
 
 
 def doubled_index(keys: np.ndarray, table: np.ndarray, nodes: int) -> tuple[np.ndarray, np.ndarray]:

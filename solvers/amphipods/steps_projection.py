@@ -37,13 +37,13 @@ from crosscheck.solvers.amphipods.steps_kernel import (
     P_STATUS,
     bound,
     distances,
-    doubled,
     doubled_index,
     explore,
     find,
     pack,
     project,
 )
+from crosscheck.solvers.arrays import doubled
 from crosscheck.solvers.base import Deadline
 
 #: Expansions between two deadline checks.

@@ -47,6 +47,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from crosscheck.solvers.keys.cycle_tours import CycleTours, subset_unions
 
@@ -179,6 +180,21 @@ def _bridge_tree(search: _LowLinks) -> tuple[list[int], list[int]]:
     return depth, parent_depth
 
 
+class LoneRobotTables(NamedTuple):
+    """What `RemainingKeysBound.walk` reads for a robot alone in its part, for a compiled copy of
+    it (`crosscheck.solvers.keys.graph_kernel`); see `RemainingKeysBound.__init__` for each."""
+
+    half: int  # keys on the low side of the ring's split key set
+    low: list[int]  # ring-position mask of each subset of the low keys
+    high: list[int]  # ... and of the high keys
+    slot: list[int]  # per node, the keys ranked before it
+    ring_rows: list[list[int]]  # per node, bridge distances by ring position
+    ring_bridges: list[list[int]]  # between ring positions
+    far: list[list[tuple[int, int, int]]]  # per node, (door-free distance, bit, needers), farthest first
+    far_bridges: list[list[tuple[int, int, int]]]  # the same in bridge distance
+    triples: list[list[tuple[int, int]]]  # per node, re-entries (twice a length, keys), longest first
+
+
 class RemainingKeysBound:
     """``bound(nodes, remaining)``: a lower bound on the moves to collect `remaining`.
 
@@ -247,6 +263,11 @@ class RemainingKeysBound:
         if len(self.groups) == 1:  # one robot, or all in one part: no sum to build
             return self.walk(0, nodes, remaining)
         return sum(self.walk(group, nodes, remaining) for group in range(len(self.groups)))
+
+    def lone_robot_tables(self) -> LoneRobotTables:
+        """The tables `walk` reads for a robot alone in its part (the cycle components' are `blocks`)."""
+        return LoneRobotTables(self._half, self._low, self._high, self._slot, self._ring_rows, self._ring_bridges,
+                               self._far, self._far_bridges, self._triples)
 
     def walk(self, group: int, nodes: Sequence[int], remaining: int) -> int:
         """The bound on the moves of the robots of ``groups[group]`` (robot i on node

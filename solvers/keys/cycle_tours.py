@@ -81,6 +81,12 @@ class CycleTours:
         self._high = subset_unions(port_bits[self._half :]) if self.components else [0]
         self._memo: dict[tuple[int, int], tuple[int, int]] = {}
 
+    def signatures(self) -> tuple[int, list[int], list[int]]:
+        """How `bound` maps remaining keys to their ports (for a compiled copy of it): the
+        number of keys in the low half, and the port mask of each subset of the low keys and
+        of the high keys."""
+        return self._half, self._low, self._high
+
     def bound(self, node: int, remaining: int) -> tuple[int, int]:
         """Over the cycle components, with the robot on `node` and the keys of `remaining` left:
         the sum of the tours through its projection and the ports, and the sum of the shortest

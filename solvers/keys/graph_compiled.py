@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from crosscheck.solvers.amphipods.steps_kernel import doubled
+from crosscheck.solvers.arrays import doubled
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.keys import graph_kernel as kernel
 from crosscheck.solvers.keys.bounds import RemainingKeysBound
@@ -42,8 +42,8 @@ def _padded(rows: list[list[tuple[int, int, int]]], width: int) -> np.ndarray:
 
 def bound_tables(bound: RemainingKeysBound) -> BoundTables:
     """`bound`'s tables (for robots alone in their parts) as `graph_kernel.BoundTables`."""
-    blocks = bound.blocks
-    nodes = len(bound._slot)
+    lone, blocks = bound.lone_robot_tables(), bound.blocks
+    nodes = len(lone.slot)
     offsets, sizes, ports, tour_base, open_base = [], [], [], [], []
     tours: list[int] = []
     opens: list[int] = []
@@ -55,17 +55,18 @@ def bound_tables(bound: RemainingKeysBound) -> BoundTables:
         open_base.append(len(opens))
         tours += component_tours
         opens += component_opens
-    width = max(1, len(bound._ranks))
-    far = np.stack([_padded(bound._far, width), _padded(bound._far_bridges, width)])
-    triples = [triple for node in bound._triples for triple in node]
+    width = max(1, len(lone.ring_bridges))
+    far = np.stack([_padded(lone.far, width), _padded(lone.far_bridges, width)])
+    triples = [triple for node in lone.triples for triple in node]
+    port_half, port_low, port_high = blocks.signatures()
     return BoundTables(
-        half=bound._half, ring_low=_ints(bound._low), ring_high=_ints(bound._high), slot=_ints(bound._slot),
-        ring_rows=_ints(bound._ring_rows), ring_bridges=_ints(bound._ring_bridges).reshape(width, -1),
-        port_half=blocks._half, port_low=_ints(blocks._low), port_high=_ints(blocks._high),
+        half=lone.half, ring_low=_ints(lone.low), ring_high=_ints(lone.high), slot=_ints(lone.slot),
+        ring_rows=_ints(lone.ring_rows), ring_bridges=_ints(lone.ring_bridges).reshape(width, -1),
+        port_half=port_half, port_low=_ints(port_low), port_high=_ints(port_high),
         comp_offset=_ints(offsets), comp_size=_ints(sizes), comp_port=_ints(ports).reshape(len(sizes), nodes),
         tour_base=_ints(tour_base), tours=_ints(tours), open_base=_ints(open_base), opens=_ints(opens),
         far=far[:, :, 0].copy(), far_bit=far[:, :, 1].copy(), far_needers=far[:, :, 2].copy(),
-        triple_start=_ints([0] + [len(node) for node in bound._triples]).cumsum(),
+        triple_start=_ints([0] + [len(node) for node in lone.triples]).cumsum(),
         triple_twice=_ints([twice for twice, _ in triples]), triple_keys=_ints([keys for _, keys in triples]),
     )
 

@@ -3,6 +3,7 @@
 All of the formulation's compiled code lives in this one module because numba's cache
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does: split across modules, an edited rule could keep running from a stale cache.
+That is why its binary heap repeats the one of amphipods-steps' kernel rather than sharing it.
 
 It computes exactly what the Python `crosscheck.solvers.keys.graph_search.ContractedProblem`
 computes for a vault whose robots are each alone in their part of it (every key in one's
