@@ -9,7 +9,8 @@ agreement is then one line of evidence, not two (`Solver.shares`).
 A footprint is the union of two derivations from the code:
 
 - static: from the solver class's ``_solve``, every name it references that resolves
-  exactly (a module function or class through the imports, ``module.f``,
+  exactly (a module function or class through the module's imports or the function's
+  own, ``module.f``,
   ``Class.method``, ``self.method`` on the solver's or helper's own class; a class
   stands for all its methods), followed through those functions in turn.  Calls on
   objects of unknown type (``vault.passable(cell)``) are not guessed;
@@ -114,15 +115,17 @@ def _body(function: FunctionType) -> list[ast.stmt]:
     return definition.body if isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef) else []
 
 
-def _resolve(node: ast.expr, function: FunctionType, owner: type | None) -> tuple[object, type | None]:
+def _resolve(node: ast.expr, function: FunctionType, owner: type | None,
+             imported: dict[str, object]) -> tuple[object, type | None]:
     """The object `node` (a name or an attribute chain) denotes when it can be known
-    exactly, and the class a method found on it belongs to (None: not known)."""
+    exactly, and the class a method found on it belongs to (None: not known); `imported`:
+    the names the function's own import statements bind."""
     if isinstance(node, ast.Name):
         if node.id in ("self", "cls") and owner is not None:
             return owner, owner
-        return function.__globals__.get(node.id), None
+        return imported.get(node.id, function.__globals__.get(node.id)), None
     if isinstance(node, ast.Attribute):
-        base, _ = _resolve(node.value, function, owner)
+        base, _ = _resolve(node.value, function, owner, imported)
         if isinstance(base, type):
             return inspect.getattr_static(base, node.attr, None), base
         if isinstance(base, ModuleType):
@@ -131,11 +134,26 @@ def _resolve(node: ast.expr, function: FunctionType, owner: type | None) -> tupl
 
 
 def _references(function: FunctionType, owner: type | None) -> Iterator[tuple[FunctionType, type | None]]:
-    """The package functions `function`'s body refers to exactly (annotations left out)."""
-    for statement in _body(function):
+    """The package functions `function`'s body refers to exactly (annotations left out),
+    names it imports itself included (an import put off until needed, for start-up time)."""
+    body = _body(function)
+    imported = _local_imports(body)
+    for statement in body:
         for node in ast.walk(statement):
             if isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Load):
-                yield from _functions_of(*_resolve(node, function, owner))
+                yield from _functions_of(*_resolve(node, function, owner, imported))
+
+
+def _local_imports(body: list[ast.stmt]) -> dict[str, object]:
+    """The package names that ``from crosscheck... import name`` statements in `body` bind."""
+    imported: dict[str, object] = {}
+    for statement in body:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith(PACKAGE):
+                module = importlib.import_module(node.module or "")
+                for alias in node.names:
+                    imported[alias.asname or alias.name] = getattr(module, alias.name, None)
+    return imported
 
 
 def static_footprint(solver_class: type[Solver]) -> set[str]:

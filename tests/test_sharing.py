@@ -38,6 +38,19 @@ class AsksTheVault(Solver):
         return Answer(Status.UNSUPPORTED, message=str(instance.passable(".")))
 
 
+class ImportsLate(Solver):
+    """Imports another formulation's helper inside `_solve`, as code does to start fast."""
+
+    name = "imports-late"
+    puzzle = "keys"
+    summary = "imports contract where it uses it"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        from crosscheck.solvers.keys.routes import contract as contracted  # late, on purpose
+
+        return Answer(Status.UNSUPPORTED, message=str(len(contracted(instance).routes)))
+
+
 def test_stored_footprints_match_the_code() -> None:
     """What `python -m crosscheck.solvers.sharing` would write now is what is stored."""
     computed = sharing.built_in_footprints()
@@ -68,6 +81,13 @@ def test_compiled_functions_count_by_their_python_source() -> None:
     static = sharing.static_footprint(type(get_solver("amphipods-steps")))
     assert {"crosscheck.solvers.amphipods.steps_kernel.search", "crosscheck.solvers.amphipods.steps_kernel.expand",
             "crosscheck.solvers.amphipods.steps_kernel.stuck", "crosscheck.solvers.amphipods.steps_kernel.bound"} <= static
+
+
+def test_a_name_imported_inside_a_function_is_followed_statically() -> None:
+    """keys-graph imports its compiled search only when it runs it; the static derivation
+    follows a function's own imports, so the compiled kernel counts in its footprint."""
+    assert "crosscheck.solvers.keys.routes.contract" in sharing.static_footprint(ImportsLate)
+    assert "crosscheck.solvers.keys.graph_kernel.search" in sharing.static_footprint(type(get_solver("keys-graph")))
 
 
 def test_a_call_on_an_object_is_seen_by_the_trace() -> None:
