@@ -25,6 +25,7 @@ from crosscheck.solvers.keys.graph_compiled import bound_tables, compiled_search
 from crosscheck.solvers.keys.graph_search import ContractedProblem, remaining_keys_bound
 from crosscheck.solvers.keys.cycle_tours import biconnected_components, held_karp_tables
 from crosscheck.solvers.keys.routes import contract
+from crosscheck.solvers.registry import get_solver
 from crosscheck.solvers.search import Ending, Strategy, best_first_search
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
@@ -275,3 +276,14 @@ def test_compiled_search_stops_at_the_work_limit_with_a_bound() -> None:
     stopped = compiled_search(problem, Deadline(None, work=5))
     assert stopped.status is Ending.TIMEOUT and stopped.expanded == 5
     assert stopped.bound is not None and 0 < stopped.bound <= optimum  # the smallest open f
+
+
+def test_a_state_too_wide_for_the_kernel_is_searched_in_python() -> None:
+    """Twelve robots each alone with a key pack a state into 72 bits: the engine searches it."""
+    rows = ["#######", "#@...#", "#.#.a#", "#....#", "#######"]
+    for letter in "bcdefghijkl":
+        rows += ["#@" + letter + "####", "#######"]
+    vault = parse("\n".join(row.ljust(7, "#") for row in rows) + "\n", "many-robots")
+    problem = ContractedProblem(contract(vault))
+    assert problem.packing.shift(problem.packing.robots) > 63 and not problem.compiles()
+    assert get_solver("keys-graph").solve(vault).cost == 15

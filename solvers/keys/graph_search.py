@@ -87,10 +87,11 @@ class ContractedProblem(PackedKeysProblem[Action]):
     def compiles(self) -> bool:
         """Whether `crosscheck.solvers.keys.graph_compiled` runs this search: every key in the
         reach of a robot alone in its part of a vault with cycles (whose bound imports numpy
-        anyway; several robots in one part are bounded by a spanning tree, not compiled)."""
+        anyway; several robots in one part are bounded by a spanning tree, not compiled), and
+        a packed state fits a non-negative 64-bit integer (the kernel's)."""
         groups = self.bound.groups
         return (all(len(robots) == 1 for robots, _ in groups) and sum(keys for _, keys in groups) == self.goal
-                and bool(self.bound.blocks.components))
+                and bool(self.bound.blocks.components) and self.packing.shift(self.packing.robots) <= 63)
 
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
