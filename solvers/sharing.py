@@ -145,15 +145,35 @@ def _references(function: FunctionType, owner: type | None) -> Iterator[tuple[Fu
 
 
 def _local_imports(body: list[ast.stmt]) -> dict[str, object]:
-    """The package names that ``from crosscheck... import name`` statements in `body` bind."""
+    """The package modules, functions and classes that `body`'s own import statements bind."""
     imported: dict[str, object] = {}
     for statement in body:
         for node in ast.walk(statement):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith(PACKAGE):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and _ours(node.module or ""):
                 module = importlib.import_module(node.module or "")
                 for alias in node.names:
-                    imported[alias.asname or alias.name] = getattr(module, alias.name, None)
+                    value = getattr(module, alias.name, None) or _module(f"{node.module}.{alias.name}")
+                    if value is not None:
+                        imported[alias.asname or alias.name] = value
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if _ours(alias.name):
+                        top = alias.name if alias.asname else alias.name.partition(".")[0]
+                        importlib.import_module(alias.name)
+                        imported[alias.asname or top] = importlib.import_module(top)
     return imported
+
+
+def _ours(module: str) -> bool:
+    return module == PACKAGE or module.startswith(PACKAGE + ".")
+
+
+def _module(name: str) -> ModuleType | None:
+    """The module `name` (imported now if need be), or None if there is none."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
 def static_footprint(solver_class: type[Solver]) -> set[str]:

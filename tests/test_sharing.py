@@ -4,6 +4,8 @@ helper shows up as sharing and lowers the independence count."""
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 
 import pytest
 
@@ -88,6 +90,15 @@ def test_a_name_imported_inside_a_function_is_followed_statically() -> None:
     follows a function's own imports, so the compiled kernel counts in its footprint."""
     assert "crosscheck.solvers.keys.routes.contract" in sharing.static_footprint(ImportsLate)
     assert "crosscheck.solvers.keys.graph_kernel.search" in sharing.static_footprint(type(get_solver("keys-graph")))
+
+
+def test_a_module_imported_inside_a_function_is_followed_in_a_fresh_process() -> None:
+    """keys-fd imports the planner's `downward` module inside its methods; whether something
+    imported it before must not matter (a fresh interpreter has not)."""
+    script = ("from crosscheck.solvers import sharing; from crosscheck.solvers.registry import get_solver; "
+              "print(sorted(sharing.static_footprint(type(get_solver('keys-fd')))))")
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert "crosscheck.solvers.planner.downward.solve" in found
 
 
 def test_a_call_on_an_object_is_seen_by_the_trace() -> None:
