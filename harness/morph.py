@@ -35,7 +35,7 @@ from crosscheck.harness.external import External
 from crosscheck.harness.index import INFEASIBLE, Expected, InstanceFile
 from crosscheck.harness.plan import Choice, discover_all, plan_instance
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
-from crosscheck.harness.run import run_tasks
+from crosscheck.harness.run import formulations_of, ready_server, run_tasks
 from crosscheck.harness.verdicts import Verdict
 from crosscheck.models.base import Instance, InvalidInstance
 from crosscheck.models.registry import RELATIONS, get_puzzle, load_instance
@@ -156,7 +156,9 @@ def morph(paths: list[Path], config: MorphConfig, on_pair: Callable[[PairVerdict
         outcome.pairs.append(pair)
         on_pair(pair)
 
-    for instance_file in discover_all(paths):
+    files = list(discover_all(paths))
+    ready_server(formulations_of(task for file in files for task, _ in plan_instance(file, config.choice())[1]))
+    for instance_file in files:
         _morph_instance(instance_file, config, save, judged, outcome.skipped)
     return outcome
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import math
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import queue
 import resource
@@ -251,6 +252,20 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
     return context
 
 
+def formulations_of(tasks: Iterable[Task]) -> set[str]:
+    """The formulations `tasks` run in-process (external programs left out)."""
+    return {task.solver for task in tasks if task.external is None}
+
+
+def ready_server(solvers: Iterable[str]) -> None:
+    """Start the forkserver of isolated runs now, ready for the formulations `solvers` names
+    (imported and warmed up, `_context`): every isolated run this process starts later forks
+    from it, whatever it names.  For a caller that runs several batches (morph, one per
+    instance), whose first batch would otherwise decide what the server is ready for."""
+    _context("forkserver", tuple(sorted(set(solvers))))
+    multiprocessing.forkserver.ensure_running()
+
+
 def limit_with_grace(task: Task) -> float | None:
     """Seconds of the task's clock after which its run is killed."""
     return None if task.time_limit is None else task.time_limit + GRACE_SECONDS + 0.1 * task.time_limit
@@ -392,7 +407,7 @@ def run_tasks(
     isolated run's process starts (module doc).
     """
     tasks = list(tasks)
-    solvers = tuple(sorted({task.solver for task, _ in tasks}))  # the server readies only what these runs need
+    solvers = tuple(sorted(formulations_of(task for task, _ in tasks)))  # the server readies only these
     run = functools.partial(run_isolated, start_method=start_method, solvers=solvers) if isolate else run_task
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
     for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:

@@ -144,10 +144,9 @@ def _to_warm_up(named: str | None) -> set[type[Solver]]:
         return classes
     classes = set()
     for name in filter(None, named.split(",")):
-        try:
-            classes.add(type(get_solver(name)))
-        except KeyError:
-            continue
+        _load_built_ins(name.partition("-")[0])  # plugins are loaded already (`load_plugins`)
+        if name in SOLVERS:
+            classes.add(type(SOLVERS[name]))
     return classes
 
 

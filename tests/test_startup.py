@@ -112,6 +112,21 @@ def test_a_forkserver_preloads_only_the_packages_of_the_built_ins_its_runs_name(
     assert built_in_packages() == (*BUILT_IN_PACKAGES.values(), PLANNER_PACKAGE)
 
 
+def test_morph_readies_its_forkserver_for_every_instance_not_only_the_first(tmp_path: Path) -> None:
+    """morph runs one batch per instance; the server it starts first is ready for the
+    formulations of all of them, a vault's and a burrow's alike."""
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "vault.txt").write_text(VAULT)
+    (folder / "burrow.txt").write_text((ROOT / "instances/amphipods/depth2-example.txt").read_text())
+    out = tmp_path / "morph"
+    command(tmp_path, "morph", str(folder), "--solver", "test-warmed", "--solver", "test-warmed-burrows",
+            "--out", str(out), plugins="tests.warm_solvers")
+    records = [json.loads(line) for line in (out / "morph.jsonl").read_text().splitlines()]
+    assert {record["solver"] for record in records} == {"test-warmed", "test-warmed-burrows"}
+    assert {record["message"].partition(";")[0] for record in records} == {"warmed up before the run"}
+
+
 def test_compare_runs_start_warmed_up_by_their_forkserver(tmp_path: Path) -> None:
     """`Solver.warm_up` runs once in the forkserver, before the runs forked from it, for the
     formulations the runs name only."""

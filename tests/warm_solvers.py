@@ -33,4 +33,10 @@ class NeverNamed(WarmedUp):
     name, summary = "test-unnamed", "is warmed up only when a run names it"
 
 
-SOLVERS: list[type[Solver]] = [WarmedUp, NeverNamed]
+class WarmedUpBurrows(WarmedUp):
+    """The same for burrows: a morph over vaults and burrows names both."""
+
+    name, puzzle, summary = "test-warmed-burrows", "amphipods", "reports where it was warmed up"
+
+
+SOLVERS: list[type[Solver]] = [WarmedUp, NeverNamed, WarmedUpBurrows]
