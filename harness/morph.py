@@ -156,17 +156,18 @@ def morph(paths: list[Path], config: MorphConfig, on_pair: Callable[[PairVerdict
         outcome.pairs.append(pair)
         on_pair(pair)
 
-    files = list(discover_all(paths))
-    ready_server(formulations_of(task for file in files for task, _ in plan_instance(file, config.choice())[1]))
-    for instance_file in files:
-        _morph_instance(instance_file, config, save, judged, outcome.skipped)
+    planned = [(instance_file, plan_instance(instance_file, config.choice())) for instance_file in discover_all(paths)]
+    ready_server(formulations_of(task for _, (_, tasks) in planned for task, _ in tasks))
+    for instance_file, (unreadable, tasks) in planned:
+        _morph_instance(instance_file, unreadable, tasks, config, save, judged, outcome.skipped)
     return outcome
 
 
-def _morph_instance(instance_file: InstanceFile, config: MorphConfig, save: Callable[[RunRecord], None],
+def _morph_instance(instance_file: InstanceFile, unreadable: list[RunRecord], tasks: list[tuple[Task, Expected]],
+                    config: MorphConfig, save: Callable[[RunRecord], None],
                     judged: Callable[[PairVerdict], None], skipped: list[str]) -> None:
-    """Run one instance and its related instances, saving records and judging pairs."""
-    unreadable, tasks = plan_instance(instance_file, config.choice())
+    """Run one instance (planned as `plan_instance` says: `unreadable` records or its `tasks`) and
+    its related instances, saving records and judging pairs."""
     for record in unreadable:
         save(record)
     if not tasks:
