@@ -7,6 +7,8 @@ into), so only what runs outside them is shared here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 
@@ -15,3 +17,12 @@ def doubled(array: np.ndarray, fill: int = 0) -> np.ndarray:
     bigger = np.full((2 * len(array),) + array.shape[1:], fill, dtype=array.dtype)
     bigger[:len(array)] = array
     return bigger
+
+
+def doubled_index(keys: np.ndarray, table: np.ndarray, nodes: int,
+                  rehash: Callable[[np.ndarray, np.ndarray, int], None]) -> tuple[np.ndarray, np.ndarray]:
+    """`keys` (packed states, the first `nodes` in use) and their hash `table`, both twice as
+    large, the table refilled by the kernel's `rehash(table, keys, nodes)` for its new size."""
+    bigger_keys, bigger_table = doubled(keys), np.full(2 * len(table), -1, dtype=table.dtype)
+    rehash(bigger_table, bigger_keys, nodes)
+    return bigger_keys, bigger_table

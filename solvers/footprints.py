@@ -41,6 +41,7 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.models.keys.Vault.passable',
         'crosscheck.models.keys.door_key',
         'crosscheck.solvers.arrays.doubled',
+        'crosscheck.solvers.arrays.doubled_index',
         'crosscheck.solvers.keys.bounds.DoorFreeLayout.bridge_distances',
         'crosscheck.solvers.keys.bounds.RemainingKeysBound.__init__',
         'crosscheck.solvers.keys.bounds.RemainingKeysBound._around',
@@ -232,7 +233,6 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.amphipods.steps_kernel.clean',
         'crosscheck.solvers.amphipods.steps_kernel.column_energy',
         'crosscheck.solvers.amphipods.steps_kernel.distances',
-        'crosscheck.solvers.amphipods.steps_kernel.doubled_index',
         'crosscheck.solvers.amphipods.steps_kernel.expand',
         'crosscheck.solvers.amphipods.steps_kernel.explore',
         'crosscheck.solvers.amphipods.steps_kernel.find',
@@ -253,6 +253,7 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.amphipods.steps_projection.StackProjection.build',
         'crosscheck.solvers.amphipods.steps_projection._goal_node',
         'crosscheck.solvers.arrays.doubled',
+        'crosscheck.solvers.arrays.doubled_index',
     }),
     'amphipods-stops': frozenset({
         'crosscheck.solvers.amphipods.stops.StopMoves.__init__',

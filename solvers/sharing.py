@@ -157,10 +157,10 @@ def _local_imports(body: list[ast.stmt]) -> dict[str, object]:
                         imported[alias.asname or alias.name] = value
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    if _ours(alias.name):
-                        top = alias.name if alias.asname else alias.name.partition(".")[0]
-                        importlib.import_module(alias.name)
-                        imported[alias.asname or top] = importlib.import_module(top)
+                    if _ours(alias.name):  # `import a.b` binds a; `import a.b as k` binds k to a.b
+                        module = importlib.import_module(alias.name)
+                        top = alias.name.partition(".")[0]
+                        imported[alias.asname or top] = module if alias.asname else importlib.import_module(top)
     return imported
 
 

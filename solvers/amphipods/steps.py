@@ -47,7 +47,7 @@ from crosscheck.models.amphipods import (
 )
 from crosscheck.solvers.amphipods import steps_kernel as kernel
 from crosscheck.solvers.amphipods.steps_kernel import DEAD
-from crosscheck.solvers.arrays import doubled
+from crosscheck.solvers.arrays import doubled, doubled_index
 from crosscheck.solvers.amphipods.steps_projection import StackProjection
 from crosscheck.solvers.base import Answer, Deadline, Solver
 from crosscheck.solvers.search import Ending, SearchOutcome, SearchProblem
@@ -224,7 +224,7 @@ class Store:
     def grow(self) -> None:
         """Double the node arrays, the table and the heap."""
         nodes = int(self.counters[kernel.NODES])
-        self.keys, self.table = kernel.doubled_index(self.keys, self.table, nodes)
+        self.keys, self.table = doubled_index(self.keys, self.table, nodes, kernel.rehash)
         self.g = doubled(self.g)
         self.parent = doubled(self.parent, -1)
         self.step = doubled(self.step)

@@ -24,8 +24,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from crosscheck.solvers.arrays import doubled
-
 HALLWAY = 11
 DOORS = np.array([2, 4, 6, 8], dtype=np.int64)
 STEP_ENERGY = np.array([0, 1, 10, 100, 1000], dtype=np.int64)
@@ -510,10 +508,3 @@ def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray
             counters[HEAP_SIZE] += 1
     counters[STATUS] = BUDGET_SPENT
 
-
-def doubled_index(keys: np.ndarray, table: np.ndarray, nodes: int) -> tuple[np.ndarray, np.ndarray]:
-    """`keys` (packed states, the first `nodes` in use) and their hash `table`, both twice as
-    large, the table rebuilt for its new size."""
-    bigger_keys, bigger_table = doubled(keys), np.full(2 * len(table), -1, dtype=np.int32)
-    rehash(bigger_table, bigger_keys, nodes)
-    return bigger_keys, bigger_table

@@ -37,13 +37,13 @@ from crosscheck.solvers.amphipods.steps_kernel import (
     P_STATUS,
     bound,
     distances,
-    doubled_index,
     explore,
     find,
     pack,
     project,
+    rehash,
 )
-from crosscheck.solvers.arrays import doubled
+from crosscheck.solvers.arrays import doubled, doubled_index
 from crosscheck.solvers.base import Deadline
 
 #: Expansions between two deadline checks.
@@ -78,7 +78,7 @@ class StackProjection:
             if counters[P_STATUS] == EXHAUSTED:
                 break
             if counters[P_STATUS] == NEEDS_ROOM:
-                keys, table = doubled_index(keys, table, int(counters[P_NODES]))
+                keys, table = doubled_index(keys, table, int(counters[P_NODES]), rehash)
                 edges = doubled(edges)
             if deadline.expired(int(counters[P_HEAD]) - expanded):
                 return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from crosscheck.solvers.arrays import doubled
+from crosscheck.solvers.arrays import doubled, doubled_index
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.keys import graph_kernel as kernel
 from crosscheck.solvers.keys.bounds import RemainingKeysBound
@@ -116,11 +116,11 @@ class Store:
 
     def grow(self) -> None:
         """Double the node arrays, the table and the heap."""
-        self.states, self.g, self.h = doubled(self.states), doubled(self.g), doubled(self.h)
+        nodes = int(self.counters[kernel.NODES])
+        self.states, self.table = doubled_index(self.states, self.table, nodes, kernel.rehash)
+        self.g, self.h = doubled(self.g), doubled(self.h)
         self.parent, self.route = doubled(self.parent, -1), doubled(self.route, -1)
         self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
-        self.table = np.full(2 * len(self.table), -1, dtype=np.int64)
-        kernel.rehash(self.table, self.states, int(self.counters[kernel.NODES]))
 
     def run(self, bound: BoundTables, routes: RouteTables, budget: int) -> int:
         """`graph_kernel.search` for at most `budget` expansions; its status."""
