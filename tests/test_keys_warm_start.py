@@ -12,7 +12,7 @@ import pytest
 from crosscheck.models.keys import KeyMove, Vault, check_plan, generate, parse
 from crosscheck.solvers.keys.cpsat import ArcRoute, regions, usable_routes
 from crosscheck.solvers.keys.routes import contract
-from crosscheck.solvers.keys.warm_start import Step, greedy_sequence, improved_sequence, kicked_sequence
+from crosscheck.solvers.keys.warm_start import Step, greedy_sequence, improved_sequence, kicked_sequence, walk
 from tests.test_keys_cpsat import reference_cost
 
 
@@ -83,3 +83,22 @@ def test_kicks_escape_a_local_optimum() -> None:
     vault = generate(6, size=29, keys=14, loops=8, robots=1)
     kicked, local = kicked_and_local(vault, 20)
     assert check_plan(vault, moves(kicked)) < check_plan(vault, moves(local))
+
+
+@pytest.mark.parametrize("params", VAULTS, ids=lambda p: "-".join(f"{k}{v}" for k, v in p.items()))
+def test_improved_sequences_are_local_optima_of_whole_walks(params: dict[str, int]) -> None:
+    """The local search costs a move only where the orders differ; walking every moved order
+    whole finds no cheaper one either."""
+    vault = generate(**params)
+    cv = contract(vault)
+    arcs, _ = usable_routes(cv)
+    _, improved = sequences(vault)
+    region = regions(cv, arcs)
+    owners = {node: [robot for robot, keys in enumerate(region) if node in keys] for keys in region for node in keys}
+    order, cost = [target for _, _, target, _ in improved], sum(route.length for *_, route in improved)
+    for size in (1, 2, 3):
+        for start in range(len(order) - size + 1):
+            rest = order[:start] + order[start + size:]
+            for place in range(len(rest) + 1):
+                moved = walk(cv.robots, arcs, owners, rest[:place] + order[start:start + size] + rest[place:])
+                assert moved is None or sum(route.length for *_, route in moved) >= cost

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 #: The seed of the kicks of `kicked_sequence` (fixed: the warm start is reproducible).
 KICK_SEED = 0
@@ -68,17 +68,25 @@ def walk(robots: int, arcs: Arcs[R], owners: Mapping[int, Sequence[int]], order:
     when some key has no usable route from any of its robots at its turn."""
     at, held, steps = list(range(robots)), 0, []
     for target in order:
-        best: tuple[int, Step[R]] | None = None
-        for robot in owners.get(target, ()):
-            for route in arcs.get((at[robot], target), ()):
-                if route.needs & held == route.needs and (best is None or route.length < best[0]):
-                    best = (route.length, (robot, at[robot], target, route))
-        if best is None:
+        step = _step(arcs, owners, at, held, target)
+        if step is None:
             return None
-        steps.append(best[1])
-        at[best[1][0]] = target
+        steps.append(step)
+        at[step[0]] = target
         held |= 1 << (target - robots)
     return steps
+
+
+def _step(arcs: Arcs[R], owners: Mapping[int, Sequence[int]], at: Sequence[int], held: int,
+          target: int) -> Step[R] | None:
+    """The shortest route to `target` over its robots (at nodes `at`) usable with the keys
+    `held`, as a step; None when there is none."""
+    best: tuple[int, Step[R]] | None = None
+    for robot in owners.get(target, ()):
+        for route in arcs.get((at[robot], target), ()):
+            if route.needs & held == route.needs and (best is None or route.length < best[0]):
+                best = (route.length, (robot, at[robot], target, route))
+    return None if best is None else best[1]
 
 
 def improved_sequence(robots: int, arcs: Arcs[R], region: Sequence[Sequence[int]], steps: list[Step[R]],
@@ -98,15 +106,52 @@ def improved_sequence(robots: int, arcs: Arcs[R], region: Sequence[Sequence[int]
 def _better_move(robots: int, arcs: Arcs[R], owners: Mapping[int, Sequence[int]],
                  steps: list[Step[R]]) -> list[Step[R]] | None:
     """The first sequence, moving a run of one to three keys, that `walk`s cheaper than `steps`."""
-    order, cost = [target for _, _, target, _ in steps], _cost(steps)
+    order, walked = [target for _, _, target, _ in steps], _Walked(robots, steps)
     for size in (1, 2, 3):
         for start in range(len(order) - size + 1):
             piece, rest = order[start:start + size], order[:start] + order[start + size:]
             for place in range(len(rest) + 1):
-                candidate = walk(robots, arcs, owners, rest[:place] + piece + rest[place:])
-                if candidate is not None and _cost(candidate) < cost:
-                    return candidate
+                candidate = rest[:place] + piece + rest[place:]
+                if place != start and walked.cheaper(arcs, owners, candidate, start, place, size):
+                    return walk(robots, arcs, owners, candidate)
     return None
+
+
+class _Walked(Generic[R]):
+    """A walked sequence with the state before each of its keys (robot nodes, keys held,
+    cost so far), so that a reordering is costed only where it differs."""
+
+    def __init__(self, robots: int, steps: list[Step[R]]) -> None:
+        self.robots = robots
+        at, held, cost = list(range(robots)), 0, 0
+        self.states: list[tuple[tuple[int, ...], int, int]] = [(tuple(at), held, cost)]
+        for robot, _, target, route in steps:
+            at[robot] = target
+            held |= 1 << (target - robots)
+            cost += route.length
+            self.states.append((tuple(at), held, cost))
+
+    def cheaper(self, arcs: Arcs[R], owners: Mapping[int, Sequence[int]], order: Sequence[int],
+                start: int, place: int, size: int) -> bool:
+        """Whether `order` (this sequence with its keys `start`..`start+size-1` moved to
+        `place`) walks and costs less.  Both orders agree before min(start, place) and from
+        max(start, place) + size on; once the robots stand where this sequence's do there
+        (the same keys are held), the rest is walked alike and costs the same."""
+        common, rejoin, total = min(start, place), max(start, place) + size, self.states[-1][2]
+        at, held, cost = self.states[common]
+        position = list(at)
+        for index in range(common, len(order)):
+            if index >= rejoin and tuple(position) == self.states[index][0]:
+                return cost + total - self.states[index][2] < total
+            step = _step(arcs, owners, position, held, order[index])
+            if step is None:
+                return False
+            cost += step[3].length
+            if cost >= total:
+                return False
+            position[step[0]] = order[index]
+            held |= 1 << (order[index] - self.robots)
+        return True
 
 
 def kicked_sequence(robots: int, arcs: Arcs[R], region: Sequence[Sequence[int]], steps: list[Step[R]],
