@@ -66,8 +66,9 @@ def main() -> None:
     Exit status 2, for every command: bad usage, or input it cannot use, named on one
     line of stderr: a results file with a line that is not a run record (FILE:LINE[:COLUMN]:
     what is wrong; a last line cut short by a kill is skipped), an instance path given
-    to solve that is not a regular file.  solve and compare: 0 nothing is wrong, 1 some
-    answer is wrong, 3 an instance could not be read or a run crashed.
+    to solve that is not a regular file.  solve, compare and morph: 0 nothing is wrong,
+    1 some answer is wrong, 3 an instance could not be read or a run crashed.  hunt: 1
+    with a counterexample, 0 without, 130 when interrupted before a find.
     """
     from crosscheck.solvers.registry import add_variable_plugins
 
