@@ -73,7 +73,7 @@ VERDICTS: tuple[VerdictRule, ...] = (
                         "(morph: both answers and both files named)"),
     VerdictRule(Verdict.WRONG_EXPECTED, failure=True, stops_hunt=False,
                 meaning="the formulations agree, the index says otherwise; or, without an exact answer, a checked "
-                        "plan or a proven bound contradicts the index"),
+                        "plan, a proven bound or a claimed answer contradicts the index"),
     VerdictRule(Verdict.UNVERIFIED, failure=False, stops_hunt=False,
                 meaning="no formulation found an exact answer within the limits"),
     VerdictRule(Verdict.AGREE, failure=False, stops_hunt=False,
@@ -157,7 +157,8 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
     elif proven_infeasible:
         answer, provers = INFEASIBLE, proven_infeasible
     else:
-        contradiction = _index_contradiction(proofs, best_plan, expected)
+        contradiction = _index_contradiction(proofs, best_plan, expected) or _claims_against_index(
+            optimal + infeasible, expected)
         if contradiction:
             return Judgement(Verdict.WRONG_EXPECTED, None, contradiction)
         return Judgement(Verdict.UNVERIFIED, None, _unverified_reason(proofs, best_plan))
@@ -212,6 +213,19 @@ def _index_contradiction(records: list[RunRecord], best_plan: int | None, expect
         if above:
             return f"index says {expected}; " + ", ".join(f"{r.solver} proved a lower bound {r.bound}" for r in above)
     return ""
+
+
+def _claims_against_index(claims: list[RunRecord], expected: int | str | None) -> str:
+    """The claimed answers (none proven in this run) that differ from the index's ('' if none).
+
+    A claim never contradicts a fact, but the index holds an answer established before (a
+    published optimum, or one `record-optima` took from agreeing exact answers): a lone
+    program claiming otherwise is the conflict an audit of it is run to find."""
+    if expected is None:
+        return ""
+    differing = [(r.solver, INFEASIBLE if r.status is Status.INFEASIBLE else _claimed(r)) for r in claims]
+    return "; ".join(f"{solver} claims {answer}, index says {expected}"
+                     for solver, answer in differing if answer != expected)
 
 
 def _unverified_reason(records: list[RunRecord], best_plan: int | None) -> str:

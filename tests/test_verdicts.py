@@ -138,3 +138,14 @@ def test_an_external_plan_is_a_fact_but_its_optimum_only_a_claim() -> None:
     assert outcome.verdict is Verdict.UNVERIFIED
     assert verdict(external(Status.OPTIMAL, 8, True), record("b", Status.OPTIMAL, 9, 9, True)) is Verdict.FALSE_OPTIMAL
     assert verdict(external(Status.OPTIMAL, 8, False), record("b", Status.OPTIMAL, 8, 8, True)) is Verdict.INVALID_PLAN
+
+
+def test_a_lone_claim_against_the_index_is_flagged() -> None:
+    """An audit of a lone external program must not pass a wrong claimed optimum (or a wrong
+    infeasibility claim) on an instance whose optimum the index holds."""
+    below = judge([external(Status.OPTIMAL, 11).model_copy(update={"expected": 15})])
+    assert below.verdict is Verdict.WRONG_EXPECTED and "mine claims 11, index says 15" in below.reason
+    infeasible = external(Status.INFEASIBLE).model_copy(update={"expected": 15})
+    assert verdict(infeasible) is Verdict.WRONG_EXPECTED
+    assert verdict(external(Status.OPTIMAL, 15).model_copy(update={"expected": 15})) is Verdict.UNVERIFIED
+    assert verdict(external(Status.INFEASIBLE).model_copy(update={"expected": "infeasible"})) is Verdict.UNVERIFIED
