@@ -152,7 +152,7 @@ format_option = click.option(
          "tabular (latex), or data only (csv, jsonl: tidy rows, one per run; json: the full records as one "
          "array); notes go to stderr for all but table and markdown.")
 jobs_option = click.option(
-    "--jobs", type=click.IntRange(min=1), default=cores, show_default="the cores this process may use",
+    "--jobs", type=click.IntRange(min=1), default=cores, show_default=f"the cores this process may use: {cores()}",
     help="Runs at a time, at most. Runs never share a core unless --jobs exceeds the cores: a run holds as many "
          "cores as it has threads (a CP-SAT run its --cpsat-workers) and waits until they are free.")
 external_option = click.option(
