@@ -126,11 +126,15 @@ def worse(changes: list[Change]) -> list[InstanceVerdict]:
 
 
 def summary(changes: list[Change]) -> str:
-    """One line counting verdicts worse and better, status changes and timings."""
+    """One line counting verdicts worse and better, pairs run on one side only, status
+    changes of the pairs run on both, and timings."""
     instances = {c.instance: c for c in changes}.values()
     better = sum(c.old_verdict is not None and c.new_verdict is not None
                  and _RANK[c.new_verdict.verdict] > _RANK[c.old_verdict.verdict] for c in instances)
     timings = {name: sum(c.timing == name for c in changes) for name in ("slower", "faster", "within noise", "one run")}
+    both = [c for c in changes if c.old is not None and c.new is not None]
+    only_old, only_new = sum(c.new is None for c in changes), sum(c.old is None for c in changes)
+    one_side = f"{only_old} only in OLD, {only_new} only in NEW; " if only_old or only_new else ""
     return (f"{len(instances)} instances, {len(changes)} (instance, solver) pairs: {len(worse(changes))} verdicts "
-            f"worse, {better} better; {sum(c.status_changed for c in changes)} status changes; "
+            f"worse, {better} better; {one_side}{sum(c.status_changed for c in both)} status changes; "
             + ", ".join(f"{count} {name}" for name, count in timings.items()))

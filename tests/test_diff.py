@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from crosscheck.harness.aggregate import FAMILY_COLUMNS, VIRTUAL_BEST, cells, family_rows
 from crosscheck.harness.cli import main
-from crosscheck.harness.diff import diff, worse
+from crosscheck.harness.diff import diff, summary, worse
 from crosscheck.harness.latex import escape
 from crosscheck.harness.paired import compare_all
 from crosscheck.harness.records import RunRecord, append_record
@@ -98,3 +98,9 @@ def test_the_paired_statistic_finds_a_planted_factor() -> None:
 
 def test_latex_escapes_special_characters() -> None:
     assert escape("keys_fd 50% & $x#{y}") == r"keys\_fd 50\% \& \$x\#\{y\}"
+
+
+def test_pairs_run_on_one_side_are_counted_apart_from_status_changes() -> None:
+    """A NEW file covering fewer instances is not a pile of status changes."""
+    line = summary(diff(OLD, [r for r in _new(slow=False, wrong=False) if r.instance == "keys/a.txt"]))
+    assert "2 only in OLD, 0 only in NEW; 0 status changes" in line
