@@ -113,11 +113,11 @@ def _echo_shares(solvers: list[Solver]) -> None:
     from crosscheck.solvers.sharing import independent_group, pairs
 
     click.echo("  sharing (trusted base: crosscheck.solvers.trusted):")
-    for first, second, shared in pairs(solvers, traced=True):
+    for first, second, shared in pairs(solvers):
         click.echo(f"    {first} & {second}: " + ("nothing" if not shared else f"{len(shared)} shared"))
         for name in sorted(shared):
             click.echo(f"      {name}")
-    group = independent_group(solvers, traced=True)
+    group = independent_group(solvers)
     click.echo(f"  independent: {len(group)} ({', '.join(group)})")
 
 
