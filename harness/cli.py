@@ -89,8 +89,8 @@ def _warn_plugin_errors() -> None:
 @click.option("--params", is_flag=True, help="Also show each puzzle's generator parameters.")
 @click.option("--shares", "show_shares", is_flag=True,
               help="Also show, per pair of formulations of a puzzle, the answer-deciding code both run (computed "
-                   "from the code, trusted base left out; plugins are run on a small corpus to trace theirs) and how "
-                   "many are independent.")
+                   "from the code, trusted base left out; the same footprints run records use) and how many are "
+                   "independent.")
 def list_command(params: bool, show_shares: bool) -> None:
     """Show the puzzles, their solvers and where each comes from (built-in, an entry point
     of an installed distribution, or a module of CROSSCHECK_SOLVERS)."""
@@ -114,11 +114,11 @@ def _echo_shares(solvers: list[Solver]) -> None:
     from crosscheck.solvers.sharing import independent_group, pairs
 
     click.echo("  sharing (trusted base: crosscheck.solvers.trusted):")
-    for first, second, shared in pairs(solvers, traced=True):
+    for first, second, shared in pairs(solvers):
         click.echo(f"    {first} & {second}: " + ("nothing" if not shared else f"{len(shared)} shared"))
         for name in sorted(shared):
             click.echo(f"      {name}")
-    group = independent_group(solvers, traced=True)
+    group = independent_group(solvers)
     click.echo(f"  independent: {len(group)} ({', '.join(group)})")
 
 

@@ -1,18 +1,22 @@
 """What each formulation runs to decide its answers, and what formulations share.
 
-A formulation's *footprint* is the set of functions and methods of the ``crosscheck``
-package that deciding its answers runs, outside the trusted base
-(`crosscheck.solvers.trusted`), as qualified names (``module.Class.method``).  Two
-formulations of one puzzle *share* the intersection of their footprints; their
-agreement is then one line of evidence, not two (`Solver.shares`).
+A formulation's *footprint* is the set of functions and methods of formulation code
+that deciding its answers runs, outside the trusted base (`crosscheck.solvers.trusted`),
+as qualified names (``module.Class.method``).  Formulation code is the ``crosscheck``
+package and every top-level package (or module) that defines a loaded `Solver` class:
+a plugin's own module counts, so a plugin subclass that runs its base's ``_solve``
+through ``super()``, or two plugin classes calling one helper of their module, share
+that code (`formulation_packages`).  Two formulations of one puzzle *share* the
+intersection of their footprints; their agreement is then one line of evidence, not
+two (`Solver.shares`).
 
 A footprint is the union of two derivations from the code:
 
 - static: from the solver class's ``_solve``, every name it references that resolves
   exactly (a module function or class through the module's imports or the function's
-  own, ``module.f``,
-  ``Class.method``, ``self.method`` on the solver's or helper's own class; a class
-  stands for all its methods), followed through those functions in turn.  Calls on
+  own, ``module.f``, ``Class.method``, ``self.method`` on the solver's or helper's own
+  class, ``super().method``; a class stands for all its methods), followed through those
+  functions in turn.  Calls on
   objects of unknown type (``vault.passable(cell)``) are not guessed;
 - traced: the code objects of the package executed (``sys.setprofile``) while the
   formulation solves `corpus` (small instances of each puzzle, edge cases included:
@@ -21,8 +25,11 @@ A footprint is the union of two derivations from the code:
 The built-in formulations' footprints are computed ahead and stored in
 `crosscheck.solvers.footprints` (``tests/test_sharing.py`` recomputes and compares;
 regenerate with ``python -m crosscheck.solvers.sharing``).  A plugin's footprint is
-computed when asked: statically in run records (cheap, runs nothing), and also traced
-by ``crosscheck list --shares``.
+computed when asked, statically (cheap, runs nothing): run records and ``crosscheck
+list --shares`` read that one footprint, so they agree.  The trace is not run for a
+plugin there: a run would have to run every other plugin of its puzzle, and one that
+hangs or crashes would take the run with it (``footprint(solver, traced=True)`` adds it
+on request).
 """
 
 from __future__ import annotations
@@ -72,33 +79,53 @@ def corpus(puzzle: str) -> list[Any]:
     return []
 
 
-def _in_package(value: object) -> bool:
-    return str(getattr(value, "__module__", "")).startswith(PACKAGE + ".")
+def formulation_packages() -> frozenset[str]:
+    """The top-level packages (or modules) whose code counts in footprints: ``crosscheck``
+    and each one that defines a `Solver` class loaded now (a plugin's own)."""
+    found, classes = {PACKAGE}, [Solver]
+    while classes:
+        solver_class = classes.pop()
+        found.add(_top(solver_class.__module__))
+        classes.extend(solver_class.__subclasses__())
+    return frozenset(found)
 
 
-def _package_function(value: object) -> bool:
-    """A function written in a file of the package (not one made by exec, such as a
+def _top(module: str) -> str:
+    return module.partition(".")[0]
+
+
+def _in_scope(value: object, scope: frozenset[str]) -> bool:
+    return _top(str(getattr(value, "__module__", ""))) in scope
+
+
+def _package_function(value: object, scope: frozenset[str]) -> bool:
+    """A function written in a file of formulation code (not one made by exec, such as a
     dataclass's ``__eq__``, nor a wrapper from elsewhere, such as its ``__repr__``)."""
-    return (isinstance(value, FunctionType) and _in_package(value)
-            and value.__code__.co_filename.startswith(PACKAGE_ROOT))
+    if not (isinstance(value, FunctionType) and _in_scope(value, scope)):
+        return False
+    if _ours(value.__module__):
+        return value.__code__.co_filename.startswith(PACKAGE_ROOT)
+    return value.__code__.co_filename == getattr(sys.modules.get(value.__module__), "__file__", None)
 
 
-def _functions_of(value: object, owner: type | None) -> Iterator[tuple[FunctionType, type | None]]:
-    """The package functions `value` stands for, each with the class its ``self`` is:
-    itself (a function or method of `owner`), a property's getter, a static or class
-    method's function, a compiled function's Python source (numba's ``py_func``: the
-    tracer cannot see compiled code run), or every method of a class and of its package bases."""
+def _functions_of(value: object, owner: type | None,
+                  scope: frozenset[str]) -> Iterator[tuple[FunctionType, type | None]]:
+    """The functions of `scope` (`formulation_packages`) `value` stands for, each with the
+    class its ``self`` is: itself (a function or method of `owner`), a property's getter, a
+    static or class method's function, a compiled function's Python source (numba's
+    ``py_func``: the tracer cannot see compiled code run), or every method of a class and
+    of its bases in `scope`."""
     if isinstance(value, property):
         value = value.fget
     value = getattr(value, "__func__", value)
     value = getattr(value, "py_func", value)
-    if isinstance(value, FunctionType) and _package_function(value):
+    if isinstance(value, FunctionType) and _package_function(value, scope):
         yield value, owner
-    elif isinstance(value, type) and _in_package(value):
+    elif isinstance(value, type) and _in_scope(value, scope):
         for base in value.__mro__:
-            if _in_package(base):
+            if _in_scope(base, scope):
                 for name in vars(base):
-                    yield from _functions_of(inspect.getattr_static(value, name, None), value)
+                    yield from _functions_of(inspect.getattr_static(value, name, None), value, scope)
 
 
 def qualified(function: FunctionType) -> str:
@@ -125,6 +152,9 @@ def _resolve(node: ast.expr, function: FunctionType, owner: type | None,
             return owner, owner
         return imported.get(node.id, function.__globals__.get(node.id)), None
     if isinstance(node, ast.Attribute):
+        later = _searched_by_super(node.value, function, owner, imported)
+        if later is not None:  # super().attr: the first later class of self's that defines attr
+            return next((vars(base)[node.attr] for base in later if node.attr in vars(base)), None), owner
         base, _ = _resolve(node.value, function, owner, imported)
         if isinstance(base, type):
             return inspect.getattr_static(base, node.attr, None), base
@@ -133,23 +163,40 @@ def _resolve(node: ast.expr, function: FunctionType, owner: type | None,
     return None, None
 
 
-def _references(function: FunctionType, owner: type | None) -> Iterator[tuple[FunctionType, type | None]]:
-    """The package functions `function`'s body refers to exactly (annotations left out),
+def _searched_by_super(node: ast.expr, function: FunctionType, owner: type | None,
+                       imported: dict[str, object]) -> tuple[type, ...] | None:
+    """When `node` is ``super()`` or ``super(Class, self)`` in `function` (a method run on
+    an `owner`): the classes of `owner`'s MRO it searches, in order (none when not known);
+    None when `node` is anything else."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"):
+        return None
+    if node.args:
+        start, _ = _resolve(node.args[0], function, owner, imported)
+    else:  # the class whose body defines `function`: the cell zero-argument super() reads
+        cells = dict(zip(function.__code__.co_freevars, function.__closure__ or (), strict=True))
+        start = cells["__class__"].cell_contents if "__class__" in cells else None
+    mro = owner.__mro__ if owner is not None else ()
+    return mro[mro.index(start) + 1:] if isinstance(start, type) and start in mro else ()
+
+
+def _references(function: FunctionType, owner: type | None,
+                scope: frozenset[str]) -> Iterator[tuple[FunctionType, type | None]]:
+    """The functions of `scope` `function`'s body refers to exactly (annotations left out),
     names it imports itself included (an import put off until needed, for start-up time)."""
     body = _body(function)
-    imported = _local_imports(body)
+    imported = _local_imports(body, scope)
     for statement in body:
         for node in ast.walk(statement):
             if isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Load):
-                yield from _functions_of(*_resolve(node, function, owner, imported))
+                yield from _functions_of(*_resolve(node, function, owner, imported), scope)
 
 
-def _local_imports(body: list[ast.stmt]) -> dict[str, object]:
-    """The package modules, functions and classes that `body`'s own import statements bind."""
+def _local_imports(body: list[ast.stmt], scope: frozenset[str]) -> dict[str, object]:
+    """The modules, functions and classes of `scope` that `body`'s own import statements bind."""
     imported: dict[str, object] = {}
     for statement in body:
         for node in ast.walk(statement):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and _ours(node.module or ""):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and _top(node.module or "") in scope:
                 module = importlib.import_module(node.module or "")
                 for alias in node.names:
                     value = getattr(module, alias.name, None) or _module(f"{node.module}.{alias.name}")
@@ -157,7 +204,7 @@ def _local_imports(body: list[ast.stmt]) -> dict[str, object]:
                         imported[alias.asname or alias.name] = value
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    if _ours(alias.name):  # `import a.b` binds a; `import a.b as k` binds k to a.b
+                    if _top(alias.name) in scope:  # `import a.b` binds a; `import a.b as k` binds k to a.b
                         module = importlib.import_module(alias.name)
                         top = alias.name.partition(".")[0]
                         imported[alias.asname or top] = module if alias.asname else importlib.import_module(top)
@@ -177,8 +224,9 @@ def _module(name: str) -> ModuleType | None:
 
 
 def static_footprint(solver_class: type[Solver]) -> set[str]:
-    """The untrusted package functions reachable by exact references from ``_solve``."""
+    """The untrusted functions of formulation code reachable by exact references from ``_solve``."""
     start = inspect.getattr_static(solver_class, "_solve")
+    scope = formulation_packages()
     seen: set[str] = set()
     stack: list[tuple[FunctionType, type | None]] = [(start, solver_class)]
     while stack:
@@ -187,7 +235,7 @@ def static_footprint(solver_class: type[Solver]) -> set[str]:
         if name in seen or is_trusted(name):
             continue
         seen.add(name)
-        stack.extend(_references(function, owner))
+        stack.extend(_references(function, owner, scope))
     return seen
 
 
@@ -203,13 +251,14 @@ def _import_everything() -> None:
 
 
 def _module_names() -> dict[str, str]:
-    """Each loaded package module's file -> its module name."""
+    """Each loaded module of formulation code: its file -> its module name."""
+    scope = formulation_packages()
     files = {name: getattr(module, "__file__", None) for name, module in list(sys.modules.items())}
-    return {file: name for name, file in files.items() if name.startswith(PACKAGE) and file}
+    return {file: name for name, file in files.items() if _top(name) in scope and file}
 
 
 def traced_footprint(solver: Solver, instances: list[Any]) -> set[str]:
-    """The untrusted package functions executed while `solver` solves `instances`.
+    """The untrusted functions of formulation code executed while `solver` solves `instances`.
 
     Every module of the package is imported first, so that work done at import (a
     module-level table) is never traced: a trace does not depend on what ran before it."""
@@ -249,7 +298,8 @@ def _stored() -> dict[str, frozenset[str]]:
 @cache
 def footprint(solver: Solver, traced: bool = False) -> frozenset[str]:
     """`solver`'s footprint: stored for a built-in formulation; for any other, the static
-    one (and the traced one too when `traced`, which runs the solver on `corpus`)."""
+    one (and the traced one too when `traced`, which runs the solver on `corpus`: never
+    done for records or ``list --shares``, which must agree and must not run plugins)."""
     stored = _stored().get(solver.name)
     if stored is not None and type(solver).__module__.startswith(PACKAGE + "."):
         return stored
@@ -259,29 +309,29 @@ def footprint(solver: Solver, traced: bool = False) -> frozenset[str]:
     return frozenset(names | lemmas_of(names))
 
 
-def shares(solver: Solver, others: list[Solver] | None = None, traced: bool = False) -> frozenset[str]:
+def shares(solver: Solver, others: list[Solver] | None = None) -> frozenset[str]:
     """What `solver` runs that another formulation of its puzzle (the registered ones, or
     `others`) runs too."""
     if others is None:
         from crosscheck.solvers.registry import solvers_for
 
         others = solvers_for(solver.puzzle)
-    mine = footprint(solver, traced)
-    theirs = set().union(*(footprint(other, traced) for other in others if other.name != solver.name))
+    mine = footprint(solver)
+    theirs = set().union(*(footprint(other) for other in others if other.name != solver.name))
     return frozenset(mine & theirs)
 
 
-def pairs(solvers: list[Solver], traced: bool = False) -> list[tuple[str, str, frozenset[str]]]:
+def pairs(solvers: list[Solver]) -> list[tuple[str, str, frozenset[str]]]:
     """Each pair of `solvers` (one puzzle's) and what the two share."""
-    return [(a.name, b.name, footprint(a, traced) & footprint(b, traced)) for a, b in combinations(solvers, 2)]
+    return [(a.name, b.name, footprint(a) & footprint(b)) for a, b in combinations(solvers, 2)]
 
 
-def independent_group(solvers: list[Solver], traced: bool = False) -> list[str]:
+def independent_group(solvers: list[Solver]) -> list[str]:
     """The names of a largest group of `solvers` no two of which share anything (the
     first such group in the solvers' order; every subset is tried, largest first)."""
     for size in range(len(solvers), 0, -1):
         for group in combinations(solvers, size):
-            if all(not footprint(a, traced) & footprint(b, traced) for a, b in combinations(group, 2)):
+            if all(not footprint(a) & footprint(b) for a, b in combinations(group, 2)):
                 return [solver.name for solver in group]
     return []
 

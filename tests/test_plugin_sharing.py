@@ -1,0 +1,79 @@
+"""A plugin's own code counts as shared: a subclass delegating through ``super()`` and two
+classes calling one helper of the plugin's module share it, in run records as in
+``crosscheck list --shares`` (formulations in tests/shared_solvers.py)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import crosscheck.solvers.registry
+from crosscheck.harness.cli import main
+from crosscheck.harness.records import read_records
+from crosscheck.harness.verdicts import Verdict, judge_all
+from crosscheck.solvers import sharing
+from tests.shared_solvers import Echo, Pacer, Strider, Walker
+
+VAULT = "#########\n#b.A.@.a#\n#########\n"
+PLUGINS = ("test-walker", "test-echo", "test-strider", "test-pacer")
+
+
+@pytest.fixture(autouse=True)
+def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register tests/shared_solvers.py for the CLI and its runs; restore the registry afterwards."""
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.shared_solvers")
+    monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
+
+
+def test_a_subclass_delegating_through_super_shares_its_base() -> None:
+    static = sharing.static_footprint(Echo)
+    assert {"tests.shared_solvers.Echo._solve", "tests.shared_solvers.Walker._solve",
+            "tests.shared_solvers._Walks.successors"} <= static
+    assert "tests.shared_solvers.Walker._solve" in sharing.shares(Echo(), [Walker(), Echo()])
+
+
+def test_two_classes_calling_one_module_helper_share_it() -> None:
+    both = sharing.footprint(Strider()) & sharing.footprint(Pacer())
+    assert {"tests.shared_solvers.shortest", "tests.shared_solvers._Walks.is_goal"} <= both
+    assert sharing.independent_group([Strider(), Pacer()]) == ["test-strider"]
+
+
+def test_compare_records_show_the_sharing_and_count_one_line_of_evidence(tmp_path: Path) -> None:
+    """Four plugin provers that share their module's search and keys-grid (which shares
+    nothing): two independent lines of evidence, not five."""
+    (tmp_path / "keys").mkdir()
+    (tmp_path / "keys" / "small.txt").write_text(VAULT)
+    out = tmp_path / "runs.jsonl"
+    arguments = ["compare", str(tmp_path), "--solver", "keys-grid", "--out", str(out)]
+    for name in PLUGINS:
+        arguments += ["--solver", name]
+    CliRunner().invoke(main, arguments, catch_exceptions=False)
+    records = {record.solver: record for record in read_records(out)}
+    assert "tests.shared_solvers.Walker._solve" in records["test-echo"].shares
+    assert "tests.shared_solvers.shortest" in records["test-strider"].shares
+    assert "tests.shared_solvers.shortest" in records["test-pacer"].shares
+    assert records["keys-grid"].shares == []
+    [verdict] = judge_all(records.values())
+    assert verdict.verdict is Verdict.AGREE and verdict.answer == 8
+    assert set(verdict.provers) == {"keys-grid", *PLUGINS}
+    assert verdict.independent == 2
+    listed = _listed_pairs(CliRunner().invoke(main, ["list", "--shares"], catch_exceptions=False).output)
+    for first, second in combinations(PLUGINS, 2):  # records and `list --shares`: one footprint
+        pair = listed.get((first, second), listed.get((second, first)))
+        assert pair == set(records[first].shares) & set(records[second].shares), (first, second)
+
+
+def _listed_pairs(output: str) -> dict[tuple[str, str], set[str]]:
+    """What ``list --shares`` prints as shared per pair of formulations."""
+    pairs: dict[tuple[str, str], set[str]] = {}
+    shared: set[str] = set()
+    for line in output.splitlines():
+        if line.startswith("    ") and " & " in line and not line.startswith("      "):
+            first, _, second = line.strip().partition(":")[0].partition(" & ")
+            shared = pairs.setdefault((first, second), set())
+        elif line.startswith("      "):
+            shared.add(line.strip())
+    return pairs
