@@ -13,7 +13,8 @@ Exit statuses of ``solve`` and ``compare``:
 Every command exits 2 (`EXIT_USAGE`) on input it cannot use, with one line on stderr
 naming it: a results file with a line that is not a run record (``FILE:LINE[:COLUMN]:
 what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), or an instance
-path given to `solve` that is not a regular file.
+path given to `solve` that is not a regular file, or an ``index.toml`` that is not TOML,
+holds an unknown key or a value of the wrong type (`crosscheck.harness.index.BadIndex`).
 """
 
 from __future__ import annotations
@@ -54,7 +55,20 @@ class BadInput(click.ClickException):
     exit_code = EXIT_USAGE
 
 
-@click.group()
+class _Commands(click.Group):
+    """The command group: an index of known optima that cannot be used (not TOML, an
+    unknown key; `crosscheck.harness.index.BadIndex`), met by any command, is `BadInput`."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        from crosscheck.harness.index import BadIndex
+
+        try:
+            return super().invoke(ctx)
+        except BadIndex as error:
+            raise BadInput(str(error)) from None
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="crosscheck")
 def main() -> None:
     """Cross-check independent formulations of combinatorial search puzzles.
@@ -66,7 +80,8 @@ def main() -> None:
     Exit status 2, for every command: bad usage, or input it cannot use, named on one
     line of stderr: a results file with a line that is not a run record (FILE:LINE[:COLUMN]:
     what is wrong; a last line cut short by a kill is skipped), an instance path given
-    to solve that is not a regular file.  solve and compare: 0 nothing is wrong, 1 some
+    to solve that is not a regular file, an index.toml that is not TOML or holds a key an
+    entry cannot have (FILE:LINE[:COLUMN]: what is wrong).  solve and compare: 0 nothing is wrong, 1 some
     answer is wrong, 3 an instance could not be read or a run crashed.
     """
     from crosscheck.solvers.registry import add_variable_plugins

@@ -190,3 +190,35 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     assert result.exit_code == 1
     refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
     assert refused.exit_code == 2 and "'test-plain' is a built-in solver's name" in refused.output
+
+
+KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
+
+
+@pytest.mark.parametrize("index_text, problem", [
+    ('["small.txt"]\noptimum = = 3\n',
+     '2:11: Invalid value (not TOML; expected tables ["INSTANCE.txt"] of KEY = VALUE lines)'),
+    ('["small.txt"]\norigin = "typed"\noptimun = 8\n',
+     f'3: unknown key \'optimun\' in ["small.txt"] (expected one of: {KNOWN_KEYS})'),
+    ('["small.txt"]\noptimum = "8"\n', '2: optimum = \'8\' in ["small.txt"] (expected an integer)'),
+    ('optimum = 8\n', "1: 'optimum' is not a table (expected a [\"optimum\"] header followed by KEY = VALUE lines)"),
+])
+@pytest.mark.parametrize("command", ["compare", "solve"])
+def test_an_unusable_index_is_one_line_naming_file_line_and_what_was_expected(
+        tmp_path: Path, command: str, index_text: str, problem: str) -> None:
+    """A misspelt key must not pass for "no optimum known" (an `agree` that checked nothing)."""
+    (tmp_path / "small.txt").write_text(VAULT)
+    (tmp_path / "index.toml").write_text(index_text)
+    target = tmp_path if command == "compare" else tmp_path / "small.txt"
+    result = invoke(command, str(target), "--solver", "test-plain", "--out", str(tmp_path / "runs.jsonl"))
+    assert result.output == f"Error: {tmp_path / 'index.toml'}:{problem}\n"
+    assert result.exit_code == EXIT_USAGE
+
+
+def test_record_optima_refuses_an_index_with_an_unknown_key(tmp_path: Path) -> None:
+    index = tmp_path / "index.toml"
+    index.write_text('["small.txt"]\noptimun = 8\n')
+    results = _results(tmp_path, _line("c.txt").strip())
+    result = invoke("record-optima", str(results), "--index", str(index))
+    assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {index}:2: unknown key 'optimun'")
+    assert index.read_text() == '["small.txt"]\noptimun = 8\n'
