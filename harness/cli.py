@@ -694,6 +694,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
     if fmt == "parquet":
         if output is None or by != "run":
             raise click.UsageError("--format parquet writes the tidy rows (--by run) to a file: add -o FILE.parquet")
+        _need_analysis_extra("--format parquet")
         from crosscheck.harness.tidy import write_parquet
 
         write_parquet(records, output)
@@ -701,6 +702,16 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
         _write(_html(records, named, by) if fmt == "html" else render(records, fmt, by), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(records), err=True, nl=False)
+
+
+def _need_analysis_extra(what: str) -> None:
+    """`BadInput` (exit 2, one line) when pandas or pyarrow, the analysis extra `what` needs, is missing."""
+    from importlib.util import find_spec
+
+    missing = [name for name in ("pandas", "pyarrow") if find_spec(name) is None]
+    if missing:
+        raise BadInput(f"{what} needs the analysis extra ({' and '.join(missing)} not installed): "
+                       "pip install 'crosscheck[analysis]'")
 
 
 def _html(records: list[RunRecord], files: list[tuple[str, list[RunRecord]]], by: str) -> str:

@@ -222,3 +222,15 @@ def test_record_optima_refuses_an_index_with_an_unknown_key(tmp_path: Path) -> N
     result = invoke("record-optima", str(results), "--index", str(index))
     assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {index}:2: unknown key 'optimun'")
     assert index.read_text() == '["small.txt"]\noptimun = 8\n'
+
+
+@pytest.mark.parametrize("module", ["pyarrow", "pandas"])
+def test_parquet_without_the_analysis_extra_says_which_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             module: str) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # `import module` now fails, as when it is not installed
+    path = _results(tmp_path, _line("c.txt").strip())
+    result = invoke("report", str(path), "--format", "parquet", "-o", str(tmp_path / "runs.parquet"))
+    assert result.output == (f"Error: --format parquet needs the analysis extra ({module} not installed): "
+                             "pip install 'crosscheck[analysis]'\n")
+    assert result.exit_code == EXIT_USAGE
+    assert not (tmp_path / "runs.parquet").exists()
