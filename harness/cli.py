@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import click
 from crosscheck.harness.formats import FORMATS, HUMAN_FORMATS
 from crosscheck.harness.measure import cores
+from crosscheck.harness.wording import counted
 from crosscheck.models.base import InvalidInstance, Puzzle
 from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
 
@@ -391,7 +392,7 @@ def _morph_mismatches(records: list[RunRecord], related: list[RelatedFile], fold
     mismatches = [pair for pair in pairs if pair.verdict is Verdict.MORPH_MISMATCH]
     for pair in mismatches:
         click.echo(pair.line(folder), err=err)
-    click.echo(f"morph: {len(pairs)} pairs judged, {len(mismatches)} morph-mismatch", err=err)
+    click.echo(f"morph: {counted(len(pairs), 'pair')} judged, {len(mismatches)} morph-mismatch", err=err)
     return len(mismatches)
 
 
@@ -564,8 +565,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     for line in outcome.skipped:
         click.echo(f"not applicable: {line}")
     tally = Counter(pair.verdict.value for pair in outcome.pairs)
-    click.echo(f"{len(outcome.pairs)} pairs judged: " + (", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
-                                                        or "none") + f"; records: {out / 'morph.jsonl'}")
+    tallied = ", ".join(f"{n} {v}" for v, n in sorted(tally.items())) or "none"
+    click.echo(f"{counted(len(outcome.pairs), 'pair')} judged: {tallied}; records: {out / 'morph.jsonl'}")
     status = _exit_status(outcome.records)
     sys.exit(EXIT_WRONG if outcome.mismatches else status)
 
@@ -881,8 +882,9 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
             click.echo(f"{name}: evidence refreshed")
     entries, refused = agreed_entries(records, required)
     for verdict in refused:
-        click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on {verdict.independent} "
-                   f"independent prover(s) ({', '.join(verdict.provers)}), {required} required "
+        click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on "
+                   f"{counted(verdict.independent, 'independent prover')} ({', '.join(verdict.provers)}), "
+                   f"{required} required "
                    f"(--allow-single records it anyway)", err=True)
     for name in append_entries(index_path, entries):
         click.echo(f"{name}: {entries[name]}")

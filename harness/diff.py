@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from crosscheck.harness.aggregate import Cell, cells, positive
 from crosscheck.harness.records import UNREADABLE, RunRecord
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.wording import counted
 
 #: With repeats, a slowdown or speedup beyond the runs' spread must also exceed this factor.
 NOISE_FACTOR = 1.1
@@ -131,6 +132,7 @@ def summary(changes: list[Change]) -> str:
     better = sum(c.old_verdict is not None and c.new_verdict is not None
                  and _RANK[c.new_verdict.verdict] > _RANK[c.old_verdict.verdict] for c in instances)
     timings = {name: sum(c.timing == name for c in changes) for name in ("slower", "faster", "within noise", "one run")}
-    return (f"{len(instances)} instances, {len(changes)} (instance, solver) pairs: {len(worse(changes))} verdicts "
-            f"worse, {better} better; {sum(c.status_changed for c in changes)} status changes; "
+    return (f"{counted(len(instances), 'instance')}, {counted(len(changes), '(instance, solver) pair')}: "
+            f"{counted(len(worse(changes)), 'verdict')} worse, {better} better; "
+            f"{counted(sum(c.status_changed for c in changes), 'status change')}; "
             + ", ".join(f"{count} {name}" for name, count in timings.items()))

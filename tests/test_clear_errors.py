@@ -72,7 +72,7 @@ def test_a_cut_last_line_is_still_skipped_by_every_reader(tmp_path: Path) -> Non
     path.write_text(_line("a.txt") + _line("b.txt")[:30])
     assert [r.instance for r in read_records(path)] == ["a.txt"]
     result = invoke("report", str(path))
-    assert result.exit_code == 0 and "1 instances: 1 unverified" in result.output
+    assert result.exit_code == 0 and "1 instance: 1 unverified" in result.output
 
 
 def test_tidy_load_refuses_a_malformed_line_by_file_and_line(tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_compare_names_a_crashed_solver_next_to_an_agreement(tmp_path: Path) -> 
     (tmp_path / "index.toml").write_text('["small.txt"]\noptimum = 8\n')
     result = invoke("compare", str(tmp_path / "small.txt"), "--solver", "test-plain", "--solver", "test-crasher",
                     "--out", str(tmp_path / "runs.jsonl"))
-    assert "1 instances: 1 agree; 1 run crashed: 1 error (test-crasher)" in result.output
+    assert "1 instance: 1 agree; 1 run crashed: 1 error (test-crasher)" in result.output
     assert result.exit_code == 3
 
 
@@ -172,7 +172,7 @@ def test_an_external_program_declines_an_instance_without_crashing(tmp_path: Pat
                     "--external", f"decliner={sys.executable} {script} {{path}}", "--out", str(out))
     assert {r.solver: r.status for r in read_records(out)} == {"test-plain": Status.OPTIMAL,
                                                                "decliner": Status.UNSUPPORTED}
-    assert result.output.splitlines()[-2] == "1 instances: 1 agree"  # no crash to report
+    assert result.output.splitlines()[-2] == "1 instance: 1 agree"  # no crash to report
     assert result.exit_code == 0
 
 

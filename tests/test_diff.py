@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from crosscheck.harness.aggregate import FAMILY_COLUMNS, VIRTUAL_BEST, cells, family_rows
 from crosscheck.harness.cli import main
-from crosscheck.harness.diff import diff, worse
+from crosscheck.harness.diff import diff, summary, worse
 from crosscheck.harness.latex import escape
 from crosscheck.harness.paired import compare_all
 from crosscheck.harness.records import RunRecord, append_record
@@ -98,3 +98,11 @@ def test_the_paired_statistic_finds_a_planted_factor() -> None:
 
 def test_latex_escapes_special_characters() -> None:
     assert escape("keys_fd 50% & $x#{y}") == r"keys\_fd 50\% \& \$x\#\{y\}"
+
+
+def test_the_summary_line_counts_in_the_singular_and_the_plural() -> None:
+    one = [r for r in OLD if r.instance == "keys/a.txt" and r.solver == "fast"]
+    changed = [r.model_copy(update={"plan_valid": False}) for r in one]
+    assert summary(diff(one, changed)).startswith("1 instance, 1 (instance, solver) pair: 1 verdict worse, 0 better; "
+                                                  "0 status changes; ")
+    assert summary(diff(OLD, OLD)).startswith("2 instances, 4 (instance, solver) pairs: 0 verdicts worse, ")
