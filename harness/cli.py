@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # what each command needs is imported when it runs, so that -
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.records import RunKey, RunRecord, Task
     from crosscheck.harness.shard import Shard
+    from crosscheck.harness.verdicts import Verdict
     from crosscheck.solvers.base import Clock, Solver
 
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_FAILED_RUNS = 0, 1, 2, 3
@@ -870,7 +871,9 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
 
     Only instances the index does not list yet are added (variant runs are skipped);
     an optimum is never typed in by hand, it comes from agreeing runs.  An agreement of
-    fewer than --min-agreeing independent provers is refused, and said so on stderr.
+    fewer than --min-agreeing independent provers is refused, and said so on stderr, as is
+    every instance whose verdict is not agree (with why); a last line on stderr counts
+    them.  Exit status 0 unless the input is unusable (2).
     """
     from crosscheck.harness.index import append_entries, load_index, refresh_entries
     from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
@@ -880,14 +883,34 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     if refresh and index_path.exists():
         for name in refresh_entries(index_path, refreshed_evidence(records, load_index(index_path))):
             click.echo(f"{name}: evidence refreshed")
-    entries, refused = agreed_entries(records, required)
+    entries, refused, skipped = agreed_entries(records, required)
     for verdict in refused:
         click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on "
                    f"{counted(verdict.independent, 'independent prover')} ({', '.join(verdict.provers)}), "
                    f"{required} required "
                    f"(--allow-single records it anyway)", err=True)
-    for name in append_entries(index_path, entries):
+    for verdict in skipped:
+        click.echo(f"{verdict.instance}: not recorded: {verdict.verdict.value}: {verdict.reason}", err=True)
+    added = append_entries(index_path, entries)
+    for name in added:
         click.echo(f"{name}: {entries[name]}")
+    click.echo(_recorded_summary(len(added), len(entries) - len(added), len(refused),
+                                 Counter(v.verdict for v in skipped)), err=True)
+
+
+def _recorded_summary(added: int, listed: int, refused: int, skipped: Counter[Verdict]) -> str:
+    """record-optima's last line: how many instances were recorded, and how many were not
+    and why (the verdicts other than `agree` worst first)."""
+    from crosscheck.harness.verdicts import SEVERITY
+
+    parts = [f"recorded {added}"]
+    parts += [f"{listed} already in the index"] if listed else []
+    parts += [f"refused {refused}: too few independent provers"] if refused else []
+    if skipped:
+        worst_first = sorted(skipped, key=SEVERITY.__getitem__)
+        reasons = ", ".join(f"{verdict.value} ({skipped[verdict]})" for verdict in worst_first)
+        parts.append(f"skipped {skipped.total()}: {reasons}")
+    return "; ".join(parts)
 
 
 if __name__ == "__main__":
