@@ -880,8 +880,9 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
 
     required = 1 if allow_single else min_agreeing
     records = _read_all(files)
-    if refresh and index_path.exists():
-        for name in refresh_entries(index_path, refreshed_evidence(records, load_index(index_path))):
+    index = load_index(index_path) if index_path.exists() else {}  # an unusable index stops it before any output
+    if refresh and index:
+        for name in refresh_entries(index_path, refreshed_evidence(records, index)):
             click.echo(f"{name}: evidence refreshed")
     entries, refused, skipped = agreed_entries(records, required)
     for verdict in refused:
