@@ -13,7 +13,8 @@ Exit statuses of ``solve`` and ``compare``:
 Every command exits 2 (`EXIT_USAGE`) on input it cannot use, with one line on stderr
 naming it: a results file with a line that is not a run record (``FILE:LINE[:COLUMN]:
 what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), or an instance
-path given to `solve` that is not a regular file.
+path given to `solve` that is not a regular file, or an ``index.toml`` that is not TOML,
+holds an unknown key or a value of the wrong type (`crosscheck.harness.index.BadIndex`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING
 import click
 from crosscheck.harness.formats import FORMATS, HUMAN_FORMATS
 from crosscheck.harness.measure import cores
+from crosscheck.harness.wording import counted
 from crosscheck.models.base import InvalidInstance, Puzzle
 from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
 
@@ -40,6 +42,7 @@ if TYPE_CHECKING:  # what each command needs is imported when it runs, so that -
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.records import RunKey, RunRecord, Task
     from crosscheck.harness.shard import Shard
+    from crosscheck.harness.verdicts import Verdict
     from crosscheck.solvers.base import Clock, Solver
 
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_FAILED_RUNS = 0, 1, 2, 3
@@ -54,7 +57,20 @@ class BadInput(click.ClickException):
     exit_code = EXIT_USAGE
 
 
-@click.group()
+class _Commands(click.Group):
+    """The command group: an index of known optima that cannot be used (not TOML, an
+    unknown key; `crosscheck.harness.index.BadIndex`), met by any command, is `BadInput`."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        from crosscheck.harness.index import BadIndex
+
+        try:
+            return super().invoke(ctx)
+        except BadIndex as error:
+            raise BadInput(str(error)) from None
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="crosscheck")
 def main() -> None:
     """Cross-check independent formulations of combinatorial search puzzles.
@@ -66,9 +82,10 @@ def main() -> None:
     Exit status 2, for every command: bad usage, or input it cannot use, named on one
     line of stderr: a results file with a line that is not a run record (FILE:LINE[:COLUMN]:
     what is wrong; a last line cut short by a kill is skipped), an instance path given
-    to solve that is not a regular file.  solve, compare and morph: 0 nothing is wrong,
-    1 some answer is wrong, 3 an instance could not be read or a run crashed.  hunt: 1
-    with a counterexample, 0 without, 130 when interrupted before a find.
+    to solve that is not a regular file, an index.toml that is not TOML or holds a key an
+    entry cannot have (FILE:LINE[:COLUMN]: what is wrong).  solve, compare and morph: 0
+    nothing is wrong, 1 some answer is wrong, 3 an instance could not be read or a run
+    crashed.  hunt: 1 with a counterexample, 0 without, 130 when interrupted before a find.
     """
     from crosscheck.solvers.registry import add_variable_plugins
 
@@ -377,7 +394,7 @@ def _morph_mismatches(records: list[RunRecord], related: list[RelatedFile], fold
     mismatches = [pair for pair in pairs if pair.verdict is Verdict.MORPH_MISMATCH]
     for pair in mismatches:
         click.echo(pair.line(folder), err=err)
-    click.echo(f"morph: {len(pairs)} pairs judged, {len(mismatches)} morph-mismatch", err=err)
+    click.echo(f"morph: {counted(len(pairs), 'pair')} judged, {len(mismatches)} morph-mismatch", err=err)
     return len(mismatches)
 
 
@@ -550,8 +567,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     for line in outcome.skipped:
         click.echo(f"not applicable: {line}")
     tally = Counter(pair.verdict.value for pair in outcome.pairs)
-    click.echo(f"{len(outcome.pairs)} pairs judged: " + (", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
-                                                        or "none") + f"; records: {out / 'morph.jsonl'}")
+    tallied = ", ".join(f"{n} {v}" for v, n in sorted(tally.items())) or "none"
+    click.echo(f"{counted(len(outcome.pairs), 'pair')} judged: {tallied}; records: {out / 'morph.jsonl'}")
     status = _exit_status(outcome.records)
     sys.exit(EXIT_WRONG if outcome.mismatches else status)
 
@@ -680,6 +697,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
     if fmt == "parquet":
         if output is None or by != "run":
             raise click.UsageError("--format parquet writes the tidy rows (--by run) to a file: add -o FILE.parquet")
+        _need_analysis_extra("--format parquet")
         from crosscheck.harness.tidy import write_parquet
 
         write_parquet(records, output)
@@ -687,6 +705,16 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
         _write(_html(records, named, by) if fmt == "html" else render(records, fmt, by), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(records), err=True, nl=False)
+
+
+def _need_analysis_extra(what: str) -> None:
+    """`BadInput` (exit 2, one line) when pandas or pyarrow, the analysis extra `what` needs, is missing."""
+    from importlib.util import find_spec
+
+    missing = [name for name in ("pandas", "pyarrow") if find_spec(name) is None]
+    if missing:
+        raise BadInput(f"{what} needs the analysis extra ({' and '.join(missing)} not installed): "
+                       "pip install 'crosscheck[analysis]'")
 
 
 def _html(records: list[RunRecord], files: list[tuple[str, list[RunRecord]]], by: str) -> str:
@@ -844,23 +872,47 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
 
     Only instances the index does not list yet are added (variant runs are skipped);
     an optimum is never typed in by hand, it comes from agreeing runs.  An agreement of
-    fewer than --min-agreeing independent provers is refused, and said so on stderr.
+    fewer than --min-agreeing independent provers is refused, and said so on stderr, as is
+    every instance whose verdict is not agree (with why); a last line on stderr counts
+    them.  Exit status 0 unless the input is unusable (2).
     """
     from crosscheck.harness.index import append_entries, load_index, refresh_entries
     from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
 
     required = 1 if allow_single else min_agreeing
     records = _read_all(files)
-    if refresh and index_path.exists():
-        for name in refresh_entries(index_path, refreshed_evidence(records, load_index(index_path))):
+    index = load_index(index_path) if index_path.exists() else {}  # an unusable index stops it before any output
+    if refresh and index:
+        for name in refresh_entries(index_path, refreshed_evidence(records, index)):
             click.echo(f"{name}: evidence refreshed")
-    entries, refused = agreed_entries(records, required)
+    entries, refused, skipped = agreed_entries(records, required)
     for verdict in refused:
-        click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on {verdict.independent} "
-                   f"independent prover(s) ({', '.join(verdict.provers)}), {required} required "
+        click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on "
+                   f"{counted(verdict.independent, 'independent prover')} ({', '.join(verdict.provers)}), "
+                   f"{required} required "
                    f"(--allow-single records it anyway)", err=True)
-    for name in append_entries(index_path, entries):
+    for verdict in skipped:
+        click.echo(f"{verdict.instance}: not recorded: {verdict.verdict.value}: {verdict.reason}", err=True)
+    added = append_entries(index_path, entries)
+    for name in added:
         click.echo(f"{name}: {entries[name]}")
+    click.echo(_recorded_summary(len(added), len(entries) - len(added), len(refused),
+                                 Counter(v.verdict for v in skipped)), err=True)
+
+
+def _recorded_summary(added: int, listed: int, refused: int, skipped: Counter[Verdict]) -> str:
+    """record-optima's last line: how many instances were recorded, and how many were not
+    and why (the verdicts other than `agree` worst first)."""
+    from crosscheck.harness.verdicts import SEVERITY
+
+    parts = [f"recorded {added}"]
+    parts += [f"{listed} already in the index"] if listed else []
+    parts += [f"refused {refused}: too few independent provers"] if refused else []
+    if skipped:
+        worst_first = sorted(skipped, key=SEVERITY.__getitem__)
+        reasons = ", ".join(f"{verdict.value} ({skipped[verdict]})" for verdict in worst_first)
+        parts.append(f"skipped {skipped.total()}: {reasons}")
+    return "; ".join(parts)
 
 
 if __name__ == "__main__":

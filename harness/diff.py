@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from crosscheck.harness.aggregate import Cell, cells, positive
 from crosscheck.harness.records import UNREADABLE, RunRecord
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.wording import counted
 
 #: With repeats, a slowdown or speedup beyond the runs' spread must also exceed this factor.
 NOISE_FACTOR = 1.1
@@ -135,6 +136,7 @@ def summary(changes: list[Change]) -> str:
     both = [c for c in changes if c.old is not None and c.new is not None]
     only_old, only_new = sum(c.new is None for c in changes), sum(c.old is None for c in changes)
     one_side = f"{only_old} only in OLD, {only_new} only in NEW; " if only_old or only_new else ""
-    return (f"{len(instances)} instances, {len(changes)} (instance, solver) pairs: {len(worse(changes))} verdicts "
-            f"worse, {better} better; {one_side}{sum(c.status_changed for c in both)} status changes; "
+    return (f"{counted(len(instances), 'instance')}, {counted(len(changes), '(instance, solver) pair')}: "
+            f"{counted(len(worse(changes)), 'verdict')} worse, {better} better; {one_side}"
+            f"{counted(sum(c.status_changed for c in both), 'status change')}; "
             + ", ".join(f"{count} {name}" for name, count in timings.items()))

@@ -31,6 +31,7 @@ from crosscheck.harness.plots import Plot, plots, svg
 from crosscheck.harness.records import RunRecord
 from crosscheck.harness.report import SUMMARY_COLUMNS, columns_for, row_cells, summary_rows
 from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.wording import counted
 
 #: The filters of the run table: the row attribute each one reads, and its label.
 FILTERS = ("puzzle", "family", "solver", "status", "verdict")
@@ -67,8 +68,8 @@ def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunR
     nav = " ".join(f'<a href="#{key}">{title}</a>' for key, title, _ in sections)
     body = "\n".join(f'<section id="{key}">\n<h2>{title}</h2>\n{content}\n</section>' for key, title, content in sections)
     instances = len(verdicts)
-    lead = (f"{len(records)} runs of {len({r.solver for r in records})} solvers on {instances} instances "
-            f"from {len(files)} file{'s' if len(files) != 1 else ''}")
+    lead = (f"{counted(len(records), 'run')} of {counted(len({r.solver for r in records}), 'solver')} on "
+            f"{counted(instances, 'instance')} from {counted(len(files), 'file')}")
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>crosscheck report</title>\n<style>\n{_asset('report.css')}</style>\n</head>\n<body>\n"
@@ -210,7 +211,7 @@ def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequenc
         for name, value in record.environment.items():
             values.setdefault(name, Counter())[str(value)] += 1
     names = [n for n in ENVIRONMENT_ORDER if n in values] + sorted(set(values) - set(ENVIRONMENT_ORDER))
-    environment = [[name, "; ".join(f"{value} ({count} runs)" if len(values[name]) > 1 else value
+    environment = [[name, "; ".join(f"{value} ({counted(count, 'run')})" if len(values[name]) > 1 else value
                                     for value, count in values[name].most_common())] for name in names]
     origin = {}
     for name, contents in files:  # a later file's record of a run replaces an earlier one (shard.merge)

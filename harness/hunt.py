@@ -60,6 +60,7 @@ from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.models.registry import RELATIONS, get_relation
 from crosscheck.models.strategies import Range, instances
 from crosscheck.solvers.base import FAILED_STATUSES, Clock
+from crosscheck.harness.wording import counted
 
 @dataclass(frozen=True)
 class HuntConfig:
@@ -406,14 +407,15 @@ def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
         why = ("Hypothesis ran out of distinct instances in these ranges" if outcome.exhausted
                else "before the hunt was interrupted" if outcome.interrupted
                else f"within the budget ({_budget(config)})")
-        return (f"No wrong verdict on {outcome.tried} {config.puzzle.name} instances ({_ranges(outcome.sizes)}), "
+        return (f"No wrong verdict on {counted(outcome.tried, config.puzzle.name + ' instance')} "
+                f"({_ranges(outcome.sizes)}), "
                 f"{why}.{_crashes(outcome)}")
     shrunk, first = outcome.shrunk, outcome.first
     features = config.puzzle.features
     shrunk_name = "Smallest so far (shrinking was interrupted)" if outcome.interrupted else "Shrunk instance"
     return (f"Counterexample ({shrunk.verdict.verdict}): {shrunk.verdict.reason}. {shrunk_name}: "
             f"{_sizes(features(shrunk.instance))}; as found: {_sizes(features(first.instance))}, after "
-            f"{outcome.tried} instances in {outcome.seconds_to_find:.1f} s; shrinking judged "
+            f"{counted(outcome.tried, 'instance')} in {outcome.seconds_to_find:.1f} s; shrinking judged "
             f"{outcome.shrink_tried} more in {outcome.seconds_to_shrink:.1f} s. Answers on the shrunk instance: "
             f"{'; '.join(_answer(r) for r in shrunk.records)}.{_crashes(outcome)}")
 
@@ -421,7 +423,7 @@ def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
 def _budget(config: HuntConfig) -> str:
     """The search's limits in words: "60 s", "200 instances" or "60 s or 200 instances"."""
     limits = [] if config.budget is None else [f"{config.budget:g} s"]
-    limits += [] if config.examples is None else [f"{config.examples} instances"]
+    limits += [] if config.examples is None else [counted(config.examples, "instance")]
     return " or ".join(limits) or "none"
 
 
@@ -434,7 +436,7 @@ def _ranges(sizes: dict[str, tuple[int, int]]) -> str:
 
 
 def _crashes(outcome: HuntOutcome) -> str:
-    return (f" {outcome.crashed} runs crashed or ran out of memory (their instances are in judged/, their "
+    return (f" {counted(outcome.crashed, 'run')} crashed or ran out of memory (their instances are in judged/, their "
             "records in judged.jsonl)." if outcome.crashed else "")
 
 

@@ -14,10 +14,12 @@ An entry may also say what its answer rests on (``crosscheck record-optima``): t
 ``provers`` whose exact answers agreed, how many of them are ``independent``, and the
 components two of them both run (``shared``, qualified names; see
 `crosscheck.solvers.sharing`).  ``independent = 1`` marks an answer resting on one line.
+No other key is allowed (`ENTRY_FIELDS`): `load_index` refuses a misspelt one with `BadIndex`.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -52,13 +54,67 @@ def find_index(start: Path) -> Path | None:
     return None
 
 
+class BadIndex(ValueError):
+    """An index file that cannot be used; the message reads ``FILE:LINE[:COLUMN]: what is
+    wrong (what was expected)``."""
+
+
+#: The keys an index entry may hold: each value's type, and that type in words.
+ENTRY_FIELDS: dict[str, tuple[type, str]] = {
+    "optimum": (int, "an integer"), "variant_optimum": (int, "an integer"), "infeasible": (bool, "true or false"),
+    "origin": (str, "a string"), "provers": (list, "a list of solver names"), "independent": (int, "an integer"),
+    "shared": (list, "a list of component names"),
+}
+_TOML_POSITION = re.compile(r"^(?P<what>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$")
+
+
 def load_index(path: Path) -> dict[str, dict[str, Any]]:
-    """The index's tables by relative instance path; `ValueError` names a bad file."""
+    """The index's tables by relative instance path.
+
+    `BadIndex` names the file, line and column of what is not TOML, and the file and line
+    of an entry that is not a table, of a key no entry may hold (with the known ones) and
+    of a value of the wrong type: a misspelt ``optimun`` must not pass for "no optimum known".
+    """
     try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
+        text = path.read_text(encoding="utf-8")
+        index = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{path}: {error}") from None
+        found = _TOML_POSITION.match(str(error))
+        where = f"{path}:{found['line']}:{found['column']}: {found['what']}" if found else f"{path}: {error}"
+        raise BadIndex(f"{where} (not TOML; expected tables [\"INSTANCE.txt\"] of KEY = VALUE lines)") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadIndex(f"{path}: cannot be read: {error}") from None
+    for name, entry in index.items():
+        _check_entry(path, text, name, entry)
+    return index
+
+
+def _check_entry(path: Path, text: str, name: str, entry: object) -> None:
+    """`BadIndex` unless `entry` is a table of known keys with values of their types."""
+    if not isinstance(entry, dict):
+        raise BadIndex(f"{_place(path, text, None, name)}: {name!r} is not a table (expected a "
+                       f'["{name}"] header followed by KEY = VALUE lines)')
+    for key, value in entry.items():
+        if key not in ENTRY_FIELDS:
+            raise BadIndex(f"{_place(path, text, name, key)}: unknown key {key!r} in [\"{name}\"] (expected one "
+                           f"of: {', '.join(ENTRY_FIELDS)})")
+        wanted, in_words = ENTRY_FIELDS[key]
+        if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
+            raise BadIndex(f"{_place(path, text, name, key)}: {key} = {value!r} in [\"{name}\"] (expected {in_words})")
+
+
+def _place(path: Path, text: str, table: str | None, key: str) -> str:
+    """``PATH:LINE`` of the line of `text` assigning `key` (in the table named `table`, a
+    top-level key when None); ``PATH`` alone when the layout hides it (dotted or inline keys)."""
+    in_table = table is None
+    assignment = re.compile(rf"""^\s*("{re.escape(key)}"|'{re.escape(key)}'|{re.escape(key)})\s*=""")
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = line.strip()
+        if header.startswith("["):
+            in_table = table is not None and header.strip("[] ").strip("\"'") == table
+        elif in_table and assignment.match(line):
+            return f"{path}:{number}"
+    return str(path)
 
 
 def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> Expected:

@@ -45,6 +45,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from crosscheck.harness.aggregate import Cell, cells, positive  # noqa: E402
 from crosscheck.harness.records import RunRecord  # noqa: E402
+from crosscheck.harness.wording import counted
 
 #: How each outcome of a cell is marked on a scatter plot's edge.
 _EDGE_MARKS = {"unproven": ("^", "tab:orange"), "failed": ("x", "tab:red")}
@@ -173,7 +174,7 @@ def profile(grid: list[Cell]) -> Figure:
     axes.set_xlim(1, top * 1.1)
     axes.set_ylim(0, 1.02)
     _label(axes, "tau: within this factor of the fastest", "fraction of instances",
-           f"{grid[0].puzzle}: performance profile over {len(best)} instances solved exactly")
+           f"{grid[0].puzzle}: performance profile over {counted(len(best), 'instance')} solved exactly")
     figure.tight_layout()
     return figure
 

@@ -14,12 +14,13 @@ from crosscheck.harness.records import RunRecord
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
 
 
-def agreed_entries(records: Iterable[RunRecord],
-                   min_agreeing: int) -> tuple[dict[str, dict[str, object]], list[InstanceVerdict]]:
+def agreed_entries(records: Iterable[RunRecord], min_agreeing: int
+                   ) -> tuple[dict[str, dict[str, object]], list[InstanceVerdict], list[InstanceVerdict]]:
     """Index entries (``optimum`` or ``infeasible``, and ``origin``) per instance name for
     every instance on which at least `min_agreeing` independent solvers proved the same
-    exact answer, and the agreements refused for resting on fewer.  Variant runs are left
-    out: the index lists the instances as written.
+    exact answer; the agreements refused for resting on fewer; and the verdicts other than
+    `agree` (skipped: nothing to record), so that the caller can say why each instance
+    was left out.  Variant runs are left out: the index lists the instances as written.
 
     The origin names the agreeing solvers and the commits their records carry:
     provenance is the code that ran, not the code recording it.  The entry also keeps
@@ -28,8 +29,10 @@ def agreed_entries(records: Iterable[RunRecord],
     runs = [r for r in records if not r.variant]
     entries: dict[str, dict[str, object]] = {}
     refused: list[InstanceVerdict] = []
+    skipped: list[InstanceVerdict] = []
     for verdict in judge_all(runs):
         if verdict.verdict is not Verdict.AGREE:
+            skipped.append(verdict)
             continue
         if verdict.independent < min_agreeing:
             refused.append(verdict)
@@ -40,7 +43,7 @@ def agreed_entries(records: Iterable[RunRecord],
         entry["origin"] = (f"agreed by {', '.join(verdict.provers)}, {verdict.independent} independent "
                            f"(crosscheck {', '.join(commits)})")
         entries[verdict.instance] = entry | evidence(verdict, runs)
-    return entries, refused
+    return entries, refused, skipped
 
 
 def evidence(verdict: InstanceVerdict, records: list[RunRecord]) -> dict[str, object]:

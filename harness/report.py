@@ -32,6 +32,7 @@ from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, Verdict, judge_all
 from crosscheck.solvers.base import FAILED_STATUSES, Status
+from crosscheck.harness.wording import counted
 
 COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "effort", "verdict", "independent")
 #: With repetitions, "seconds" becomes these columns.
@@ -152,7 +153,7 @@ def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") ->
     else:
         columns, table = rows(records)
     if fmt == "latex":
-        return tabular(columns, table, f"crosscheck report --by {by}: {len(records)} runs")
+        return tabular(columns, table, f"crosscheck report --by {by}: {counted(len(records), 'run')}")
     return render_table(columns, table, fmt) + notes(records)
 
 
@@ -204,7 +205,7 @@ def notes(records: list[RunRecord]) -> str:
              else f"{_name(v)}: agree on one line of evidence: {v.reason}"
              for v in verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
     counts = Counter(v.verdict for v in verdicts)
-    summary = f"{len(verdicts)} instances: " + ", ".join(
+    summary = f"{counted(len(verdicts), 'instance')}: " + ", ".join(
         f"{counts[verdict]} {verdict.value}" for verdict in sorted(counts, key=SEVERITY.__getitem__))
     crashes = crashed(records)
     return "\n".join([*lines, f"{summary}; {crashes}" if crashes else summary]) + "\n"
@@ -225,4 +226,4 @@ def crashed(records: list[RunRecord]) -> str:
         if solvers:
             names = ", ".join(name if len(solvers) == 1 else f"{name} {n}" for name, n in solvers)
             parts.append(f"{sum(n for _, n in solvers)} {status.value} ({names})")
-    return f"{len(runs)} run{'s' if len(runs) > 1 else ''} crashed: " + ", ".join(parts)
+    return f"{counted(len(runs), 'run')} crashed: " + ", ".join(parts)

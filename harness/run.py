@@ -336,8 +336,8 @@ def _judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float
     """The record of a run that sent none: killed at its limit, or dead with `exitcode`."""
     limit = hard_limit(task)
     if exitcode is None or (limit is not None and elapsed >= limit):
-        return failure(task, expected, Status.TIMEOUT,
-                       f"killed after {elapsed:.1f} s wall (limit {task.time_limit} s {task.clock})", elapsed)
+        within = "no time limit" if task.time_limit is None else f"limit {task.time_limit} s {task.clock}"
+        return failure(task, expected, Status.TIMEOUT, f"killed after {elapsed:.1f} s wall ({within})", elapsed)
     return failure(task, expected, *_death(exitcode, task), seconds=elapsed)
 
 

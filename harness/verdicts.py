@@ -229,8 +229,11 @@ def _claims_against_index(claims: list[RunRecord], expected: int | str | None) -
 
 
 def _unverified_reason(records: list[RunRecord], best_plan: int | None) -> str:
+    """What is known without an exact answer, in words ("no plan", "no bound" for what is missing)."""
     bound = max((r.bound for r in records if r.bound is not None), default=None)
-    return f"no exact answer; best plan {best_plan}, best bound {bound}"
+    plan_words = "no plan" if best_plan is None else f"best plan {best_plan}"
+    bound_words = "no bound" if bound is None else f"best bound {bound}"
+    return f"no exact answer; {plan_words}, {bound_words}"
 
 
 def judge_all(records: Iterable[RunRecord]) -> list[InstanceVerdict]:

@@ -72,7 +72,7 @@ def test_a_cut_last_line_is_still_skipped_by_every_reader(tmp_path: Path) -> Non
     path.write_text(_line("a.txt") + _line("b.txt")[:30])
     assert [r.instance for r in read_records(path)] == ["a.txt"]
     result = invoke("report", str(path))
-    assert result.exit_code == 0 and "1 instances: 1 unverified" in result.output
+    assert result.exit_code == 0 and "1 instance: 1 unverified" in result.output
 
 
 def test_tidy_load_refuses_a_malformed_line_by_file_and_line(tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_compare_names_a_crashed_solver_next_to_an_agreement(tmp_path: Path) -> 
     (tmp_path / "index.toml").write_text('["small.txt"]\noptimum = 8\n')
     result = invoke("compare", str(tmp_path / "small.txt"), "--solver", "test-plain", "--solver", "test-crasher",
                     "--out", str(tmp_path / "runs.jsonl"))
-    assert "1 instances: 1 agree; 1 run crashed: 1 error (test-crasher)" in result.output
+    assert "1 instance: 1 agree; 1 run crashed: 1 error (test-crasher)" in result.output
     assert result.exit_code == 3
 
 
@@ -172,7 +172,7 @@ def test_an_external_program_declines_an_instance_without_crashing(tmp_path: Pat
                     "--external", f"decliner={sys.executable} {script} {{path}}", "--out", str(out))
     assert {r.solver: r.status for r in read_records(out)} == {"test-plain": Status.OPTIMAL,
                                                                "decliner": Status.UNSUPPORTED}
-    assert result.output.splitlines()[-2] == "1 instances: 1 agree"  # no crash to report
+    assert result.output.splitlines()[-2] == "1 instance: 1 agree"  # no crash to report
     assert result.exit_code == 0
 
 
@@ -190,3 +190,47 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     assert result.exit_code == 1
     refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
     assert refused.exit_code == 2 and "'test-plain' is a built-in solver's name" in refused.output
+
+
+KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
+
+
+@pytest.mark.parametrize("index_text, problem", [
+    ('["small.txt"]\noptimum = = 3\n',
+     '2:11: Invalid value (not TOML; expected tables ["INSTANCE.txt"] of KEY = VALUE lines)'),
+    ('["small.txt"]\norigin = "typed"\noptimun = 8\n',
+     f'3: unknown key \'optimun\' in ["small.txt"] (expected one of: {KNOWN_KEYS})'),
+    ('["small.txt"]\noptimum = "8"\n', '2: optimum = \'8\' in ["small.txt"] (expected an integer)'),
+    ('optimum = 8\n', "1: 'optimum' is not a table (expected a [\"optimum\"] header followed by KEY = VALUE lines)"),
+])
+@pytest.mark.parametrize("command", ["compare", "solve"])
+def test_an_unusable_index_is_one_line_naming_file_line_and_what_was_expected(
+        tmp_path: Path, command: str, index_text: str, problem: str) -> None:
+    """A misspelt key must not pass for "no optimum known" (an `agree` that checked nothing)."""
+    (tmp_path / "small.txt").write_text(VAULT)
+    (tmp_path / "index.toml").write_text(index_text)
+    target = tmp_path if command == "compare" else tmp_path / "small.txt"
+    result = invoke(command, str(target), "--solver", "test-plain", "--out", str(tmp_path / "runs.jsonl"))
+    assert result.output == f"Error: {tmp_path / 'index.toml'}:{problem}\n"
+    assert result.exit_code == EXIT_USAGE
+
+
+def test_record_optima_refuses_an_index_with_an_unknown_key(tmp_path: Path) -> None:
+    index = tmp_path / "index.toml"
+    index.write_text('["small.txt"]\noptimun = 8\n')
+    results = _results(tmp_path, _line("c.txt").strip())
+    result = invoke("record-optima", str(results), "--index", str(index))
+    assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {index}:2: unknown key 'optimun'")
+    assert index.read_text() == '["small.txt"]\noptimun = 8\n'
+
+
+@pytest.mark.parametrize("module", ["pyarrow", "pandas"])
+def test_parquet_without_the_analysis_extra_says_which_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             module: str) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # `import module` now fails, as when it is not installed
+    path = _results(tmp_path, _line("c.txt").strip())
+    result = invoke("report", str(path), "--format", "parquet", "-o", str(tmp_path / "runs.parquet"))
+    assert result.output == (f"Error: --format parquet needs the analysis extra ({module} not installed): "
+                             "pip install 'crosscheck[analysis]'\n")
+    assert result.exit_code == EXIT_USAGE
+    assert not (tmp_path / "runs.parquet").exists()

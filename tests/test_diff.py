@@ -104,3 +104,11 @@ def test_pairs_run_on_one_side_are_counted_apart_from_status_changes() -> None:
     """A NEW file covering fewer instances is not a pile of status changes."""
     line = summary(diff(OLD, [r for r in _new(slow=False, wrong=False) if r.instance == "keys/a.txt"]))
     assert "2 only in OLD, 0 only in NEW; 0 status changes" in line
+
+
+def test_the_summary_line_counts_in_the_singular_and_the_plural() -> None:
+    one = [r for r in OLD if r.instance == "keys/a.txt" and r.solver == "fast"]
+    changed = [r.model_copy(update={"plan_valid": False}) for r in one]
+    assert summary(diff(one, changed)).startswith("1 instance, 1 (instance, solver) pair: 1 verdict worse, 0 better; "
+                                                  "0 status changes; ")
+    assert summary(diff(OLD, OLD)).startswith("2 instances, 4 (instance, solver) pairs: 0 verdicts worse, ")

@@ -248,7 +248,7 @@ def test_a_later_hunt_replays_the_counterexample_first(tmp_path: Path) -> None:
     args = (*NODOWN2, "--external", f"nodown2={external('elevator_nodown2.py')}", "--db", str(tmp_path / "db"))
     assert hunt(tmp_path / "first", "elevator", *args)[0] == 1
     status, output = hunt(tmp_path / "again", "elevator", *args, "--seed", "7")
-    assert status == 1 and "after 1 instances" in output
+    assert status == 1 and "after 1 instance " in output
     assert (tmp_path / "again" / "counterexample-elevator.txt").read_text() == (
         tmp_path / "first" / "counterexample-elevator.txt").read_text()
 

@@ -26,7 +26,7 @@ from crosscheck.harness.measure import core_groups, cores, oversubscription
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
 from crosscheck.harness.report import notes, render, spread
-from crosscheck.harness.run import _scheduled, run_task, threads
+from crosscheck.harness.run import _scheduled, run_task, settled, threads
 from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.harness.verdicts import Verdict, judge_all
@@ -450,3 +450,31 @@ def test_notes_say_where_an_answer_rests_on_one_line() -> None:
     shared = [record("a", shares=("routes",)), record("b", shares=("routes",))]
     assert "x.txt: agree on one line of evidence: 2 exact (1 independent): a, b" in notes(shared)
     assert "one line" not in notes([record("a", shares=("routes",)), record("b", shares=("bounds",))])
+
+
+def test_a_run_stopped_without_a_time_limit_says_so_in_words() -> None:
+    """A run ended from outside (exit code unknown) with no --time-limit: no 'limit None' in its message."""
+    unlimited = Task(path="v.txt", instance="v.txt", solver="test-plain", time_limit=None)
+    assert settled(None, unlimited, None, None, 2.0, None).message == "killed after 2.0 s wall (no time limit)"
+    limited = unlimited.model_copy(update={"time_limit": 1.0})
+    assert settled(None, limited, None, None, 2.0, None).message == "killed after 2.0 s wall (limit 1.0 s wall)"
+
+
+def test_record_optima_says_why_each_instance_was_not_recorded(tmp_path: Path) -> None:
+    """An instance left out of the index is named with its verdict, and counted in the last line."""
+    index = tmp_path / "index.toml"
+    index.write_text('["w.txt"]\noptimum = 8\n')
+    path = save(tmp_path / "runs.jsonl", [
+        record("a"), record("b"),  # x.txt: recorded
+        record("a", instance="w.txt"), record("b", instance="w.txt"),  # listed already
+        record("a", instance="v.txt", shares=("routes",)), record("b", instance="v.txt", shares=("routes",)),
+        record("a", instance="y.txt"), record("c", Status.TIMEOUT, 10, instance="y.txt"),  # bound above a plan
+        record("a", Status.TIMEOUT, None, instance="z.txt"),
+    ])
+    result = invoke("record-optima", str(path), "--index", str(index))
+    assert result.exit_code == 0
+    assert "y.txt: not recorded: disagree: c claimed lower bound 10 above checked plan cost 8\n" in result.stderr
+    assert "z.txt: not recorded: unverified: no exact answer; no plan, no bound\n" in result.stderr
+    assert result.stderr.splitlines()[-1] == ("recorded 1; 1 already in the index; refused 1: too few independent "
+                                              "provers; skipped 2: disagree (1), unverified (1)")
+    assert set(tomllib.loads(index.read_text())) == {"w.txt", "x.txt"}

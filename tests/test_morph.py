@@ -142,6 +142,6 @@ def test_a_later_hunt_morph_replays_the_counterexample_and_its_draw_first(tmp_pa
     draws = list((tmp_path / "db").glob("*/*.draw"))
     assert len(draws) == 1 and draws[0].with_suffix(".txt").is_file()
     again = hunt(tmp_path / "again", "7", "0")
-    assert again.exit_code == 1 and "after 1 instances" in again.output, again.output
+    assert again.exit_code == 1 and "after 1 instance " in again.output, again.output
     assert (tmp_path / "again" / "counterexample-elevator.txt").read_text() == (
         tmp_path / "first" / "counterexample-elevator.txt").read_text()

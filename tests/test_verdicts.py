@@ -59,7 +59,13 @@ def test_agreement_against_the_index() -> None:
 
 def test_no_exact_answer_is_unverified() -> None:
     outcome = judge([record("a", Status.FEASIBLE, 9, 4, True), record("b", Status.TIMEOUT, bound=6)])
-    assert outcome.verdict is Verdict.UNVERIFIED and "best bound 6" in outcome.reason
+    assert outcome.verdict is Verdict.UNVERIFIED and outcome.reason == "no exact answer; best plan 9, best bound 6"
+
+
+def test_an_unverified_reason_says_what_is_missing_in_words() -> None:
+    """No Python None in a message: a missing plan or bound is named as such."""
+    assert judge([record("a", Status.TIMEOUT)]).reason == "no exact answer; no plan, no bound"
+    assert judge([record("a", Status.FEASIBLE, 9, None, True)]).reason == "no exact answer; best plan 9, no bound"
 
 
 def test_bare_claim_below_a_proven_optimum_disagrees() -> None:
