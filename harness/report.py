@@ -197,7 +197,8 @@ def render_table(columns: Sequence[str], body: list[list[str]], fmt: str) -> str
 
 def notes(records: list[RunRecord]) -> str:
     """The reason behind every verdict other than `agree`, each `agree` that rests on one
-    line of evidence (its provers all share code: ``independent`` 1), and the summary line:
+    line of evidence (its provers all share code: ``independent`` 1), why runs crashed
+    (`crash_reasons`), and the summary line:
     a count of verdicts, worst first (`crosscheck.harness.verdicts.SEVERITY`), then the runs
     that crashed (`crashed`), if any."""
     verdicts = judge_all(records)
@@ -208,7 +209,22 @@ def notes(records: list[RunRecord]) -> str:
     summary = f"{counted(len(verdicts), 'instance')}: " + ", ".join(
         f"{counts[verdict]} {verdict.value}" for verdict in sorted(counts, key=SEVERITY.__getitem__))
     crashes = crashed(records)
-    return "\n".join([*lines, f"{summary}; {crashes}" if crashes else summary]) + "\n"
+    return "\n".join([*lines, *crash_reasons(records), f"{summary}; {crashes}" if crashes else summary]) + "\n"
+
+
+def crash_reasons(records: list[RunRecord]) -> list[str]:
+    """Per solver and failed status, why its first such run failed, e.g. ``mine: 2 error runs;
+    on a.txt: cannot run 'mine': No such file or directory`` (the first line of the run's
+    message; the rest is in the record)."""
+    first: dict[tuple[str, Status], RunRecord] = {}
+    counts: Counter[tuple[str, Status]] = Counter()
+    for record in records:
+        if record.status in FAILED_STATUSES and record.solver != UNREADABLE:
+            first.setdefault((record.solver, record.status), record)
+            counts[record.solver, record.status] += 1
+    return [f"{solver}: {counted(counts[solver, status], status.value + ' run')}; on {run.instance}: "
+            f"{run.message.splitlines()[0] if run.message.strip() else 'no message'}"
+            for (solver, status), run in first.items()]
 
 
 def crashed(records: list[RunRecord]) -> str:

@@ -159,6 +159,8 @@ def test_compare_names_a_crashed_solver_next_to_an_agreement(tmp_path: Path) -> 
     result = invoke("compare", str(tmp_path / "small.txt"), "--solver", "test-plain", "--solver", "test-crasher",
                     "--out", str(tmp_path / "runs.jsonl"))
     assert "1 instance: 1 agree; 1 run crashed: 1 error (test-crasher)" in result.output
+    [reason] = [line for line in result.output.splitlines() if line.startswith("test-crasher: ")]
+    assert reason.startswith("test-crasher: 1 error run; on small.txt: ") and "7" in reason  # its exit code
     assert result.exit_code == 3
 
 
