@@ -434,6 +434,7 @@ def features(burrow: Burrow) -> dict[str, int]:
 PUZZLE = Puzzle(
     name="amphipods",
     title="amphipod burrow",
+    shape="the top wall '#############' and then a hallway line '#...........#'",
     detect=detect,
     parse=parse,
     check_plan=check_plan,

@@ -84,6 +84,7 @@ class Puzzle:
         generator_params: the generator's keyword parameters and what they mean.
         features: ``features(instance)`` gives size measures (e.g. keys, robots) that
             reports plot running times against; the first one is the default axis.
+        shape: what `detect` looks for, in words, for the error on a text no puzzle claims.
     """
 
     name: str
@@ -96,6 +97,7 @@ class Puzzle:
     generate: Callable[..., Any]
     generator_params: dict[str, str] = field(default_factory=dict)
     features: Callable[[Any], dict[str, int]] = lambda instance: {}
+    shape: str = ""
 
 
 def instance_name(source: str) -> str:

@@ -372,6 +372,7 @@ def features(facility: Facility) -> dict[str, int]:
 PUZZLE = Puzzle(
     name="elevator",
     title="elevator with generators and microchips",
+    shape="a first line starting 'The first floor contains'",
     detect=detect,
     parse=parse,
     check_plan=check_plan,

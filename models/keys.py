@@ -352,6 +352,7 @@ def features(vault: Vault) -> dict[str, int]:
 PUZZLE = Puzzle(
     name="keys",
     title="key vault",
+    shape="a grid whose first line is wall '#' and that holds a robot '@'",
     detect=detect,
     parse=parse,
     check_plan=check_plan,

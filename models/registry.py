@@ -57,7 +57,7 @@ def detect_puzzle(text: str, source: str) -> Puzzle:
         source=source,
         line=1,
         column=1,
-        expected=f"a {' / '.join(p.title for p in PUZZLES.values())} instance",
+        expected="one of: " + "; ".join(f"{p.title}, {p.shape}" for p in PUZZLES.values()),
     )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from crosscheck.harness.cli import EXIT_USAGE
+from crosscheck.harness.cli import EXIT_FAILED_RUNS, EXIT_USAGE
 from crosscheck.harness.records import RunRecord, read_records
 from crosscheck.harness.schema import MalformedRecord
 from crosscheck.harness.tidy import load
@@ -236,3 +236,13 @@ def test_parquet_without_the_analysis_extra_says_which_extra(tmp_path: Path, mon
                              "pip install 'crosscheck[analysis]'\n")
     assert result.exit_code == EXIT_USAGE
     assert not (tmp_path / "runs.parquet").exists()
+
+
+def test_a_text_no_puzzle_claims_says_what_each_puzzle_looks_for(tmp_path: Path) -> None:
+    """A vault without a robot is claimed by no puzzle: the error says a vault needs one."""
+    path = tmp_path / "norobot.txt"
+    path.write_text("#####\n#a.A#\n#####\n")
+    result = invoke("solve", str(path))
+    assert result.exit_code == EXIT_FAILED_RUNS  # an instance that could not be read
+    assert f"{path}:1:1: not an instance of any known puzzle (expected one of: key vault, " in result.output
+    assert "holds a robot '@'" in result.output and "'The first floor contains'" in result.output
