@@ -31,8 +31,8 @@ from crosscheck.harness.latex import tabular
 from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, Verdict, judge_all
-from crosscheck.solvers.base import FAILED_STATUSES, Status
 from crosscheck.harness.wording import counted
+from crosscheck.solvers.base import FAILED_STATUSES, Status
 
 COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "effort", "verdict", "independent")
 #: With repetitions, "seconds" becomes these columns.
@@ -218,13 +218,17 @@ def crash_reasons(records: list[RunRecord]) -> list[str]:
     message; the rest is in the record)."""
     first: dict[tuple[str, Status], RunRecord] = {}
     counts: Counter[tuple[str, Status]] = Counter()
-    for record in records:
-        if record.status in FAILED_STATUSES and record.solver != UNREADABLE:
-            first.setdefault((record.solver, record.status), record)
-            counts[record.solver, record.status] += 1
+    for record in _crashed_runs(records):
+        first.setdefault((record.solver, record.status), record)
+        counts[record.solver, record.status] += 1
     return [f"{solver}: {counted(counts[solver, status], status.value + ' run')}; on {run.instance}: "
             f"{run.message.splitlines()[0] if run.message.strip() else 'no message'}"
             for (solver, status), run in first.items()]
+
+
+def _crashed_runs(records: list[RunRecord]) -> list[RunRecord]:
+    """The runs that crashed (failed statuses), unreadable instance files left out: they are no runs."""
+    return [r for r in records if r.status in FAILED_STATUSES and r.solver != UNREADABLE]
 
 
 def crashed(records: list[RunRecord]) -> str:
@@ -233,7 +237,7 @@ def crashed(records: list[RunRecord]) -> str:
     status); '' when none did.  A crash leaves the instance's verdict to the other
     solvers, so this is where it shows.  Unreadable instance files are not runs: they
     are `error` instances in the verdict count."""
-    runs = [r for r in records if r.status in FAILED_STATUSES and r.solver != UNREADABLE]
+    runs = _crashed_runs(records)
     if not runs:
         return ""
     parts = []

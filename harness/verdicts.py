@@ -223,9 +223,9 @@ def _claims_against_index(claims: list[RunRecord], expected: int | str | None) -
     program claiming otherwise is the conflict an audit of it is run to find."""
     if expected is None:
         return ""
-    differing = [(r.solver, INFEASIBLE if r.status is Status.INFEASIBLE else _claimed(r)) for r in claims]
+    answers = [(r.solver, INFEASIBLE if r.status is Status.INFEASIBLE else _claimed(r)) for r in claims]
     return "; ".join(f"{solver} claims {answer}, index says {expected}"
-                     for solver, answer in differing if answer != expected)
+                     for solver, answer in answers if answer != expected)
 
 
 def _unverified_reason(records: list[RunRecord], best_plan: int | None) -> str:
