@@ -51,8 +51,8 @@ def main(argv: list[str] | None = None) -> None:
     print(render_table(SUMMARY_COLUMNS, summary_rows(runs), "table"))  # as `crosscheck report --by solver`
     print(f"CPU seconds of all runs: {sum(r.cpu_seconds or 0.0 for r in runs):.0f}")
     report("main command, wall", [wall], median_limit=WALL_LIMIT, max_limit=WALL_LIMIT)
-    report("main command, built-in runs not exact", [sum(not r.exact for r in built_in) if built_in else math.inf],
-           unit="runs", max_limit=0)
+    report("main command, built-in runs not exact (count)",
+           [sum(not r.exact for r in built_in) if built_in else math.inf], unit="", max_limit=0)
     peaks = [r.peak_memory_mb if r.peak_memory_mb is not None else math.inf for r in built_in]
     report("main command, peak memory of a run", peaks or [math.inf], unit="MB", max_limit=MEMORY_LIMIT)
 

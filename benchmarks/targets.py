@@ -1,9 +1,9 @@
 """Speed targets: how a benchmark states one, and how `benchmarks.speed` gathers them into one table.
 
-A benchmark script measures values (seconds, or MB for a memory peak) over a set of instances and
-calls `report` once per target with them; `report` prints one ``TARGET {json}`` line, and
-``python -m benchmarks.speed`` collects those lines from every benchmark it runs and prints (and
-with ``--write``, keeps in the results file) one table: per target its median, max, limits and the
+A benchmark script measures values (seconds, MB for a memory peak, or a bare count with unit
+``""``) over a set of instances and calls `report` once per target with them; `report` prints one
+``TARGET {json}`` line, and ``python -m benchmarks.speed`` collects those lines from every
+benchmark it runs and prints (and with ``--write``, keeps in the results file) one table: per target its median, max, limits and the
 ratio of each to its limit.  A run that did not finish (time-out, no proof) counts as an infinite
 value, so it can never meet a limit silently.
 
@@ -92,9 +92,9 @@ def table(targets: Sequence[Measured]) -> str:
         return "0" if limit == 0 else figure(value / limit)
 
     def limit_text(limit: float | None, unit: str) -> str:
-        return "" if limit is None else f"{limit:g} {unit}"
+        return "" if limit is None else f"{limit:g} {unit}".rstrip()
 
-    rows = [[t.name, str(len(t.values)), f"{figure(t.median)} {t.unit}", limit_text(t.median_limit, t.unit),
-             ratio(t.median, t.median_limit), f"{figure(t.max)} {t.unit}", limit_text(t.max_limit, t.unit),
+    rows = [[t.name, str(len(t.values)), f"{figure(t.median)} {t.unit}".rstrip(), limit_text(t.median_limit, t.unit),
+             ratio(t.median, t.median_limit), f"{figure(t.max)} {t.unit}".rstrip(), limit_text(t.max_limit, t.unit),
              ratio(t.max, t.max_limit), "yes" if t.met else "NO"] for t in targets]
     return render_table(COLUMNS, rows, "table").rstrip("\n")
