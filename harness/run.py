@@ -48,7 +48,8 @@ from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzl
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import Deadline, Result, Stats, Status
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
-from crosscheck.solvers.registry import Origin, add_plugins, built_in_packages, get_solver, name_warm_ups, origin
+from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups, origin,
+                                         registered)
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -85,10 +86,10 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     """
     if task.cpsat_workers is not None:
         os.environ[WORKERS_VARIABLE] = str(task.cpsat_workers)
+    add_plugins(task.plugins)
     base = _Shared(instance=task.instance, solver=task.solver, variant=task.variant, repeat=task.repeat,
                    cpsat_workers=default_workers(), evidence=task.evidence, expected=expected,
                    environment=_environment(task))
-    add_plugins(task.plugins)
     try:
         puzzle, instance = load_instance(task.path)
         if task.variant:
@@ -97,29 +98,14 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
         return RunRecord(puzzle=None, status=Status.ERROR, message=str(error), **base)
     base["features"] = puzzle.features(instance)
     if task.external is not None:
-        _name_solver_source(base, command_source(task.external))
         return _external(task, task.external, instance, puzzle, base)
     solver = get_solver(task.solver)
-    _name_solver_source(base, plugin_source(type(solver)))
-    _name_distribution(base, origin(task.solver))
     base["shares"] = sorted(solver.shares)
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
     result = solver.solve(instance, task.time_limit, task.clock)
     return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
-
-
-def _name_solver_source(base: _Shared, digest: str | None) -> None:
-    """Record the digest of a plugin's or an external program's files (``source`` covers the built-in ones)."""
-    if digest is not None:
-        base["environment"]["solver_source"] = digest
-
-
-def _name_distribution(base: _Shared, source: Origin) -> None:
-    """Record the distribution and version of a solver that came from an entry point."""
-    if source.distribution is not None:
-        base["environment"].update(solver_distribution=source.distribution, solver_version=source.version)
 
 
 def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:
@@ -175,7 +161,29 @@ def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], in
 def _environment(task: Task) -> dict[str, Any]:
     pinned = {"pinned_cores": list(task.cores)} if task.cores else {}
     return {**environment(), "time_limit": task.time_limit, "clock": task.clock, "memory_limit_mb": task.memory_limit_mb,
-            **pinned}
+            **pinned, **solver_identity(task)}
+
+
+def solver_identity(task: Task) -> dict[str, str]:
+    """Which version of the task's solver ran: ``solver_source``, the digest of an external
+    program's files or of a plugin's module, and ``solver_distribution`` and ``solver_version``
+    of one from an entry point; nothing for a built-in (the record's ``source`` covers it).
+
+    Every record of the run carries it, also one written for a run that crashed, timed out
+    or met an unreadable file.  A solver not registered in this process (a built-in not
+    imported yet) is not imported for it: only plugins have an identity, and they are
+    registered wherever runs are made."""
+    if task.external is not None:
+        digest = command_source(task.external)
+        return {} if digest is None else {"solver_source": digest}
+    solver = registered(task.solver)
+    if solver is None:
+        return {}
+    digest, source = plugin_source(type(solver)), origin(task.solver)
+    identity = {} if digest is None else {"solver_source": digest}
+    if source.distribution is not None and source.version is not None:
+        identity.update(solver_distribution=source.distribution, solver_version=source.version)
+    return identity
 
 
 # --- isolation -----------------------------------------------------------------------

@@ -244,6 +244,11 @@ def origin(name: str) -> Origin:
     return ORIGINS.get(name) or Origin("module", type(get_solver(name)).__module__)
 
 
+def registered(name: str) -> Solver | None:
+    """The solver called `name` if it is registered in this process; nothing is imported."""
+    return SOLVERS.get(name)
+
+
 def get_solver(name: str) -> Solver:
     """The solver called `name`; a `KeyError` lists the valid names on a typo.
 

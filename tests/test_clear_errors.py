@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from crosscheck.harness.cli import EXIT_FAILED_RUNS, EXIT_USAGE
-from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.records import RunRecord, plugin_source, read_records
 from crosscheck.harness.schema import MalformedRecord
 from crosscheck.harness.tidy import load
 from crosscheck.solvers.base import Status
+from tests.plugin_solvers import Crasher
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
 
@@ -162,6 +163,9 @@ def test_compare_names_a_crashed_solver_next_to_an_agreement(tmp_path: Path) -> 
     [reason] = [line for line in result.output.splitlines() if line.startswith("test-crasher: ")]
     assert reason.startswith("test-crasher: 1 error run; on small.txt: ") and "7" in reason  # its exit code
     assert result.exit_code == 3
+    # the crash's record, written by the parent, names the plugin's version like the run's own record
+    sources = {r.solver: r.environment.get("solver_source") for r in read_records(tmp_path / "runs.jsonl")}
+    assert sources["test-crasher"] == sources["test-plain"] == plugin_source(Crasher)
 
 
 def test_an_external_program_declines_an_instance_without_crashing(tmp_path: Path) -> None:
