@@ -545,13 +545,15 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     instances (same optimum under a symmetry, a renaming, ...; `crosscheck.models.relations`),
     and report each pair of answers that breaks its relation (morph-mismatch).
 
+    Each instance's own runs are judged as compare judges them: an original's answers
+    against its index.toml entry too (wrong-expected; a related instance has no entry).
     With --external and no --solver only the external programs run.  Exit 1 on a
-    mismatch or a wrong verdict on an instance, 3 when a file was unreadable or a run
-    crashed, else 0.
+    mismatch or a wrong verdict on an instance (wrong-expected included), 3 when a file
+    was unreadable or a run crashed, else 0.
     """
     from crosscheck.harness import morph as morphing
-    from crosscheck.harness.report import crashed
-    from crosscheck.harness.verdicts import FAILURES, Verdict, judge_all
+    from crosscheck.harness.report import crashed, verdict_count, verdict_line
+    from crosscheck.harness.verdicts import FAILURES, Verdict
 
     _check_solver_names(solver_names)
     externals = tuple(_parse_externals(external_specs))
@@ -559,16 +561,18 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock, memory_limit, jobs)
     outcome = morphing.morph(list(paths), config, on_pair=lambda pair: click.echo(pair.line(out))
                         if pair.verdict is Verdict.MORPH_MISMATCH else None)
-    for verdict in judge_all(outcome.records):
+    verdicts = outcome.verdicts
+    for verdict in verdicts:
         if verdict.verdict in FAILURES:
-            click.echo(f"{verdict.instance}: {verdict.verdict.value}: {verdict.reason}")
+            click.echo(verdict_line(verdict))
     if crashed(outcome.records):
         click.echo(crashed(outcome.records))
     for line in outcome.skipped:
         click.echo(f"not applicable: {line}")
     tally = Counter(pair.verdict.value for pair in outcome.pairs)
     tallied = ", ".join(f"{n} {v}" for v, n in sorted(tally.items())) or "none"
-    click.echo(f"{counted(len(outcome.pairs), 'pair')} judged: {tallied}; records: {out / 'morph.jsonl'}")
+    click.echo(f"{counted(len(outcome.pairs), 'pair')} judged: {tallied}; {verdict_count(verdicts)}; "
+               f"records: {out / 'morph.jsonl'}")
     status = _exit_status(outcome.records)
     sys.exit(EXIT_WRONG if outcome.mismatches else status)
 

@@ -20,6 +20,13 @@ external program's claim too, since the relation tests the program itself.  A ti
 a crash or an invalid plan is no answer, and the pair is ``unverified``.  Answers that
 break the relation's expectation make the pair a `Verdict.MORPH_MISMATCH`; every pair's
 verdict is appended to ``OUT/morph-verdicts.jsonl``.
+
+Each instance's own runs get the verdict ``compare`` gives them (`MorphOutcome.verdicts`):
+an original's records carry its index entry (``expected``), so a runner answering other
+than the index is `Verdict.WRONG_EXPECTED` by the rules of `crosscheck.harness.verdicts`
+(a lone program consistently off by two agrees with itself on every pair, and is caught
+there).  A related instance has no index entry of its own and gets none: what the index
+implies for it is the relation's law, which the pairs check.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from crosscheck.harness.index import INFEASIBLE, Expected, InstanceFile
 from crosscheck.harness.plan import Choice, discover_all, plan_instance
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import formulations_of, ready_server, run_tasks
-from crosscheck.harness.verdicts import Verdict
+from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
 from crosscheck.models.base import Instance, InvalidInstance
 from crosscheck.models.registry import RELATIONS, get_puzzle, load_instance
 from crosscheck.models.relations import Answer, NotApplicable, Related, Relation
@@ -103,6 +110,12 @@ class MorphOutcome:
     @property
     def mismatches(self) -> list[PairVerdict]:
         return [pair for pair in self.pairs if pair.verdict is Verdict.MORPH_MISMATCH]
+
+    @property
+    def verdicts(self) -> list[InstanceVerdict]:
+        """Each instance's verdict on its runs, as ``compare`` judges them (`judge_all`):
+        an original's against its index entry, a related instance's without one."""
+        return judge_all(self.records)
 
 
 def answer_of(record: RunRecord) -> Judged:

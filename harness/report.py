@@ -202,14 +202,25 @@ def notes(records: list[RunRecord]) -> str:
     a count of verdicts, worst first (`crosscheck.harness.verdicts.SEVERITY`), then the runs
     that crashed (`crashed`), if any."""
     verdicts = judge_all(records)
-    lines = [f"{_name(v)}: {v.verdict.value}: {v.reason}" if v.verdict is not Verdict.AGREE
+    lines = [verdict_line(v) if v.verdict is not Verdict.AGREE
              else f"{_name(v)}: agree on one line of evidence: {v.reason}"
              for v in verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
-    counts = Counter(v.verdict for v in verdicts)
-    summary = f"{counted(len(verdicts), 'instance')}: " + ", ".join(
-        f"{counts[verdict]} {verdict.value}" for verdict in sorted(counts, key=SEVERITY.__getitem__))
+    summary = verdict_count(verdicts)
     crashes = crashed(records)
     return "\n".join([*lines, *crash_reasons(records), f"{summary}; {crashes}" if crashes else summary]) + "\n"
+
+
+def verdict_line(verdict: InstanceVerdict) -> str:
+    """``INSTANCE: VERDICT: REASON``, one line for people (a variant marked ``[variant]``)."""
+    return f"{_name(verdict)}: {verdict.verdict.value}: {verdict.reason}"
+
+
+def verdict_count(verdicts: list[InstanceVerdict]) -> str:
+    """How many instances got each verdict, worst first, e.g. ``3 instances: 1 wrong-expected, 2 agree``
+    (``0 instances`` for none)."""
+    counts = Counter(v.verdict for v in verdicts)
+    tally = ", ".join(f"{counts[verdict]} {verdict.value}" for verdict in sorted(counts, key=SEVERITY.__getitem__))
+    return f"{counted(len(verdicts), 'instance')}: {tally}" if verdicts else counted(0, "instance")
 
 
 def crash_reasons(records: list[RunRecord]) -> list[str]:

@@ -17,6 +17,7 @@ from crosscheck.harness.cli import main
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.morph import judge_pair
 from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.report import notes
 from crosscheck.harness.verdicts import Verdict
 from crosscheck.models import elevator, keys
 from crosscheck.models.relations import Offset, Related, Same
@@ -61,6 +62,48 @@ def test_the_built_in_formulations_keep_every_relation_on_published_instances(tm
     pairs = [json.loads(line) for line in (tmp_path / "morph-verdicts.jsonl").read_text().splitlines()]
     assert len({p["relation"] for p in pairs}) >= 3 and all(p["verdict"] == "agree" for p in pairs), pairs
     assert len({p["runner"] for p in pairs}) >= 4
+
+
+def off_by(offset: int) -> tuple[str, str]:
+    """A lone program answering the exact optimum plus `offset` on every instance."""
+    return "--external", f"keys:off={sys.executable} {EXTERNALS / 'keys_off_by.py'} {offset} {{path}}"
+
+
+def indexed_set(folder: Path) -> Path:
+    """A folder of two copies of one vault (optimum 8): ``listed.txt``, whose optimum its
+    index.toml holds, and ``unlisted.txt``, which it does not list."""
+    folder.mkdir()
+    vault = (INSTANCES / "keys/one-robot-1.txt").read_text(encoding="utf-8")
+    for name in ("listed.txt", "unlisted.txt"):
+        (folder / name).write_text(vault, encoding="utf-8")
+    (folder / "index.toml").write_text('["listed.txt"]\noptimum = 8\n', encoding="utf-8")
+    return folder
+
+
+def test_a_lone_program_off_by_two_everywhere_is_wrong_expected_on_the_indexed_original(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = morph(out, str(indexed_set(tmp_path / "set")), *off_by(2), "--relations", "symmetry", "--count", "2")
+    assert result.exit_code == 1, result.output
+    pairs = [json.loads(line) for line in (out / "morph-verdicts.jsonl").read_text().splitlines()]
+    assert len(pairs) == 4 and all(p["verdict"] == "agree" for p in pairs), pairs  # consistent: no pair catches it
+    wrong = [line for line in result.output.splitlines() if "wrong-expected" in line and "judged" not in line]
+    assert wrong == ["listed.txt: wrong-expected: off claims 10, index says 8"], result.output
+    assert "6 instances: 1 wrong-expected, 5 unverified" in result.output  # the summary counts it
+    records = read_records(out / "morph.jsonl")
+    assert {r.instance: r.expected for r in records if not r.instance.startswith("related/")} == {
+        "listed.txt": 8, "unlisted.txt": None}
+    assert all(r.expected is None for r in records if r.instance.startswith("related/"))  # no entry invented
+    assert "listed.txt: wrong-expected: off claims 10, index says 8" in notes(records)  # report reads it too
+
+
+@pytest.mark.parametrize(("offset", "path"), [(0, ""), (2, "unlisted.txt")])
+def test_a_right_program_or_an_instance_the_index_does_not_list_passes(tmp_path: Path, offset: int,
+                                                                       path: str) -> None:
+    result = morph(tmp_path / "out", str(indexed_set(tmp_path / "set") / path), *off_by(offset),
+                   "--relations", "symmetry", "--count", "1")
+    assert result.exit_code == 0, result.output
+    assert "wrong-expected" not in result.output and "morph-mismatch" not in result.output
+    assert f"instances: {4 if offset == 0 else 2} unverified;" in result.output  # claims only: none exact
 
 
 def run(status: Status, cost: int | None = None, valid: bool | None = True,

@@ -1,4 +1,4 @@
-"""Planted wrong external programs, run as scripts by the tests (each puts the repository on its path)."""
+"""External programs for the tests, most planted wrong, run as scripts (each puts the repository on its path)."""
 
 from __future__ import annotations
 
