@@ -556,9 +556,10 @@ def _exit_status(records: list[RunRecord]) -> int:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for the related instances (related/), the runs (morph.jsonl) and every pair's "
                    "verdict (morph-verdicts.jsonl).")
+@progress_option
 def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs: tuple[str, ...],
           relation_names: str | None, count: int, seed: int, time_limit: float, clock: Clock, memory_limit: int,
-          jobs: int, out: Path) -> None:
+          jobs: int, out: Path, progress_mode: str) -> None:
     """Test solvers against themselves: run them on each instance in PATHS and on related
     instances (same optimum under a symmetry, a renaming, ...; `crosscheck.models.relations`),
     and report each pair of answers that breaks its relation (morph-mismatch).
@@ -574,7 +575,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     _check_solver_names(solver_names)
     externals = tuple(_parse_externals(external_specs))
     relations = _relation_names(relation_names)
-    config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock, memory_limit, jobs)
+    config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock,
+                                  memory_limit, jobs, progress=progress_mode)
     outcome = morphing.morph(list(paths), config, on_pair=lambda pair: click.echo(pair.line(out))
                         if pair.verdict is Verdict.MORPH_MISMATCH else None)
     for verdict in judge_all(outcome.records):

@@ -81,6 +81,12 @@ class Progress:
         self._write_status()
         self._draw()
 
+    def add(self, count: int) -> None:
+        """`count` more runs planned (``morph`` plans the runs of related instances as it
+        derives them): the total grows."""
+        with self._lock:
+            self.total += count
+
     def started(self, task: Task) -> None:
         """A run began (called from the thread that runs it)."""
         with self._lock:
