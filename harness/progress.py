@@ -105,8 +105,7 @@ class Progress:
             self.failed += record.status in FAILED_STATUSES
             if self.style == "lines":
                 self._finished_at = self._last_news = self.now()
-                failed = f", {self.failed} failed" if self.failed else ""
-                self._write(f"[{self.done}/{self.total}{failed}] {finished_line(record)}")
+                self._write(f"{self._counts()} {finished_line(record)}")
         self._draw()
 
     def worst_case_left(self, now: float) -> float | None:
@@ -139,8 +138,12 @@ class Progress:
             if self.style != "lines" or now - self._last_news < HEARTBEAT:
                 return
             self._last_news = now
-            self._write(f"[{self.done}/{self.total}] none finished for {now - self._finished_at:.0f} s; in flight: "
+            self._write(f"{self._counts()} none finished for {now - self._finished_at:.0f} s; in flight: "
                         + ("; ".join(self._in_flight(now)) or "none"))
+
+    def _counts(self) -> str:
+        """``[done/total]``, with ``, N failed`` once a run failed: how ``lines`` mode starts a line."""
+        return f"[{self.done}/{self.total}{f', {self.failed} failed' if self.failed else ''}]"
 
     def _draw(self) -> None:
         if self.style != "display":

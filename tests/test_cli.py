@@ -348,21 +348,24 @@ def test_progress_is_silent_off_a_terminal_and_drawn_on_one() -> None:
 
 @pytest.mark.parametrize("stream", [io.StringIO(), _Terminal()], ids=["pipe", "terminal"])
 def test_progress_lines_are_plain_one_per_run_with_the_counts(stream: io.StringIO) -> None:
-    progress = Progress(3, 1, stream, limit=10.0, mode="lines")
+    progress = Progress(4, 1, stream, limit=10.0, mode="lines")
     progress(RunRecord(instance="keys/x.txt", puzzle="keys", solver="keys-graph", status=Status.OPTIMAL, cost=1696,
                        bound=1696, plan_valid=True, seconds=0.08))
     progress(RunRecord(instance="keys/y.txt", puzzle="keys", solver="keys-cpsat", status=Status.ERROR, repeat=2,
                        message="RuntimeError: boom\ntraceback follows"))
     progress(RunRecord(instance="keys/x.txt", puzzle="keys", solver="test-liar", variant=True, status=Status.OPTIMAL,
                        cost=3, bound=3, plan_valid=False, seconds=1.5))
+    progress(RunRecord(instance="keys/z.txt", puzzle="keys", solver="keys-cpsat", status=Status.TIMEOUT, bound=9,
+                       seconds=10.0))
     progress.close()
     first, *runs, last = stream.getvalue().splitlines()
     assert "\x1b" not in stream.getvalue() and "\r" not in stream.getvalue()
-    assert first.startswith("runs 0/3  running 0  failed 0") and "worst case left 0:00:30" in first
-    assert runs == ["[1/3] keys/x.txt keys-graph optimal 1696 0.08 s",
-                    "[2/3, 1 failed] keys/y.txt keys-cpsat #2 FAILED error: RuntimeError: boom",
-                    "[3/3, 1 failed] keys/x.txt [variant] test-liar optimal 3 PLAN REJECTED 1.50 s"]
-    assert last.startswith("runs 3/3  running 0  failed 1")
+    assert first.startswith("runs 0/4  running 0  failed 0") and "worst case left 0:00:40" in first
+    assert runs == ["[1/4] keys/x.txt keys-graph optimal 1696 0.08 s",
+                    "[2/4, 1 failed] keys/y.txt keys-cpsat #2 FAILED error: RuntimeError: boom",
+                    "[3/4, 1 failed] keys/x.txt [variant] test-liar optimal 3 PLAN REJECTED 1.50 s",
+                    "[4/4, 1 failed] keys/z.txt keys-cpsat timeout bound 9 10.00 s"]
+    assert last.startswith("runs 4/4  running 0  failed 1")
 
 
 class _Clock:
@@ -393,12 +396,15 @@ def test_progress_lines_beat_while_a_long_run_is_in_flight() -> None:
     progress.tick()
     assert f"none finished for {2 * HEARTBEAT + 5:.0f} s" in stream.getvalue().splitlines()[-1]
     progress.ended(long)
-    progress(RunRecord(instance="keys/big.txt", puzzle="keys", solver="keys-cpsat", status=Status.TIMEOUT, bound=9))
+    progress(RunRecord(instance="keys/big.txt", puzzle="keys", solver="keys-cpsat", status=Status.MEMOUT))
     clock.time += HEARTBEAT - 1
     progress.tick()  # a run just finished: quiet again
+    assert stream.getvalue().splitlines()[-1] == "[1/2, 1 failed] keys/big.txt keys-cpsat FAILED memout: no message"
+    clock.time += 1
+    progress.tick()
     progress.close()
     lines = stream.getvalue().splitlines()
-    assert lines[-2] == "[1/2] keys/big.txt keys-cpsat timeout bound 9 0.00 s" and lines[-1].startswith("runs 1/2")
+    assert lines[-2] == f"[1/2, 1 failed] none finished for {HEARTBEAT:.0f} s; in flight: none" and lines[-1].startswith("runs 1/2")
 
 
 def test_compare_progress_lines_go_to_stderr_and_leave_the_data_clean(folder: Path, tmp_path: Path,
