@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from crosscheck.harness.formats import FORMATS, HUMAN_FORMATS, PROGRESS_MODES
+from crosscheck.harness.formats import FORMATS, HEARTBEAT, HUMAN_FORMATS, PROGRESS_MODES
 from crosscheck.harness.measure import cores
 from crosscheck.harness.wording import counted
 from crosscheck.models.base import InvalidInstance, Puzzle
@@ -183,8 +183,8 @@ progress_option = click.option(
     help="Progress on stderr: auto draws a live display when stderr is a terminal and nothing otherwise; lines "
          "writes plain lines for logs, pipes, nohup, CI and batch jobs (one per finished run: [done/total] "
          "instance, solver, status, cost, seconds, a crashed run FAILED with why; a heartbeat naming the runs "
-         "in flight when none finished for 60 s); none shows nothing. Stdout and the notes are the same in "
-         "every mode [env: CROSSCHECK_PROGRESS].")
+         f"in flight when none finished for {HEARTBEAT:g} s); none shows nothing. Stdout and the notes are the "
+         "same in every mode [env: CROSSCHECK_PROGRESS].")
 cpsat_workers_option = click.option(
     "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
     help="Worker threads of every CP-SAT run [default: 2, or the cores when fewer]; recorded in each record.")

@@ -11,3 +11,5 @@ LATEX = "latex"
 FORMATS = HUMAN_FORMATS + MACHINE_FORMATS + (LATEX,)
 #: How progress shows on stderr: a display on a terminal only, plain lines, or nothing.
 PROGRESS_MODES = ("auto", "lines", "none")
+#: Seconds without a finished run before ``--progress lines`` writes a heartbeat.
+HEARTBEAT = 60.0

@@ -24,15 +24,13 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from crosscheck.harness.formats import PROGRESS_MODES
+from crosscheck.harness.formats import HEARTBEAT, PROGRESS_MODES
 from crosscheck.harness.records import RunKey, RunRecord, Task
 from crosscheck.harness.wording import first_line
 from crosscheck.solvers.base import FAILED_STATUSES
 
 #: Seconds between redraws while nothing starts or ends, and between looks for a heartbeat.
 TICK = 1.0
-#: Seconds without a finished run before ``lines`` mode writes a heartbeat.
-HEARTBEAT = 60.0
 
 
 def clock(seconds: float) -> str:

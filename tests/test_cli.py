@@ -24,7 +24,8 @@ from click.testing import CliRunner, Result
 import crosscheck.harness.cli
 import crosscheck.solvers.registry
 from crosscheck.harness.cli import main
-from crosscheck.harness.progress import HEARTBEAT, Progress
+from crosscheck.harness.formats import HEARTBEAT
+from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import RunRecord, Task, read_records
 from crosscheck.harness.verdicts import judge_all
 from crosscheck.solvers.base import Status
