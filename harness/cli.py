@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from crosscheck.harness.formats import FORMATS, HUMAN_FORMATS
+from crosscheck.harness.formats import FORMATS, HEARTBEAT, HUMAN_FORMATS, PROGRESS_MODES
 from crosscheck.harness.measure import cores
 from crosscheck.harness.wording import counted
 from crosscheck.models.base import InvalidInstance, Puzzle
@@ -177,6 +177,14 @@ external_option = click.option(
     help="Also run your own program on each instance (of PUZZLE); its last printed integer is its claimed "
          "optimum, a line 'infeasible' claims no solution, a line 'plan: JSON' is checked like any plan, a line "
          "'unsupported' declines the instance; claims are judged, never used as proofs (repeatable).")
+progress_option = click.option(
+    "--progress", "progress_mode", type=click.Choice(PROGRESS_MODES), default="auto", show_default=True,
+    envvar="CROSSCHECK_PROGRESS",
+    help="Progress on stderr: auto draws a live display when stderr is a terminal and nothing otherwise; lines "
+         "writes plain lines for logs, pipes, nohup, CI and batch jobs (one per finished run: [done/total] "
+         "instance, solver, status, cost, seconds, a crashed run FAILED with why; a heartbeat naming the runs "
+         f"in flight when none finished for {HEARTBEAT:g} s); none shows nothing. Stdout and the notes are the "
+         "same in every mode [env: CROSSCHECK_PROGRESS].")
 cpsat_workers_option = click.option(
     "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
     help="Worker threads of every CP-SAT run [default: 2, or the cores when fewer]; recorded in each record.")
@@ -306,12 +314,13 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
 @click.option("--scheduler", envvar="CROSSCHECK_SCHEDULER", metavar="tcp://HOST:PORT",
               help="Run on the workers of this Dask scheduler instead of local processes (needs the cluster "
                    "extra; --jobs is then unused) [env: CROSSCHECK_SCHEDULER].")
+@progress_option
 def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, clock: Clock, memory_limit: int,
             jobs: int,
             variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
             fmt: str,
             json_path: Path | None, external_specs: tuple[str, ...], morph_count: int | None, shard: Shard | None,
-            scheduler: str | None) -> None:
+            scheduler: str | None, progress_mode: str) -> None:
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
@@ -342,19 +351,8 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         if record.key not in done:
             append_record(out, record)
     _warn_oversubscribed([run for run, _ in tasks], jobs)
-    progress = Progress(len(tasks), jobs, limit=time_limit)
-
-    def finished(record: RunRecord) -> None:
-        append_record(out, record)
-        progress(record)
-
-    try:
-        records += _run(tasks, jobs, scheduler, finished, progress, pin_cores)
-    except KeyboardInterrupt:
-        progress.close()
-        click.echo(f"interrupted: finished runs are saved in {out}; continue with --out {out} --resume", err=True)
-        sys.exit(EXIT_INTERRUPTED)
-    progress.close()
+    progress = Progress(len(tasks), jobs, limit=time_limit, mode=progress_mode)
+    records += _run_saving(tasks, jobs, scheduler, out, progress, pin_cores)
     _print(records, fmt)
     mismatches = _morph_mismatches(records, related, out.parent, err=fmt not in HUMAN_FORMATS)
     click.echo(f"records: {out}", err=True)
@@ -457,6 +455,26 @@ def _merged(files: list[tuple[str, list[RunRecord]]]) -> list[RunRecord]:
     return records
 
 
+def _run_saving(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None, out: Path,
+                progress: Progress, pin_cores: bool) -> list[RunRecord]:
+    """`_run` the tasks, each record appended to `out` as it comes and shown by `progress`
+    (closed at the end); on Ctrl-C, say how to resume and exit `EXIT_INTERRUPTED`."""
+    from crosscheck.harness.records import append_record
+
+    def finished(record: RunRecord) -> None:
+        append_record(out, record)
+        progress(record)
+
+    try:
+        records = _run(tasks, jobs, scheduler, finished, progress, pin_cores)
+    except KeyboardInterrupt:
+        progress.close()  # before the message: the display's last line ends first
+        click.echo(f"interrupted: finished runs are saved in {out}; continue with --out {out} --resume", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    progress.close()
+    return records
+
+
 def _run(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None,
          on_record: Callable[[RunRecord], None], progress: Progress, pin_cores: bool) -> list[RunRecord]:
     """Run the tasks in local processes, `jobs` at a time, or on the Dask cluster at `scheduler`."""
@@ -538,9 +556,10 @@ def _exit_status(records: list[RunRecord]) -> int:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for the related instances (related/), the runs (morph.jsonl) and every pair's "
                    "verdict (morph-verdicts.jsonl).")
+@progress_option
 def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs: tuple[str, ...],
           relation_names: str | None, count: int, seed: int, time_limit: float, clock: Clock, memory_limit: int,
-          jobs: int, out: Path) -> None:
+          jobs: int, out: Path, progress_mode: str) -> None:
     """Test solvers against themselves: run them on each instance in PATHS and on related
     instances (same optimum under a symmetry, a renaming, ...; `crosscheck.models.relations`),
     and report each pair of answers that breaks its relation (morph-mismatch).
@@ -558,7 +577,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     _check_solver_names(solver_names)
     externals = tuple(_parse_externals(external_specs))
     relations = _relation_names(relation_names)
-    config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock, memory_limit, jobs)
+    config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock,
+                                  memory_limit, jobs, progress=progress_mode)
     outcome = morphing.morph(list(paths), config, on_pair=lambda pair: click.echo(pair.line(out))
                         if pair.verdict is Verdict.MORPH_MISMATCH else None)
     verdicts = outcome.verdicts

@@ -1,5 +1,6 @@
-"""The output formats of the tables (`crosscheck.harness.report`), in a module of their own so
-that the command line can offer them without importing what renders them."""
+"""The output formats of the tables (`crosscheck.harness.report`) and the modes of the progress
+on stderr (`crosscheck.harness.progress`), in a module of their own so that the command line can
+offer them without importing what renders them."""
 
 from __future__ import annotations
 
@@ -8,3 +9,7 @@ MACHINE_FORMATS = ("csv", "jsonl", "json")
 #: Tables for papers: one booktabs tabular (crosscheck.harness.latex), no notes.
 LATEX = "latex"
 FORMATS = HUMAN_FORMATS + MACHINE_FORMATS + (LATEX,)
+#: How progress shows on stderr: a display on a terminal only, plain lines, or nothing.
+PROGRESS_MODES = ("auto", "lines", "none")
+#: Seconds without a finished run before ``--progress lines`` writes a heartbeat.
+HEARTBEAT = 60.0

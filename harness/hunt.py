@@ -225,7 +225,8 @@ class _Judge:
 
         where = Where(self.judged, "", verdict.instance)
         pairs = run_related(instance, [get_relation(self.config.puzzle.name, relation)], list(records), tasks,
-                            random.Random(seed), where, self.config.jobs, keep, [])
+                            random.Random(seed), where,
+                            lambda more: run_tasks(more, jobs=self.config.jobs, on_record=keep), [])
         broken = [pair for pair in pairs if pair.verdict is Verdict.MORPH_MISMATCH]
         if verdict.verdict in HUNT_STOPS or not broken:
             return verdict

@@ -41,6 +41,7 @@ from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
 from crosscheck.harness.index import INFEASIBLE, Expected, InstanceFile
 from crosscheck.harness.plan import Choice, discover_all, plan_instance
+from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import formulations_of, ready_server, run_tasks
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
@@ -51,6 +52,8 @@ from crosscheck.solvers.base import Clock, Status
 
 #: Where a runner has no exact answer (a timeout, a crash, an invalid plan).
 Judged = int | str | None  # an optimum, INFEASIBLE, or None: no answer
+#: What runs a batch of tasks and returns their records, in task order.
+RunBatch = Callable[[list[tuple[Task, Expected]]], list[RunRecord]]
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ class MorphConfig:
     clock: Clock = "wall"
     memory_limit_mb: int | None = 8192
     jobs: int = 1
+    progress: str = "none"  # on stderr: one of `crosscheck.harness.formats.PROGRESS_MODES`
 
     def choice(self) -> Choice:
         return Choice(solver_names=self.solvers, externals=self.externals, time_limit=self.time_limit,
@@ -171,28 +175,43 @@ def morph(paths: list[Path], config: MorphConfig, on_pair: Callable[[PairVerdict
 
     planned = [(instance_file, plan_instance(instance_file, config.choice())) for instance_file in discover_all(paths)]
     ready_server(formulations_of(task for _, (_, tasks) in planned for task, _ in tasks))
-    for instance_file, (unreadable, tasks) in planned:
-        _morph_instance(instance_file, unreadable, tasks, config, save, judged, outcome.skipped)
+    progress = Progress(sum(len(tasks) for _, (_, tasks) in planned), config.jobs, limit=config.time_limit,
+                        mode=config.progress)
+
+    def shown(record: RunRecord) -> None:
+        save(record)
+        progress(record)
+
+    def run(tasks: list[tuple[Task, Expected]]) -> list[RunRecord]:
+        return run_tasks(tasks, jobs=config.jobs, on_record=shown, on_start=progress.started, on_end=progress.ended)
+
+    def run_more(tasks: list[tuple[Task, Expected]]) -> list[RunRecord]:
+        progress.add(len(tasks))  # the related instances' runs, unknown until their originals ran
+        return run(tasks)
+
+    try:
+        for instance_file, (unreadable, tasks) in planned:
+            for record in unreadable:
+                save(record)
+            if tasks:
+                _morph_instance(instance_file, tasks, config, (run, run_more), judged, outcome.skipped)
+    finally:
+        progress.close()
     return outcome
 
 
-def _morph_instance(instance_file: InstanceFile, unreadable: list[RunRecord], tasks: list[tuple[Task, Expected]],
-                    config: MorphConfig, save: Callable[[RunRecord], None],
-                    judged: Callable[[PairVerdict], None], skipped: list[str]) -> None:
-    """Run one instance (planned as `plan_instance` says: `unreadable` records or its `tasks`) and
-    its related instances, saving records and judging pairs."""
-    for record in unreadable:
-        save(record)
-    if not tasks:
-        return
+def _morph_instance(instance_file: InstanceFile, tasks: list[tuple[Task, Expected]], config: MorphConfig,
+                    batches: tuple[RunBatch, RunBatch], judged: Callable[[PairVerdict], None],
+                    skipped: list[str]) -> None:
+    """Run one instance's `tasks` (planned by `plan_instance`) with the first of `batches`,
+    and its related instances' with the second; judge the pairs."""
     puzzle = get_puzzle(tasks[0][0].puzzle or "")
     instance = puzzle.parse(instance_file.path.read_text(encoding="utf-8"), str(instance_file.path))
-    originals = run_tasks(tasks, jobs=config.jobs, on_record=save)
+    originals = batches[0](tasks)
     rng = random.Random(f"{config.seed}:{instance_file.name}")
     relations = _relations(puzzle.name, config, rng)
-    for pair in run_related(instance, relations, originals, tasks, rng, Where(config.out / "related", "related/",
-                                                                              instance_file.name), config.jobs, save,
-                            skipped):
+    where = Where(config.out / "related", "related/", instance_file.name)
+    for pair in run_related(instance, relations, originals, tasks, rng, where, batches[1], skipped):
         judged(pair)
 
 
@@ -208,11 +227,11 @@ class Where:
 
 
 def run_related(instance: Instance, relations: list[Relation], originals: list[RunRecord],
-                tasks: list[tuple[Task, Expected]], rng: random.Random, where: Where, jobs: int,
-                on_record: Callable[[RunRecord], None], skipped: list[str]) -> list[PairVerdict]:
+                tasks: list[tuple[Task, Expected]], rng: random.Random, where: Where, run_batch: RunBatch,
+                skipped: list[str]) -> list[PairVerdict]:
     """Derive each relation's related instances of `instance` (whose runs `originals`
-    are, made by `tasks`), save them, run their runners and judge each pair; what did
-    not apply is appended to `skipped`."""
+    are, made by `tasks`), save them, run their runners (with `run_batch`) and judge each
+    pair; what did not apply is appended to `skipped`."""
     derived = _derived(instance, relations, originals, rng, skipped, where.original)
     related_tasks: list[tuple[Task, Expected]] = []
     pairs: list[tuple[Related, str, RunRecord]] = []
@@ -223,7 +242,7 @@ def run_related(instance: Instance, relations: list[Relation], originals: list[R
                 update = {"path": str(where.folder / name), "instance": where.prefix + name}
                 related_tasks.append((run.model_copy(update=update), None))
                 pairs.append((related, relation.name, original))
-    again = run_tasks(related_tasks, jobs=jobs, on_record=on_record)
+    again = run_batch(related_tasks)
     return [judge_pair(related, name, original, record)
             for (related, name, original), record in zip(pairs, again, strict=True)]
 

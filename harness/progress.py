@@ -1,10 +1,19 @@
-"""A progress display on stderr, shown only when stderr is a terminal.
+"""Progress of a batch of runs on stderr, in one of three modes (``--progress``,
+`crosscheck.harness.formats.PROGRESS_MODES`).
 
-One status line (runs done, failed, elapsed, worst-case time left) and one line per
-run in flight (instance, solver, repetition, its elapsed seconds), redrawn when a run
-starts or ends and once a second in between.  The worst case left assumes every run not
-finished takes its whole time limit: (runs waiting x limit + limit left of the runs in
-flight) / jobs.
+- ``auto``: the terminal display when stderr is a terminal, nothing otherwise.  One status
+  line (runs done, failed, elapsed, worst-case time left) and one line per run in flight
+  (instance, solver, repetition, its elapsed seconds), redrawn in place when a run starts
+  or ends and once a second in between.
+- ``lines``: plain lines, appended and never redrawn (no escape codes), for a log file, a
+  pipe, ``nohup``, CI or a batch job: the status line at the start, one line per finished
+  run (``[12/71] keys/x.txt keys-graph optimal 1696 0.08 s``; a crashed run says
+  ``FAILED`` and why), a heartbeat naming the runs in flight when none has finished for
+  `HEARTBEAT` seconds (and as often again while that lasts), and the status line at the end.
+- ``none``: nothing.
+
+The worst case left assumes every run not finished takes its whole time limit: (runs
+waiting x limit + limit left of the runs in flight) / jobs.
 """
 
 from __future__ import annotations
@@ -12,12 +21,15 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import TextIO
 
+from crosscheck.harness.formats import HEARTBEAT, PROGRESS_MODES
 from crosscheck.harness.records import RunKey, RunRecord, Task
+from crosscheck.harness.wording import first_line
 from crosscheck.solvers.base import FAILED_STATUSES
 
-#: Seconds between redraws while nothing starts or ends.
+#: Seconds between redraws while nothing starts or ends, and between looks for a heartbeat.
 TICK = 1.0
 
 
@@ -27,28 +39,57 @@ def clock(seconds: float) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
-class Progress:
-    """Counts runs done, running and failed, shows the runs in flight and the worst case left."""
+def finished_line(record: RunRecord) -> str:
+    """One finished run for ``lines`` mode: instance, solver, status, cost (and bound
+    when it differs), the solver's seconds; a crashed run is ``FAILED`` with the first
+    line of its message, a rejected plan says so."""
+    run = f"{record.instance}{' [variant]' if record.variant else ''} {record.solver}" + (
+        f" #{record.repeat}" if record.repeat else "")
+    if record.status in FAILED_STATUSES:
+        return f"{run} FAILED {record.status.value}: {first_line(record.message)}"
+    cost = "" if record.cost is None else f" {record.cost}"
+    bound = "" if record.bound is None or record.bound == record.cost else f" bound {record.bound}"
+    rejected = " PLAN REJECTED" if record.plan_valid is False else ""
+    return f"{run} {record.status.value}{cost}{bound}{rejected} {record.seconds:.2f} s"
 
-    def __init__(self, total: int, jobs: int, stream: TextIO | None = None, limit: float | None = None) -> None:
-        self.total, self.jobs, self.limit = total, jobs, limit
+
+class Progress:
+    """Counts runs done, running and failed, shows the runs in flight and the worst case left.
+
+    `mode` is one of `PROGRESS_MODES`; `now` is the clock of every time shown (a `time.monotonic`
+    stand-in), so that a test can move time on and call `tick` itself."""
+
+    def __init__(self, total: int, jobs: int, stream: TextIO | None = None, limit: float | None = None,
+                 mode: str = "auto", now: Callable[[], float] = time.monotonic) -> None:
+        if mode not in PROGRESS_MODES:
+            raise ValueError(f"unknown progress mode {mode!r} (valid: {', '.join(PROGRESS_MODES)})")
+        self.total, self.jobs, self.limit, self.now = total, jobs, limit, now
         self.stream = stream or sys.stderr
-        self.enabled = total > 0 and self.stream.isatty()
+        #: What is written: the terminal display, plain lines, or nothing (None).
+        self.style = None if total <= 0 or mode == "none" else "lines" if mode == "lines" else (
+            "display" if self.stream.isatty() else None)
         self.done = self.failed = self.begun = 0
-        self.start = time.monotonic()
+        self.start = self._finished_at = self._last_news = now()  # news: a finished run or a heartbeat
         self.flight: dict[RunKey, tuple[Task, float]] = {}  # started, not finished: task and start time
         self._drawn = 0  # lines drawn last time, to move back over them
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        if self.enabled:
+        if self.style:
             threading.Thread(target=self._tick, daemon=True).start()
+        self._write_status()
         self._draw()
+
+    def add(self, count: int) -> None:
+        """`count` more runs planned (``morph`` plans the runs of related instances as it
+        derives them): the total grows."""
+        with self._lock:
+            self.total += count
 
     def started(self, task: Task) -> None:
         """A run began (called from the thread that runs it)."""
         with self._lock:
             self.begun += 1
-            self.flight[task.key] = (task, time.monotonic())
+            self.flight[task.key] = (task, self.now())
         self._draw()
 
     def ended(self, task: Task) -> None:
@@ -60,6 +101,9 @@ class Progress:
         with self._lock:
             self.done += 1
             self.failed += record.status in FAILED_STATUSES
+            if self.style == "lines":
+                self._finished_at = self._last_news = self.now()
+                self._write(f"{self._counts()} {finished_line(record)}")
         self._draw()
 
     def worst_case_left(self, now: float) -> float | None:
@@ -71,30 +115,62 @@ class Progress:
         return (waiting * self.limit + in_flight) / self.jobs
 
     def lines(self, now: float) -> list[str]:
-        """What the display shows at time `now` (a `time.monotonic` value)."""
+        """What the display shows at time `now` (a value of the `now` clock)."""
         left = self.worst_case_left(now)
         head = (f"runs {self.done}/{self.total}  running {len(self.flight)}  failed {self.failed}  "
                 f"elapsed {clock(now - self.start)}" + ("" if left is None else f"  worst case left {clock(left)}"))
+        return [head] + [f"  {flying}" for flying in self._in_flight(now)]
+
+    def _in_flight(self, now: float) -> list[str]:
+        """Each run in flight, the longest running first: instance, solver, repetition, seconds."""
         flight = sorted(self.flight.values(), key=lambda item: item[1])
-        return [head] + [f"  {task.instance}{' [variant]' if task.variant else ''}  {task.solver}"
-                         f"{f'  #{task.repeat}' if task.repeat else ''}  {now - start:.0f} s" for task, start in flight]
+        return [f"{task.instance}{' [variant]' if task.variant else ''}  {task.solver}"
+                f"{f'  #{task.repeat}' if task.repeat else ''}  {now - start:.0f} s" for task, start in flight]
+
+    def tick(self) -> None:
+        """What happens once a `TICK`: the display is redrawn; in ``lines`` mode, a heartbeat
+        is written when no run has finished for `HEARTBEAT` seconds (nor a heartbeat since)."""
+        self._draw()
+        with self._lock:
+            now = self.now()
+            if self.style != "lines" or now - self._last_news < HEARTBEAT:
+                return
+            self._last_news = now
+            self._write(f"{self._counts()} none finished for {now - self._finished_at:.0f} s; in flight: "
+                        + ("; ".join(self._in_flight(now)) or "none"))
+
+    def _counts(self) -> str:
+        """``[done/total]``, with ``, N failed`` once a run failed: how ``lines`` mode starts a line."""
+        return f"[{self.done}/{self.total}{f', {self.failed} failed' if self.failed else ''}]"
 
     def _draw(self) -> None:
-        if not self.enabled:
+        if self.style != "display":
             return
         with self._lock:
-            lines = self.lines(time.monotonic())
+            lines = self.lines(self.now())
             up = f"\x1b[{self._drawn - 1}F" if self._drawn > 1 else "\r"  # back to the first line drawn
             self.stream.write(up + "\x1b[J" + "\n".join(lines))  # clear to the end of the screen, redraw
             self.stream.flush()
             self._drawn = len(lines)
 
+    def _write(self, line: str) -> None:
+        """Append one line (``lines`` mode; the caller holds the lock)."""
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def _write_status(self) -> None:
+        """The status line, in ``lines`` mode (at the start and at the end)."""
+        if self.style == "lines":
+            with self._lock:
+                self._write(self.lines(self.now())[0])
+
     def _tick(self) -> None:
         while not self._stop.wait(TICK):
-            self._draw()
+            self.tick()
 
     def close(self) -> None:
         self._stop.set()
-        if self.enabled:
+        if self.style == "display":
             self.stream.write("\n")
             self.stream.flush()
+        self._write_status()

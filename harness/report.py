@@ -31,7 +31,7 @@ from crosscheck.harness.latex import tabular
 from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, Verdict, judge_all
-from crosscheck.harness.wording import counted
+from crosscheck.harness.wording import counted, first_line
 from crosscheck.solvers.base import FAILED_STATUSES, Status
 
 COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "effort", "verdict", "independent")
@@ -233,7 +233,7 @@ def crash_reasons(records: list[RunRecord]) -> list[str]:
         first.setdefault((record.solver, record.status), record)
         counts[record.solver, record.status] += 1
     return [f"{solver}: {counted(counts[solver, status], status.value + ' run')}; on {run.instance}: "
-            f"{run.message.splitlines()[0] if run.message.strip() else 'no message'}"
+            f"{first_line(run.message)}"
             for (solver, status), run in first.items()]
 
 

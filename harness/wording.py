@@ -1,4 +1,4 @@
-"""Counts in words for messages and summaries: ``1 instance``, ``2 instances``."""
+"""Words for messages and summaries: counts (``1 instance``, ``2 instances``), a message's first line."""
 
 from __future__ import annotations
 
@@ -7,3 +7,8 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     """`count` and `noun`, the noun in the plural (`plural`, else ``noun + "s"``) unless
     the count is exactly 1: ``counted(1, "run")`` is ``1 run``, ``counted(0, "run")`` ``0 runs``."""
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def first_line(message: str) -> str:
+    """The first line of a run's `message` (the rest stays in its record), ``no message`` when it is blank."""
+    return message.strip().splitlines()[0] if message.strip() else "no message"

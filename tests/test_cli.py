@@ -6,6 +6,7 @@ prove that limits are enforced from outside the solver.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -23,8 +24,9 @@ from click.testing import CliRunner, Result
 import crosscheck.harness.cli
 import crosscheck.solvers.registry
 from crosscheck.harness.cli import main
+from crosscheck.harness.formats import HEARTBEAT
 from crosscheck.harness.progress import Progress
-from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.records import RunRecord, Task, read_records
 from crosscheck.harness.verdicts import judge_all
 from crosscheck.solvers.base import Status
 from tests.known import INSTANCES
@@ -330,19 +332,96 @@ def test_plot_draws_pngs(folder: Path, tmp_path: Path) -> None:
         assert (tmp_path / "plots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_progress_is_silent_off_a_terminal_and_drawn_on_one() -> None:
-    quiet, loud = io.StringIO(), _Terminal()
-    for stream in (quiet, loud):
-        progress = Progress(2, 1, stream)
-        progress(RunRecord(instance="a", puzzle="keys", solver="s", status=Status.ERROR))
-        progress.close()
-    assert quiet.getvalue() == ""
-    assert "runs 1/2" in loud.getvalue() and "failed 1" in loud.getvalue()
-
-
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
+
+
+def test_progress_is_silent_off_a_terminal_and_drawn_on_one() -> None:
+    quiet, loud, off = io.StringIO(), _Terminal(), _Terminal()
+    for stream, mode in ((quiet, "auto"), (loud, "auto"), (off, "none")):
+        progress = Progress(2, 1, stream, mode=mode)
+        progress(RunRecord(instance="a", puzzle="keys", solver="s", status=Status.ERROR))
+        progress.close()
+    assert quiet.getvalue() == "" and off.getvalue() == ""
+    assert "runs 1/2" in loud.getvalue() and "failed 1" in loud.getvalue() and "\x1b[" in loud.getvalue()
+
+
+@pytest.mark.parametrize("stream", [io.StringIO(), _Terminal()], ids=["pipe", "terminal"])
+def test_progress_lines_are_plain_one_per_run_with_the_counts(stream: io.StringIO) -> None:
+    progress = Progress(4, 1, stream, limit=10.0, mode="lines")
+    progress(RunRecord(instance="keys/x.txt", puzzle="keys", solver="keys-graph", status=Status.OPTIMAL, cost=1696,
+                       bound=1696, plan_valid=True, seconds=0.08))
+    progress(RunRecord(instance="keys/y.txt", puzzle="keys", solver="keys-cpsat", status=Status.ERROR, repeat=2,
+                       message="RuntimeError: boom\ntraceback follows"))
+    progress(RunRecord(instance="keys/x.txt", puzzle="keys", solver="test-liar", variant=True, status=Status.OPTIMAL,
+                       cost=3, bound=3, plan_valid=False, seconds=1.5))
+    progress(RunRecord(instance="keys/z.txt", puzzle="keys", solver="keys-cpsat", status=Status.TIMEOUT, bound=9,
+                       seconds=10.0))
+    progress.close()
+    first, *runs, last = stream.getvalue().splitlines()
+    assert "\x1b" not in stream.getvalue() and "\r" not in stream.getvalue()
+    assert first.startswith("runs 0/4  running 0  failed 0") and "worst case left 0:00:40" in first
+    assert runs == ["[1/4] keys/x.txt keys-graph optimal 1696 0.08 s",
+                    "[2/4, 1 failed] keys/y.txt keys-cpsat #2 FAILED error: RuntimeError: boom",
+                    "[3/4, 1 failed] keys/x.txt [variant] test-liar optimal 3 PLAN REJECTED 1.50 s",
+                    "[4/4, 1 failed] keys/z.txt keys-cpsat timeout bound 9 10.00 s"]
+    assert last.startswith("runs 4/4  running 0  failed 1")
+
+
+class _Clock:
+    """A `time.monotonic` stand-in that moves only when told."""
+
+    def __init__(self) -> None:
+        self.time = 1000.0
+
+    def __call__(self) -> float:
+        return self.time
+
+
+def test_progress_lines_beat_while_a_long_run_is_in_flight() -> None:
+    clock, stream = _Clock(), io.StringIO()
+    progress = Progress(2, 1, stream, mode="lines", now=clock)
+    long = Task(path="keys/big.txt", instance="keys/big.txt", solver="keys-cpsat")
+    progress.started(long)
+    clock.time += HEARTBEAT - 1
+    progress.tick()
+    assert len(stream.getvalue().splitlines()) == 1  # the status line only: not quiet long enough yet
+    clock.time += 6
+    progress.tick()
+    progress.tick()  # a second look at the same moment: no second beat
+    beat = stream.getvalue().splitlines()[1:]
+    assert beat == [f"[0/2] none finished for {HEARTBEAT + 5:.0f} s; in flight: keys/big.txt  keys-cpsat  "
+                    f"{HEARTBEAT + 5:.0f} s"]
+    clock.time += HEARTBEAT
+    progress.tick()
+    assert f"none finished for {2 * HEARTBEAT + 5:.0f} s" in stream.getvalue().splitlines()[-1]
+    progress.ended(long)
+    progress(RunRecord(instance="keys/big.txt", puzzle="keys", solver="keys-cpsat", status=Status.MEMOUT))
+    clock.time += HEARTBEAT - 1
+    progress.tick()  # a run just finished: quiet again
+    assert stream.getvalue().splitlines()[-1] == "[1/2, 1 failed] keys/big.txt keys-cpsat FAILED memout: no message"
+    clock.time += 1
+    progress.tick()
+    progress.close()
+    lines = stream.getvalue().splitlines()
+    assert lines[-2] == f"[1/2, 1 failed] none finished for {HEARTBEAT:.0f} s; in flight: none" and lines[-1].startswith("runs 1/2")
+
+
+def test_compare_progress_lines_go_to_stderr_and_leave_the_data_clean(folder: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    args = ("compare", str(folder), "--solver", "test-plain", "--solver", "test-crasher", "--format", "csv")
+    quiet = invoke(*args, "--out", str(tmp_path / "quiet.jsonl"))
+    monkeypatch.setenv("CROSSCHECK_PROGRESS", "lines")
+    loud = invoke(*args, "--out", str(tmp_path / "loud.jsonl"))
+    assert "[1/2]" not in quiet.stderr and "runs 0/2" not in quiet.stderr  # not a terminal: nothing by default
+    runs = sorted(line.split("] ", 1)[1] for line in loud.stderr.splitlines() if re.match(r"\[\d/2", line))
+    assert [run.split()[:3] for run in runs] == [["keys/small.txt", "test-crasher", "FAILED"],
+                                                 ["keys/small.txt", "test-plain", "optimal"]]
+    assert "\x1b" not in loud.stderr
+    for result in (quiet, loud):  # the data alone on stdout: a header and one row per run
+        rows = list(csv.reader(io.StringIO(result.stdout)))
+        assert rows[0][0] == "instance" and sorted(row[3] for row in rows[1:]) == ["-", "test-crasher", "test-plain"]
 
 
 def test_variants_run_where_the_transform_applies(tmp_path: Path) -> None:

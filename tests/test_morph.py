@@ -134,6 +134,19 @@ def test_an_external_program_alone_runs_without_the_built_ins_in_compare(tmp_pat
     assert {r.solver for r in read_records(out)} == {"lone"}
 
 
+def test_morph_progress_lines_count_the_related_runs_as_they_are_planned(tmp_path: Path) -> None:
+    args = (str(INSTANCES / "keys/one-robot-1.txt"), "--solver", "keys-graph", "--relations", "symmetry,letters",
+            "--count", "1")
+    quiet, loud = morph(tmp_path / "quiet", *args), morph(tmp_path / "loud", *args, "--progress", "lines")
+    assert quiet.exit_code == loud.exit_code == 0, loud.output
+    assert "[1/" not in quiet.stderr  # not a terminal: nothing by default
+    counts = [line.split("]")[0] + "]" for line in loud.stderr.splitlines() if line.startswith("[")]
+    assert counts == ["[1/1]", "[2/3]", "[3/3]"]  # the original's run, then its two related instances'
+    related = [line for line in loud.stderr.splitlines() if line.startswith(("[2/3] ", "[3/3] "))]
+    assert all(line.split()[1].startswith("related/") and "keys-graph optimal" in line for line in related)
+    assert loud.stdout == quiet.stdout.replace(str(tmp_path / "quiet"), str(tmp_path / "loud"))
+
+
 def test_unknown_relations_are_usage_errors(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["morph", str(INSTANCES / "keys/one-robot-1.txt"), "--relations", "spin",
                                        "--out", str(tmp_path)])
