@@ -12,12 +12,35 @@ two (`Solver.shares`).
 
 A footprint is the union of two derivations from the code:
 
-- static: from the solver class's ``_solve``, every name it references that resolves
-  exactly (a module function or class through the module's imports or the function's
-  own, ``module.f``, ``Class.method``, ``self.method`` on the solver's or helper's own
-  class, ``super().method``; a class stands for all its methods), followed through those
-  functions in turn.  Calls on
-  objects of unknown type (``vault.passable(cell)``) are not guessed;
+- static: from the solver class's ``_solve``, every function it may run, followed
+  through those functions in turn (nothing is run):
+
+  1. names that resolve exactly: a module function or class through the module's
+     imports or the function's own, ``module.f``, ``Class.method``, ``self.method`` on
+     the solver's or helper's own class, ``super().method``; a class named other than as
+     an attribute's receiver (called, passed on) stands for all its methods;
+  2. ``receiver.name`` where the receiver's class is known from annotations
+     (`crosscheck.solvers.receivers`: an annotated parameter such as ``instance:
+     Vault``, an annotated or assigned local, ``self.attr`` annotated in the class body
+     or set in ``__init__``, what an annotated function returns): that class's
+     ``name``, followed with ``self`` as that class;
+  3. ``receiver.name`` (called or not) where the receiver's class is not known, or not
+     all of it (a list element, a loop variable, a parameter without annotation or
+     annotated with a protocol, an abstract class, ``Any``): every method (function,
+     property, static or class method) named ``name`` of every class defined in the
+     puzzle's model module (``crosscheck.models.<puzzle>``) or in the formulation's own
+     package (`own_modules`), except methods of the trusted base, methods of protocols
+     (declarations: the class that runs them is another) and names of attributes of the
+     built-in types (``get``, ``items``, ``append``, ``count``, dunders), which are taken
+     to be the built-in's.  It errs towards sharing: a same-named method of an unrelated
+     class in those modules counts.
+
+  Still not seen statically: a name built at run time (``getattr(vault, name)``,
+  ``importlib.import_module(table[puzzle])``), a function kept in a container or
+  attribute and called from there (``rules[kind](cell)``), a subclass's override of a
+  method called on a receiver annotated with a concrete base class, a method of a class
+  outside the model module and own package called on an unknown receiver, and code
+  outside the formulation packages;
 - traced: the code objects of the package executed (``sys.setprofile``) while the
   formulation solves `corpus` (small instances of each puzzle, edge cases included:
   an unsafe elevator start, infeasible vaults, four robots, a deep burrow).
