@@ -113,7 +113,6 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.models.keys.Vault.open_neighbours',
         'crosscheck.models.keys.Vault.passable',
         'crosscheck.models.keys.door_key',
-        'crosscheck.solvers.keys.cpsat.KeysCpSat.__init__',
         'crosscheck.solvers.keys.cpsat.KeysCpSat._solve',
         'crosscheck.solvers.keys.cpsat.VaultModel.__init__',
         'crosscheck.solvers.keys.cpsat.VaultModel._chosen_routes',

@@ -12,12 +12,35 @@ two (`Solver.shares`).
 
 A footprint is the union of two derivations from the code:
 
-- static: from the solver class's ``_solve``, every name it references that resolves
-  exactly (a module function or class through the module's imports or the function's
-  own, ``module.f``, ``Class.method``, ``self.method`` on the solver's or helper's own
-  class, ``super().method``; a class stands for all its methods), followed through those
-  functions in turn.  Calls on
-  objects of unknown type (``vault.passable(cell)``) are not guessed;
+- static: from the solver class's ``_solve``, every function it may run, followed
+  through those functions in turn (nothing is run):
+
+  1. names that resolve exactly: a module function or class through the module's
+     imports or the function's own, ``module.f``, ``Class.method``, ``self.method`` on
+     the solver's or helper's own class, ``super().method``; a class named other than as
+     an attribute's receiver (called, passed on) stands for all its methods;
+  2. ``receiver.name`` where the receiver's class is known from annotations
+     (`crosscheck.solvers.receivers`: an annotated parameter such as ``instance:
+     Vault``, an annotated or assigned local, ``self.attr`` annotated in the class body
+     or set in ``__init__``, what an annotated function returns): that class's
+     ``name``, followed with ``self`` as that class;
+  3. ``receiver.name`` (called or not) where the receiver's class is not known, or not
+     all of it (a list element, a loop variable, a parameter without annotation or
+     annotated with a protocol, an abstract class, ``Any``): every method (function,
+     property, static or class method) named ``name`` of every class defined in the
+     puzzle's model module (``crosscheck.models.<puzzle>``) or in the formulation's own
+     package (`own_modules`), except methods of the trusted base, methods of protocols
+     (declarations: the class that runs them is another) and names of attributes of the
+     built-in types (``get``, ``items``, ``append``, ``count``, dunders), which are taken
+     to be the built-in's.  It errs towards sharing: a same-named method of an unrelated
+     class in those modules counts.
+
+  Still not seen statically: a name built at run time (``getattr(vault, name)``,
+  ``importlib.import_module(table[puzzle])``), a function kept in a container or
+  attribute and called from there (``rules[kind](cell)``), a subclass's override of a
+  method called on a receiver annotated with a concrete base class, a method of a class
+  outside the model module and own package called on an unknown receiver, and code
+  outside the formulation packages;
 - traced: the code objects of the package executed (``sys.setprofile``) while the
   formulation solves `corpus` (small instances of each puzzle, edge cases included:
   an unsafe elevator start, infeasible vaults, four robots, a deep burrow).
@@ -35,11 +58,11 @@ on request).
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib
 import inspect
 import pkgutil
 import sys
-import textwrap
 from collections.abc import Callable, Iterator
 from functools import cache
 from itertools import combinations
@@ -49,6 +72,7 @@ from typing import Any
 
 from crosscheck.models import amphipods, elevator, keys
 from crosscheck.solvers.base import Solver
+from crosscheck.solvers.receivers import Receivers, definition, is_protocol
 from crosscheck.solvers.trusted import is_trusted, lemmas_of
 
 PACKAGE = "crosscheck"
@@ -132,16 +156,6 @@ def qualified(function: FunctionType) -> str:
     return f"{function.__module__}.{function.__qualname__}"
 
 
-def _body(function: FunctionType) -> list[ast.stmt]:
-    """The statements of `function`'s source (none when the source is not available)."""
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-    except (OSError, TypeError, SyntaxError):
-        return []
-    definition = tree.body[0]
-    return definition.body if isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef) else []
-
-
 def _resolve(node: ast.expr, function: FunctionType, owner: type | None,
              imported: dict[str, object]) -> tuple[object, type | None]:
     """The object `node` (a name or an attribute chain) denotes when it can be known
@@ -179,16 +193,43 @@ def _searched_by_super(node: ast.expr, function: FunctionType, owner: type | Non
     return mro[mro.index(start) + 1:] if isinstance(start, type) and start in mro else ()
 
 
-def _references(function: FunctionType, owner: type | None,
-                scope: frozenset[str]) -> Iterator[tuple[FunctionType, type | None]]:
-    """The functions of `scope` `function`'s body refers to exactly (annotations left out),
-    names it imports itself included (an import put off until needed, for start-up time)."""
-    body = _body(function)
+def _references(function: FunctionType, owner: type | None, scope: frozenset[str],
+                methods: Methods) -> Iterator[tuple[FunctionType, type | None]]:
+    """The functions of `scope` `function`'s body refers to (annotations left out): exactly
+    (names it imports itself included: an import put off until needed, for start-up time),
+    as methods of a receiver whose class `Receivers` knows, and by `methods` (rule 2) on
+    a receiver whose class it does not know."""
+    found = definition(function)
+    body = found.body if found else []
     imported = _local_imports(body, scope)
+
+    def resolve(node: ast.expr) -> object:
+        return _resolve(node, function, owner, imported)[0]
+
+    receivers = Receivers(found, {**function.__globals__, **imported}, owner, resolve) if found else None
+    receivers_only = {id(node.value) for statement in body for node in ast.walk(statement)
+                      if isinstance(node, ast.Attribute)}
     for statement in body:
         for node in ast.walk(statement):
-            if isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Load):
-                yield from _functions_of(*_resolve(node, function, owner, imported), scope)
+            if not (isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Load)):
+                continue
+            value, value_owner = _resolve(node, function, owner, imported)
+            if isinstance(value, type) and id(node) in receivers_only:
+                continue  # `Vault.passable`, `self.at`: the attribute is the reference, not the class
+            if value is None and isinstance(node, ast.Attribute) and receivers is not None:
+                yield from _attribute_references(node, receivers, scope, methods)
+            else:
+                yield from _functions_of(value, value_owner, scope)
+
+
+def _attribute_references(node: ast.Attribute, receivers: Receivers, scope: frozenset[str],
+                          methods: Methods) -> Iterator[tuple[FunctionType, type | None]]:
+    """The functions ``receiver.name`` (`node`) may run: the name on each class the receiver
+    is known to hold, and `methods` of the name when those may not be all (rule 2)."""
+    for holder, value in receivers.attributes(node):
+        yield from _functions_of(value, holder, scope)
+    if not receivers.of(node.value).complete:
+        yield from methods.get(node.attr, ())
 
 
 def _local_imports(body: list[ast.stmt], scope: frozenset[str]) -> dict[str, object]:
@@ -223,10 +264,49 @@ def _module(name: str) -> ModuleType | None:
         return None
 
 
+#: Method name -> the methods rule 2 takes a call of it on a receiver of unknown class to
+#: run, each with its class (`methods_by_name`).
+Methods = dict[str, list[tuple[FunctionType, type | None]]]
+#: Names of attributes of the built-in types (``get``, ``items``, ``append``, ``count``,
+#: dunders): on a receiver of unknown class, such a name is taken to be the built-in's.
+BUILTIN_NAMES = frozenset(name for value in vars(builtins).values() if isinstance(value, type) for name in dir(value))
+
+
+def own_modules(solver_class: type[Solver]) -> list[ModuleType]:
+    """The modules rule 2 takes classes from: the puzzle's model module
+    (``crosscheck.models.<puzzle>``) and the loaded modules of the formulation's own
+    package: the top-level package of its class's module, for a built-in the package its
+    module is in (``crosscheck.solvers.keys``: ``crosscheck`` holds every puzzle's)."""
+    home = solver_class.__module__
+    own = home.rpartition(".")[0] if _ours(home) else _top(home)
+    names = {f"{PACKAGE}.models.{solver_class.puzzle}"}
+    names |= {name for name in list(sys.modules) if name == own or name.startswith(own + ".")}
+    return [module for name in sorted(names) if (module := _module(name)) is not None]
+
+
+def methods_by_name(solver_class: type[Solver], scope: frozenset[str]) -> Methods:
+    """Rule 2's candidates: each untrusted method (function, property, static or class
+    method) of each class defined in `own_modules` but protocols, by name, names in
+    `BUILTIN_NAMES` left out."""
+    methods: Methods = {}
+    for module in own_modules(solver_class):
+        for value in list(vars(module).values()):
+            if not (isinstance(value, type) and value.__module__ == module.__name__) or is_protocol(value):
+                continue  # a protocol declares methods that other classes implement
+            for name, member in vars(value).items():
+                if name in BUILTIN_NAMES or isinstance(member, type):
+                    continue
+                for function, owner in _functions_of(member, value, scope):
+                    if not is_trusted(qualified(function)):
+                        methods.setdefault(name, []).append((function, owner))
+    return methods
+
+
 def static_footprint(solver_class: type[Solver]) -> set[str]:
     """The untrusted functions of formulation code reachable by exact references from ``_solve``."""
     start = inspect.getattr_static(solver_class, "_solve")
     scope = formulation_packages()
+    methods = methods_by_name(solver_class, scope)
     seen: set[str] = set()
     stack: list[tuple[FunctionType, type | None]] = [(start, solver_class)]
     while stack:
@@ -235,7 +315,7 @@ def static_footprint(solver_class: type[Solver]) -> set[str]:
         if name in seen or is_trusted(name):
             continue
         seen.add(name)
-        stack.extend(_references(function, owner, scope))
+        stack.extend(_references(function, owner, scope, methods))
     return seen
 
 

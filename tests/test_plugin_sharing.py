@@ -1,6 +1,7 @@
 """A plugin's own code counts as shared: a subclass delegating through ``super()`` and two
 classes calling one helper of the plugin's module share it, in run records as in
-``crosscheck list --shares`` (formulations in tests/shared_solvers.py)."""
+``crosscheck list --shares`` (formulations in tests/shared_solvers.py).  So does a method
+of the model called on an object (formulations in tests/receiver_solvers.py)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,15 @@ from crosscheck.harness.cli import main
 from crosscheck.harness.records import read_records
 from crosscheck.harness.verdicts import Verdict, judge_all
 from crosscheck.solvers import sharing
+from crosscheck.solvers.base import Solver
+from crosscheck.solvers.registry import get_solver, solvers_for
+from tests.receiver_solvers import (AsksAnnotated, AsksThroughAttribute, AsksThroughReturn, AsksUnknown, LooksUp,
+                                    OwnRules, OwnTable)
 from tests.shared_solvers import Echo, Pacer, Strider, Walker
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"
 PLUGINS = ("test-walker", "test-echo", "test-strider", "test-pacer")
+PASSABLE = "crosscheck.models.keys.Vault.passable"
 
 
 @pytest.fixture(autouse=True)
@@ -77,3 +83,36 @@ def _listed_pairs(output: str) -> dict[tuple[str, str], set[str]]:
         elif line.startswith("      "):
             shared.add(line.strip())
     return pairs
+
+
+@pytest.mark.parametrize("plugin", [AsksAnnotated, AsksThroughAttribute, AsksThroughReturn])
+def test_a_model_rule_called_on_an_annotated_receiver_is_shared(plugin: type[Solver]) -> None:
+    """``instance.passable(...)`` on a receiver whose class annotations give (a parameter,
+    ``self.vault`` set from one, a function's return) runs the model's `Vault.passable`,
+    which keys-graph runs too: the two are one line of evidence."""
+    graph = get_solver("keys-graph")
+    assert PASSABLE in sharing.static_footprint(plugin)
+    assert PASSABLE in sharing.shares(plugin(), [graph])
+    assert len(sharing.independent_group([graph, plugin()])) == 1
+
+
+def test_a_model_rule_called_on_a_receiver_of_unknown_class_is_shared() -> None:
+    """A list element's class is not known: a call of ``passable`` on it is taken to run the
+    model's (and every other untrusted ``passable`` of the plugin's package)."""
+    assert PASSABLE in sharing.shares(AsksUnknown(), [get_solver("keys-graph")])
+    assert "tests.receiver_solvers._Rules.passable" in sharing.static_footprint(AsksUnknown)
+
+
+def test_a_plugin_calling_only_its_own_methods_shares_nothing() -> None:
+    """`OwnRules` calls its own ``passable`` on an instance of its own class: not the model's."""
+    footprint = sharing.footprint(OwnRules())
+    assert "tests.receiver_solvers._Rules.passable" in footprint
+    assert PASSABLE not in footprint
+    assert sharing.shares(OwnRules(), solvers_for("keys")) == frozenset()
+
+
+def test_a_method_named_as_a_builtin_one_creates_no_sharing() -> None:
+    """``tables[0].get(...)`` on an object of unknown class is taken to be a dict's ``get``,
+    not the ``get`` of the plugin's own `_Table`."""
+    assert "tests.receiver_solvers._Table.get" in sharing.footprint(OwnTable())
+    assert sharing.shares(LooksUp(), [OwnTable()]) == frozenset()

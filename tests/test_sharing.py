@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+from itertools import combinations
 
 import pytest
 
@@ -15,7 +16,7 @@ from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.footprints import FOOTPRINTS
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver, solvers_for
-from crosscheck.solvers.trusted import TRUSTED, is_trusted
+from crosscheck.solvers.trusted import TRUSTED, is_trusted, lemmas_of
 
 
 class BorrowsRoutes(Solver):
@@ -30,14 +31,15 @@ class BorrowsRoutes(Solver):
 
 
 class AsksTheVault(Solver):
-    """Reuses the model's passability rule through an object: only a trace can see it."""
+    """Reuses the model's passability rule through a name built at run time: only a trace can see it."""
 
     name = "asks-the-vault"
     puzzle = "keys"
-    summary = "calls vault.passable on the instance"
+    summary = "calls vault.passable by getattr"
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
-        return Answer(Status.UNSUPPORTED, message=str(instance.passable(".")))
+        rule = getattr(instance, "pass" + "able")
+        return Answer(Status.UNSUPPORTED, message=str(rule(".")))
 
 
 class ImportsLate(Solver):
@@ -101,12 +103,26 @@ def test_a_module_imported_inside_a_function_is_followed_in_a_fresh_process() ->
     assert "crosscheck.solvers.planner.downward.solve" in found
 
 
-def test_a_call_on_an_object_is_seen_by_the_trace() -> None:
+def test_a_call_by_a_computed_name_is_seen_by_the_trace() -> None:
     plugin = AsksTheVault()
     assert "crosscheck.models.keys.Vault.passable" not in sharing.static_footprint(AsksTheVault)
     traced = sharing.footprint(plugin, traced=True)
     assert "crosscheck.models.keys.Vault.passable" in traced
     assert traced & sharing.footprint(get_solver("keys-graph"))
+
+
+@pytest.mark.parametrize("puzzle", ["keys", "amphipods", "elevator"])
+def test_the_static_derivation_alone_finds_what_built_ins_share(puzzle: str) -> None:
+    """What a plugin gets (the static footprint) finds, between built-ins, exactly what the
+    stored footprints (static and traced) share: nothing more (a method of an unrelated
+    class taken for the one called, a protocol's declaration) and nothing less, the
+    Fast Downward formulations left out (they import their encoder by a name in a table)."""
+    solvers = [solver for solver in solvers_for(puzzle) if not solver.name.endswith("-fd")]
+    for first, second in combinations(solvers, 2):
+        static = [sharing.static_footprint(type(solver)) for solver in (first, second)]
+        found = static[0] & static[1]
+        found |= lemmas_of(static[0]) & lemmas_of(static[1])
+        assert found == FOOTPRINTS[first.name] & FOOTPRINTS[second.name], (first.name, second.name)
 
 
 def test_planting_a_call_into_keys_grid_makes_it_share(monkeypatch: pytest.MonkeyPatch) -> None:
