@@ -16,7 +16,7 @@ side there is no noise estimate and nothing is judged (``one run``).
 
 `regressions` names what makes ``--against`` exit 1: a verdict that got worse, an exact
 answer lost (OLD exact, NEW not, or the pair not run in NEW), a pair run in OLD missing
-from NEW, an instance with fewer independent provers; and, when asked, a pair ``slower``.
+from NEW (an unreadable file read in NEW is no missing run), an instance with fewer independent provers; and, when asked, a pair ``slower``.
 `changes` lists the pairs whose status, instance verdict or provers changed or that are
 flagged slower or faster; `summary` counts everything, the unchanged included.
 """
@@ -178,7 +178,7 @@ def regressions(changes: list[Change], fail_slower: bool = False) -> list[str]:
     lines += [f"lost: {c.instance} {c.solver}: exact {_status(c.old)} -> {_status(c.new)}"
               + (" (only in OLD)" if c.new is None else "") for c in changes if c.lost_exact]
     lines += [f"missing: {c.instance} {c.solver}: {_status(c.old)} in OLD, not run in NEW"
-              for c in changes if c.new is None and not c.lost_exact]
+              for c in changes if c.new is None and not c.lost_exact and c.solver != UNREADABLE]
     if fail_slower:
         lines += [f"slower: {c.instance} {c.solver}: new/old {c.ratio:.2f}" for c in changes
                   if c.timing == "slower" and c.ratio is not None]

@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 from crosscheck.harness.cli import EXIT_OK, EXIT_USAGE, EXIT_WRONG, main
 from crosscheck.harness.diff import diff
 from crosscheck.harness.diff_basis import basis
-from crosscheck.harness.records import RunRecord, append_record
+from crosscheck.harness.records import UNREADABLE, RunRecord, append_record
 from crosscheck.solvers.base import Status
 
 #: The settings of a comparison run with --clock cpu, 20 s and 8192 MB.
@@ -106,6 +106,13 @@ def test_a_new_file_without_the_runs_exits_1_naming_each_lost_answer(tmp_path: P
     assert "lost: keys/a.txt x: exact optimal -> absent (only in OLD)" in lines
     assert "missing: keys/a.txt y: timeout in OLD, not run in NEW" in lines
     assert "timing: wall seconds (NEW has no runs)" in result.output
+
+
+def test_a_file_unreadable_in_old_and_read_in_new_is_no_regression(tmp_path: Path) -> None:
+    unreadable = RunRecord(instance="keys/a.txt", puzzle=None, solver=UNREADABLE, status=Status.ERROR,
+                           message="keys/a.txt:1:1: no robot '@'")
+    result = against(tmp_path, [unreadable], [run("keys/a.txt", "x", 1.0, 1.0)])
+    assert result.exit_code == EXIT_OK and "1 better" in result.output, result.output
 
 
 def test_losing_one_of_two_independent_provers_exits_1_and_shows_the_provers(tmp_path: Path) -> None:
