@@ -115,8 +115,9 @@ class Change:
                 "-" if self.ratio is None else f"{self.ratio:.2f}", self._time_cell()]
 
     def _seconds(self, cell: Cell | None) -> str:
-        """The median time, '-' for no cell or a failed run (a memout's or crash's time means nothing)."""
-        if cell is None or any(r.status in FAILED_STATUSES for r in cell.runs):
+        """The median time, '-' for no cell, a failed run (a memout's or crash's time means
+        nothing) or a run without a time on the clock."""
+        if cell is None or any(r.status in FAILED_STATUSES for r in cell.runs) or not self.basis.measured(cell):
             return "-"
         return f"{self.median(cell):.3f}"
 

@@ -41,6 +41,10 @@ class Basis:
             return [r.cpu_seconds or 0.0 for r in cell.runs]
         return cell.times
 
+    def measured(self, cell: Cell) -> bool:
+        """Whether every repetition of the cell has a time on this clock."""
+        return self.clock == "wall" or all(r.cpu_seconds is not None for r in cell.runs)
+
 
 def _runs(records: list[RunRecord]) -> list[RunRecord]:
     """The records of solver runs (an unreadable file's record is no run)."""

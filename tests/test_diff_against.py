@@ -151,3 +151,10 @@ def test_by_with_against_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == EXIT_USAGE and "--by summarises one comparison" in result.output, result.output
     alone = CliRunner().invoke(main, ["report", str(written(tmp_path, "x", OLD_CPU)), "--fail-on-slower"])
     assert alone.exit_code == EXIT_USAGE and "--fail-on-slower goes with --against" in alone.output
+
+
+def test_a_run_without_cpu_time_shows_no_time_on_the_cpu_clock(tmp_path: Path) -> None:
+    new = [run("keys/a.txt", "x", 20.0, None, status=Status.TIMEOUT)]
+    output = against(tmp_path, [run("keys/a.txt", "x", 1.0, 1.0)], new).output
+    assert "timing: cpu seconds" in output
+    assert row(output, "keys/a.txt", "x")[-4:] == ["1.000", "-", "-", "optimal->timeout"]
