@@ -704,9 +704,14 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
               help="Write to this file instead of stdout (required for parquet).")
 @click.option("--against", "against", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               metavar="NEW.jsonl",
-              help="Compare FILES (old) with this newer results file (repeatable, merged): status, verdict and "
-                   "time changes per instance and solver; exit 1 when a verdict got worse.")
-def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...]) -> None:
+              help="Compare FILES (old) with this newer results file (repeatable, merged): status, verdict, "
+                   "provers and time changes per instance and solver (times on CPU seconds when both sides ran "
+                   "with --clock cpu, else wall); exit 1 when a verdict got worse, an exact answer was lost, a "
+                   "pair run in OLD is missing from NEW, or an instance has fewer independent provers.")
+@click.option("--fail-on-slower", is_flag=True,
+              help="With --against: exit 1 also when a pair is judged slower (needs --repeat on both sides).")
+def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...],
+           fail_on_slower: bool) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
     merged, see `_read_all`), or with --against, what changed between two comparisons.
 
@@ -715,7 +720,12 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
     from crosscheck.harness.report import notes, render
 
     if against:
-        sys.exit(_report_diff(files, against, fmt, output))
+        if by != "run":
+            raise click.UsageError("--by summarises one comparison; --against lists changes per instance and "
+                                   "solver: drop --by, or report each file with --by on its own")
+        sys.exit(_report_diff(files, against, fmt, output, fail_on_slower))
+    if fail_on_slower:
+        raise click.UsageError("--fail-on-slower goes with --against")
     named = [(str(path), _read(path)) for path in files]
     records = _merged(named)
     if fmt == "parquet":
@@ -757,21 +767,29 @@ def _write(text: str, output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
 
 
-def _report_diff(old: tuple[Path, ...], new: tuple[Path, ...], fmt: str, output: Path | None) -> int:
-    """Print what changed from `old` to `new`; the exit status: 1 when a verdict got worse."""
-    from crosscheck.harness.diff import DIFF_COLUMNS, diff, summary, worse
+def _report_diff(old: tuple[Path, ...], new: tuple[Path, ...], fmt: str, output: Path | None,
+                 fail_on_slower: bool) -> int:
+    """Print what changed from `old` to `new`: a warning when the sides ran under other
+    settings, the timing rule, the changes, the summary and one line per regression; the
+    exit status: 1 when there is a regression (`crosscheck.harness.diff.regressions`)."""
+    from crosscheck.harness.aggregate import cells
+    from crosscheck.harness.diff import DIFF_COLUMNS, diff, regressions, summary
+    from crosscheck.harness.diff_basis import basis, rule_line, settings_warning
     from crosscheck.harness.report import render_table
 
     if fmt not in HUMAN_FORMATS:
         raise click.UsageError(f"--against prints a table ({' or '.join(HUMAN_FORMATS)}), not {fmt}")
-    changes = diff(_read_all(old), _read_all(new))
+    before, after = _read_all(old), _read_all(new)
+    chosen = basis(before, after)
+    changes = diff(before, after, chosen)
     listed = [change.row() for change in changes if change.listed]
-    text = (render_table(DIFF_COLUMNS, listed, fmt) if listed else "no changes\n") + summary(changes) + "\n"
-    got_worse = worse(changes)
-    text += "".join(f"worse: {v.instance}{' [variant]' if v.variant else ''}: {v.verdict.value}: {v.reason}\n"
-                    for v in got_worse)
+    warning = settings_warning(before, after)
+    found = regressions(changes, fail_on_slower)
+    text = "".join(line + "\n" for line in (warning, rule_line(chosen, cells(before), cells(after))) if line)
+    text += (render_table(DIFF_COLUMNS, listed, fmt) if listed else "no changes\n") + summary(changes) + "\n"
+    text += "".join(line + "\n" for line in found)
     _write(text, output)
-    return EXIT_WRONG if got_worse else EXIT_OK
+    return EXIT_WRONG if found else EXIT_OK
 
 
 @main.command()

@@ -1,39 +1,44 @@
 """Two comparisons side by side: what changed from OLD to NEW (``report OLD --against NEW``).
 
-Per instance (and variant): the verdict before and after.  A verdict *got worse* when
-it moved towards the top of `crosscheck.harness.verdicts.Verdict`'s list (``agree`` to
-``unverified``, ``unverified`` to ``false-optimal``, ...): that is what the exit status
-reports.  An instance in only one of the files is listed as added or removed.
+Per instance (and variant): the verdict and the independent provers
+(`crosscheck.harness.verdicts.independent_count`) before and after.  A verdict *got
+worse* when it moved towards the top of `crosscheck.harness.verdicts.Verdict`'s list
+(``agree`` to ``unverified``, ``unverified`` to ``false-optimal``, ...).
 
-Per instance and solver (a cell, `crosscheck.harness.aggregate.Cell`): the status
-before and after and the time ratio NEW / OLD of the cells' medians.  Where both
-sides have repetitions, the ratio is judged against the noise: ``slower`` when every
-NEW run took longer than every OLD run and the medians differ by more than
-`NOISE_FACTOR`, ``faster`` the other way round, ``within noise`` otherwise.  With a
-single run on either side there is no noise to judge by (``one run``).
+Per instance and solver (a pair, a `crosscheck.harness.aggregate.Cell` on each side):
+the status before and after and the time ratio NEW / OLD of the medians, on the clock
+`crosscheck.harness.diff_basis.basis` chooses.  Times are compared only where both sides
+are exact (a timeout's time is the limit, a memout's is 0).  Where both sides have
+repetitions, the ratio is judged against the noise: ``slower`` when every NEW run took
+longer than every OLD run and the medians differ by more than `NOISE_FACTOR`,
+``faster`` the other way round, ``within noise`` otherwise.  With a single run on either
+side there is no noise estimate and nothing is judged (``one run``).
 
-`changes` lists the cells whose status or instance verdict changed, that are flagged
-slower or faster, or (without repeats) whose ratio is past `UNREPEATED_FACTOR`
-either way; `summary` counts everything, the unchanged included.
+`regressions` names what makes ``--against`` exit 1: a verdict that got worse, an exact
+answer lost (OLD exact, NEW not, or the pair not run in NEW), a pair run in OLD missing
+from NEW (an unreadable file read in NEW is no missing run), an instance with fewer independent provers; and, when asked, a pair ``slower``.
+`changes` lists the pairs whose status, instance verdict or provers changed or that are
+flagged slower or faster; `summary` counts everything, the unchanged included.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from crosscheck.harness.aggregate import Cell, cells, positive
+from crosscheck.harness.aggregate import Cell, cells, geometric_mean, positive
+from crosscheck.harness.diff_basis import NOISE_FACTOR, Basis
 from crosscheck.harness.records import UNREADABLE, RunRecord
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
 from crosscheck.harness.wording import counted
+from crosscheck.solvers.base import FAILED_STATUSES
 
-#: With repeats, a slowdown or speedup beyond the runs' spread must also exceed this factor.
-NOISE_FACTOR = 1.1
-#: Without repeats, a ratio past this factor either way is listed (but not judged).
-UNREPEATED_FACTOR = 2.0
-DIFF_COLUMNS = ("instance", "solver", "old status", "new status", "old verdict", "new verdict", "old s", "new s",
-                "new/old", "time")
+DIFF_COLUMNS = ("instance", "solver", "old status", "new status", "old verdict", "new verdict", "provers",
+                "old s", "new s", "new/old", "time")
 _RANK = {verdict: rank for rank, verdict in enumerate(Verdict)}  # 0 is the worst
+#: The `Change.timing` labels, in the order the summary counts them.
+TIMINGS = ("slower", "faster", "within noise", "one run", "not compared")
 
 
 @dataclass(frozen=True)
@@ -46,23 +51,35 @@ class Change:
     new: Cell | None
     old_verdict: InstanceVerdict | None
     new_verdict: InstanceVerdict | None
+    basis: Basis = Basis("wall", "")
+
+    @property
+    def compared(self) -> bool:
+        """Whether the times are compared: both sides exact."""
+        return self.old is not None and self.new is not None and self.old.exact and self.new.exact
 
     @property
     def ratio(self) -> float | None:
-        if self.old is None or self.new is None:
+        """NEW / OLD of the median times, None unless `compared`."""
+        if self.old is None or self.new is None or not self.compared:
             return None
-        return positive(self.new.seconds) / positive(self.old.seconds)
+        return positive(self.median(self.new)) / positive(self.median(self.old))
+
+    def median(self, cell: Cell) -> float:
+        """The median of the cell's times on the basis's clock."""
+        return statistics.median(self.basis.times(cell))
 
     @property
     def timing(self) -> str:
-        """``slower``, ``faster``, ``within noise``, ``one run`` or ``-`` (see the module doc)."""
+        """One of `TIMINGS` (see the module doc; ``not compared`` unless both sides are exact)."""
         if self.old is None or self.new is None or self.ratio is None:
-            return "-"
+            return "not compared"
         if len(self.old.runs) < 2 or len(self.new.runs) < 2:
             return "one run"
-        if min(self.new.times) > max(self.old.times) and self.ratio > NOISE_FACTOR:
+        old, new = self.basis.times(self.old), self.basis.times(self.new)
+        if min(new) > max(old) and self.ratio > NOISE_FACTOR:
             return "slower"
-        if max(self.new.times) < min(self.old.times) and self.ratio < 1 / NOISE_FACTOR:
+        if max(new) < min(old) and self.ratio < 1 / NOISE_FACTOR:
             return "faster"
         return "within noise"
 
@@ -75,17 +92,40 @@ class Change:
         return _verdict(self.old_verdict) != _verdict(self.new_verdict)
 
     @property
+    def provers_changed(self) -> bool:
+        return _provers(self.old_verdict) != _provers(self.new_verdict)
+
+    @property
+    def lost_exact(self) -> bool:
+        """OLD had an exact answer, NEW has none (or did not run the pair)."""
+        return self.old is not None and self.old.exact and (self.new is None or not self.new.exact)
+
+    @property
     def listed(self) -> bool:
         """Whether `changes` shows this row."""
-        unrepeated_jump = self.timing == "one run" and self.ratio is not None and not (
-            1 / UNREPEATED_FACTOR < self.ratio < UNREPEATED_FACTOR)
-        return self.status_changed or self.verdict_changed or self.timing in ("slower", "faster") or unrepeated_jump
+        return (self.status_changed or self.verdict_changed or self.provers_changed or self.lost_exact
+                or self.timing in ("slower", "faster"))
 
     def row(self) -> list[str]:
         """The change as table cells (columns `DIFF_COLUMNS`)."""
+        before, after = _provers(self.old_verdict), _provers(self.new_verdict)
         return [self.instance, self.solver, _status(self.old), _status(self.new), _verdict(self.old_verdict),
-                _verdict(self.new_verdict), _seconds(self.old), _seconds(self.new),
-                "-" if self.ratio is None else f"{self.ratio:.2f}", self.timing]
+                _verdict(self.new_verdict), before if before == after else f"{before}->{after}",
+                self._seconds(self.old), self._seconds(self.new),
+                "-" if self.ratio is None else f"{self.ratio:.2f}", self._time_cell()]
+
+    def _seconds(self, cell: Cell | None) -> str:
+        """The median time, '-' for no cell, a failed run (a memout's or crash's time means
+        nothing) or a run without a time on the clock."""
+        if cell is None or any(r.status in FAILED_STATUSES for r in cell.runs) or not self.basis.measured(cell):
+            return "-"
+        return f"{self.median(cell):.3f}"
+
+    def _time_cell(self) -> str:
+        """The timing, or the status change where times are not compared."""
+        if self.timing != "not compared":
+            return self.timing
+        return f"{_status(self.old)}->{_status(self.new)}" if self.status_changed else "not exact"
 
 
 def _status(cell: Cell | None) -> str:
@@ -96,13 +136,14 @@ def _verdict(verdict: InstanceVerdict | None) -> str:
     return "absent" if verdict is None else verdict.verdict.value
 
 
-def _seconds(cell: Cell | None) -> str:
-    return "-" if cell is None else f"{cell.seconds:.3f}"
+def _provers(verdict: InstanceVerdict | None) -> str:
+    """How many independent provers the instance's answer rests on (0 without an agreement)."""
+    return "0" if verdict is None else str(verdict.independent)
 
 
-def diff(old: Iterable[RunRecord], new: Iterable[RunRecord]) -> list[Change]:
-    """Every (instance, solver) of either comparison, OLD's order first; unreadable files
-    appear under the solver ``-``."""
+def diff(old: Iterable[RunRecord], new: Iterable[RunRecord], basis: Basis = Basis("wall", "")) -> list[Change]:
+    """Every (instance, solver) of either comparison, OLD's order first, times on `basis`;
+    unreadable files appear under the solver ``-``."""
     old, new = list(old), list(new)
     verdicts = [{(v.instance, v.variant): v for v in judge_all(records)} for records in (old, new)]
     grids = [{(*c.key, c.solver): c for c in cells(records)} for records in (old, new)]
@@ -113,7 +154,7 @@ def diff(old: Iterable[RunRecord], new: Iterable[RunRecord]) -> list[Change]:
     keys = list(dict.fromkeys([*grids[0], *grids[1]]))
     return [Change(instance + (" [variant]" if variant else ""), solver, grids[0].get((instance, variant, solver)),
                    grids[1].get((instance, variant, solver)), verdicts[0].get((instance, variant)),
-                   verdicts[1].get((instance, variant))) for instance, variant, solver in keys]
+                   verdicts[1].get((instance, variant)), basis) for instance, variant, solver in keys]
 
 
 def worse(changes: list[Change]) -> list[InstanceVerdict]:
@@ -126,17 +167,44 @@ def worse(changes: list[Change]) -> list[InstanceVerdict]:
     return list(found.values())
 
 
+def regressions(changes: list[Change], fail_slower: bool = False) -> list[str]:
+    """One line per reason to exit 1 (see the module doc), worst kind first: ``worse:``,
+    ``fewer provers:``, ``lost:``, ``missing:`` and, with `fail_slower`, ``slower:``."""
+    lines = [f"worse: {v.instance}{' [variant]' if v.variant else ''}: {v.verdict.value}: {v.reason}"
+             for v in worse(changes)]
+    instances = {c.instance: c for c in changes}.values()
+    lines += [f"fewer provers: {c.instance}: {_provers(c.old_verdict)} -> {_provers(c.new_verdict)} independent "
+              f"({_provers_named(c.old_verdict)} -> {_provers_named(c.new_verdict)})"
+              for c in instances if int(_provers(c.new_verdict)) < int(_provers(c.old_verdict))]
+    lines += [f"lost: {c.instance} {c.solver}: exact {_status(c.old)} -> {_status(c.new)}"
+              + (" (only in OLD)" if c.new is None else "") for c in changes if c.lost_exact]
+    lines += [f"missing: {c.instance} {c.solver}: {_status(c.old)} in OLD, not run in NEW"
+              for c in changes if c.new is None and not c.lost_exact and c.solver != UNREADABLE]
+    if fail_slower:
+        lines += [f"slower: {c.instance} {c.solver}: new/old {c.ratio:.2f}" for c in changes
+                  if c.timing == "slower" and c.ratio is not None]
+    return lines
+
+
+def _provers_named(verdict: InstanceVerdict | None) -> str:
+    return "none" if verdict is None or not verdict.provers else ", ".join(verdict.provers)
+
+
 def summary(changes: list[Change]) -> str:
     """One line counting verdicts worse and better, pairs run on one side only, status
-    changes of the pairs run on both, and timings."""
+    changes of the pairs run on both, exact answers lost, timings, and the geometric mean
+    of NEW / OLD over the pairs whose times are compared."""
     instances = {c.instance: c for c in changes}.values()
     better = sum(c.old_verdict is not None and c.new_verdict is not None
                  and _RANK[c.new_verdict.verdict] > _RANK[c.old_verdict.verdict] for c in instances)
-    timings = {name: sum(c.timing == name for c in changes) for name in ("slower", "faster", "within noise", "one run")}
+    timings = {name: sum(c.timing == name for c in changes) for name in TIMINGS}
     both = [c for c in changes if c.old is not None and c.new is not None]
     only_old, only_new = sum(c.new is None for c in changes), sum(c.old is None for c in changes)
     one_side = f"{only_old} only in OLD, {only_new} only in NEW; " if only_old or only_new else ""
+    ratios = [c.ratio for c in changes if c.ratio is not None]
+    mean = f"; geometric mean new/old {geometric_mean(ratios):.2f} over {len(ratios)} compared" if ratios else ""
     return (f"{counted(len(instances), 'instance')}, {counted(len(changes), '(instance, solver) pair')}: "
             f"{counted(len(worse(changes)), 'verdict')} worse, {better} better; {one_side}"
-            f"{counted(sum(c.status_changed for c in both), 'status change')}; "
-            + ", ".join(f"{count} {name}" for name, count in timings.items()))
+            f"{counted(sum(c.status_changed for c in both), 'status change')}, "
+            f"{counted(sum(c.lost_exact for c in changes), 'exact answer')} lost; "
+            + ", ".join(f"{count} {name}" for name, count in timings.items()) + mean)

@@ -110,5 +110,5 @@ def test_the_summary_line_counts_in_the_singular_and_the_plural() -> None:
     one = [r for r in OLD if r.instance == "keys/a.txt" and r.solver == "fast"]
     changed = [r.model_copy(update={"plan_valid": False}) for r in one]
     assert summary(diff(one, changed)).startswith("1 instance, 1 (instance, solver) pair: 1 verdict worse, 0 better; "
-                                                  "0 status changes; ")
+                                                  "0 status changes, 1 exact answer lost; ")
     assert summary(diff(OLD, OLD)).startswith("2 instances, 4 (instance, solver) pairs: 0 verdicts worse, ")
