@@ -726,9 +726,19 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
 
         write_parquet(records, output)
     else:
-        _write(_html(records, named, by) if fmt == "html" else render(records, fmt, by), output)
+        text = _html(records, named, by) if fmt == "html" else render(records, fmt, by)
+        _write(text + (_conditions(records, fmt) if fmt in HUMAN_FORMATS else ""), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(records), err=True, nl=False)
+
+
+def _conditions(records: list[RunRecord], fmt: str) -> str:
+    """The environment lines closing a report for people (`crosscheck.harness.conditions`):
+    when the runs were made, by which command and commit, on which machine, how many at a time."""
+    from crosscheck.harness.conditions import condition_lines
+
+    bullet = "- " if fmt == "markdown" else ""
+    return "\nenvironment of the runs:\n" + "".join(f"{bullet}{line}\n" for line in condition_lines(records))
 
 
 def _need_analysis_extra(what: str) -> None:

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from crosscheck.harness.aggregate import Cell, cells, positive
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import UNREADABLE, RunRecord
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
 from crosscheck.harness.wording import counted
@@ -85,7 +86,7 @@ class Change:
         """The change as table cells (columns `DIFF_COLUMNS`)."""
         return [self.instance, self.solver, _status(self.old), _status(self.new), _verdict(self.old_verdict),
                 _verdict(self.new_verdict), _seconds(self.old), _seconds(self.new),
-                "-" if self.ratio is None else f"{self.ratio:.2f}", self.timing]
+                "-" if self.ratio is None else significant(self.ratio), self.timing]
 
 
 def _status(cell: Cell | None) -> str:
@@ -97,7 +98,7 @@ def _verdict(verdict: InstanceVerdict | None) -> str:
 
 
 def _seconds(cell: Cell | None) -> str:
-    return "-" if cell is None else f"{cell.seconds:.3f}"
+    return "-" if cell is None else significant(cell.seconds)
 
 
 def diff(old: Iterable[RunRecord], new: Iterable[RunRecord]) -> list[Change]:

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from importlib import resources
 
 from crosscheck.harness.aggregate import FAMILY_COLUMNS, cells, family, family_rows, repetitions
+from crosscheck.harness.conditions import conditions
+from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, compare_all
 from crosscheck.harness.plots import Plot, plots, svg
 from crosscheck.harness.records import RunRecord
@@ -37,7 +39,10 @@ from crosscheck.harness.wording import counted
 FILTERS = ("puzzle", "family", "solver", "status", "verdict")
 #: Environment entries shown under provenance, in this order (others follow by name).
 ENVIRONMENT_ORDER = ("commit", "source", "crosscheck", "python", "ortools", "pydantic", "time_limit", "clock",
-                     "memory_limit_mb", "pinned_cores", "host", "machine", "system", "cpus", "argv")
+                     "memory_limit_mb", "jobs", "pinned_cores", "host", "cpu_model", "machine", "system", "cpus",
+                     "argv")
+#: Environment entries that differ from run to run: summarised as ranges (`conditions`), not listed.
+PER_RUN = ("started", "load_average")
 _CAPTIONS = {
     "cactus": "Instances solved exactly (x) within a time (y), per solver; further right and lower is better.",
     "profile": "Dolan-More performance profile: the fraction of instances each solver solved exactly within "
@@ -94,7 +99,7 @@ def _table(columns: Sequence[str], body: Sequence[Sequence[str]], attributes: st
 
 
 def _cell(value: str) -> str:
-    align = ' class="num"' if value == "-" or value.replace(".", "", 1).isdigit() else ""
+    align = ' class="num"' if value == "-" or is_number(value) else ""
     return f"<td{align}>{html.escape(value)}</td>"
 
 
@@ -209,7 +214,8 @@ def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequenc
     values: dict[str, Counter[str]] = {}
     for record in records:
         for name, value in record.environment.items():
-            values.setdefault(name, Counter())[str(value)] += 1
+            if name not in PER_RUN:
+                values.setdefault(name, Counter())[str(value)] += 1
     names = [n for n in ENVIRONMENT_ORDER if n in values] + sorted(set(values) - set(ENVIRONMENT_ORDER))
     environment = [[name, "; ".join(f"{value} ({counted(count, 'run')})" if len(values[name]) > 1 else value
                                     for value, count in values[name].most_common())] for name in names]
@@ -222,7 +228,11 @@ def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequenc
                   ", ".join(sorted({str(r.environment.get("commit", "?")) for r in contents}))]
                  for name, contents in files]
     return "\n".join([
-        "<h3>Environment</h3>", _table(("entry", "value"), environment, ' id="environment"'),
+        "<h3>When, how and where</h3>", _table(("entry", "value"), conditions(records), ' id="conditions"'),
+        "<h3>Environment</h3>",
+        '<p class="note">Every entry of the records\' environments (cpus: logical CPUs), with how many runs '
+        "had each value where they differ.</p>",
+        _table(("entry", "value"), environment, ' id="environment"'),
         "<h3>Files merged</h3>",
         '<p class="note">A run recorded in several files is taken from the last file that holds it.</p>',
         _table(("file", "records", "used", "instances", "solvers", "commits"), file_rows, ' id="files"'),

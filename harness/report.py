@@ -26,8 +26,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from crosscheck.harness.aggregate import FAMILY_COLUMNS, family_rows, repetitions
+from crosscheck.harness.conditions import condition_lines
 from crosscheck.harness.formats import MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, Verdict, judge_all
@@ -96,7 +98,7 @@ def row_cells(group: list[RunRecord], verdict: InstanceVerdict | None, repeated:
     instance, verdict and provers are left empty without `verdict`."""
     first = group[0]
     median, low, iqr = spread([r.seconds for r in group])
-    times = [str(len(group)), f"{median:.3f}", f"{low:.3f}", f"{iqr:.3f}"] if repeated else [f"{median:.3f}"]
+    times = [str(len(group)), *map(significant, (median, low, iqr))] if repeated else [significant(median)]
     return [
         _name(first) if verdict else "", first.solver, _joined(r.status.value for r in group),
         _joined("" if r.cost is None else str(r.cost) for r in group),
@@ -128,8 +130,8 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
         table.append([
             puzzle, solver, str(len({(r.instance, r.variant) for r in runs})), str(len(runs)), *map(str, counts),
             str(sum(r.plan_valid is False for r in runs)),
-            f"{statistics.median(times):.3f}" if times else "-", f"{max(times):.3f}" if times else "-",
-            f"{statistics.median(cpu):.3f}" if cpu else "-", f"{max(peaks):.0f}" if peaks else "-",
+            significant(statistics.median(times)) if times else "-", significant(max(times)) if times else "-",
+            significant(statistics.median(cpu)) if cpu else "-", f"{max(peaks):.0f}" if peaks else "-",
         ])
     return table
 
@@ -153,7 +155,8 @@ def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") ->
     else:
         columns, table = rows(records)
     if fmt == "latex":
-        return tabular(columns, table, f"crosscheck report --by {by}: {counted(len(records), 'run')}")
+        return tabular(columns, table, [f"crosscheck report --by {by}: {counted(len(records), 'run')}",
+                                        *condition_lines(records)])
     return render_table(columns, table, fmt) + notes(records)
 
 

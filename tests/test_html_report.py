@@ -134,9 +134,9 @@ def test_the_paired_statistic_and_latex_tables_come_from_the_same_records(result
     latex = CliRunner().invoke(main, ["report", str(results), "--format", "latex", "--by", "family"]).stdout
     assert latex.count(r"\toprule") == 1 and r"\bottomrule" in latex and r"\end{tabular}" in latex
     body = latex.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines()
-    families = {line.split(" & ")[0] for line in body}
-    assert families == {"keys", "elevator"}  # the folders of the three instances
-    assert any(line.startswith(r"keys & virtual best") for line in body)
+    families = {tuple(line.split(" & ")[:2]) for line in body}
+    assert families == {("keys", "keys"), ("elevator", "elevator")}  # puzzle and folder of the three instances
+    assert any(line.startswith(r"keys & keys & virtual best") for line in body)
     solver = CliRunner().invoke(main, ["report", str(results), "--format", "latex", "--by", "solver"]).stdout
     assert "test-liar" in solver and solver.count(r" \\") == 1 + len(SOLVERS)  # header and one row per solver
 
