@@ -795,12 +795,16 @@ def schema() -> None:
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-o", "--output", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder for the PNG files.")
-def plot(files: tuple[Path, ...], folder: Path) -> None:
-    """Draw a cactus plot and time-against-size plots from results files (from --out)."""
+              help="Folder for the figures and captions.txt.")
+@click.option("--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True,
+              help="png (200 dpi), or vector svg or pdf for a paper.")
+def plot(files: tuple[Path, ...], folder: Path, fmt: str) -> None:
+    """Draw the report's figures from results files (from --out): a cactus plot, per puzzle a
+    performance profile, a scatter plot per pair of solvers and time against size, and with
+    repeats the spread; each figure's caption goes to captions.txt in the folder."""
     from crosscheck.harness.plots import plot_all  # matplotlib is slow to import; only this command needs it
 
-    for path in plot_all(_read_all(files), folder):
+    for path in plot_all(_read_all(files), folder, fmt):
         click.echo(str(path))
 
 

@@ -16,6 +16,7 @@ from crosscheck.harness.numbers import is_number
 _ESCAPES = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "<": r"\textless{}", ">": r"\textgreater{}",  # the default OT1 encoding prints them as ¡ and ¿
 }
 
 

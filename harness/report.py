@@ -25,7 +25,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from crosscheck.harness.aggregate import FAMILY_COLUMNS, family_rows, repetitions
+from crosscheck.harness.aggregate import FAMILY_COLUMNS, MIN_SECONDS, family_rows, repetitions
 from crosscheck.harness.conditions import condition_lines
 from crosscheck.harness.formats import MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
@@ -155,9 +155,23 @@ def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") ->
     else:
         columns, table = rows(records)
     if fmt == "latex":
-        return tabular(columns, table, [f"crosscheck report --by {by}: {counted(len(records), 'run')}",
-                                        *condition_lines(records)])
+        floor = [f"geo mean: times below {MIN_SECONDS:g} s count as {MIN_SECONDS:g} s"] if by == "family" else []
+        return tabular(columns, _dashed(columns, table) if by == "run" else table,
+                       [f"crosscheck report --by {by}: {counted(len(records), 'run')}", *condition_lines(records),
+                        *floor])
     return render_table(columns, table, fmt) + notes(records)
+
+
+#: Columns of the run table whose empty cells mean unknown (the instance's name, verdict and
+#: provers are left empty on its later rows, which is no unknown).
+UNKNOWN_WHEN_EMPTY = ("cost", "bound", "effort")
+
+
+def _dashed(columns: Sequence[str], table: list[list[str]]) -> list[list[str]]:
+    """`table` with '-' for the unknown values (empty cells of `UNKNOWN_WHEN_EMPTY`)."""
+    unknown = [name in UNKNOWN_WHEN_EMPTY for name in columns]
+    return [["-" if is_unknown and not cell else cell for cell, is_unknown in zip(row, unknown, strict=True)]
+            for row in table]
 
 
 def _number(cell: str) -> int | float | str | None:
