@@ -699,7 +699,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 @click.option("--by", type=click.Choice(["run", "solver", "family"]), default="run", show_default=True,
               help="One row per (instance, solver), a summary per puzzle and solver (exact answers, timeouts, "
                    "times: medians over each instance's repetitions, then over instances), or per family "
-                   "(instance folder) and solver with times over the instances every solver solved.")
+                   "(puzzle and instance folder) and solver with times over the instances every solver solved.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to this file instead of stdout (required for parquet).")
 @click.option("--against", "against", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -709,6 +709,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...]) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
     merged, see `_read_all`), or with --against, what changed between two comparisons.
+    A table for people ends with the environment of the runs: when, by which command and
+    commit, on which machine, how many at a time.
 
     A line that is not a run record (a last line cut short by a kill aside) stops it:
     exit 2 with FILE:LINE[:COLUMN]: what is wrong."""
