@@ -709,8 +709,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...]) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
     merged, see `_read_all`), or with --against, what changed between two comparisons.
-    A table for people ends with the environment of the runs: when, by which command and
-    commit, on which machine, how many at a time.
+    A table for people is followed by the environment of the runs (when, by which command
+    and commit, on which machine, how many at a time), then the verdict notes.
 
     A line that is not a run record (a last line cut short by a kill aside) stops it:
     exit 2 with FILE:LINE[:COLUMN]: what is wrong."""
@@ -728,19 +728,9 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
 
         write_parquet(records, output)
     else:
-        text = _html(records, named, by) if fmt == "html" else render(records, fmt, by)
-        _write(text + (_conditions(records, fmt) if fmt in HUMAN_FORMATS else ""), output)
+        _write(_html(records, named, by) if fmt == "html" else render(records, fmt, by, environment=True), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(records), err=True, nl=False)
-
-
-def _conditions(records: list[RunRecord], fmt: str) -> str:
-    """The environment lines closing a report for people (`crosscheck.harness.conditions`):
-    when the runs were made, by which command and commit, on which machine, how many at a time."""
-    from crosscheck.harness.conditions import condition_lines
-
-    bullet = "- " if fmt == "markdown" else ""
-    return "\nenvironment of the runs:\n" + "".join(f"{bullet}{line}\n" for line in condition_lines(records))
 
 
 def _need_analysis_extra(what: str) -> None:

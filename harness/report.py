@@ -136,10 +136,11 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
     return table
 
 
-def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") -> str:
+def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run", environment: bool = False) -> str:
     """The records in format `fmt`, one row per run (`by="run"`), per puzzle and solver
     (`by="solver"`: `summary_rows`) or per family and solver (`by="family"`:
-    `crosscheck.harness.aggregate.family_rows`): for people, the table followed by `notes`;
+    `crosscheck.harness.aggregate.family_rows`): for people, the table followed (with
+    `environment`) by `environment_block` and by `notes`, whose summary line stays last;
     ``latex``, a booktabs tabular; for programs, data only (see the module doc; a summary
     as CSV is the summary table)."""
     records = list(records)
@@ -159,7 +160,13 @@ def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") ->
         return tabular(columns, _dashed(columns, table) if by == "run" else table,
                        [f"crosscheck report --by {by}: {counted(len(records), 'run')}", *condition_lines(records),
                         *floor])
-    return render_table(columns, table, fmt) + notes(records)
+    return render_table(columns, table, fmt) + (environment_block(records, fmt) if environment else "") + notes(records)
+
+
+def environment_block(records: list[RunRecord], fmt: str) -> str:
+    """The lines of `crosscheck.harness.conditions` under a heading, between blank lines (Markdown: a list)."""
+    bullet = "- " if fmt == "markdown" else ""
+    return "\nenvironment of the runs:\n" + "".join(f"{bullet}{line}\n" for line in condition_lines(records)) + "\n"
 
 
 #: Columns of the run table whose empty cells mean unknown (the instance's name, verdict and

@@ -162,7 +162,8 @@ def _environment(task: Task) -> dict[str, Any]:
     """The record's environment: `environment`, the facts of the run's start (`Task.start`, else
     `start_facts` now for a task that carries none) and the task's limits."""
     pinned = {"pinned_cores": list(task.cores)} if task.cores else {}
-    return {**environment(), **(task.start or start_facts(None)), "time_limit": task.time_limit, "clock": task.clock, "memory_limit_mb": task.memory_limit_mb,
+    return {**environment(), **(task.start or start_facts(None)), "time_limit": task.time_limit,
+            "clock": task.clock, "memory_limit_mb": task.memory_limit_mb,
             **pinned, **solver_identity(task)}
 
 

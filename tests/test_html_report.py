@@ -218,3 +218,4 @@ def test_latex_headers_name_the_command_dates_commit_and_machine(results: Path) 
     assert "% geo mean: times below 0.0001 s count as 0.0001 s" in header
     terminal = CliRunner().invoke(main, ["report", str(results)]).stdout
     assert "environment of the runs:\nruns: " in terminal and "\njobs: 1\n" in terminal
+    assert terminal.splitlines()[-1].startswith("3 instances: ")  # the summary line stays last
