@@ -4,6 +4,7 @@ remark that unrepeated runs leave the noise unknown, and provenance of old and n
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -13,9 +14,11 @@ from crosscheck.harness.conditions import conditions
 from crosscheck.harness.html_report import build
 from crosscheck.harness.latex import escape
 from crosscheck.harness.plots import plot_all, plots, svg
-from crosscheck.harness.records import RunRecord, append_record, cpu_model
+from crosscheck.harness.records import RunRecord, Task, append_record, cpu_model
 from crosscheck.harness.report import render
+from crosscheck.harness.run import run_task, run_tasks
 from crosscheck.solvers.base import Status
+from tests.known import INSTANCES
 
 
 def run(instance: str, solver: str, seconds: float, repeat: int = 0, **environment: object) -> RunRecord:
@@ -98,3 +101,14 @@ def test_conditions_of_old_records_are_unknown_and_new_ones_ranged() -> None:
     assert table["jobs"] == "2 (2 runs); unknown (1 run)"
     assert table["load average"].startswith("0.5 to 1.5") and table["commit"] == "abc"
     assert table["machine"].startswith("Test CPU, 8 logical CPUs (2 runs)")
+
+
+def test_each_record_names_the_jobs_of_its_command_and_when_it_started() -> None:
+    """`run_tasks(jobs=2)` stamps every task as it starts: the records say jobs 2 and a UTC start."""
+    path = INSTANCES / "keys" / "one-robot-1.txt"
+    tasks = [(Task(path=str(path), instance=f"one-{n}", solver="keys-grid"), None) for n in range(2)]
+    records = run_tasks(tasks, jobs=2, isolate=False)
+    assert [r.environment["jobs"] for r in records] == [2, 2]
+    assert all(datetime.fromisoformat(r.environment["started"]).utcoffset() == timedelta(0) for r in records)
+    alone = run_task(tasks[0][0])
+    assert "jobs" not in alone.environment and alone.environment["started"]  # run outside a command: unknown
