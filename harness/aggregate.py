@@ -5,9 +5,10 @@ A *cell* is one solver on one instance (or its variant): its repetitions
 ``solved`` when every repetition found an answer the checker accepts (a checked plan,
 or a proof of infeasibility); its time is the median of the repetitions' seconds.
 
-A *family* is the folder an instance sits in (``elevator/generated/p5``, or ``keys``
-for the hand-written vaults), with `` [variant]`` for variant runs: generated families
-share their generator's parameters.
+A *family* is a puzzle and the folder an instance of it sits in (``elevator/generated/p5``,
+or ``keys`` for the hand-written vaults), with `` [variant]`` for variant runs: generated
+families share their generator's parameters.  A folder holding instances of two puzzles
+holds two families: formulations of different puzzles are never compared.
 
 The per-family table (`family_rows`) compares formulations on equal terms: its median
 and geometric mean are taken over the instances of the family that every formulation run
@@ -23,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import UNREADABLE, RunRecord
 from crosscheck.solvers.base import Status
 
@@ -30,7 +32,7 @@ from crosscheck.solvers.base import Status
 MIN_SECONDS = 1e-4
 #: The solver name of the per-family row built from the fastest exact answer per instance.
 VIRTUAL_BEST = "virtual best"
-FAMILY_COLUMNS = ("family", "solver", "instances", "solved", "exact", "fastest", "common",
+FAMILY_COLUMNS = ("puzzle", "family", "solver", "instances", "solved", "exact", "fastest", "common",
                   "median s (common)", "geo mean s (common)")
 
 
@@ -120,17 +122,18 @@ def geometric_mean(values: Sequence[float]) -> float:
 
 
 def family_rows(records: Iterable[RunRecord]) -> list[list[str]]:
-    """One row per (family, solver) and a virtual best row per family (columns `FAMILY_COLUMNS`).
+    """One row per (puzzle, family, solver) and a virtual best row per puzzle and family
+    (columns `FAMILY_COLUMNS`), sorted by puzzle and family.
 
     ``solved`` and ``exact`` count instances; ``fastest`` the instances on which the
     solver's exact answer was the fastest (ties count for each); ``common`` the instances
     every solver of the family solved exactly, over which the times are summarised.
     """
-    by_family: dict[str, list[Cell]] = {}
+    by_family: dict[tuple[str, str], list[Cell]] = {}
     for cell in cells(records):
-        by_family.setdefault(cell.family, []).append(cell)
+        by_family.setdefault((cell.puzzle, cell.family), []).append(cell)
     table = []
-    for name, members in sorted(by_family.items()):
+    for (puzzle, name), members in sorted(by_family.items()):
         solvers = list(dict.fromkeys(c.solver for c in members))
         instances = list(dict.fromkeys(c.key for c in members))
         grid = {(c.key, c.solver): c for c in members}
@@ -140,10 +143,11 @@ def family_rows(records: Iterable[RunRecord]) -> list[list[str]]:
         for solver in solvers:
             own = [c for c in members if c.solver == solver]
             fastest = sum(c.exact and c.seconds <= best[c.key] for c in own)
-            table.append(_family_row(name, solver, own, fastest, [grid[key, solver].seconds for key in common]))
+            table.append([puzzle, *_family_row(name, solver, own, fastest,
+                                               [grid[key, solver].seconds for key in common])])
         solved = sum(any(c.key == key and c.solved for c in members) for key in instances)
         times = [best[key] for key in common]
-        table.append([name, VIRTUAL_BEST, str(len(instances)), str(solved), str(len(best)), "-",
+        table.append([puzzle, name, VIRTUAL_BEST, str(len(instances)), str(solved), str(len(best)), "-",
                       str(len(common)), *_summary(times)])
     return table
 
@@ -157,4 +161,4 @@ def _summary(times: list[float]) -> list[str]:
     """The median and geometric mean of `times` as cells ('-' for none)."""
     if not times:
         return ["-", "-"]
-    return [f"{statistics.median(times):.3f}", f"{geometric_mean(times):.3f}"]
+    return [significant(statistics.median(times)), significant(geometric_mean(times))]

@@ -699,7 +699,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 @click.option("--by", type=click.Choice(["run", "solver", "family"]), default="run", show_default=True,
               help="One row per (instance, solver), a summary per puzzle and solver (exact answers, timeouts, "
                    "times: medians over each instance's repetitions, then over instances), or per family "
-                   "(instance folder) and solver with times over the instances every solver solved.")
+                   "(puzzle and instance folder) and solver with times over the instances every solver solved.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write to this file instead of stdout (required for parquet).")
 @click.option("--against", "against", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -714,6 +714,8 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
            fail_on_slower: bool) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
     merged, see `_read_all`), or with --against, what changed between two comparisons.
+    A table for people is followed by the environment of the runs (when, by which command
+    and commit, on which machine, how many at a time), then the verdict notes.
 
     A line that is not a run record (a last line cut short by a kill aside) stops it:
     exit 2 with FILE:LINE[:COLUMN]: what is wrong."""
@@ -736,7 +738,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
 
         write_parquet(records, output)
     else:
-        _write(_html(records, named, by) if fmt == "html" else render(records, fmt, by), output)
+        _write(_html(records, named, by) if fmt == "html" else render(records, fmt, by, environment=True), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(records), err=True, nl=False)
 
@@ -803,12 +805,16 @@ def schema() -> None:
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-o", "--output", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder for the PNG files.")
-def plot(files: tuple[Path, ...], folder: Path) -> None:
-    """Draw a cactus plot and time-against-size plots from results files (from --out)."""
+              help="Folder for the figures and captions.txt.")
+@click.option("--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True,
+              help="png (200 dpi), or vector svg or pdf for a paper.")
+def plot(files: tuple[Path, ...], folder: Path, fmt: str) -> None:
+    """Draw the report's figures from results files (from --out): a cactus plot, per puzzle a
+    performance profile, a scatter plot per pair of solvers and time against size, and with
+    repeats the spread; each figure's caption goes to captions.txt in the folder."""
     from crosscheck.harness.plots import plot_all  # matplotlib is slow to import; only this command needs it
 
-    for path in plot_all(_read_all(files), folder):
+    for path in plot_all(_read_all(files), folder, fmt):
         click.echo(str(path))
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from crosscheck.harness.aggregate import Cell, cells, geometric_mean, positive
 from crosscheck.harness.diff_basis import NOISE_FACTOR, Basis
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import UNREADABLE, RunRecord
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
 from crosscheck.harness.wording import counted
@@ -112,14 +113,14 @@ class Change:
         return [self.instance, self.solver, _status(self.old), _status(self.new), _verdict(self.old_verdict),
                 _verdict(self.new_verdict), before if before == after else f"{before}->{after}",
                 self._seconds(self.old), self._seconds(self.new),
-                "-" if self.ratio is None else f"{self.ratio:.2f}", self._time_cell()]
+                "-" if self.ratio is None else significant(self.ratio), self._time_cell()]
 
     def _seconds(self, cell: Cell | None) -> str:
         """The median time, '-' for no cell, a failed run (a memout's or crash's time means
         nothing) or a run without a time on the clock."""
         if cell is None or any(r.status in FAILED_STATUSES for r in cell.runs) or not self.basis.measured(cell):
             return "-"
-        return f"{self.median(cell):.3f}"
+        return significant(self.median(cell))
 
     def _time_cell(self) -> str:
         """The timing, or the status change where times are not compared."""
@@ -181,7 +182,7 @@ def regressions(changes: list[Change], fail_slower: bool = False) -> list[str]:
     lines += [f"missing: {c.instance} {c.solver}: {_status(c.old)} in OLD, not run in NEW"
               for c in changes if c.new is None and not c.lost_exact and c.solver != UNREADABLE]
     if fail_slower:
-        lines += [f"slower: {c.instance} {c.solver}: new/old {c.ratio:.2f}" for c in changes
+        lines += [f"slower: {c.instance} {c.solver}: new/old {significant(c.ratio)}" for c in changes
                   if c.timing == "slower" and c.ratio is not None]
     return lines
 
@@ -202,7 +203,7 @@ def summary(changes: list[Change]) -> str:
     only_old, only_new = sum(c.new is None for c in changes), sum(c.old is None for c in changes)
     one_side = f"{only_old} only in OLD, {only_new} only in NEW; " if only_old or only_new else ""
     ratios = [c.ratio for c in changes if c.ratio is not None]
-    mean = f"; geometric mean new/old {geometric_mean(ratios):.2f} over {len(ratios)} compared" if ratios else ""
+    mean = f"; geometric mean new/old {significant(geometric_mean(ratios))} over {len(ratios)} compared" if ratios else ""
     return (f"{counted(len(instances), 'instance')}, {counted(len(changes), '(instance, solver) pair')}: "
             f"{counted(len(worse(changes)), 'verdict')} worse, {better} better; {one_side}"
             f"{counted(sum(c.status_changed for c in both), 'status change')}, "

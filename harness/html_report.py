@@ -25,8 +25,10 @@ from collections import Counter
 from collections.abc import Sequence
 from importlib import resources
 
-from crosscheck.harness.aggregate import FAMILY_COLUMNS, cells, family, family_rows, repetitions
-from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, compare_all
+from crosscheck.harness.aggregate import MIN_SECONDS, FAMILY_COLUMNS, cells, family, family_rows, repetitions
+from crosscheck.harness.conditions import conditions
+from crosscheck.harness.numbers import is_number
+from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
 from crosscheck.harness.plots import Plot, plots, svg
 from crosscheck.harness.records import RunRecord
 from crosscheck.harness.report import SUMMARY_COLUMNS, columns_for, row_cells, summary_rows
@@ -37,19 +39,10 @@ from crosscheck.harness.wording import counted
 FILTERS = ("puzzle", "family", "solver", "status", "verdict")
 #: Environment entries shown under provenance, in this order (others follow by name).
 ENVIRONMENT_ORDER = ("commit", "source", "crosscheck", "python", "ortools", "pydantic", "time_limit", "clock",
-                     "memory_limit_mb", "pinned_cores", "host", "machine", "system", "cpus", "argv")
-_CAPTIONS = {
-    "cactus": "Instances solved exactly (x) within a time (y), per solver; further right and lower is better.",
-    "profile": "Dolan-More performance profile: the fraction of instances each solver solved exactly within "
-               "a factor tau of the fastest; its value at tau = 1 is how often it was fastest.",
-    "scatter": "Times of two formulations on their common instances; below the diagonal the second was faster. "
-               "Cells not solved exactly are drawn past the dotted lines: triangles unproven (timeout), "
-               "red crosses failed (error, memout, rejected plan).",
-    "size": "Time against the instance's size measure: a dot per instance (hollow: not solved exactly), a "
-            "diamond per family (median size, the solver's median time over its exactly solved instances), "
-            "and a line per solver through the diamonds.",
-    "spread": "Each repeated run's time over its cell's median (compare --repeat): the run-to-run noise.",
-}
+                     "memory_limit_mb", "jobs", "pinned_cores", "host", "cpu_model", "machine", "system", "cpus",
+                     "argv")
+#: Environment entries that differ from run to run: summarised as ranges (`conditions`), not listed.
+PER_RUN = ("started", "load_average")
 
 
 def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]] = ()) -> str:
@@ -94,7 +87,7 @@ def _table(columns: Sequence[str], body: Sequence[Sequence[str]], attributes: st
 
 
 def _cell(value: str) -> str:
-    align = ' class="num"' if value == "-" or value.replace(".", "", 1).isdigit() else ""
+    align = ' class="num"' if value == "-" or is_number(value) else ""
     return f"<td{align}>{html.escape(value)}</td>"
 
 
@@ -129,7 +122,8 @@ def _families(records: Sequence[RunRecord]) -> str:
     note = ('<p class="note">solved: an accepted plan or a proof of infeasibility; exact: proven; fastest: '
             "instances on which the solver's exact answer was the fastest; times over the <em>common</em> "
             "instances, those every solver of the family solved exactly. The virtual best takes the fastest "
-            "exact answer per instance.</p>")
+            f"exact answer per instance. A family is a puzzle and a folder. The geometric mean counts times below "
+            f"{MIN_SECONDS:g} s as {MIN_SECONDS:g} s (a logarithm cannot take 0); the median does not.</p>")
     return note + _table(FAMILY_COLUMNS, family_rows(records), ' id="family-table"')
 
 
@@ -138,11 +132,24 @@ def _paired(records: Sequence[RunRecord]) -> str:
     note = ('<p class="note">B against A on the instances both solved exactly: the geometric mean of B\'s time '
             "over A's (above 1: B slower), a 95% bootstrap interval of it (hierarchical over instances and "
             "their repetitions where there are repeats; numpy), and the two-sided Wilcoxon signed-rank "
-            f"p-value of the per-instance log ratios (SciPy). Pairs with fewer than {MIN_INSTANCES} common "
-            "instances are left out.</p>")
+            f"p-value of the per-instance log ratios (SciPy). Times below {MIN_SECONDS:g} s count as "
+            f"{MIN_SECONDS:g} s in the ratios (a logarithm cannot take 0). Pairs with fewer than {MIN_INSTANCES} "
+            "common instances are left out.</p>")
     if not results:
         return note + "<p>No pair of solvers has enough common instances.</p>"
-    return note + _table(PAIRED_COLUMNS, [result.row() for result in results], ' id="paired-table"')
+    return note + _noise_unknown(results) + _table(PAIRED_COLUMNS, [result.row() for result in results],
+                                                   ' id="paired-table"')
+
+
+def _noise_unknown(results: Sequence[Paired]) -> str:
+    """A remark when some pair rests on cells of one run: their run-to-run noise is unknown."""
+    single = [result for result in results if result.repeats == 1]
+    if not single:
+        return ""
+    which = "No run was repeated" if len(single) == len(results) else \
+        f"{counted(len(single), 'pair')} (runs per cell 1) rest on runs that were not repeated"
+    return (f'<p class="note" id="noise-unknown">{which}, so the run-to-run noise is unknown: intervals and '
+            "p-values cover the spread over instances only (repeat the runs with compare --repeat).</p>")
 
 
 def _figures(records: Sequence[RunRecord]) -> str:
@@ -155,7 +162,7 @@ def _figures(records: Sequence[RunRecord]) -> str:
         chosen = [plot for plot in found if plot.kind == kind]
         if not chosen:
             continue
-        parts.append(f"<h3>{title}</h3>\n<p class=\"note\">{html.escape(_CAPTIONS[kind])}</p>")
+        parts.append(f"<h3>{title}</h3>")
         if kind == "scatter":
             options = "".join(f'<option value="{html.escape(p.name)}">{html.escape(_pair(p))}</option>'
                               for p in scatters)
@@ -173,7 +180,7 @@ def _figure(plot: Plot) -> str:
     data = base64.b64encode(svg(plot).encode()).decode("ascii")
     pair = f' data-pair="{html.escape(plot.name)}"' if plot.kind == "scatter" else ""
     return (f'<figure id="fig-{html.escape(plot.name)}"{pair}><img alt="{html.escape(plot.name)}" '
-            f'src="data:image/svg+xml;base64,{data}"><figcaption>{html.escape(plot.name)}</figcaption></figure>')
+            f'src="data:image/svg+xml;base64,{data}"><figcaption>{html.escape(plot.caption)}</figcaption></figure>')
 
 
 def _runs(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
@@ -209,7 +216,8 @@ def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequenc
     values: dict[str, Counter[str]] = {}
     for record in records:
         for name, value in record.environment.items():
-            values.setdefault(name, Counter())[str(value)] += 1
+            if name not in PER_RUN:
+                values.setdefault(name, Counter())[str(value)] += 1
     names = [n for n in ENVIRONMENT_ORDER if n in values] + sorted(set(values) - set(ENVIRONMENT_ORDER))
     environment = [[name, "; ".join(f"{value} ({counted(count, 'run')})" if len(values[name]) > 1 else value
                                     for value, count in values[name].most_common())] for name in names]
@@ -222,7 +230,11 @@ def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequenc
                   ", ".join(sorted({str(r.environment.get("commit", "?")) for r in contents}))]
                  for name, contents in files]
     return "\n".join([
-        "<h3>Environment</h3>", _table(("entry", "value"), environment, ' id="environment"'),
+        "<h3>When, how and where</h3>", _table(("entry", "value"), conditions(records), ' id="conditions"'),
+        "<h3>Environment</h3>",
+        '<p class="note">Every entry of the records\' environments (cpus: logical CPUs), with how many runs '
+        "had each value where they differ.</p>",
+        _table(("entry", "value"), environment, ' id="environment"'),
         "<h3>Files merged</h3>",
         '<p class="note">A run recorded in several files is taken from the last file that holds it.</p>',
         _table(("file", "records", "used", "instances", "solvers", "commits"), file_rows, ' id="files"'),

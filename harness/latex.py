@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from crosscheck.harness.numbers import is_number
+
 #: LaTeX's special characters and what typesets each as itself.
 _ESCAPES = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "<": r"\textless{}", ">": r"\textgreater{}",  # the default OT1 encoding prints them as ¡ and ¿
 }
 
 
@@ -23,20 +26,14 @@ def escape(text: str) -> str:
 
 
 def _numeric(cell: str) -> bool:
-    if cell in ("", "-"):
-        return True
-    try:
-        float(cell)
-    except ValueError:
-        return False
-    return True
+    return cell in ("", "-") or is_number(cell)
 
 
-def tabular(columns: Sequence[str], body: Sequence[Sequence[str]], comment: str = "") -> str:
-    """`body` under `columns` as a booktabs ``tabular``; `comment` (one line) goes above it
-    as a LaTeX comment saying where the table came from."""
+def tabular(columns: Sequence[str], body: Sequence[Sequence[str]], comments: Sequence[str] = ()) -> str:
+    """`body` under `columns` as a booktabs ``tabular``; `comments` (lines saying where the
+    table came from) go above it as LaTeX comments."""
     align = "".join("r" if body and all(_numeric(row[i]) for row in body) else "l" for i in range(len(columns)))
-    lines = [f"% {comment}" if comment else "", "% needs \\usepackage{booktabs}",
+    lines = [*(f"% {' '.join(comment.split())}" for comment in comments), "% needs \\usepackage{booktabs}",
              f"\\begin{{tabular}}{{{align}}}", r"\toprule",
              " & ".join(escape(name) for name in columns) + r" \\", r"\midrule"]
     lines += [" & ".join(escape(cell) for cell in row) + r" \\" for row in body]

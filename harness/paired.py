@@ -29,6 +29,7 @@ from itertools import combinations
 import numpy
 
 from crosscheck.harness.aggregate import MIN_SECONDS, Cell, positive
+from crosscheck.harness.numbers import significant
 
 #: The fewest common instances a pair needs for an interval and a test to mean anything.
 MIN_INSTANCES = 5
@@ -54,8 +55,8 @@ class Paired:
     def row(self) -> list[str]:
         """The comparison as table cells (columns `PAIRED_COLUMNS`)."""
         p = "needs scipy" if self.p_value is None else f"{self.p_value:.3g}"
-        return [self.puzzle, self.a, self.b, str(self.instances), str(self.repeats), f"{self.ratio:.3g}",
-                f"{self.low:.3g} - {self.high:.3g}", p]
+        return [self.puzzle, self.a, self.b, str(self.instances), str(self.repeats), significant(self.ratio),
+                f"{significant(self.low)} - {significant(self.high)}", p]
 
 
 def compare_all(grid: list[Cell]) -> list[Paired]:

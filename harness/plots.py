@@ -1,8 +1,12 @@
-"""Figures rebuilt from run records (matplotlib, no display needed): PNG files or SVG text.
+"""Figures rebuilt from run records (matplotlib, no display needed): PNG, SVG or PDF files, or SVG text.
 
 Times are per cell (`crosscheck.harness.aggregate.Cell`: one solver on one instance, the
 median over its repetitions); a cell is solved when it is exact (a proven optimum with
-an accepted plan, or a proof of infeasibility).  Every time axis is logarithmic.
+an accepted plan, or a proof of infeasibility).  Every time axis is logarithmic, and a log
+axis cannot show 0: times below `MIN_SECONDS` (1e-4 s; CP-SAT's trivial infeasibility
+proofs take about 5e-5 s) are drawn at it, as are the times in the ratios of ``profile``
+and ``spread``.  Where some time lies below it, a dotted line marks the floor, and every
+figure's `Plot.caption` states it.
 
 - ``cactus``: per puzzle, each solver's exactly solved instances sorted by time:
   x = instances solved, y = seconds.  A curve further right and lower is better.
@@ -17,7 +21,8 @@ an accepted plan, or a proof of infeasibility).  Every time axis is logarithmic.
 - ``size-PUZZLE``: time against the puzzle's first size feature: a dot per cell (hollow:
   not solved exactly), a diamond per family at its median size and the solver's median
   time over the family's exactly solved instances, and per solver a line through the
-  diamonds (the median of those of one size): generated families share their size
+  diamonds: at each size, the median of the solver's diamonds of that size (the diamond
+  itself where one family has that size).  Generated families share their size
   parameters, so the line shows how each formulation scales.
 - ``spread``: with repetitions (``compare --repeat``), every run's seconds divided by
   the median of its cell, per solver: how far one run can be from another.
@@ -43,10 +48,35 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from crosscheck.harness.aggregate import Cell, cells, positive  # noqa: E402
+from crosscheck.harness.aggregate import MIN_SECONDS, Cell, cells, positive  # noqa: E402
 from crosscheck.harness.records import RunRecord  # noqa: E402
 from crosscheck.harness.wording import counted
 
+#: What the caption of a figure with a time axis says about the floor.
+FLOOR = (f"Times below {MIN_SECONDS:g} s are drawn at {MIN_SECONDS:g} s (a log scale cannot show 0); a dash-dotted "
+         "line marks the floor where some time lies below it.")
+#: What the caption of a figure of ratios of times says about the floor.
+RATIO_FLOOR = f"Times below {MIN_SECONDS:g} s count as {MIN_SECONDS:g} s in the ratios (a log scale cannot show 0)."
+#: The caption of each kind of figure: what is plotted, its axes and scales, and the floor.
+CAPTIONS = {
+    "cactus": "Cactus plot, a panel per puzzle: each solver's instances solved exactly, sorted by time; "
+              "x: instances solved (linear), y: seconds, the median over an instance's repetitions (log). "
+              f"Further right and lower is better. {FLOOR}",
+    "profile": "Dolan-More performance profile over the instances some solver solved exactly: x: tau "
+               "(log2), y: the fraction of those instances the solver solved exactly within a factor tau of "
+               "the fastest (linear); its value at tau = 1 is how often it was fastest, its height on the "
+               f"right how often it solved the instance at all. {RATIO_FLOOR}",
+    "scatter": "Seconds on the instances both ran (both axes log); below the diagonal the second was faster. "
+               "Instances not solved exactly are drawn past the dotted lines at the far edge: triangles "
+               f"unproven (timeout, answer without proof), red crosses failed (error, memout, rejected plan). {FLOOR}",
+    "size": "Time against the puzzle's first size measure: x: that measure (linear), y: seconds (log); a dot "
+            "per instance and solver (hollow: not solved exactly), a diamond per family (its median size, "
+            "the solver's median time over the family's instances it solved exactly), and per solver a "
+            "line through, at each size, the median of its diamonds of that size (the diamond itself "
+            f"where one family has that size). {FLOOR}",
+    "spread": "Run-to-run noise (compare --repeat): x: solver, y: each repeated run's seconds over the "
+              f"median of its instance's repetitions (log; 1 is the median). {RATIO_FLOOR}",
+}
 #: How each outcome of a cell is marked on a scatter plot's edge.
 _EDGE_MARKS = {"unproven": ("^", "tab:orange"), "failed": ("x", "tab:red")}
 
@@ -54,41 +84,57 @@ _EDGE_MARKS = {"unproven": ("^", "tab:orange"), "failed": ("x", "tab:red")}
 @dataclass(frozen=True)
 class Plot:
     """One figure, drawn when asked: `name` is its file stem, `kind` the family of plots
-    (``cactus``, ``scatter``, ``profile``, ``size``, ``spread``) and `puzzle` its puzzle
-    ("" for all)."""
+    (``cactus``, ``scatter``, ``profile``, ``size``, ``spread``), `puzzle` its puzzle
+    ("" for all) and `caption` what it shows: what is plotted, its axes and scales, and the floor."""
 
     name: str
     kind: str
     puzzle: str
     draw: Callable[[], Figure]
+    caption: str
 
 
 def plots(records: Iterable[RunRecord]) -> list[Plot]:
     """Every figure the records support (see the module doc), cactus first."""
     grid = [c for c in cells(records) if c.puzzle]
     puzzles = sorted({c.puzzle for c in grid})
-    found = [Plot("cactus", "cactus", "", partial(cactus, grid))] if grid else []
+    found = [Plot("cactus", "cactus", "", partial(cactus, grid), CAPTIONS["cactus"])] if grid else []
     for puzzle in puzzles:
         own = [c for c in grid if c.puzzle == puzzle]
-        found.append(Plot(f"profile-{puzzle}", "profile", puzzle, partial(profile, own)))
+        found.append(Plot(f"profile-{puzzle}", "profile", puzzle, partial(profile, own),
+                          f"{puzzle}: {CAPTIONS['profile']}"))
         for a, b in combinations(sorted({c.solver for c in own}), 2):
-            found.append(Plot(f"scatter-{puzzle}-{a}-vs-{b}", "scatter", puzzle, partial(scatter, own, a, b)))
-        found.append(Plot(f"size-{puzzle}", "size", puzzle, partial(time_by_size, own)))
+            found.append(Plot(f"scatter-{puzzle}-{a}-vs-{b}", "scatter", puzzle, partial(scatter, own, a, b),
+                              f"{puzzle}: {a} (x) against {b} (y). {CAPTIONS['scatter']}"))
+        found.append(Plot(f"size-{puzzle}", "size", puzzle, partial(time_by_size, own),
+                          f"{puzzle}: {CAPTIONS['size']}"))
     if any(len(c.runs) > 1 for c in grid):
-        found.append(Plot("spread", "spread", "", partial(spread, grid)))
+        found.append(Plot("spread", "spread", "", partial(spread, grid), CAPTIONS["spread"]))
     return found
 
 
-def plot_all(records: Iterable[RunRecord], folder: Path) -> list[Path]:
-    """Draw every plot into `folder` (created if needed) as PNG; return the files written."""
+#: The file formats `plot_all` writes: raster PNG, or vector SVG and PDF for papers.
+PLOT_FORMATS = ("png", "svg", "pdf")
+#: Dots per inch of a PNG file.
+PNG_DPI = 200
+#: What makes a file the same for the same records: no creation date in it.
+_NO_DATE = {"png": None, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
+
+
+def plot_all(records: Iterable[RunRecord], folder: Path, fmt: str = "png") -> list[Path]:
+    """Draw every plot into `folder` (created if needed) as `fmt` (`PLOT_FORMATS`; PNG at
+    `PNG_DPI`), and its caption into ``captions.txt`` there (``FILE: caption`` per line);
+    return the figure files written."""
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
+    written, captions = [], []
     for plot in plots(records):
         figure = plot.draw()
-        path = folder / f"{plot.name}.png"
-        figure.savefig(path, dpi=120)
+        path = folder / f"{plot.name}.{fmt}"
+        figure.savefig(path, format=fmt, dpi=PNG_DPI, metadata=_NO_DATE[fmt])
         plt.close(figure)
         written.append(path)
+        captions.append(f"{path.name}: {plot.caption}\n")
+    (folder / "captions.txt").write_text("".join(captions), encoding="utf-8")
     return written
 
 
@@ -107,9 +153,10 @@ def cactus(grid: list[Cell]) -> Figure:
     figure, panels = plt.subplots(1, len(puzzles), figsize=(4.2 * len(puzzles), 4), squeeze=False)
     for axes, puzzle in zip(panels[0], puzzles, strict=True):
         for solver in sorted({c.solver for c in grid if c.puzzle == puzzle}):
-            times = sorted(positive(c.seconds) for c in grid if c.puzzle == puzzle and c.solver == solver and c.exact)
-            axes.step(range(1, len(times) + 1), times, where="post", label=solver, marker=".")
-        _label(axes, "instances solved exactly", "seconds", puzzle)
+            times = sorted(c.seconds for c in grid if c.puzzle == puzzle and c.solver == solver and c.exact)
+            axes.step(range(1, len(times) + 1), list(map(positive, times)), where="post", label=solver, marker=".")
+        _mark_floor(axes, [c.seconds for c in grid if c.puzzle == puzzle and c.exact], "y")
+        _label(axes, "instances solved exactly", "seconds (log)", puzzle)
         axes.set_yscale("log")
     figure.suptitle("Cactus plot: instances solved by time")
     figure.tight_layout()
@@ -131,11 +178,12 @@ def scatter(grid: list[Cell], a: str, b: str) -> Figure:
     axes.plot([low, edge], [low, edge], color="grey", linewidth=0.8)
     for limit_line in (axes.axvline, axes.axhline):
         limit_line(edge / 1.5, color="grey", linestyle=":", linewidth=0.8)
+    _mark_floor(axes, [c.seconds for pair in pairs for c in pair if c.exact], "xy")
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlim(low, edge * 1.2)
     axes.set_ylim(low, edge * 1.2)
-    _label(axes, f"{a} seconds", f"{b} seconds", f"{a} vs {b}: {len(pairs)} common instances\n"
+    _label(axes, f"{a} seconds (log)", f"{b} seconds (log)", f"{a} vs {b}: {len(pairs)} common instances\n"
                                                  "(past the dotted lines: not solved exactly)")
     figure.tight_layout()
     return figure
@@ -200,9 +248,10 @@ def time_by_size(grid: list[Cell]) -> Figure:
         sizes = sorted({x for x, _ in medians})  # families of one size share a point of the line
         axes.plot(sizes, [statistics.median(y for x, y in medians if x == size) for size in sizes], color=colour,
                   label=solver)
+    _mark_floor(axes, [c.seconds for c in sized], "y")
     axes.set_yscale("log")
-    _label(axes, feature or "size", "seconds", f"{grid[0].puzzle}: time against {feature or 'size'} "
-           "(diamonds: family medians)")
+    _label(axes, feature or "size", "seconds (log)", f"{grid[0].puzzle}: time against {feature or 'size'} "
+           "(diamonds: family medians; line: their median per size)")
     figure.tight_layout()
     return figure
 
@@ -222,6 +271,16 @@ def spread(grid: list[Cell]) -> Figure:
     _label(axes, "", "run seconds / median of its cell", "Spread of repeated runs")
     figure.tight_layout()
     return figure
+
+
+def _mark_floor(axes: Axes, seconds: list[float], time_axes: str) -> None:
+    """A dotted line at `MIN_SECONDS` on each of `time_axes` ("x", "y" or "xy") when some of
+    `seconds` lie below it, so times drawn at the floor are not read as measured there."""
+    if any(value < MIN_SECONDS for value in seconds):
+        for number, axis in enumerate(time_axes):
+            line = axes.axhline if axis == "y" else axes.axvline
+            line(MIN_SECONDS, color="black", linestyle="-.", linewidth=0.8,
+                 label=f"floor {MIN_SECONDS:g} s" if number == 0 else None)
 
 
 def _label(axes: Axes, xlabel: str, ylabel: str, title: str, legend: bool = True) -> None:

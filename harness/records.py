@@ -16,6 +16,7 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -51,6 +52,7 @@ class Task(BaseModel):
     repeat: int = 0  # which repetition of the same run this is (`compare --repeat`)
     cpsat_workers: int | None = None  # CP-SAT's worker threads (None: crosscheck.solvers.cpsat.WORKERS)
     cores: tuple[int, ...] = ()  # the cores the run is pinned to (empty: not pinned)
+    start: dict[str, Any] = Field(default_factory=dict)  # `start_facts` as the run started (empty: not yet)
 
     @property
     def key(self) -> RunKey:
@@ -127,6 +129,19 @@ def environment() -> dict[str, Any]:
     return {**_machine_facts(), "argv": " ".join(Path(sys.argv[0]).name.split() + sys.argv[1:])}
 
 
+def start_facts(jobs: int | None) -> dict[str, Any]:
+    """What a run's record says about the moment it started: ``started``, the UTC time in
+    ISO 8601 (seconds); ``load_average``, the machine's 1-minute load average (None where
+    the system has none); and ``jobs``, how many runs its command ran at a time (left out
+    when unknown: a cluster decides it)."""
+    try:
+        load: float | None = round(os.getloadavg()[0], 2)
+    except OSError:
+        load = None
+    jobs_entry = {} if jobs is None else {"jobs": jobs}
+    return {"started": datetime.now(UTC).isoformat(timespec="seconds"), "load_average": load, **jobs_entry}
+
+
 @cache
 def _machine_facts() -> dict[str, Any]:
     return {
@@ -137,10 +152,25 @@ def _machine_facts() -> dict[str, Any]:
         "commit": _git_commit(),
         "source": source_digest(Path(__file__).resolve().parent.parent),
         "machine": platform.machine(),
+        "cpu_model": cpu_model(),
         "system": f"{platform.system()} {platform.release()}",
         "host": platform.node(),
-        "cpus": os.cpu_count(),
+        "cpus": os.cpu_count(),  # logical CPUs (hardware threads) of the machine
     }
+
+
+def cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """The processor's name: the first ``model name`` of `cpuinfo` (Linux), else what
+    `platform.processor` says, else the machine type (``x86_64``)."""
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    for line in text.splitlines():
+        name, _, value = line.partition(":")
+        if name.strip() == "model name" and value.strip():
+            return value.strip()
+    return platform.processor() or platform.machine()
 
 
 def _version(package: str) -> str | None:

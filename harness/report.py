@@ -25,9 +25,11 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from crosscheck.harness.aggregate import FAMILY_COLUMNS, family_rows, repetitions
+from crosscheck.harness.aggregate import FAMILY_COLUMNS, MIN_SECONDS, family_rows, repetitions
+from crosscheck.harness.conditions import condition_lines
 from crosscheck.harness.formats import MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, Verdict, judge_all
@@ -96,7 +98,7 @@ def row_cells(group: list[RunRecord], verdict: InstanceVerdict | None, repeated:
     instance, verdict and provers are left empty without `verdict`."""
     first = group[0]
     median, low, iqr = spread([r.seconds for r in group])
-    times = [str(len(group)), f"{median:.3f}", f"{low:.3f}", f"{iqr:.3f}"] if repeated else [f"{median:.3f}"]
+    times = [str(len(group)), *map(significant, (median, low, iqr))] if repeated else [significant(median)]
     return [
         _name(first) if verdict else "", first.solver, _joined(r.status.value for r in group),
         _joined("" if r.cost is None else str(r.cost) for r in group),
@@ -128,16 +130,17 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
         table.append([
             puzzle, solver, str(len({(r.instance, r.variant) for r in runs})), str(len(runs)), *map(str, counts),
             str(sum(r.plan_valid is False for r in runs)),
-            f"{statistics.median(times):.3f}" if times else "-", f"{max(times):.3f}" if times else "-",
-            f"{statistics.median(cpu):.3f}" if cpu else "-", f"{max(peaks):.0f}" if peaks else "-",
+            significant(statistics.median(times)) if times else "-", significant(max(times)) if times else "-",
+            significant(statistics.median(cpu)) if cpu else "-", f"{max(peaks):.0f}" if peaks else "-",
         ])
     return table
 
 
-def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") -> str:
+def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run", environment: bool = False) -> str:
     """The records in format `fmt`, one row per run (`by="run"`), per puzzle and solver
     (`by="solver"`: `summary_rows`) or per family and solver (`by="family"`:
-    `crosscheck.harness.aggregate.family_rows`): for people, the table followed by `notes`;
+    `crosscheck.harness.aggregate.family_rows`): for people, the table followed (with
+    `environment`) by `environment_block` and by `notes`, whose summary line stays last;
     ``latex``, a booktabs tabular; for programs, data only (see the module doc; a summary
     as CSV is the summary table)."""
     records = list(records)
@@ -153,8 +156,29 @@ def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run") ->
     else:
         columns, table = rows(records)
     if fmt == "latex":
-        return tabular(columns, table, f"crosscheck report --by {by}: {counted(len(records), 'run')}")
-    return render_table(columns, table, fmt) + notes(records)
+        floor = [f"geo mean: times below {MIN_SECONDS:g} s count as {MIN_SECONDS:g} s"] if by == "family" else []
+        return tabular(columns, _dashed(columns, table) if by == "run" else table,
+                       [f"crosscheck report --by {by}: {counted(len(records), 'run')}", *condition_lines(records),
+                        *floor])
+    return render_table(columns, table, fmt) + (environment_block(records, fmt) if environment else "") + notes(records)
+
+
+def environment_block(records: list[RunRecord], fmt: str) -> str:
+    """The lines of `crosscheck.harness.conditions` under a heading, between blank lines (Markdown: a list)."""
+    bullet = "- " if fmt == "markdown" else ""
+    return "\nenvironment of the runs:\n" + "".join(f"{bullet}{line}\n" for line in condition_lines(records)) + "\n"
+
+
+#: Columns of the run table whose empty cells mean unknown (the instance's name, verdict and
+#: provers are left empty on its later rows, which is no unknown).
+UNKNOWN_WHEN_EMPTY = ("cost", "bound", "effort")
+
+
+def _dashed(columns: Sequence[str], table: list[list[str]]) -> list[list[str]]:
+    """`table` with '-' for the unknown values (empty cells of `UNKNOWN_WHEN_EMPTY`)."""
+    unknown = [name in UNKNOWN_WHEN_EMPTY for name in columns]
+    return [["-" if is_unknown and not cell else cell for cell, is_unknown in zip(row, unknown, strict=True)]
+            for row in table]
 
 
 def _number(cell: str) -> int | float | str | None:

@@ -43,7 +43,7 @@ from crosscheck.harness.external import run_external
 from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage
-from crosscheck.harness.records import RunRecord, Task, command_source, environment, plugin_source
+from crosscheck.harness.records import RunRecord, Task, command_source, environment, plugin_source, start_facts
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import Deadline, Result, Stats, Status
@@ -159,8 +159,11 @@ def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], in
 
 
 def _environment(task: Task) -> dict[str, Any]:
+    """The record's environment: `environment`, the facts of the run's start (`Task.start`, else
+    `start_facts` now for a task that carries none) and the task's limits."""
     pinned = {"pinned_cores": list(task.cores)} if task.cores else {}
-    return {**environment(), "time_limit": task.time_limit, "clock": task.clock, "memory_limit_mb": task.memory_limit_mb,
+    return {**environment(), **(task.start or start_facts(None)), "time_limit": task.time_limit,
+            "clock": task.clock, "memory_limit_mb": task.memory_limit_mb,
             **pinned, **solver_identity(task)}
 
 
@@ -294,6 +297,8 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
     `should_stop` is asked every half second; when it says so, the run is killed (a
     Dask worker uses it when the client cancels the run).
     """
+    if not task.start:  # stamped here, so a record made after a kill still says when the run began
+        task = task.model_copy(update={"start": start_facts(None)})
     context = _context(start_method, solvers)
     receive, send = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(task, expected, send), daemon=True)
@@ -411,8 +416,10 @@ def run_tasks(
     cores is not overtaken).  With `pin_cores`, each isolated run is pinned to a group of
     cores no other run at the same time has (`crosscheck.harness.measure.core_groups`).
 
-    Records come back in task order, whatever order they finished in.  `start_method`: how each
-    isolated run's process starts (module doc).
+    Each run's task carries `start_facts(jobs)` as it starts: its record says when it began, at
+    which load, and how many runs the command ran at a time.  Records come back in task order,
+    whatever order they finished in.  `start_method`: how each isolated run's process starts
+    (module doc).
     """
     tasks = list(tasks)
     solvers = tuple(sorted(formulations_of(task for task, _ in tasks)))  # the server readies only these
@@ -425,7 +432,7 @@ def run_tasks(
         on_start(task)
         cores = groups.get()  # as many groups as jobs: one is always free here
         try:
-            return run(task.model_copy(update={"cores": cores}) if cores else task, expected)
+            return run(task.model_copy(update={"cores": cores, "start": start_facts(jobs)}), expected)
         finally:
             groups.put(cores)
             on_end(task)

@@ -12,6 +12,11 @@ Every record written carries ``schema_version``.  History:
   ``stats`` hold ``external`` (the command of an external program), else ``proof``; so
   an old results file is judged as it was.
 
+The ``environment`` mapping is open: entries join it without a new version, and readers
+treat a missing entry as unknown (``pinned_cores``, ``solver_source``; ``started``,
+``jobs``, ``load_average`` and ``cpu_model`` came later than version 3 and are absent from
+older records, whose reports say ``unknown``; see `crosscheck.harness.conditions`).
+
 A file written by a newer crosscheck (a version above `SCHEMA_VERSION`) is refused with
 `NewerSchemaError` rather than read wrongly; a line that is not a record at all with
 `MalformedRecord`.  Both are `UnreadableRecord`s, whose message is one line

@@ -11,6 +11,7 @@ from crosscheck.harness.aggregate import FAMILY_COLUMNS, VIRTUAL_BEST, cells, fa
 from crosscheck.harness.cli import main
 from crosscheck.harness.diff import diff, summary, worse
 from crosscheck.harness.latex import escape
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.paired import compare_all
 from crosscheck.harness.records import RunRecord, append_record
 from crosscheck.solvers.base import Status
@@ -73,13 +74,34 @@ def test_family_rows_summarise_common_instances_and_the_virtual_best() -> None:
     records = [run("keys/gen/a.txt", "x", 1.0), run("keys/gen/a.txt", "y", 4.0),
                run("keys/gen/b.txt", "x", 9.0), run("keys/gen/b.txt", "y", 1.0),
                run("keys/gen/c.txt", "x", 2.0), run("keys/gen/c.txt", "y", 60.0, status=Status.TIMEOUT, valid=None)]
-    table = {row[1]: dict(zip(FAMILY_COLUMNS, row, strict=True)) for row in family_rows(records)}
-    assert {row["family"] for row in table.values()} == {"keys/gen"}
+    table = {row[2]: dict(zip(FAMILY_COLUMNS, row, strict=True)) for row in family_rows(records)}
+    assert {(row["puzzle"], row["family"]) for row in table.values()} == {("keys", "keys/gen")}
     assert (table["x"]["exact"], table["x"]["fastest"], table["x"]["common"]) == ("3", "2", "2")
     assert (table["y"]["exact"], table["y"]["fastest"]) == ("2", "1")
-    assert table["x"]["geo mean s (common)"] == "3.000"  # sqrt(1 * 9) over a and b, c not common
+    assert table["x"]["geo mean s (common)"] == "3.00"  # sqrt(1 * 9) over a and b, c not common
     best = table[VIRTUAL_BEST]
-    assert (best["exact"], best["median s (common)"], best["geo mean s (common)"]) == ("3", "1.000", "1.000")
+    assert (best["exact"], best["median s (common)"], best["geo mean s (common)"]) == ("3", "1.00", "1.00")
+
+
+def test_a_folder_of_two_puzzles_holds_two_families() -> None:
+    """A folder ``mix`` with a vault and an elevator instance: each puzzle's formulations
+    form their own family, and each virtual best covers its own puzzle only."""
+    records = [run("mix/a.txt", "keys-x", 1.0), run("mix/a.txt", "keys-y", 2.0),
+               run("mix/e.txt", "lift-x", 0.1).model_copy(update={"puzzle": "elevator"})]
+    table = {(row[0], row[2]): dict(zip(FAMILY_COLUMNS, row, strict=True)) for row in family_rows(records)}
+    assert set(table) == {("elevator", "lift-x"), ("elevator", VIRTUAL_BEST), ("keys", "keys-x"),
+                          ("keys", "keys-y"), ("keys", VIRTUAL_BEST)}
+    assert table["keys", VIRTUAL_BEST]["instances"] == "1" and table["keys", "keys-x"]["common"] == "1"
+    assert table["elevator", VIRTUAL_BEST]["median s (common)"] == "0.100"
+
+
+def test_times_keep_three_significant_digits() -> None:
+    """A fast solver's 5e-5 s is not 0.000, and a ratio of 5 prints as 5.00 beside 5.28."""
+    assert [significant(v) for v in (5e-5, 0.0523, 5.0, 5.28, 123.4, 1234.5, 0.0)] == \
+        ["5.00e-05", "0.0523", "5.00", "5.28", "123", "1234", "0"]
+    records = [run("keys/gen/a.txt", "x", 5e-5), run("keys/gen/a.txt", "y", 5e-5 * 5.28)]
+    row = dict(zip(FAMILY_COLUMNS, family_rows(records)[0], strict=True))
+    assert row["median s (common)"] == "5.00e-05"
 
 
 def test_the_paired_statistic_finds_a_planted_factor() -> None:

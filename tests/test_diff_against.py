@@ -136,7 +136,7 @@ def test_other_limits_are_named_and_a_failed_run_gets_no_time_ratio(tmp_path: Pa
     assert result.output.splitlines()[0] == (
         "warning: the sides ran under different settings: time limit 20.0 s (OLD) vs 1.0 s (NEW), memory limit "
         "8192 MB (OLD) vs 150 MB (NEW); status and time changes may come from these, not from the code")
-    assert row(result.output, "keys/a.txt", "x")[-4:] == ["2.000", "-", "-", "optimal->memout"]
+    assert row(result.output, "keys/a.txt", "x")[-4:] == ["2.00", "-", "-", "optimal->memout"]
     assert row(result.output, "keys/a.txt", "y")[-4:] == ["3.000", "1.000", "-", "optimal->timeout"]
 
 
@@ -157,4 +157,4 @@ def test_a_run_without_cpu_time_shows_no_time_on_the_cpu_clock(tmp_path: Path) -
     new = [run("keys/a.txt", "x", 20.0, None, status=Status.TIMEOUT)]
     output = against(tmp_path, [run("keys/a.txt", "x", 1.0, 1.0)], new).output
     assert "timing: cpu seconds" in output
-    assert row(output, "keys/a.txt", "x")[-4:] == ["1.000", "-", "-", "optimal->timeout"]
+    assert row(output, "keys/a.txt", "x")[-4:] == ["1.00", "-", "-", "optimal->timeout"]

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -134,9 +135,9 @@ def test_the_paired_statistic_and_latex_tables_come_from_the_same_records(result
     latex = CliRunner().invoke(main, ["report", str(results), "--format", "latex", "--by", "family"]).stdout
     assert latex.count(r"\toprule") == 1 and r"\bottomrule" in latex and r"\end{tabular}" in latex
     body = latex.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines()
-    families = {line.split(" & ")[0] for line in body}
-    assert families == {"keys", "elevator"}  # the folders of the three instances
-    assert any(line.startswith(r"keys & virtual best") for line in body)
+    families = {tuple(line.split(" & ")[:2]) for line in body}
+    assert families == {("keys", "keys"), ("elevator", "elevator")}  # puzzle and folder of the three instances
+    assert any(line.startswith(r"keys & keys & virtual best") for line in body)
     solver = CliRunner().invoke(main, ["report", str(results), "--format", "latex", "--by", "solver"]).stdout
     assert "test-liar" in solver and solver.count(r" \\") == 1 + len(SOLVERS)  # header and one row per solver
 
@@ -179,3 +180,42 @@ def test_a_headless_browser_runs_the_script_without_error(results: Path, page: P
     wrong = {v.instance for v in judge_all(records) if v.verdict.value == "invalid-plan"}
     pairs = {(r.instance, r.solver) for r in records}
     assert f"{sum(instance in wrong for instance, _ in pairs)} of {len(pairs)} rows shown" in dom
+
+
+def test_records_and_the_page_say_when_how_and_where_the_runs_were_made(results: Path, page: Path) -> None:
+    """Every record names its start (UTC), the command's --jobs, the load then and the CPU;
+    the page's conditions table sums them up: date range, command, commit, machine."""
+    records = read_records(results)
+    for record in records:
+        started = datetime.fromisoformat(record.environment["started"])
+        assert started.utcoffset() == timedelta(0)
+        assert record.environment["jobs"] == 1 and record.environment["cpu_model"]
+        assert "load_average" in record.environment and record.environment["cpus"]
+    first = min(r.environment["started"] for r in records)
+    last = max(r.environment["started"] for r in records)
+    table = {row[0]: row[1] for row in _parsed(page).tables["conditions"] if row}
+    assert table["runs"] == (first if first == last else f"{first} to {last}")
+    assert table["command"] == records[0].environment["argv"] and table["jobs"] == "1"  # argv: pytest's here
+    assert table["machine"].startswith(records[0].environment["cpu_model"])
+    assert table["commit"] == str(records[0].environment["commit"])
+
+
+def test_each_figure_caption_says_what_is_plotted_and_the_floor(page: Path) -> None:
+    """Captions are sentences, not ids: axes, log scale and the 1e-4 s floor; the
+    time-against-size caption describes the line that is drawn (medians per size)."""
+    captions = dict(re.findall(r'<figure id="fig-([^"]+)".*?<figcaption>([^<]*)</figcaption>',
+                               page.read_text(encoding="utf-8")))
+    assert captions and all(name not in caption for name, caption in captions.items())
+    for name, caption in captions.items():
+        assert "log" in caption and "0.0001 s" in caption, (name, caption)
+    assert "the median of its diamonds of that size" in captions["size-keys"]
+
+
+def test_latex_headers_name_the_command_dates_commit_and_machine(results: Path) -> None:
+    latex = CliRunner().invoke(main, ["report", str(results), "--format", "latex", "--by", "family"]).stdout
+    header = [line for line in latex.splitlines() if line.startswith("%")]
+    assert [line.split(":")[0] for line in header[1:6]] == ["% runs", "% command", "% commit", "% machine", "% jobs"]
+    assert "% geo mean: times below 0.0001 s count as 0.0001 s" in header
+    terminal = CliRunner().invoke(main, ["report", str(results)]).stdout
+    assert "environment of the runs:\nruns: " in terminal and "\njobs: 1\n" in terminal
+    assert terminal.splitlines()[-1].startswith("3 instances: ")  # the summary line stays last

@@ -216,7 +216,7 @@ def test_the_table_shows_median_min_and_iqr_over_repetitions() -> None:
     runs = [record("a", seconds=s, repeat=n) for n, s in enumerate((3.0, 1.0, 2.0))]
     lines = render(runs).splitlines()
     assert lines[0].split()[6:10] == ["runs", "median", "s", "min"]
-    assert lines[1].split()[6:10] == ["3", "2.000", "1.000", "1.000"]  # quartiles 1.5 and 2.5
+    assert lines[1].split()[6:10] == ["3", "2.00", "1.00", "1.00"]  # quartiles 1.5 and 2.5
     assert spread([4.0]) == (4.0, 4.0, 0.0)
 
 

@@ -1,0 +1,114 @@
+"""What a paper takes from crosscheck, on hand-made records (no timing): figures as vector
+files with captions and the time floor marked, LaTeX that typesets as written, the
+remark that unrepeated runs leave the noise unknown, and provenance of old and new records."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from crosscheck.harness.cli import main
+from crosscheck.harness.conditions import conditions
+from crosscheck.harness.html_report import build
+from crosscheck.harness.latex import escape
+from crosscheck.harness.plots import plot_all, plots, svg
+from crosscheck.harness.records import RunRecord, Task, append_record, cpu_model
+from crosscheck.harness.report import render
+from crosscheck.harness.run import run_task, run_tasks
+from crosscheck.solvers.base import Status
+from tests.known import INSTANCES
+
+
+def run(instance: str, solver: str, seconds: float, repeat: int = 0, **environment: object) -> RunRecord:
+    """An exact run of `solver` on the vault `instance` (optimum 8) taking `seconds`."""
+    return RunRecord(instance=instance, puzzle="keys", solver=solver, status=Status.OPTIMAL, cost=8, bound=8,
+                     plan_valid=True, checked_cost=8, seconds=seconds, repeat=repeat, expected=8, plan=[],
+                     features={"keys": 2 + int(instance[-5])}, environment=environment)
+
+
+def six(times: dict[str, float], repeats: int = 1) -> list[RunRecord]:
+    """Each solver of `times` on six instances, each run `repeats` times."""
+    return [run(f"keys/gen/{n}.txt", solver, seconds * (n + 1), r)
+            for n in range(6) for solver, seconds in times.items() for r in range(repeats)]
+
+
+def test_plot_writes_vector_files_and_their_captions(tmp_path: Path) -> None:
+    records = six({"a": 0.01, "b": 0.02})
+    for fmt, magic in (("pdf", b"%PDF"), ("svg", b"<?xml"), ("png", b"\x89PNG")):
+        written = plot_all(records, tmp_path / fmt, fmt)
+        assert {p.name for p in written} == {f"{name}.{fmt}" for name in
+                                             ("cactus", "profile-keys", "scatter-keys-a-vs-b", "size-keys")}
+        assert all(path.read_bytes().startswith(magic) for path in written)
+        captions = (tmp_path / fmt / "captions.txt").read_text().splitlines()
+        assert [line.split(":")[0] for line in captions] == [p.name for p in written]
+    again = plot_all(records, tmp_path / "again", "pdf")
+    assert again[0].read_bytes() == (tmp_path / "pdf" / "cactus.pdf").read_bytes()  # no creation date
+    result = CliRunner().invoke(main, ["plot", str(_saved(records, tmp_path)), "-o", str(tmp_path / "cli"),
+                                       "--format", "svg"])
+    assert result.exit_code == 0 and (tmp_path / "cli" / "cactus.svg").exists(), result.output
+
+
+def _saved(records: list[RunRecord], folder: Path) -> Path:
+    path = folder / "runs.jsonl"
+    for record in records:
+        append_record(path, record)
+    return path
+
+
+def test_times_below_the_floor_are_marked_on_the_figure() -> None:
+    """A 5e-5 s answer is drawn at 1e-4 s: the figure shows the floor line; above it, no line."""
+    fast = {p.name: p for p in plots(six({"a": 5e-5, "b": 0.02}))}
+    slow = {p.name: p for p in plots(six({"a": 0.01, "b": 0.02}))}
+    for name in ("cactus", "size-keys", "scatter-keys-a-vs-b"):
+        assert "floor 0.0001 s" in svg(fast[name]) and "floor 0.0001 s" not in svg(slow[name]), name
+        assert "0.0001 s" in fast[name].caption
+
+
+def test_unrepeated_runs_say_the_noise_is_unknown_beside_the_paired_statistics() -> None:
+    single = build(six({"a": 0.01, "b": 0.02}))
+    assert 'id="noise-unknown"' in single and "No run was repeated" in single
+    assert "count as 0.0001 s in the ratios" in single
+    assert 'id="noise-unknown"' not in build(six({"a": 0.01, "b": 0.02}, repeats=2))
+
+
+def test_latex_escapes_angle_brackets_and_writes_unknowns_as_dashes() -> None:
+    assert escape("<a>") == r"\textless{}a\textgreater{}"
+    timeout = run("keys/gen/0.txt", "a", 1.0).model_copy(update={"status": Status.TIMEOUT, "cost": None,
+                                                                 "bound": None, "plan_valid": None})
+    body = render([timeout, run("keys/gen/0.txt", "b", 1.0)], "latex").split(r"\midrule")[1]
+    first, second = body.strip().splitlines()[:2]
+    assert first.split(" & ")[3:5] == ["-", "-"]  # cost and bound unknown
+    assert second.split(" & ")[0] == ""  # the instance stands on its first row only
+
+
+def test_cpu_model_comes_from_cpuinfo_else_the_platform(tmp_path: Path) -> None:
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor\t: 0\nmodel name\t: Test CPU 9000 @ 3.0GHz\n")
+    assert cpu_model(info) == "Test CPU 9000 @ 3.0GHz"
+    assert cpu_model(tmp_path / "missing")  # platform.processor() or machine(): never empty
+
+
+def test_conditions_of_old_records_are_unknown_and_new_ones_ranged() -> None:
+    old = run("keys/gen/0.txt", "a", 1.0, commit="abc", argv="crosscheck compare x")
+    new = [run("keys/gen/1.txt", "a", 1.0, started=f"2026-01-0{day}T10:00:00+00:00", jobs=2, load_average=load,
+               commit="abc", argv="crosscheck compare x", cpu_model="Test CPU", cpus=8)
+           for day, load in ((2, 0.5), (1, 1.5))]
+    assert dict(conditions([old]))["runs"].startswith("unknown")
+    table = dict(conditions([old, *new]))
+    assert table["runs"] == "2026-01-01T10:00:00+00:00 to 2026-01-02T10:00:00+00:00; 1 run unknown"
+    assert table["jobs"] == "2 (2 runs); unknown (1 run)"
+    assert table["load average"].startswith("0.5 to 1.5") and table["commit"] == "abc"
+    assert table["machine"].startswith("Test CPU, 8 logical CPUs (2 runs)")
+
+
+def test_each_record_names_the_jobs_of_its_command_and_when_it_started() -> None:
+    """`run_tasks(jobs=2)` stamps every task as it starts: the records say jobs 2 and a UTC start."""
+    path = INSTANCES / "keys" / "one-robot-1.txt"
+    tasks = [(Task(path=str(path), instance=f"one-{n}", solver="keys-grid"), None) for n in range(2)]
+    records = run_tasks(tasks, jobs=2, isolate=False)
+    assert [r.environment["jobs"] for r in records] == [2, 2]
+    assert all(datetime.fromisoformat(r.environment["started"]).utcoffset() == timedelta(0) for r in records)
+    alone = run_task(tasks[0][0])
+    assert "jobs" not in alone.environment and alone.environment["started"]  # run outside a command: unknown
