@@ -137,7 +137,7 @@ def test_other_limits_are_named_and_a_failed_run_gets_no_time_ratio(tmp_path: Pa
         "warning: the sides ran under different settings: time limit 20.0 s (OLD) vs 1.0 s (NEW), memory limit "
         "8192 MB (OLD) vs 150 MB (NEW); status and time changes may come from these, not from the code")
     assert row(result.output, "keys/a.txt", "x")[-4:] == ["2.00", "-", "-", "optimal->memout"]
-    assert row(result.output, "keys/a.txt", "y")[-4:] == ["3.000", "1.000", "-", "optimal->timeout"]
+    assert row(result.output, "keys/a.txt", "y")[-4:] == ["3.00", "1.00", "-", "optimal->timeout"]
 
 
 def test_other_cpsat_workers_are_named(tmp_path: Path) -> None:
