@@ -26,7 +26,9 @@ then the instance's size measures as ``feature_NAME``):
   (digest of the code that ran, uncommitted edits included), ``solver_source`` (digest of
   a plugin formulation's file or an external program's files, empty for built-in ones),
   ``solver_distribution`` and ``solver_version`` (of a formulation from an installed
-  distribution's entry point, empty otherwise), ``host``, ``schema_version``, ``message``.
+  distribution's entry point, empty otherwise), ``host``, ``cpu_model``, ``started`` (UTC,
+  ISO 8601), ``jobs`` (the command's concurrent runs), ``load_average`` (1-minute, as the run
+  started; the last four empty in records older than them), ``schema_version``, ``message``.
 
 A statistic whose name is already a column is written as ``stat_NAME``.  Empty cells
 are unknown values (None).  pandas and pyarrow come with the ``analysis`` extra.
@@ -55,7 +57,7 @@ COLUMNS = (
     "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
     "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
-    "host", "schema_version", "message",
+    "host", "cpu_model", "started", "jobs", "load_average", "schema_version", "message",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
 _SKIPPED_STATS = frozenset({"traceback"})
@@ -99,6 +101,8 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "source": environment.get("source"), "solver_source": environment.get("solver_source"),
         "solver_distribution": environment.get("solver_distribution"),
         "solver_version": environment.get("solver_version"), "host": environment.get("host"),
+        "cpu_model": environment.get("cpu_model"), "started": environment.get("started"),
+        "jobs": environment.get("jobs"), "load_average": environment.get("load_average"),
         "schema_version": record.schema_version, "message": record.message,
     }
 

@@ -340,6 +340,7 @@ def test_tidy_csv_has_one_plain_row_per_record(vaults: Path, tmp_path: Path) -> 
     assert (plain["instance"], plain["variant"], plain["puzzle"], plain["expected"]) == ("small.txt", "false",
                                                                                          "keys", "8")
     assert plain["checked_cost"] == "8" and int(plain["expanded"]) > 0 and float(plain["cpu_seconds"]) > 0
+    assert plain["started"].endswith("+00:00") and plain["cpu_model"] and int(plain["jobs"]) >= 1  # provenance
     assert "instances:" in result.stderr  # the summary goes to stderr
 
 
