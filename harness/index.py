@@ -149,11 +149,12 @@ class Indexes:
 
     def instance_file(self, path: Path, searched: Path) -> InstanceFile:
         """`path` with what the index of its own folder says of it, named relative to
-        that index's folder (to the resolved `searched` folder when no index applies)."""
-        located = path.parent.resolve() / path.name  # a linked file is found where the link is
-        index_path = self.nearest(located.parent)
+        that index's folder (to the resolved `searched` folder when no index applies; by
+        `path` itself when it resolves outside that folder, a link to elsewhere)."""
+        resolved = path.resolve()
+        index_path = self.nearest(resolved.parent)
         try:
-            name = located.relative_to(index_path.parent if index_path else searched).as_posix()
+            name = resolved.relative_to(index_path.parent if index_path else searched).as_posix()
         except ValueError:
             name = path.as_posix()
         entry = self.entries(index_path).get(name) if index_path else None
