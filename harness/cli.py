@@ -36,7 +36,7 @@ from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_inst
 
 if TYPE_CHECKING:  # what each command needs is imported when it runs, so that --help starts fast
     from crosscheck.harness.external import External
-    from crosscheck.harness.index import Expected
+    from crosscheck.harness.index import Expected, InstanceFile
     from crosscheck.harness.morph import RelatedFile
     from crosscheck.harness.plan import Choice
     from crosscheck.harness.progress import Progress
@@ -324,7 +324,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
-    from crosscheck.harness.plan import Choice, plan_comparison
+    from crosscheck.harness.plan import Choice, discover_all, plan_comparison
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.records import append_record, dump_records, repair_tail
 
@@ -343,8 +343,10 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
     choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers, clock)
-    records, tasks = plan_comparison(paths, choice, done)
-    related = _related(paths, choice, done, records, tasks, out, morph_count)
+    files = discover_all(paths)
+    _note_clashes(files)
+    records, tasks = plan_comparison(files, choice, done)
+    related = _related(files, choice, done, records, tasks, out, morph_count)
     if shard is not None:
         records, tasks = [r for r in records if shard.holds(r.key)], [t for t in tasks if shard.holds(t[0].key)]
     for record in records:
@@ -361,16 +363,16 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     sys.exit(EXIT_WRONG if mismatches else _exit_status(records))
 
 
-def _related(paths: tuple[Path, ...], choice: Choice, done: dict[RunKey, RunRecord], records: list[RunRecord],
+def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRecord], records: list[RunRecord],
              tasks: list[tuple[Task, Expected]], out: Path, count: int | None) -> list[RelatedFile]:
     """With ``--morph``, the related instances (saved in OUT-STEM-related/ beside `out`),
     their runs added to `records` (already done) and `tasks` (to run)."""
     from crosscheck.harness import morph as morphing
-    from crosscheck.harness.plan import discover_all, plan_instance
+    from crosscheck.harness.plan import plan_instance
 
     if count is None:
         return []
-    related = morphing.related_files(discover_all(paths), count, 0, out.parent / f"{out.stem}-related")
+    related = morphing.related_files(files, count, 0, out.parent / f"{out.stem}-related")
     for one in related:
         for run, expected in plan_instance(one.file, choice)[1]:
             if run.key in done:
@@ -378,6 +380,18 @@ def _related(paths: tuple[Path, ...], choice: Choice, done: dict[RunKey, RunReco
             else:
                 tasks.append((run, expected))
     return related
+
+
+def _note_clashes(files: list[InstanceFile]) -> None:
+    """A note on stderr for each name two files would have shared, with the names (their
+    paths as given) that keep their runs apart instead (`crosscheck.harness.plan.unique_names`)."""
+    clashes: dict[str, list[str]] = {}
+    for instance_file in files:
+        if instance_file.clashed_name is not None:
+            clashes.setdefault(instance_file.clashed_name, []).append(instance_file.name)
+    for shared, names in clashes.items():
+        click.echo(f"note: {counted(len(names), 'file')} would share the name {shared}; named by their paths "
+                   f"instead: {', '.join(names)}", err=True)
 
 
 def _morph_mismatches(records: list[RunRecord], related: list[RelatedFile], folder: Path, err: bool) -> int:
@@ -571,6 +585,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     was unreadable or a run crashed, else 0.
     """
     from crosscheck.harness import morph as morphing
+    from crosscheck.harness.plan import discover_all
     from crosscheck.harness.report import crashed, verdict_count, verdict_line
     from crosscheck.harness.verdicts import FAILURES, Verdict
 
@@ -579,7 +594,9 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     relations = _relation_names(relation_names)
     config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock,
                                   memory_limit, jobs, progress=progress_mode)
-    outcome = morphing.morph(list(paths), config, on_pair=lambda pair: click.echo(pair.line(out))
+    files = discover_all(paths)
+    _note_clashes(files)
+    outcome = morphing.morph(files, config, on_pair=lambda pair: click.echo(pair.line(out))
                         if pair.verdict is Verdict.MORPH_MISMATCH else None)
     verdicts = outcome.verdicts
     for verdict in verdicts:

@@ -10,6 +10,8 @@ the instance's path relative to the index's folder::
 An instance without solution has ``infeasible = true`` instead of ``optimum``; the
 optimum of its variant (four robots, deep burrow, extended elevator) may be given as
 ``variant_optimum``.  Every other file below the folder (``*.txt``) is an instance.
+Each instance file is judged by the index of its own folder, the nearest one above it
+(`Indexes`): an ``index.toml`` in a subfolder holds the answers of the files below it.
 An entry may also say what its answer rests on (``crosscheck record-optima``): the
 ``provers`` whose exact answers agreed, how many of them are ``independent``, and the
 components two of them both run (``shared``, qualified names; see
@@ -43,15 +45,7 @@ class InstanceFile:
     name: str  # path relative to the index folder (or to the searched folder)
     expected: Expected
     variant_expected: Expected
-
-
-def find_index(start: Path) -> Path | None:
-    """The ``index.toml`` in `start` or its nearest ancestor folder, if any."""
-    folder = start if start.is_dir() else start.parent
-    for candidate in (folder.resolve(), *folder.resolve().parents):
-        if (candidate / INDEX_NAME).is_file():
-            return candidate / INDEX_NAME
-    return None
+    clashed_name: str | None = None  # the name it shared with another file, when named by its path instead
 
 
 class BadIndex(ValueError):
@@ -128,26 +122,61 @@ def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> Ex
     return entry.get("optimum")
 
 
-def discover(target: Path) -> list[InstanceFile]:
-    """Instance files at `target` (a file, or a folder searched recursively), sorted.
+class Indexes:
+    """The index that applies to each folder, each index file found and loaded once.
+
+    The index of a folder is the ``index.toml`` in it, else the one in its nearest
+    ancestor folder; `BadIndex` when that file cannot be used (`load_index`).
+    """
+
+    def __init__(self) -> None:
+        self._nearest: dict[Path, Path | None] = {}
+        self._loaded: dict[Path, dict[str, dict[str, Any]]] = {}
+
+    def nearest(self, folder: Path) -> Path | None:
+        """The index file of `folder` (a resolved path), if any."""
+        if folder not in self._nearest:
+            here = folder / INDEX_NAME
+            self._nearest[folder] = here if here.is_file() else (
+                None if folder.parent == folder else self.nearest(folder.parent))
+        return self._nearest[folder]
+
+    def entries(self, index_path: Path) -> dict[str, dict[str, Any]]:
+        """The tables of the index file at `index_path`."""
+        if index_path not in self._loaded:
+            self._loaded[index_path] = load_index(index_path)
+        return self._loaded[index_path]
+
+    def instance_file(self, path: Path, searched: Path) -> InstanceFile:
+        """`path` with what the index of its own folder says of it, named relative to
+        that index's folder (to the resolved `searched` folder when no index applies; by
+        `path` itself when it resolves outside that folder, a link to elsewhere)."""
+        resolved = path.resolve()
+        index_path = self.nearest(resolved.parent)
+        try:
+            name = resolved.relative_to(index_path.parent if index_path else searched).as_posix()
+        except ValueError:
+            name = path.as_posix()
+        entry = self.entries(index_path).get(name) if index_path else None
+        return InstanceFile(path, name, expectation(entry), expectation(entry, variant=True))
+
+
+def discover(target: Path, indexes: Indexes | None = None) -> list[InstanceFile]:
+    """Instance files at `target` (a file, or a folder searched recursively), sorted, each
+    with what the index of its own folder says of it (`Indexes`; pass one to share its
+    loaded indexes between calls).  The index of `target` itself is loaded too, so that
+    an unusable one is reported even when no instance below it uses it.
 
     Every ``*.txt`` path that is not a folder counts, a FIFO, a device or a dangling link
     too: reading it then fails with an error record, so it is reported, not skipped.
     """
-    index_path = find_index(target)
-    root = index_path.parent if index_path else (target if target.is_dir() else target.parent).resolve()
-    index = load_index(index_path) if index_path else {}
+    indexes = indexes or Indexes()
+    searched = (target if target.is_dir() else target.parent).resolve()
+    own_index = indexes.nearest(searched)
+    if own_index:
+        indexes.entries(own_index)
     files = sorted(p for p in target.rglob(f"*{INSTANCE_SUFFIX}") if not p.is_dir()) if target.is_dir() else [target]
-    found = []
-    for path in files:
-        resolved = path.resolve()
-        try:
-            name = resolved.relative_to(root).as_posix()
-        except ValueError:
-            name = path.as_posix()
-        entry = index.get(name)
-        found.append(InstanceFile(path, name, expectation(entry), expectation(entry, variant=True)))
-    return found
+    return [indexes.instance_file(path, searched) for path in files]
 
 
 def refresh_entries(path: Path, evidence: Mapping[str, Mapping[str, object]]) -> list[str]:

@@ -40,7 +40,7 @@ from pathlib import Path, PurePosixPath
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
 from crosscheck.harness.index import INFEASIBLE, Expected, InstanceFile
-from crosscheck.harness.plan import Choice, discover_all, plan_instance
+from crosscheck.harness.plan import Choice, plan_instance
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import formulations_of, ready_server, run_tasks
@@ -155,9 +155,10 @@ def judge_pair(related: Related, relation: str, original: RunRecord, again: RunR
                        original.instance, again.instance, first, second, reason)
 
 
-def morph(paths: list[Path], config: MorphConfig, on_pair: Callable[[PairVerdict], None] = lambda pair: None
+def morph(files: list[InstanceFile], config: MorphConfig, on_pair: Callable[[PairVerdict], None] = lambda pair: None
           ) -> MorphOutcome:
-    """Run and judge every instance under `paths` and its related instances (module docstring)."""
+    """Run and judge every instance of `files` (`crosscheck.harness.plan.discover_all`) and its
+    related instances (module docstring)."""
     config.out.mkdir(parents=True, exist_ok=True)
     results, verdicts = config.out / "morph.jsonl", config.out / "morph-verdicts.jsonl"
     repair_tail(results)
@@ -173,7 +174,7 @@ def morph(paths: list[Path], config: MorphConfig, on_pair: Callable[[PairVerdict
         outcome.pairs.append(pair)
         on_pair(pair)
 
-    planned = [(instance_file, plan_instance(instance_file, config.choice())) for instance_file in discover_all(paths)]
+    planned = [(instance_file, plan_instance(instance_file, config.choice())) for instance_file in files]
     ready_server(formulations_of(task for _, (_, tasks) in planned for task, _ in tasks))
     progress = Progress(sum(len(tasks) for _, (_, tasks) in planned), config.jobs, limit=config.time_limit,
                         mode=config.progress)

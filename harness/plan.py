@@ -5,12 +5,13 @@ The command line parses options and prints; deciding *what runs* happens here.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from crosscheck.harness.external import External
-from crosscheck.harness.index import Expected, InstanceFile, discover
+from crosscheck.harness.index import Expected, Indexes, InstanceFile, discover
 from crosscheck.harness.records import UNREADABLE, RunKey, RunRecord, Task
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.models.registry import load_instance
@@ -41,12 +42,32 @@ class Choice:
 
 
 def discover_all(paths: Iterable[Path]) -> list[InstanceFile]:
-    """The instance files of every path, each file once, in the order first found."""
+    """The instance files of every path, each file once (by its resolved path), in the
+    order first found, each index loaded once, and named uniquely (`unique_names`)."""
+    indexes = Indexes()
     found: dict[Path, InstanceFile] = {}
     for path in paths:
-        for instance_file in discover(path):
+        for instance_file in discover(path, indexes):
             found.setdefault(instance_file.path.resolve(), instance_file)
-    return list(found.values())
+    return unique_names(list(found.values()))
+
+
+def unique_names(files: list[InstanceFile]) -> list[InstanceFile]:
+    """`files` (distinct files) with no name shared: files that would share one (two
+    folders named with the same layout below them) are named by their paths as given
+    instead, keeping the name they shared as `InstanceFile.clashed_name`.
+
+    Paths as given differ between distinct files, so every round names one more file by
+    its path until the names are unique; a round that changes nothing ends it (only files
+    that are not distinct can then still share a name).
+    """
+    while True:
+        clashing = {name for name, count in Counter(f.name for f in files).items() if count > 1}
+        renamed = [replace(f, name=f.path.as_posix(), clashed_name=f.clashed_name or f.name) if f.name in clashing
+                   else f for f in files]
+        if renamed == files:
+            return files
+        files = renamed
 
 
 def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, choice: Choice,
@@ -81,13 +102,13 @@ def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[Run
                 for name, variant, command in runs for number in range(choice.repeat)]
 
 
-def plan_comparison(paths: Iterable[Path], choice: Choice, done: Mapping[RunKey, RunRecord]
+def plan_comparison(files: Iterable[InstanceFile], choice: Choice, done: Mapping[RunKey, RunRecord]
                     ) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
-    """The records a comparison already has (unreadable files, runs in `done` by their
-    `Task.key`) and the tasks still to run, in the order of the files found."""
+    """The records a comparison of `files` (`discover_all`) already has (unreadable files,
+    runs in `done` by their `Task.key`) and the tasks still to run, in the order of `files`."""
     records: list[RunRecord] = []
     tasks: list[tuple[Task, Expected]] = []
-    for instance_file in discover_all(paths):
+    for instance_file in files:
         unreadable, planned = plan_instance(instance_file, choice)
         records += unreadable
         for run, expected in planned:

@@ -1,0 +1,114 @@
+"""Which index judges each instance file, and what each is named, whichever folders are named.
+
+Each file's expected answer comes from the index of its own folder (the nearest
+``index.toml`` above it), so a verdict never depends on which folder the command names;
+two different files never share a record name within one run, and one file named twice
+runs once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import crosscheck.harness.index
+from crosscheck.harness.cli import EXIT_USAGE, EXIT_WRONG
+from crosscheck.harness.index import InstanceFile, discover
+from crosscheck.harness.plan import discover_all, unique_names
+from crosscheck.harness.records import read_records
+from crosscheck.harness.verdicts import Verdict, judge_all
+from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+
+SHORT_VAULT = "#######\n#@.a..#\n#######\n"  # optimum 2; VAULT's is 8
+
+
+@pytest.fixture
+def nest(tmp_path: Path) -> Path:
+    """``nest/idx/small.txt`` (optimum 8) with ``nest/idx/index.toml`` saying 9, and
+    ``nest/index.toml`` listing nothing of it."""
+    (tmp_path / "nest" / "idx").mkdir(parents=True)
+    (tmp_path / "nest" / "idx" / "small.txt").write_text(VAULT)
+    (tmp_path / "nest" / "idx" / "index.toml").write_text('["small.txt"]\noptimum = 9\n')
+    (tmp_path / "nest" / "index.toml").write_text('["elsewhere.txt"]\noptimum = 1\n')
+    return tmp_path / "nest"
+
+
+def test_a_file_is_looked_up_in_the_index_of_its_own_folder(nest: Path) -> None:
+    for target in (nest, nest / "idx", nest / "idx" / "small.txt"):
+        [found] = discover(target)
+        assert (found.name, found.expected) == ("small.txt", 9), target
+
+
+def test_each_index_is_loaded_once(nest: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (nest / "idx" / name).write_text(VAULT)
+    loaded: list[Path] = []
+    real = crosscheck.harness.index.load_index
+
+    def counting(path: Path) -> dict[str, dict[str, object]]:
+        loaded.append(path)
+        return real(path)
+
+    monkeypatch.setattr(crosscheck.harness.index, "load_index", counting)
+    assert len(discover_all([nest, nest / "idx"])) == 4
+    assert sorted(loaded) == [nest / "idx" / "index.toml", nest / "index.toml"]
+
+
+@pytest.mark.parametrize("named", ["nest", "nest/idx"])
+def test_the_verdict_does_not_depend_on_which_folder_is_named(nest: Path, named: str) -> None:
+    out = nest.parent / "runs.jsonl"
+    result = invoke("compare", str(nest.parent / named), "--solver", "keys-graph", "--out", str(out))
+    assert "small.txt: wrong-expected: solvers agree on 8, index says 9" in result.output
+    assert result.exit_code == EXIT_WRONG
+    assert [record.expected for record in read_records(out)] == [9]
+
+
+@pytest.mark.parametrize("named", ["nest", "nest/idx"])
+@pytest.mark.parametrize("command", ["compare", "morph"])
+def test_an_unusable_nested_index_stops_the_command_whichever_folder_is_named(
+        nest: Path, named: str, command: str) -> None:
+    index = nest / "idx" / "index.toml"
+    index.write_text('["small.txt"]\noptimun = 9\n')
+    out = nest.parent / ("runs.jsonl" if command == "compare" else "morph")
+    result = invoke(command, str(nest.parent / named), "--solver", "keys-graph", "--out", str(out))
+    assert result.output.startswith(f"Error: {index}:2: unknown key 'optimun' in [\"small.txt\"]")
+    assert result.exit_code == EXIT_USAGE
+
+
+def test_different_files_of_one_name_are_kept_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``study/keys/v.txt`` (indexed, optimum 8) and ``other/keys/v.txt`` (optimum 2) would
+    both be ``keys/v.txt``: merged, their runs read as a false optimum."""
+    for folder, text in (("study", VAULT), ("other", SHORT_VAULT)):
+        (tmp_path / folder / "keys").mkdir(parents=True)
+        (tmp_path / folder / "keys" / "v.txt").write_text(text)
+    (tmp_path / "study" / "index.toml").write_text('["keys/v.txt"]\noptimum = 8\n')
+    monkeypatch.chdir(tmp_path)
+    result = invoke("compare", "other", "study/keys/v.txt", "--solver", "keys-graph", "--out", "runs.jsonl")
+    assert result.exit_code == 0, result.output
+    assert ("note: 2 files would share the name keys/v.txt; named by their paths instead: "
+            "other/keys/v.txt, study/keys/v.txt") in result.stderr
+    records = read_records(tmp_path / "runs.jsonl")
+    assert sorted((r.instance, r.cost, r.expected) for r in records) == [("other/keys/v.txt", 2, None),
+                                                                       ("study/keys/v.txt", 8, 8)]
+    assert {verdict.verdict for verdict in judge_all(records)} == {Verdict.AGREE}
+
+
+def test_one_file_named_twice_runs_once(tmp_path: Path) -> None:
+    (tmp_path / "keys").mkdir()
+    (tmp_path / "keys" / "small.txt").write_text(VAULT)
+    out = tmp_path / "runs.jsonl"
+    result = invoke("compare", str(tmp_path), str(tmp_path / "keys"), str(tmp_path / "keys" / "small.txt"),
+                    "--solver", "keys-graph", "--out", str(out))
+    assert result.exit_code == 0 and "note:" not in result.stderr
+    assert [record.instance for record in read_records(out)] == ["keys/small.txt"]
+
+
+def test_renaming_ends_with_unique_names_when_a_new_name_clashes_again() -> None:
+    """``keys/x.txt`` (given as a file) and ``other/x.txt`` are both ``x.txt``; named by
+    their paths, the first then clashes with ``study/keys/x.txt``, named ``keys/x.txt``."""
+    files = [InstanceFile(Path("keys/x.txt"), "x.txt", 8, None), InstanceFile(Path("other/x.txt"), "x.txt", None, None),
+             InstanceFile(Path("study/keys/x.txt"), "keys/x.txt", 3, None)]
+    renamed = unique_names(files)
+    assert [(f.name, f.clashed_name, f.expected) for f in renamed] == [
+        ("keys/x.txt", "x.txt", 8), ("other/x.txt", "x.txt", None), ("study/keys/x.txt", "keys/x.txt", 3)]
