@@ -10,7 +10,9 @@ before and after and the time ratio NEW / OLD of the cells' medians.  Where both
 sides have repetitions, the ratio is judged against the noise: ``slower`` when every
 NEW run took longer than every OLD run and the medians differ by more than
 `NOISE_FACTOR`, ``faster`` the other way round, ``within noise`` otherwise.  With a
-single run on either side there is no noise to judge by (``one run``).
+single run on either side there is no noise to judge by (``one run``).  A cell where
+some run crashed (``error``, ``memout``) has no time to compare: its ratio is ``-`` and
+its time ``failed`` (the status columns show the crash).
 
 `changes` lists the cells whose status or instance verdict changed, that are flagged
 slower or faster, or (without repeats) whose ratio is past `UNREPEATED_FACTOR`
@@ -26,6 +28,7 @@ from crosscheck.harness.aggregate import Cell, cells, positive
 from crosscheck.harness.records import UNREADABLE, RunRecord
 from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
 from crosscheck.harness.wording import counted
+from crosscheck.solvers.base import FAILED_STATUSES
 
 #: With repeats, a slowdown or speedup beyond the runs' spread must also exceed this factor.
 NOISE_FACTOR = 1.1
@@ -49,13 +52,21 @@ class Change:
 
     @property
     def ratio(self) -> float | None:
-        if self.old is None or self.new is None:
+        """NEW's median seconds over OLD's; None without both, or when a run crashed (its time is no speed)."""
+        if self.old is None or self.new is None or self.crashed:
             return None
         return positive(self.new.seconds) / positive(self.old.seconds)
 
     @property
+    def crashed(self) -> bool:
+        """Whether some run of either side crashed (``error``, ``memout``)."""
+        return any(r.status in FAILED_STATUSES for cell in (self.old, self.new) if cell for r in cell.runs)
+
+    @property
     def timing(self) -> str:
-        """``slower``, ``faster``, ``within noise``, ``one run`` or ``-`` (see the module doc)."""
+        """``slower``, ``faster``, ``within noise``, ``one run``, ``failed`` or ``-`` (see the module doc)."""
+        if self.crashed:
+            return "failed"
         if self.old is None or self.new is None or self.ratio is None:
             return "-"
         if len(self.old.runs) < 2 or len(self.new.runs) < 2:

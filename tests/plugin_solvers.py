@@ -5,6 +5,7 @@ They exercise the harness's isolation and verdicts; none of them is a formulatio
 
 from __future__ import annotations
 
+import mmap
 import os
 import signal
 import subprocess
@@ -106,6 +107,17 @@ class Hog(Solver):
             blocks.append(bytearray(64 * 1024 * 1024))
 
 
+class Mapper(Solver):
+    """Maps 4 GB of address space at once, as a solver loading a large shared library does:
+    under a smaller memory limit the kernel refuses it (OSError, not MemoryError)."""
+
+    name, puzzle, summary = "test-mapper", "keys", "maps 4 GB of address space"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        with mmap.mmap(-1, 4 << 30):
+            return Answer(Status.TIMEOUT, message="mapped 4 GB: no memory limit refused it")
+
+
 class Liar(Solver):
     """Claims an optimum of 1 with a one-step plan (wrong on any vault needing more)."""
 
@@ -198,5 +210,5 @@ class Affinity(Solver):
         return Answer(Status.TIMEOUT, stats={"cores": ",".join(map(str, sorted(os.sched_getaffinity(0))))})
 
 
-SOLVERS: list[type[Solver]] = [Sleeper, Napper, Spinner, Crasher, Raiser, Terminated, Hog, Liar, AmphipodLiar, Plain, Absent, Spawner,
+SOLVERS: list[type[Solver]] = [Sleeper, Napper, Spinner, Crasher, Raiser, Terminated, Hog, Mapper, Liar, AmphipodLiar, Plain, Absent, Spawner,
                                Affinity]
