@@ -208,9 +208,14 @@ def notes(records: list[RunRecord]) -> str:
     lines = [verdict_line(v) if v.verdict is not Verdict.AGREE
              else f"{_name(v)}: agree on one line of evidence: {v.reason}"
              for v in verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
+    return "\n".join([*lines, *crash_reasons(records), summary_line(records, verdicts)]) + "\n"
+
+
+def summary_line(records: list[RunRecord], verdicts: list[InstanceVerdict]) -> str:
+    """The last line of `notes` (and the HTML page's): `verdict_count`, then `crashed` if any run did."""
     summary = verdict_count(verdicts)
     crashes = crashed(records)
-    return "\n".join([*lines, *crash_reasons(records), f"{summary}; {crashes}" if crashes else summary]) + "\n"
+    return f"{summary}; {crashes}" if crashes else summary
 
 
 def verdict_line(verdict: InstanceVerdict) -> str:
@@ -238,6 +243,13 @@ def crash_reasons(records: list[RunRecord]) -> list[str]:
     return [f"{solver}: {counted(counts[solver, status], status.value + ' run')}; on {run.instance}: "
             f"{first_line(run.message)}"
             for (solver, status), run in first.items()]
+
+
+def why_failed(record: RunRecord) -> str:
+    """Why a run failed, in full: a crashed run's message, a rejected plan's checker error; '' otherwise."""
+    if record.status in FAILED_STATUSES:
+        return record.message
+    return record.plan_error if record.plan_valid is False else ""
 
 
 def _crashed_runs(records: list[RunRecord]) -> list[RunRecord]:
