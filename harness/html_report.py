@@ -54,9 +54,12 @@ _CAPTIONS = {
 }
 
 
-def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]] = ()) -> str:
+def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]] = (),
+          read_notes: Sequence[str] = ()) -> str:
     """The page for `records` (already merged); `files` are the results files read, each
-    with its records as read, for the provenance section."""
+    with its records as read, for the provenance section; `read_notes` what reading and
+    merging them left out or assumed (a line cut short, an older schema, a run recorded
+    twice), shown under the page's lead."""
     verdicts = judge_all(records)
     sections = [
         ("verdicts", "Verdicts", _verdicts(records, verdicts)),
@@ -77,8 +80,17 @@ def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunR
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>crosscheck report</title>\n<style>\n{_asset('report.css')}</style>\n</head>\n<body>\n"
-            f'<h1>crosscheck report</h1>\n<p class="lead">{html.escape(lead)}</p>\n<nav>{nav}</nav>\n{body}\n'
+            f'<h1>crosscheck report</h1>\n<p class="lead">{html.escape(lead)}</p>\n{_read_notes(read_notes)}'
+            f"<nav>{nav}</nav>\n{body}\n"
             f"<script>\n{_asset('report.js')}</script>\n</body>\n</html>\n")
+
+
+def _read_notes(read_notes: Sequence[str]) -> str:
+    """The notes on reading the files, as a list ('' without any)."""
+    if not read_notes:
+        return ""
+    return ('<ul id="read-notes" class="note">' + "".join(f"<li>{html.escape(note)}</li>" for note in read_notes)
+            + "</ul>\n")
 
 
 def _asset(name: str) -> str:
