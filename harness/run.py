@@ -218,13 +218,16 @@ def limited_record(task: Task, expected: Expected) -> RunRecord:
         limit = task.memory_limit_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     _limit_cpu(task)
+    record = None
     try:
         record = run_task(task, expected)
     except MemoryError:
-        return failure(task, expected, Status.MEMOUT, f"memory limit of {task.memory_limit_mb} MB reached")
+        pass  # recorded below: here its traceback still holds the solver's frames, and their memory
     except BaseException as error:  # report, never crash silently
         record = failure(task, expected, Status.ERROR,
                          f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=5)}")
+    if record is None:
+        return failure(task, expected, Status.MEMOUT, f"memory limit of {task.memory_limit_mb} MB reached")
     return memout_if_limited(record, task.memory_limit_mb)
 
 

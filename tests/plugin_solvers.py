@@ -107,6 +107,17 @@ class Hog(Solver):
             blocks.append(bytearray(64 * 1024 * 1024))
 
 
+class Nibbler(Solver):
+    """Fills memory in small bites until refused, leaving no room to spare while its frames live."""
+
+    name, puzzle, summary = "test-nibbler", "keys", "allocates small blocks without bound"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        bites = []
+        while True:
+            bites.append([0] * 64)
+
+
 class Mapper(Solver):
     """Maps 4 GB of address space at once, as a solver loading a large shared library does:
     under a smaller memory limit the kernel refuses it (OSError, not MemoryError)."""
@@ -210,5 +221,5 @@ class Affinity(Solver):
         return Answer(Status.TIMEOUT, stats={"cores": ",".join(map(str, sorted(os.sched_getaffinity(0))))})
 
 
-SOLVERS: list[type[Solver]] = [Sleeper, Napper, Spinner, Crasher, Raiser, Terminated, Hog, Mapper, Liar, AmphipodLiar, Plain, Absent, Spawner,
-                               Affinity]
+SOLVERS: list[type[Solver]] = [Sleeper, Napper, Spinner, Crasher, Raiser, Terminated, Hog, Nibbler, Mapper, Liar,
+                               AmphipodLiar, Plain, Absent, Spawner, Affinity]

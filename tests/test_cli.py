@@ -162,12 +162,13 @@ def test_a_run_that_ignores_its_cpu_limit_is_killed_by_the_kernel(tmp_path: Path
 def test_crash_and_memory_hog_become_rows_and_the_run_goes_on(folder: Path, tmp_path: Path) -> None:
     out = tmp_path / "runs.jsonl"
     result = invoke("compare", str(folder), "--solver", "test-crasher", "--solver", "test-raiser",
-                    "--solver", "test-terminated", "--solver", "test-hog", "--solver", "test-mapper",
-                    "--solver", "test-liar", "--memory-limit", "512", "--time-limit", "20", "--out", str(out))
+                    "--solver", "test-terminated", "--solver", "test-hog", "--solver", "test-nibbler",
+                    "--solver", "test-mapper", "--solver", "test-liar", "--memory-limit", "512", "--time-limit", "20",
+                    "--out", str(out))
     records = {r.solver: r for r in read_records(out)}
     assert {name: r.status.value for name, r in records.items()} == {
         "-": "error", "test-crasher": "error", "test-raiser": "error", "test-terminated": "error",
-        "test-hog": "memout", "test-mapper": "memout", "test-liar": "optimal"}
+        "test-hog": "memout", "test-nibbler": "memout", "test-mapper": "memout", "test-liar": "optimal"}
     # a refused mmap is the limit too, said with the error's own words
     assert records["test-mapper"].message.startswith("memory limit of 512 MB reached: OSError: ")
     assert "cannot allocate memory" in records["test-mapper"].message.lower()

@@ -487,9 +487,9 @@ def test_an_allocation_failure_under_a_memory_limit_is_a_memout(message: str, li
 
 
 def test_a_failed_runs_seconds_are_its_wall_time_and_a_memouts_peak_is_unknown() -> None:
-    ran = {"instance": "v.txt", "puzzle": "keys", "solver": "s", "seconds": 0.0, "wall_seconds": 1.5,
-           "peak_memory_mb": 39.0}
-    memout, error, timeout = (failed_figures(RunRecord(status=status, **ran))
+    ran = RunRecord(instance="v.txt", puzzle="keys", solver="s", status=Status.TIMEOUT, seconds=0.0,
+                    wall_seconds=1.5, peak_memory_mb=39.0)
+    memout, error, timeout = (failed_figures(ran.model_copy(update={"status": status}))
                               for status in (Status.MEMOUT, Status.ERROR, Status.TIMEOUT))
     assert (memout.seconds, memout.peak_memory_mb) == (1.5, None)
     assert (error.seconds, error.peak_memory_mb) == (1.5, 39.0)
