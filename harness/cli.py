@@ -1,6 +1,6 @@
 """The ``crosscheck`` command line.
 
-Exit statuses of ``solve`` and ``compare``:
+Exit statuses of ``solve`` and ``compare`` (and of ``report``, on the records it reads):
 
 - 0: every plan is valid and no two answers contradict each other or the index
   (instances without an exact answer within the limits are ``unverified``, not failures);
@@ -12,7 +12,8 @@ Exit statuses of ``solve`` and ``compare``:
 
 Every command exits 2 (`EXIT_USAGE`) on input it cannot use, with one line on stderr
 naming it: a results file with a line that is not a run record (``FILE:LINE[:COLUMN]:
-what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), or an instance
+what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), results files
+holding no record at all (``no records in FILE``), or an instance
 path given to `solve` that is not a regular file, or an ``index.toml`` that is not TOML,
 holds an unknown key or a value of the wrong type (`crosscheck.harness.index.BadIndex`).
 """
