@@ -451,7 +451,7 @@ def _read_files(paths: tuple[Path, ...]) -> tuple[list[tuple[str, list[RunRecord
     """Each results file's name and records, and the notes on reading them (a last line
     cut short, records of an older schema: `ResultsFile.notes`; a file without records
     among others), each also on stderr.  `BadInput` when no file holds a record (nothing
-    to report), or a line is not a record (`_read`)."""
+    to report), or when a line is not a record (naming it as `_read` does)."""
     from crosscheck.harness.records import read_results
     from crosscheck.harness.schema import UnreadableRecord
 

@@ -8,13 +8,16 @@ offline, and can be mailed.  The page is built with the standard library (`html.
 on every value from the records): one page of tables and figures needs no template
 engine.
 
-Sections, in order: the verdicts (counts, every instance whose verdict is not ``agree``
-with its reason, how many independent provers the agreements rest on); per-family
+Under the lead, the notes on reading the files (a line cut short, an older schema, a
+run recorded twice).  Sections, in order: the verdicts (the terminal's summary line,
+counts, every instance whose verdict is not ``agree`` with its reason, the runs that
+crashed and why, how many independent provers the agreements rest on); per-family
 aggregates (`crosscheck.harness.aggregate.family_rows`); the per-solver summary; paired
 statistics (`crosscheck.harness.paired`); figures; the run table, one row per
 (instance, solver), sortable and filterable by puzzle, family, solver, status and
-verdict; and the provenance of the runs (versions, commits, limits, clock, machine)
-with the files merged and how many of each file's records were used.
+verdict, a failed run's row with its message; and the provenance of the runs
+(versions, commits, limits, clock, machine) with the files merged and how many of each
+file's records were used.
 """
 
 from __future__ import annotations

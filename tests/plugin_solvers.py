@@ -5,7 +5,6 @@ They exercise the harness's isolation and verdicts; none of them is a formulatio
 
 from __future__ import annotations
 
-import mmap
 import os
 import signal
 import subprocess
@@ -120,11 +119,15 @@ class Nibbler(Solver):
 
 class Mapper(Solver):
     """Maps 4 GB of address space at once, as a solver loading a large shared library does:
-    under a smaller memory limit the kernel refuses it (OSError, not MemoryError)."""
+    under a smaller memory limit the kernel refuses it (OSError, not MemoryError).  Its
+    module is imported here, in the run: a run forked from a large server may already be
+    refused the loading of ``mmap``'s own shared library (ImportError), never the others."""
 
     name, puzzle, summary = "test-mapper", "keys", "maps 4 GB of address space"
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        import mmap
+
         with mmap.mmap(-1, 4 << 30):
             return Answer(Status.TIMEOUT, message="mapped 4 GB: no memory limit refused it")
 
