@@ -1,6 +1,6 @@
 """The ``crosscheck`` command line.
 
-Exit statuses of ``solve`` and ``compare``:
+Exit statuses of ``solve`` and ``compare`` (and of ``report``, on the records it reads):
 
 - 0: every plan is valid and no two answers contradict each other or the index
   (instances without an exact answer within the limits are ``unverified``, not failures);
@@ -12,7 +12,8 @@ Exit statuses of ``solve`` and ``compare``:
 
 Every command exits 2 (`EXIT_USAGE`) on input it cannot use, with one line on stderr
 naming it: a results file with a line that is not a run record (``FILE:LINE[:COLUMN]:
-what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), or an instance
+what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), results files
+holding no record at all (``no records in FILE``), or an instance
 path given to `solve` that is not a regular file, or an ``index.toml`` that is not TOML,
 holds an unknown key or a value of the wrong type (`crosscheck.harness.index.BadIndex`).
 """
@@ -455,18 +456,45 @@ def _shard(text: str | None) -> Shard | None:
 
 def _read_all(paths: tuple[Path, ...]) -> list[RunRecord]:
     """The records of several results files (the parts of a sharded comparison, say),
-    one per run: a run recorded twice keeps its later record, with a warning on stderr."""
-    return _merged([(str(path), _read(path)) for path in paths])
+    one per run: a run recorded twice keeps its later record, with a warning on stderr
+    (`_read_files` says what else)."""
+    return _merged(_read_files(paths)[0])[0]
 
 
-def _merged(files: list[tuple[str, list[RunRecord]]]) -> list[RunRecord]:
-    """The records of `files` (name, records) merged as `_read_all` says."""
+def _read_files(paths: tuple[Path, ...]) -> tuple[list[tuple[str, list[RunRecord]]], list[str]]:
+    """Each results file's name and records, and the notes on reading them (a last line
+    cut short, records of an older schema: `ResultsFile.notes`; a file without records
+    among others), each also on stderr.  `BadInput` when no file holds a record (nothing
+    to report), or when a line is not a record (naming it as `_read` does)."""
+    from crosscheck.harness.records import read_results
+    from crosscheck.harness.schema import UnreadableRecord
+
+    named, notes = [], []
+    for path in paths:
+        try:
+            contents = read_results(path)
+        except UnreadableRecord as error:
+            raise BadInput(str(error)) from None
+        named.append((str(path), contents.records))
+        notes += contents.notes(str(path))
+    if any(records for _, records in named):
+        notes += [f"{name}: no records" for name, records in named if not records]
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
+    if not any(records for _, records in named):
+        raise BadInput(f"no records in {', '.join(map(str, paths))}")
+    return named, notes
+
+
+def _merged(files: list[tuple[str, list[RunRecord]]]) -> tuple[list[RunRecord], list[str]]:
+    """The records of `files` (name, records) merged as `_read_all` says, and the warnings
+    (also on stderr)."""
     from crosscheck.harness.shard import merge
 
     records, warnings = merge(files)
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
-    return records
+    return records, warnings
 
 
 def _run_saving(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None, out: Path,
@@ -734,8 +762,9 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
     A table for people is followed by the environment of the runs (when, by which command
     and commit, on which machine, how many at a time), then the verdict notes.
 
-    A line that is not a run record (a last line cut short by a kill aside) stops it:
-    exit 2 with FILE:LINE[:COLUMN]: what is wrong."""
+    A line that is not a run record (a last line cut short by a kill aside: a note says
+    so), or files without a record, stop it: exit 2 with FILE[:LINE[:COLUMN]]: what is
+    wrong.  Else the exit status is `compare`'s for the same records (`_exit_status`)."""
     from crosscheck.harness.report import notes, render
 
     if against:
@@ -745,19 +774,33 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
         sys.exit(_report_diff(files, against, fmt, output, fail_on_slower))
     if fail_on_slower:
         raise click.UsageError("--fail-on-slower goes with --against")
-    named = [(str(path), _read(path)) for path in files]
-    records = _merged(named)
-    if fmt == "parquet":
-        if output is None or by != "run":
-            raise click.UsageError("--format parquet writes the tidy rows (--by run) to a file: add -o FILE.parquet")
-        _need_analysis_extra("--format parquet")
+    parquet = _parquet_file(by, output) if fmt == "parquet" else None
+    if fmt == "html" and by != "run":
+        raise click.UsageError("--format html holds every table; --by is for the other formats")
+    named, read_notes = _read_files(files)
+    records, warnings = _merged(named)
+    if parquet is not None:
         from crosscheck.harness.tidy import write_parquet
 
-        write_parquet(records, output)
+        write_parquet(records, parquet)
     else:
-        _write(_html(records, named, by) if fmt == "html" else render(records, fmt, by, environment=True), output)
+        _write(_html(records, named, [*read_notes, *warnings]) if fmt == "html"
+               else render(records, fmt, by, environment=True), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(records), err=True, nl=False)
+    sys.exit(_exit_status(records))
+
+
+def _parquet_file(by: str, output: Path | None) -> Path:
+    """The file `--format parquet` writes (`output`); a usage error for what it cannot do,
+    saying what instead, and `BadInput` without the analysis extra."""
+    if by != "run":
+        raise click.UsageError(f"--format parquet writes the tidy rows, one per run, not --by {by}: drop --by, "
+                               f"or use --by {by} --format csv (or json)")
+    if output is None:
+        raise click.UsageError("--format parquet writes a file: add -o FILE.parquet")
+    _need_analysis_extra("--format parquet")
+    return output
 
 
 def _need_analysis_extra(what: str) -> None:
@@ -770,12 +813,10 @@ def _need_analysis_extra(what: str) -> None:
                        "pip install 'crosscheck[analysis]'")
 
 
-def _html(records: list[RunRecord], files: list[tuple[str, list[RunRecord]]], by: str) -> str:
-    if by != "run":
-        raise click.UsageError("--format html holds every table; --by is for the other formats")
+def _html(records: list[RunRecord], files: list[tuple[str, list[RunRecord]]], read_notes: list[str]) -> str:
     from crosscheck.harness.html_report import build  # matplotlib is slow to import; only this format needs it
 
-    return build(records, files)
+    return build(records, files, read_notes)
 
 
 def _write(text: str, output: Path | None) -> None:

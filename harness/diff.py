@@ -8,7 +8,7 @@ worse* when it moved towards the top of `crosscheck.harness.verdicts.Verdict`'s 
 Per instance and solver (a pair, a `crosscheck.harness.aggregate.Cell` on each side):
 the status before and after and the time ratio NEW / OLD of the medians, on the clock
 `crosscheck.harness.diff_basis.basis` chooses.  Times are compared only where both sides
-are exact (a timeout's time is the limit, a memout's is 0).  Where both sides have
+are exact (a timeout's time is the limit, a crash's the time until it died).  Where both sides have
 repetitions, the ratio is judged against the noise: ``slower`` when every NEW run took
 longer than every OLD run and the medians differ by more than `NOISE_FACTOR`,
 ``faster`` the other way round, ``within noise`` otherwise.  With a single run on either

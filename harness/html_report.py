@@ -8,13 +8,16 @@ offline, and can be mailed.  The page is built with the standard library (`html.
 on every value from the records): one page of tables and figures needs no template
 engine.
 
-Sections, in order: the verdicts (counts, every instance whose verdict is not ``agree``
-with its reason, how many independent provers the agreements rest on); per-family
+Under the lead, the notes on reading the files (a line cut short, an older schema, a
+run recorded twice).  Sections, in order: the verdicts (the terminal's summary line,
+counts, every instance whose verdict is not ``agree`` with its reason, the runs that
+crashed and why, how many independent provers the agreements rest on); per-family
 aggregates (`crosscheck.harness.aggregate.family_rows`); the per-solver summary; paired
 statistics (`crosscheck.harness.paired`); figures; the run table, one row per
 (instance, solver), sortable and filterable by puzzle, family, solver, status and
-verdict; and the provenance of the runs (versions, commits, limits, clock, machine)
-with the files merged and how many of each file's records were used.
+verdict, a failed run's row with its message; and the provenance of the runs
+(versions, commits, limits, clock, machine) with the files merged and how many of each
+file's records were used.
 """
 
 from __future__ import annotations
@@ -31,9 +34,11 @@ from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
 from crosscheck.harness.plots import Plot, plots, svg
 from crosscheck.harness.records import RunRecord
-from crosscheck.harness.report import SUMMARY_COLUMNS, columns_for, row_cells, summary_rows
+from crosscheck.harness.records import UNREADABLE
+from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, row_cells,
+                                       summary_line, summary_rows, why_failed)
 from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
-from crosscheck.harness.wording import counted
+from crosscheck.harness.wording import counted, first_line
 
 #: The filters of the run table: the row attribute each one reads, and its label.
 FILTERS = ("puzzle", "family", "solver", "status", "verdict")
@@ -45,12 +50,15 @@ ENVIRONMENT_ORDER = ("commit", "source", "crosscheck", "python", "ortools", "pyd
 PER_RUN = ("started", "load_average")
 
 
-def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]] = ()) -> str:
+def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]] = (),
+          read_notes: Sequence[str] = ()) -> str:
     """The page for `records` (already merged); `files` are the results files read, each
-    with its records as read, for the provenance section."""
+    with its records as read, for the provenance section; `read_notes` what reading and
+    merging them left out or assumed (a line cut short, an older schema, a run recorded
+    twice), shown under the page's lead."""
     verdicts = judge_all(records)
     sections = [
-        ("verdicts", "Verdicts", _verdicts(verdicts)),
+        ("verdicts", "Verdicts", _verdicts(records, verdicts)),
         ("families", "Per family", _families(records)),
         ("solvers", "Per solver", _table(SUMMARY_COLUMNS, summary_rows(list(records)))),
         ("paired", "Paired statistics", _paired(records)),
@@ -60,14 +68,25 @@ def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunR
     ]
     nav = " ".join(f'<a href="#{key}">{title}</a>' for key, title, _ in sections)
     body = "\n".join(f'<section id="{key}">\n<h2>{title}</h2>\n{content}\n</section>' for key, title, content in sections)
-    instances = len(verdicts)
-    lead = (f"{counted(len(records), 'run')} of {counted(len({r.solver for r in records}), 'solver')} on "
-            f"{counted(instances, 'instance')} from {counted(len(files), 'file')}")
+    runs = [r for r in records if r.solver != UNREADABLE]  # an unreadable file's record is no run
+    unreadable = len(records) - len(runs)
+    lead = (f"{counted(len(runs), 'run')} of {counted(len({r.solver for r in runs}), 'solver')} on "
+            f"{counted(len(verdicts), 'instance')} from {counted(len(files), 'file')}"
+            + (f"; {counted(unreadable, 'unreadable instance file')}" if unreadable else ""))
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>crosscheck report</title>\n<style>\n{_asset('report.css')}</style>\n</head>\n<body>\n"
-            f'<h1>crosscheck report</h1>\n<p class="lead">{html.escape(lead)}</p>\n<nav>{nav}</nav>\n{body}\n'
+            f'<h1>crosscheck report</h1>\n<p class="lead">{html.escape(lead)}</p>\n{_read_notes(read_notes)}'
+            f"<nav>{nav}</nav>\n{body}\n"
             f"<script>\n{_asset('report.js')}</script>\n</body>\n</html>\n")
+
+
+def _read_notes(read_notes: Sequence[str]) -> str:
+    """The notes on reading the files, as a list ('' without any)."""
+    if not read_notes:
+        return ""
+    return ('<ul id="read-notes" class="note">' + "".join(f"<li>{html.escape(note)}</li>" for note in read_notes)
+            + "</ul>\n")
 
 
 def _asset(name: str) -> str:
@@ -95,9 +114,10 @@ def _name(verdict: InstanceVerdict) -> str:
     return verdict.instance + (" [variant]" if verdict.variant else "")
 
 
-def _verdicts(verdicts: list[InstanceVerdict]) -> str:
-    """Counts per verdict (worst first), every verdict other than agree with its reason,
-    and the independent provers behind the agreements."""
+def _verdicts(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
+    """The summary line of the terminal's notes, counts per verdict (worst first), every
+    verdict other than agree with its reason, the runs that crashed and why, and the
+    independent provers behind the agreements."""
     counts = Counter(v.verdict for v in verdicts)
     count_rows = [[verdict.value, str(counts[verdict])] for verdict in Verdict if counts[verdict]]
     rank = {verdict: number for number, verdict in enumerate(Verdict)}
@@ -110,12 +130,24 @@ def _verdicts(verdicts: list[InstanceVerdict]) -> str:
     problems = (_table(("instance", "verdict", "reason"), problem_rows, ' id="problems"', problem_classes)
                 if others else '<p id="problems">Every instance: agree.</p>')
     return "\n".join([
+        f'<p id="summary">{html.escape(summary_line(list(records), verdicts))}</p>',
         _table(("verdict", "instances"), count_rows, ' id="verdict-counts"'),
-        f"<h3>Instances whose verdict is not agree ({len(others)})</h3>", problems,
+        f"<h3>Instances whose verdict is not agree ({len(others)})</h3>", problems, _crashes(records),
         "<h3>Independent provers behind each agreement</h3>",
         '<p class="note">How many formulations sharing no answer-deciding component proved the agreed answer.</p>',
         _table(("independent provers", "instances"), prover_rows, ' id="provers"'),
     ])
+
+
+def _crashes(records: Sequence[RunRecord]) -> str:
+    """How many runs crashed, and per solver and status why its first such run did (the
+    terminal's `crash_reasons`); each crashed run's row in the run table says why it did."""
+    summary = crashed(list(records))
+    if not summary:
+        return ""
+    reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in crash_reasons(list(records)))
+    return (f"<h3>Runs that crashed</h3>\n<p>{html.escape(summary)}</p>\n<ul id=\"crashes\">{reasons}</ul>\n"
+            '<p class="note">The run table gives every crashed run\'s message (filter its status).</p>')
 
 
 def _families(records: Sequence[RunRecord]) -> str:
@@ -184,19 +216,23 @@ def _figure(plot: Plot) -> str:
 
 
 def _runs(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
-    """The run table with its filters: every row names its instance and verdict."""
+    """The run table with its filters: every row names its instance and verdict, and a
+    failed run's row why it failed (the first line of each distinct message; all of it in
+    the row's title, shown on hover)."""
     by_key = {(v.instance, v.variant): v for v in verdicts}
     groups = repetitions(records)
     repeated = any(len(group) > 1 for group in groups)
-    body, filtered = [], []
+    body, filtered, titles = [], [], []
     for group in groups:
         first = group[0]
         verdict = by_key[first.instance, first.variant]
         row = row_cells(group, verdict, repeated)
         values = {"puzzle": first.puzzle or "-", "family": family(first.instance, first.variant),
                   "solver": first.solver, "status": row[2], "verdict": verdict.verdict.value}
-        body.append([values["puzzle"], values["family"], *row])
+        reasons = list(dict.fromkeys(reason for run in group if (reason := why_failed(run))))
+        body.append([values["puzzle"], values["family"], *row, " / ".join(map(first_line, reasons))])
         filtered.append(values)
+        titles.append(f' title="{html.escape(chr(10).join(reasons))}"' if reasons else "")
     selects = []
     for name in FILTERS:
         options = "".join(f'<option value="{html.escape(c)}">{html.escape(c)}</option>'
@@ -206,9 +242,10 @@ def _runs(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
     controls = ('<div class="controls">' + "".join(selects) + '<label>search <input id="search" type="search">'
                 '</label><span id="shown"></span></div>')
     note = '<p class="note">Click a column to sort; the view is kept in the address, so it can be bookmarked.</p>'
-    attributes = ["".join(f' data-{name}="{html.escape(value)}"' for name, value in values.items())
-                  for values in filtered]
-    return note + controls + _table(("puzzle", "family", *columns_for(repeated)), body, ' id="runs"', attributes)
+    attributes = ["".join(f' data-{name}="{html.escape(value)}"' for name, value in values.items()) + title
+                  for values, title in zip(filtered, titles, strict=True)]
+    columns = ("puzzle", "family", *columns_for(repeated), "message")
+    return note + controls + _table(columns, body, ' id="runs"', attributes)
 
 
 def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]]) -> str:

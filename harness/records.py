@@ -2,8 +2,8 @@
 
 A record is written (and flushed to disk) as soon as its run ends, so an interrupted
 or crashed comparison loses nothing already computed; `read_records` skips a last
-line cut short by a kill, and refuses any other line that is not a record, naming
-file, line and what is wrong.
+line cut short by a kill (`read_results` says so), and refuses any other line that is
+not a record, naming file, line and what is wrong.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ import platform
 import shlex
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from importlib import metadata
@@ -26,6 +28,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord, upgrade
+from crosscheck.harness.wording import counted
 from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
 
 #: The solver name of the record standing for a file that could not be read or parsed.
@@ -258,18 +261,46 @@ def read_records(path: Path) -> list[RunRecord]:
     Every other line must be a record: one that is not raises `MalformedRecord`, and a
     record of a newer schema version `NewerSchemaError`, each naming ``FILE:LINE`` (and
     the column where JSON gives one) and what is wrong.  Records of older schema versions
-    load with defaults for the newer fields.
+    load with defaults for the newer fields.  `read_results` also says what was skipped.
     """
-    return list(_iter_records(path)) if path.exists() else []
+    return read_results(path).records
 
 
-def _iter_records(path: Path) -> Iterator[RunRecord]:
+@dataclass(frozen=True)
+class ResultsFile:
+    """A results file as read by `read_results`: its records, and the number of its last
+    line when that was cut short (and left out), else None."""
+
+    records: list[RunRecord]
+    cut_line: int | None = None
+
+    def notes(self, name: str) -> list[str]:
+        """What a reader of the file `name` should be told: a last line left out, and
+        records of older schema versions (read with defaults for the fields added since)."""
+        notes = []
+        if self.cut_line is not None:
+            notes.append(f"{name}:{self.cut_line}: last line cut short (a run interrupted while its record was "
+                         "written); left out")
+        old = Counter(r.schema_version for r in self.records if r.schema_version < SCHEMA_VERSION)
+        if old:
+            versions = " and ".join(str(version) for version in sorted(old))
+            notes.append(f"{name}: {counted(old.total(), 'record')} of schema version {versions} (this crosscheck "
+                         f"writes {SCHEMA_VERSION}): fields added since take their defaults")
+        return notes
+
+
+def read_results(path: Path) -> ResultsFile:
+    """`read_records`, with the number of a last line cut short (nothing for a missing file)."""
+    records: list[RunRecord] = []
+    if not path.exists():
+        return ResultsFile(records)
     with open(path, "rb") as handle:  # bytes: a line that is not UTF-8 is named like any other bad line
         for number, line in enumerate(handle, start=1):
-            if not line.endswith(b"\n"):
-                return  # the last line was cut short by an interruption
+            if not line.endswith(b"\n"):  # the last line, cut short by an interruption
+                return ResultsFile(records, number if line.strip() else None)
             if line.strip():
-                yield parse_record(line, f"{path}:{number}")
+                records.append(parse_record(line, f"{path}:{number}"))
+    return ResultsFile(records)
 
 
 def parse_record(line: bytes, where: str) -> RunRecord:

@@ -112,7 +112,9 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
     """One row per (puzzle, solver): how many runs ended how, and the times of the exact ones.
 
     Times are first summarised per instance (the median over its repetitions), then over
-    instances, so an instance run five times weighs as much as one run once.
+    instances, so an instance run five times weighs as much as one run once; only exact
+    answers' times count.  The peak memory is over the runs that did not run out of it
+    (a memout is counted in its column).
     """
     groups: dict[tuple[str, str], list[RunRecord]] = {}
     for record in records:
@@ -124,7 +126,8 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
         times = [statistics.median(r.seconds for r in group) for group in per_instance]
         cpu = [statistics.median(cpus) for group in per_instance
                if (cpus := [r.cpu_seconds for r in group if r.cpu_seconds is not None])]
-        peaks = [r.peak_memory_mb for r in runs if r.peak_memory_mb is not None]
+        # a memout's resident peak is not what it needed (crosscheck.harness.run.failed_figures; older records have one)
+        peaks = [r.peak_memory_mb for r in runs if r.peak_memory_mb is not None and r.status is not Status.MEMOUT]
         counts = [sum(r.exact for r in runs), *(sum(r.status is status for r in runs)
                   for status in (Status.FEASIBLE, Status.TIMEOUT, Status.MEMOUT, Status.ERROR))]
         table.append([
@@ -229,9 +232,14 @@ def notes(records: list[RunRecord]) -> str:
     lines = [verdict_line(v) if v.verdict is not Verdict.AGREE
              else f"{_name(v)}: agree on one line of evidence: {v.reason}"
              for v in verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
+    return "\n".join([*lines, *crash_reasons(records), summary_line(records, verdicts)]) + "\n"
+
+
+def summary_line(records: list[RunRecord], verdicts: list[InstanceVerdict]) -> str:
+    """The last line of `notes` (and the HTML page's): `verdict_count`, then `crashed` if any run did."""
     summary = verdict_count(verdicts)
     crashes = crashed(records)
-    return "\n".join([*lines, *crash_reasons(records), f"{summary}; {crashes}" if crashes else summary]) + "\n"
+    return f"{summary}; {crashes}" if crashes else summary
 
 
 def verdict_line(verdict: InstanceVerdict) -> str:
@@ -259,6 +267,13 @@ def crash_reasons(records: list[RunRecord]) -> list[str]:
     return [f"{solver}: {counted(counts[solver, status], status.value + ' run')}; on {run.instance}: "
             f"{first_line(run.message)}"
             for (solver, status), run in first.items()]
+
+
+def why_failed(record: RunRecord) -> str:
+    """Why a run failed, in full: a crashed run's message, a rejected plan's checker error; '' otherwise."""
+    if record.status in FAILED_STATUSES:
+        return record.message
+    return record.plan_error if record.plan_valid is False else ""
 
 
 def _crashed_runs(records: list[RunRecord]) -> list[RunRecord]:

@@ -7,7 +7,9 @@ grace period).  A wall-clock limit is enforced from outside; a CPU-time limit by
 kernel (RLIMIT_CPU), with a wall-clock cap of `WALL_CAP_FACTOR` times it from outside
 for runs that wait without computing.  A run that is killed, runs out of
 memory or dies becomes a record (`timeout`, `memout`, `error`) and the other runs
-carry on.
+carry on.  Out of memory means a MemoryError, a death by signal under the limit, or an
+error whose message shows a refused allocation under the limit (`memout_if_limited`); a
+failed run's seconds are the wall time until it died (`failed_figures`).
 
 How a run's process starts (`Start`): from a forkserver that has imported every solver once
 (``"forkserver"``, for many runs: each starts in milliseconds, whatever it solves), or forked from
@@ -46,7 +48,7 @@ from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, 
 from crosscheck.harness.records import RunRecord, Task, command_source, environment, plugin_source, start_facts
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
-from crosscheck.solvers.base import Deadline, Result, Stats, Status
+from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
 from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups, origin,
                                          registered)
@@ -56,6 +58,10 @@ GRACE_SECONDS = 5.0
 #: Under a CPU-time limit, a run is also killed after this many times its hard limit in
 #: wall seconds (a run blocked on a sleep or a stuck child spends no CPU time).
 WALL_CAP_FACTOR = 10
+
+#: What an error's message says when memory could not be had: the exception, the loader's
+#: words for a shared library it could not map, ENOMEM's text, C++'s exception.
+ALLOCATION_FAILURES = ("MemoryError", "failed to map segment", "cannot allocate memory", "std::bad_alloc")
 
 #: How a run's child process starts (see the module doc).
 Start = Literal["forkserver", "fork"]
@@ -215,13 +221,31 @@ def limited_record(task: Task, expected: Expected) -> RunRecord:
         limit = task.memory_limit_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     _limit_cpu(task)
+    record = None
     try:
-        return run_task(task, expected)
+        record = run_task(task, expected)
     except MemoryError:
-        return failure(task, expected, Status.MEMOUT, f"memory limit of {task.memory_limit_mb} MB reached")
+        pass  # recorded below: here its traceback still holds the solver's frames, and their memory
     except BaseException as error:  # report, never crash silently
-        return failure(task, expected, Status.ERROR,
-                        f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=5)}")
+        record = failure(task, expected, Status.ERROR,
+                         f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=5)}")
+    if record is None:
+        return failure(task, expected, Status.MEMOUT, f"memory limit of {task.memory_limit_mb} MB reached")
+    return memout_if_limited(record, task.memory_limit_mb)
+
+
+def memout_if_limited(record: RunRecord, memory_limit_mb: int | None) -> RunRecord:
+    """`record` as a `memout` when it is an `error` of a run under a memory limit whose
+    message shows a failed allocation (`ALLOCATION_FAILURES`, in any case): the limit is
+    why, even where no MemoryError said so (a shared library that cannot be mapped, an
+    mmap refused).  Any other record, and every error of a run without a limit, unchanged."""
+    if memory_limit_mb is None or record.status is not Status.ERROR:
+        return record
+    text = record.message.lower()
+    if not any(sign.lower() in text for sign in ALLOCATION_FAILURES):
+        return record
+    return record.model_copy(update={"status": Status.MEMOUT,
+                                     "message": f"memory limit of {memory_limit_mb} MB reached: {record.message}"})
 
 
 def _limit_cpu(task: Task) -> None:
@@ -327,7 +351,19 @@ def settled(record: RunRecord | None, task: Task, expected: Expected, exitcode: 
     (`exitcode`, and `usage` read before it was killed)."""
     if record is None:
         record = _judged(task, expected, exitcode, elapsed).model_copy(update=usage.fields() if usage else {})
-    return record.model_copy(update={"wall_seconds": round(elapsed, 6)})
+    return failed_figures(record.model_copy(update={"wall_seconds": round(elapsed, 6)}))
+
+
+def failed_figures(record: RunRecord) -> RunRecord:
+    """A failed run's figures (`error`, `memout`; any other record unchanged): its
+    `seconds` are the wall time until it died (`wall_seconds`), not the solver's own
+    (it has none, or stopped counting when it crashed), and a memout's peak memory is
+    unknown: the limit is on address space, and the resident peak of a run refused more
+    of it says nothing of what it needed."""
+    if record.status not in FAILED_STATUSES or record.wall_seconds is None:
+        return record
+    peak = None if record.status is Status.MEMOUT else record.peak_memory_mb
+    return record.model_copy(update={"seconds": record.wall_seconds, "peak_memory_mb": peak})
 
 
 def waited(ready: Callable[[float | None], bool], limit: float | None,

@@ -106,6 +106,32 @@ class Hog(Solver):
             blocks.append(bytearray(64 * 1024 * 1024))
 
 
+class Nibbler(Solver):
+    """Fills memory in small bites until refused, leaving no room to spare while its frames live."""
+
+    name, puzzle, summary = "test-nibbler", "keys", "allocates small blocks without bound"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        bites = []
+        while True:
+            bites.append([0] * 64)
+
+
+class Mapper(Solver):
+    """Maps 4 GB of address space at once, as a solver loading a large shared library does:
+    under a smaller memory limit the kernel refuses it (OSError, not MemoryError).  Its
+    module is imported here, in the run: a run forked from a large server may already be
+    refused the loading of ``mmap``'s own shared library (ImportError), never the others."""
+
+    name, puzzle, summary = "test-mapper", "keys", "maps 4 GB of address space"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        import mmap
+
+        with mmap.mmap(-1, 4 << 30):
+            return Answer(Status.TIMEOUT, message="mapped 4 GB: no memory limit refused it")
+
+
 class Liar(Solver):
     """Claims an optimum of 1 with a one-step plan (wrong on any vault needing more)."""
 
@@ -198,5 +224,5 @@ class Affinity(Solver):
         return Answer(Status.TIMEOUT, stats={"cores": ",".join(map(str, sorted(os.sched_getaffinity(0))))})
 
 
-SOLVERS: list[type[Solver]] = [Sleeper, Napper, Spinner, Crasher, Raiser, Terminated, Hog, Liar, AmphipodLiar, Plain, Absent, Spawner,
-                               Affinity]
+SOLVERS: list[type[Solver]] = [Sleeper, Napper, Spinner, Crasher, Raiser, Terminated, Hog, Nibbler, Mapper, Liar,
+                               AmphipodLiar, Plain, Absent, Spawner, Affinity]

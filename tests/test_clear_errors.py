@@ -3,6 +3,7 @@ malformed results files, instance paths that are not regular files."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import sys
@@ -15,7 +16,7 @@ import pytest
 
 from crosscheck.harness.cli import EXIT_FAILED_RUNS, EXIT_USAGE
 from crosscheck.harness.records import RunRecord, plugin_source, read_records
-from crosscheck.harness.schema import MalformedRecord
+from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord
 from crosscheck.harness.tidy import load
 from crosscheck.solvers.base import Status
 from tests.plugin_solvers import Crasher
@@ -69,11 +70,59 @@ def test_a_line_that_is_not_utf8_names_its_byte(tmp_path: Path) -> None:
 
 
 def test_a_cut_last_line_is_still_skipped_by_every_reader(tmp_path: Path) -> None:
+    """Skipped (a run interrupted mid-write is expected), but one note names file and line,
+    on stderr and on the HTML page."""
     path = tmp_path / "runs.jsonl"
     path.write_text(_line("a.txt") + _line("b.txt")[:30])
     assert [r.instance for r in read_records(path)] == ["a.txt"]
     result = invoke("report", str(path))
     assert result.exit_code == 0 and "1 instance: 1 unverified" in result.output
+    note = f"{path}:2: last line cut short (a run interrupted while its record was written); left out"
+    assert result.stderr == f"note: {note}\n"
+    assert invoke("plot", str(path), "-o", str(tmp_path / "plots")).stderr.startswith(f"note: {note}\n")
+    invoke("report", str(path), "--format", "html", "-o", str(tmp_path / "report.html"))
+    assert f"<li>{html.escape(note)}</li>" in (tmp_path / "report.html").read_text()
+
+
+@pytest.mark.parametrize("fmt", ["table", "html"])
+def test_a_file_without_records_is_unusable_input(tmp_path: Path, fmt: str) -> None:
+    empty, full = tmp_path / "empty.jsonl", tmp_path / "runs.jsonl"
+    empty.write_text("\n")
+    full.write_text(_line("a.txt"))
+    result = invoke("report", str(empty), "--format", fmt, "-o", str(tmp_path / "out"))
+    assert (result.exit_code, result.output) == (EXIT_USAGE, f"Error: no records in {empty}\n")
+    assert not (tmp_path / "out").exists()
+    beside = invoke("report", str(empty), str(full))  # among other files: a note
+    assert beside.exit_code == 0 and beside.stderr == f"note: {empty}: no records\n"
+
+
+def test_records_of_an_older_schema_get_one_note_per_file(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    old = json.loads(_line("a.txt"))
+    del old["schema_version"], old["evidence"]  # as written before either field existed
+    path.write_text(json.dumps(old) + "\n" + json.dumps({**old, "instance": "b.txt"}) + "\n" + _line("c.txt"))
+    result = invoke("report", str(path))
+    assert result.exit_code == 0 and result.stderr == (
+        f"note: {path}: 2 records of schema version 1 (this crosscheck writes {SCHEMA_VERSION}): "
+        "fields added since take their defaults\n")
+
+
+def test_report_exits_like_compare_on_the_same_records(tmp_path: Path) -> None:
+    """1 when an answer is wrong, 3 when a run crashed and nothing is wrong, 0 otherwise."""
+    wrong = RunRecord(instance="a.txt", puzzle="keys", solver="liar", status=Status.OPTIMAL, cost=1, bound=1,
+                      plan_valid=False, plan_error="walks into a wall", plan=[]).model_dump_json() + "\n"
+    for lines, status in (([_line("a.txt")], 0), ([_line("a.txt"), _line("a.txt", Status.ERROR)
+                                                    .replace("test-plain", "other")], 3), ([wrong], 1)):
+        path = tmp_path / f"runs-{status}.jsonl"
+        path.write_text("".join(lines))
+        for fmt in ("table", "csv"):
+            assert invoke("report", str(path), "--format", fmt).exit_code == status
+
+
+def test_parquet_by_solver_says_what_to_use_instead(tmp_path: Path) -> None:
+    path = _results(tmp_path, _line("c.txt").strip())
+    result = invoke("report", str(path), "--by", "solver", "--format", "parquet", "-o", str(tmp_path / "x.parquet"))
+    assert result.exit_code == EXIT_USAGE and "not --by solver" in result.output and "-o FILE" not in result.output
 
 
 def test_tidy_load_refuses_a_malformed_line_by_file_and_line(tmp_path: Path) -> None:

@@ -162,12 +162,22 @@ def test_a_run_that_ignores_its_cpu_limit_is_killed_by_the_kernel(tmp_path: Path
 def test_crash_and_memory_hog_become_rows_and_the_run_goes_on(folder: Path, tmp_path: Path) -> None:
     out = tmp_path / "runs.jsonl"
     result = invoke("compare", str(folder), "--solver", "test-crasher", "--solver", "test-raiser",
-                    "--solver", "test-terminated", "--solver", "test-hog", "--solver", "test-liar",
-                    "--memory-limit", "512", "--time-limit", "20", "--out", str(out))
+                    "--solver", "test-terminated", "--solver", "test-hog", "--solver", "test-nibbler",
+                    "--solver", "test-mapper", "--solver", "test-liar", "--memory-limit", "512", "--time-limit", "20",
+                    "--out", str(out))
     records = {r.solver: r for r in read_records(out)}
     assert {name: r.status.value for name, r in records.items()} == {
         "-": "error", "test-crasher": "error", "test-raiser": "error", "test-terminated": "error",
-        "test-hog": "memout", "test-liar": "optimal"}
+        "test-hog": "memout", "test-nibbler": "memout", "test-mapper": "memout", "test-liar": "optimal"}
+    # a refused mmap (or, forked from a large server, a refused loading of mmap's library) is the
+    # limit too, said with the error's own words
+    mapper = records["test-mapper"].message
+    assert mapper.startswith("memory limit of 512 MB reached: ")
+    assert "cannot allocate memory" in mapper.lower() or "failed to map segment" in mapper
+    for name in ("test-crasher", "test-raiser", "test-hog", "test-mapper"):  # the time until it died
+        assert records[name].seconds == records[name].wall_seconds and records[name].seconds > 0
+    assert records["test-hog"].peak_memory_mb is None and records["test-mapper"].peak_memory_mb is None
+    assert records["test-raiser"].peak_memory_mb is not None  # an error's peak is what it used
     assert "exited with status 7" in records["test-crasher"].message
     assert "RuntimeError: a bug in the formulation" in records["test-raiser"].message
     assert "SIGTERM" in records["test-terminated"].message
@@ -235,7 +245,7 @@ def test_report_rebuilds_the_table(folder: Path, tmp_path: Path) -> None:
     for fmt, marker in (("table", "invalid-plan"), ("markdown", "| instance |"),
                         ("csv", "instance,variant,puzzle,solver,repeat,status")):
         result = invoke("report", str(out), "--format", fmt)
-        assert result.exit_code == 0 and marker in result.stdout
+        assert result.exit_code == 1 and marker in result.stdout  # as compare exits: a rejected plan
     summary = invoke("report", str(out), "--by", "solver", "--format", "csv").stdout.splitlines()
     # test-liar claims an optimum with a plan the checker rejects, on the one readable vault:
     # 1 instance, 1 run, no exact answer (the plan is invalid), no feasible/timeout/memout/error,

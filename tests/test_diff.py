@@ -17,7 +17,7 @@ from crosscheck.harness.records import RunRecord, append_record
 from crosscheck.solvers.base import Status
 
 
-def run(instance: str, solver: str, seconds: float, repeat: int = 0, cost: int = 8,
+def run(instance: str, solver: str, seconds: float, repeat: int = 0, cost: int | None = 8,
         status: Status = Status.OPTIMAL, valid: bool | None = True) -> RunRecord:
     """A run of `solver` on `instance` (expected optimum 8) taking `seconds`."""
     return RunRecord(instance=instance, puzzle="keys", solver=solver, status=status, cost=cost, bound=cost,
@@ -51,6 +51,18 @@ def test_a_planted_slowdown_is_flagged_beyond_noise() -> None:
 def test_unchanged_times_are_within_noise() -> None:
     changes = diff(OLD, _new(slow=False, wrong=False))
     assert {c.timing for c in changes} == {"within noise"} and not any(c.listed for c in changes)
+
+
+def test_a_crashed_cell_has_no_time_ratio() -> None:
+    """Crashes at different moments are no slowdown: no ratio, the times not compared, and a
+    cell crashed on both sides is not listed for its times; a crash's time shows as '-'."""
+    crashed = [run("keys/a.txt", "fast", seconds, repeat, cost=None, status=Status.ERROR, valid=None)
+               for repeat, seconds in enumerate([0.1, 0.1, 0.1])]
+    later = [r.model_copy(update={"seconds": 5.0}) for r in crashed]
+    [change] = [c for c in diff(crashed, later) if c.solver == "fast"]
+    assert (change.ratio, change.timing, change.listed) == (None, "not compared", False)
+    [fixed] = [c for c in diff(crashed, OLD) if (c.instance, c.solver) == ("keys/a.txt", "fast")]
+    assert fixed.row()[7:] == ["-", "1.00", "-", "error->optimal"] and fixed.listed  # listed for its status
 
 
 def test_a_planted_verdict_change_exits_1(tmp_path: Path) -> None:

@@ -100,12 +100,14 @@ def test_pure_slowdown_exits_0_unless_asked(tmp_path: Path) -> None:
 
 def test_a_new_file_without_the_runs_exits_1_naming_each_lost_answer(tmp_path: Path) -> None:
     old = [run("keys/a.txt", "x", 1.0, 1.0), run("keys/a.txt", "y", 5.0, 5.0, status=Status.TIMEOUT)]
-    result = against(tmp_path, old, [])
+    result = against(tmp_path, old, [run("keys/b.txt", "x", 1.0, 1.0)])
     assert result.exit_code == EXIT_WRONG, result.output
     lines = result.output.splitlines()
     assert "lost: keys/a.txt x: exact optimal -> absent (only in OLD)" in lines
     assert "missing: keys/a.txt y: timeout in OLD, not run in NEW" in lines
-    assert "timing: wall seconds (NEW has no runs)" in result.output
+    (tmp_path / "empty").mkdir()
+    empty = against(tmp_path / "empty", old, [])  # a NEW file without a record is unusable input
+    assert empty.exit_code == EXIT_USAGE and "no records in" in empty.output, empty.output
 
 
 def test_a_file_unreadable_in_old_and_read_in_new_is_no_regression(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ installs it and sets CROSSCHECK_REQUIRE_BROWSER, so there it fails instead of sk
 from __future__ import annotations
 
 import base64
+import html
 import os
 import re
 import shutil
@@ -25,9 +26,10 @@ from click.testing import CliRunner
 
 import crosscheck.solvers.registry
 from crosscheck.harness.cli import main
-from crosscheck.harness.records import read_records
-from crosscheck.harness.report import columns_for
+from crosscheck.harness.records import UNREADABLE, RunRecord, append_record, read_records
+from crosscheck.harness.report import columns_for, crash_reasons
 from crosscheck.harness.verdicts import judge_all
+from crosscheck.solvers.base import Status
 from tests.known import INSTANCES
 
 TINY = ("keys/one-robot-1.txt", "keys/four-robots-1.txt", "elevator/two-pairs-example.txt")
@@ -52,7 +54,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def page(results: Path) -> Path:
     path = results.parent / "report.html"
     result = CliRunner().invoke(main, ["report", str(results), "--format", "html", "-o", str(path)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # as compare exits: test-liar's rejected plans
     return path
 
 
@@ -140,6 +142,47 @@ def test_the_paired_statistic_and_latex_tables_come_from_the_same_records(result
     assert any(line.startswith(r"keys & keys & virtual best") for line in body)
     solver = CliRunner().invoke(main, ["report", str(results), "--format", "latex", "--by", "solver"]).stdout
     assert "test-liar" in solver and solver.count(r" \\") == 1 + len(SOLVERS)  # header and one row per solver
+
+
+def _crashed_runs(path: Path) -> list[RunRecord]:
+    """Two instances: on each a sound answer, a crash with a message that must be escaped, a
+    memout; and an unreadable file (no run, no solver)."""
+    runs = []
+    for name in ("keys/a.txt", "keys/b.txt"):
+        runs += [RunRecord(instance=name, puzzle="keys", solver="sound", status=Status.INFEASIBLE, seconds=0.5),
+                 RunRecord(instance=name, puzzle="keys", solver="broken", status=Status.ERROR, seconds=0.2,
+                           message=f'ValueError: <b>"{name}" & more</b>\n  File "x.py", line 3'),
+                 RunRecord(instance=name, puzzle="keys", solver="hungry", status=Status.MEMOUT, seconds=0.1,
+                           message="memory limit of 150 MB reached: ImportError: failed to map segment")]
+    runs.append(RunRecord(instance="keys/c.txt", puzzle=None, solver=UNREADABLE, status=Status.ERROR,
+                          message="keys/c.txt:1:1: not a vault"))
+    for run in runs:
+        append_record(path, run)
+    return runs
+
+
+def test_the_page_says_which_runs_crashed_and_why(tmp_path: Path) -> None:
+    """The terminal's summary line and crash reasons stand on the page; each crashed run's
+    row carries its message (first line in a column, all of it in the row's title), escaped."""
+    runs = _crashed_runs(tmp_path / "runs.jsonl")
+    page = tmp_path / "report.html"
+    CliRunner().invoke(main, ["report", str(tmp_path / "runs.jsonl"), "--format", "html", "-o", str(page)])
+    parsed, text = _parsed(page), page.read_text(encoding="utf-8")
+    terminal = CliRunner().invoke(main, ["report", str(tmp_path / "runs.jsonl")]).stdout.splitlines()
+    assert "4 runs crashed: 2 error (broken), 2 memout (hungry)" in terminal[-1]
+    assert f'<p id="summary">{html.escape(terminal[-1])}</p>' in text
+    reasons = re.findall(r"<li>(.*?)</li>", text.split('<ul id="crashes">')[1].split("</ul>")[0])
+    assert [html.unescape(reason) for reason in reasons] == crash_reasons(runs) == terminal[-3:-1]
+    assert "<b>" not in text  # every message escaped
+    table = [cells for cells in parsed.tables["runs"] if cells]
+    message = ("puzzle", "family", *columns_for(False), "message").index("message")
+    by_run = {(row["solver"], cells[2]): (row.get("title"), cells[message])
+              for row, cells in zip(parsed.rows, table, strict=True)}
+    assert by_run["broken", "keys/a.txt"] == (runs[1].message, 'ValueError: <b>"keys/a.txt" & more</b>')
+    assert by_run["hungry", "keys/a.txt"] == (runs[2].message, runs[2].message)
+    assert by_run["sound", "keys/a.txt"] == (None, "")
+    lead = re.search(r'<p class="lead">(.*?)</p>', text)
+    assert lead and lead[1] == "6 runs of 3 solvers on 3 instances from 1 file; 1 unreadable instance file"
 
 
 def _chromium() -> str:

@@ -26,7 +26,7 @@ from crosscheck.harness.measure import core_groups, cores, oversubscription
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
 from crosscheck.harness.report import notes, render, spread
-from crosscheck.harness.run import _scheduled, run_task, settled, threads
+from crosscheck.harness.run import _scheduled, failed_figures, memout_if_limited, run_task, settled, threads
 from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.harness.verdicts import Verdict, judge_all
@@ -225,6 +225,17 @@ def test_the_solver_summary_weighs_each_instance_once() -> None:
     runs.append(record("a", instance="y.txt", seconds=5.0))
     [row] = list(csv.DictReader(io.StringIO(render(runs, "csv", "solver"))))
     assert (row["instances"], row["runs"], row["median s (exact)"]) == ("2", "4", "3.0")
+
+
+def test_the_solver_summary_leaves_failed_runs_out_of_times_and_memouts_out_of_the_peak() -> None:
+    """A memout's resident peak (older records have one) is not what it needed; a crash's seconds are no speed."""
+    runs = [record("a", instance="x.txt", seconds=1.0).model_copy(update={"peak_memory_mb": 90.0}),
+            record("a", Status.MEMOUT, instance="y.txt", seconds=0.0).model_copy(update={"peak_memory_mb": 39.0}),
+            record("a", Status.MEMOUT, instance="z.txt", seconds=0.0).model_copy(update={"peak_memory_mb": 400.0}),
+            record("a", Status.ERROR, instance="w.txt", seconds=9.0)]
+    [row] = list(csv.DictReader(io.StringIO(render(runs, "csv", "solver"))))
+    assert (row["memout"], row["error"], row["max peak MB"]) == ("2", "1", "90")
+    assert (row["median s (exact)"], row["max s (exact)"]) == ("1.0", "1.0")
 
 
 # --- what a run cost -------------------------------------------------------------------
@@ -459,6 +470,31 @@ def test_a_run_stopped_without_a_time_limit_says_so_in_words() -> None:
     assert settled(None, unlimited, None, None, 2.0, None).message == "killed after 2.0 s wall (no time limit)"
     limited = unlimited.model_copy(update={"time_limit": 1.0})
     assert settled(None, limited, None, None, 2.0, None).message == "killed after 2.0 s wall (limit 1.0 s wall)"
+
+
+@pytest.mark.parametrize(("message", "limit", "status"), [
+    ("ImportError: /x/_parser.so: failed to map segment from shared object", 150, Status.MEMOUT),
+    ("OSError: [Errno 12] Cannot allocate memory", 150, Status.MEMOUT),
+    ("terminate called after throwing an instance of 'std::bad_alloc'", 150, Status.MEMOUT),
+    ("ImportError: /x/_parser.so: failed to map segment from shared object", None, Status.ERROR),  # no limit
+    ("ImportError: No module named 'pandas'", 150, Status.ERROR),  # a genuine error stays one
+])
+def test_an_allocation_failure_under_a_memory_limit_is_a_memout(message: str, limit: int | None,
+                                                                 status: Status) -> None:
+    crashed = RunRecord(instance="v.txt", puzzle="keys", solver="s", status=Status.ERROR, message=message)
+    judged = memout_if_limited(crashed, limit)
+    assert judged.status is status
+    assert judged.message == (message if status is Status.ERROR else f"memory limit of {limit} MB reached: {message}")
+
+
+def test_a_failed_runs_seconds_are_its_wall_time_and_a_memouts_peak_is_unknown() -> None:
+    ran = RunRecord(instance="v.txt", puzzle="keys", solver="s", status=Status.TIMEOUT, seconds=0.0,
+                    wall_seconds=1.5, peak_memory_mb=39.0)
+    memout, error, timeout = (failed_figures(ran.model_copy(update={"status": status}))
+                              for status in (Status.MEMOUT, Status.ERROR, Status.TIMEOUT))
+    assert (memout.seconds, memout.peak_memory_mb) == (1.5, None)
+    assert (error.seconds, error.peak_memory_mb) == (1.5, 39.0)
+    assert (timeout.seconds, timeout.peak_memory_mb) == (0.0, 39.0)  # not a failure: its own figures
 
 
 def test_record_optima_says_why_each_instance_was_not_recorded(tmp_path: Path) -> None:
