@@ -992,6 +992,10 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
         for name in refresh_entries(index_path, refreshed_evidence(records, index)):
             click.echo(f"{name}: evidence refreshed")
     entries, refused, skipped = agreed_entries(records, required)
+    entries, elsewhere = _under_index(entries, index_path.parent)
+    for name in elsewhere:
+        click.echo(f"{name}: not recorded: no such file under {index_path.parent} (an index names files by "
+                   "their path from its folder: record a run of that folder)", err=True)
     for verdict in refused:
         click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on "
                    f"{counted(verdict.independent, 'independent prover')} ({', '.join(verdict.provers)}), "
@@ -1003,16 +1007,27 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     for name in added:
         click.echo(f"{name}: {entries[name]}")
     click.echo(_recorded_summary(len(added), len(entries) - len(added), len(refused),
-                                 Counter(v.verdict for v in skipped)), err=True)
+                                 Counter(v.verdict for v in skipped), len(elsewhere)), err=True)
 
 
-def _recorded_summary(added: int, listed: int, refused: int, skipped: Counter[Verdict]) -> str:
+def _under_index(entries: dict[str, dict[str, object]], folder: Path
+                 ) -> tuple[dict[str, dict[str, object]], list[str]]:
+    """`entries` split into those naming a file under the index's `folder` by its path from
+    there (what an index key is), and the names of the others: a run of another folder, or a
+    file named by its path because two files had one name, would add an entry for nothing."""
+    kept = {name: entry for name, entry in entries.items() if (folder / name).is_file()}
+    return kept, [name for name in entries if name not in kept]
+
+
+def _recorded_summary(added: int, listed: int, refused: int, skipped: Counter[Verdict], elsewhere: int) -> str:
     """record-optima's last line: how many instances were recorded, and how many were not
-    and why (the verdicts other than `agree` worst first)."""
+    and why (no file of that name under the index's folder, too few provers, the verdicts
+    other than `agree` worst first)."""
     from crosscheck.harness.verdicts import SEVERITY
 
     parts = [f"recorded {added}"]
     parts += [f"{listed} already in the index"] if listed else []
+    parts += [f"not under the index's folder {elsewhere}"] if elsewhere else []
     parts += [f"refused {refused}: too few independent provers"] if refused else []
     if skipped:
         worst_first = sorted(skipped, key=SEVERITY.__getitem__)

@@ -315,6 +315,22 @@ def test_record_optima_adds_only_agreed_answers(folder: Path, tmp_path: Path) ->
     assert "keys/broken.txt" not in index
 
 
+def test_record_optima_adds_no_entry_for_a_file_outside_the_index_folder(folder: Path, tmp_path: Path) -> None:
+    """An index names files by their path from its folder: runs of another folder (or files
+    renamed by their paths because two had one name) must not add entries naming nothing."""
+    out = tmp_path / "runs.jsonl"
+    (folder / "keys" / "other.txt").write_text("#######\n#a.@.b#\n#######\n")
+    invoke("compare", str(folder / "keys" / "other.txt"), "--solver", "test-plain", "--out", str(out))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = invoke("record-optima", str(out), "--index", str(elsewhere / "index.toml"), "--allow-single")
+    assert result.exit_code == 0 and not (elsewhere / "index.toml").exists()
+    assert f"keys/other.txt: not recorded: no such file under {elsewhere}" in result.stderr
+    assert result.stderr.splitlines()[-1] == "recorded 0; not under the index's folder 1"
+    here = invoke("record-optima", str(out), "--index", str(folder / "index.toml"), "--allow-single")
+    assert here.stderr.splitlines()[-1] == "recorded 1"  # the same run, the folder whose path it names
+
+
 def test_record_optima_needs_independent_formulations(folder: Path, tmp_path: Path) -> None:
     """keys-graph and keys-cpsat share the route contraction: together they are one proof."""
     (folder / "keys" / "other.txt").write_text("#######\n#a.@.b#\n#######\n")
