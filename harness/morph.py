@@ -279,8 +279,11 @@ def _derived(instance: Instance, relations: list[Relation], originals: list[RunR
 
 def save_related(folder: Path, original: str, relation: str, number: int, related: Related) -> str:
     """Write the related instance's text under `folder` and return its name there
-    (the original's name with ``~RELATION-NUMBER``)."""
-    stem = "/".join(part for part in PurePosixPath(original.removesuffix(".txt")).parts if part not in ("/", ".."))
+    (the original's name with ``~RELATION-NUMBER``).  A name that climbs out (``..``) or is
+    absolute keeps a mark of it (``^`` for each ``..``, ``^root`` for ``/``), so the file stays
+    under `folder` and ``../other/x.txt`` and ``other/x.txt`` never share a related file."""
+    marks = {"..": "^", "/": "^root"}
+    stem = "/".join(marks.get(part, part) for part in PurePosixPath(original.removesuffix(".txt")).parts)
     name = f"{stem}~{relation}-{number}.txt"
     path = folder / name
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 from crosscheck.harness.cli import main
 from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.morph import judge_pair
+from crosscheck.harness.morph import judge_pair, save_related
 from crosscheck.harness.records import RunRecord, read_records
 from crosscheck.harness.report import notes
 from crosscheck.harness.verdicts import Verdict
@@ -145,6 +145,16 @@ def test_morph_progress_lines_count_the_related_runs_as_they_are_planned(tmp_pat
     related = [line for line in loud.stderr.splitlines() if line.startswith(("[2/3] ", "[3/3] "))]
     assert all(line.split()[1].startswith("related/") and "keys-graph optimal" in line for line in related)
     assert loud.stdout == quiet.stdout.replace(str(tmp_path / "quiet"), str(tmp_path / "loud"))
+
+
+def test_related_files_of_originals_named_alike_but_for_dots_stay_apart(tmp_path: Path) -> None:
+    """Files renamed by their paths (two files had one name) may climb out with ``..``: their
+    related instances must neither leave the folder nor overwrite another original's."""
+    related = Related(keys.parse("#####\n#@.a#\n#####\n"), Same(), "renamed")
+    names = {save_related(tmp_path / "m", original, "rename", 1, related)
+             for original in ("../other/x.txt", "other/x.txt", "/other/x.txt")}
+    assert len(names) == 3
+    assert all((tmp_path / "m" / name).resolve().is_relative_to((tmp_path / "m").resolve()) for name in names)
 
 
 def test_unknown_relations_are_usage_errors(tmp_path: Path) -> None:
