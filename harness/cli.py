@@ -987,7 +987,9 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     """Add to the index the optima that formulations proved and agreed on in results files.
 
     Only instances the index does not list yet are added (variant runs are skipped);
-    an optimum is never typed in by hand, it comes from agreeing runs.  An agreement of
+    an optimum is never typed in by hand, it comes from agreeing runs.  An index names
+    files by their path from its folder: an instance that names no file there (a run of
+    another folder) is not recorded, and said so on stderr.  An agreement of
     fewer than --min-agreeing independent provers is refused, and said so on stderr, as is
     every instance whose verdict is not agree (with why); a last line on stderr counts
     them.  Exit status 0 unless the input is unusable (2).
@@ -1037,7 +1039,7 @@ def _recorded_summary(added: int, listed: int, refused: int, skipped: Counter[Ve
 
     parts = [f"recorded {added}"]
     parts += [f"{listed} already in the index"] if listed else []
-    parts += [f"not under the index's folder {elsewhere}"] if elsewhere else []
+    parts += [f"not recorded {elsewhere}: no file under the index's folder"] if elsewhere else []
     parts += [f"refused {refused}: too few independent provers"] if refused else []
     if skipped:
         worst_first = sorted(skipped, key=SEVERITY.__getitem__)

@@ -326,7 +326,7 @@ def test_record_optima_adds_no_entry_for_a_file_outside_the_index_folder(folder:
     result = invoke("record-optima", str(out), "--index", str(elsewhere / "index.toml"), "--allow-single")
     assert result.exit_code == 0 and not (elsewhere / "index.toml").exists()
     assert f"keys/other.txt: not recorded: no such file under {elsewhere}" in result.stderr
-    assert result.stderr.splitlines()[-1] == "recorded 0; not under the index's folder 1"
+    assert result.stderr.splitlines()[-1] == "recorded 0; not recorded 1: no file under the index's folder"
     here = invoke("record-optima", str(out), "--index", str(folder / "index.toml"), "--allow-single")
     assert here.stderr.splitlines()[-1] == "recorded 1"  # the same run, the folder whose path it names
 
