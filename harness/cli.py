@@ -60,7 +60,8 @@ class BadInput(click.ClickException):
 
 class _Commands(click.Group):
     """The command group: an index of known optima that cannot be used (not TOML, an
-    unknown key; `crosscheck.harness.index.BadIndex`), met by any command, is `BadInput`."""
+    unknown key, a value of the wrong type; `crosscheck.harness.index.BadIndex`), met by
+    any command, is `BadInput`."""
 
     def invoke(self, ctx: click.Context) -> object:
         from crosscheck.harness.index import BadIndex
@@ -83,10 +84,15 @@ def main() -> None:
     Exit status 2, for every command: bad usage, or input it cannot use, named on one
     line of stderr: a results file with a line that is not a run record (FILE:LINE[:COLUMN]:
     what is wrong; a last line cut short by a kill is skipped), an instance path given
-    to solve that is not a regular file, an index.toml that is not TOML or holds a key an
-    entry cannot have (FILE:LINE[:COLUMN]: what is wrong).  solve, compare and morph: 0
-    nothing is wrong, 1 some answer is wrong, 3 an instance could not be read or a run
-    crashed.  hunt: 1 with a counterexample, 0 without, 130 when interrupted before a find.
+    to solve that is not a regular file, an index.toml that is not TOML, cannot be read,
+    or holds a key an entry cannot have or a value of the wrong type (FILE:LINE[:COLUMN]:
+    what is wrong), report's results files (either side of --against) with no record.
+    solve, compare, morph and report without --against (on the records it reads): 0 nothing is wrong, 1 some answer is wrong, 3 an
+    instance could not be read or a run crashed; compare: 130 when interrupted (finished
+    runs are saved).  hunt: 1 with a counterexample, 0 without, 130 when interrupted
+    before a find.  report OLD --against NEW: 1 when NEW is worse on the answers (a
+    verdict got worse, an exact answer lost, a pair of OLD missing, fewer independent
+    provers; with --fail-on-slower a pair judged slower), else 0.
     """
     from crosscheck.solvers.registry import add_variable_plugins
 
@@ -758,13 +764,17 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...],
            fail_on_slower: bool) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
-    merged, see `_read_all`), or with --against, what changed between two comparisons.
-    A table for people is followed by the environment of the runs (when, by which command
-    and commit, on which machine, how many at a time), then the verdict notes.
+    merged into one run each: a run recorded twice keeps its later record, with a
+    warning), or with --against, what changed between two comparisons.  A table for
+    people is followed by the environment of the runs (when, by which command and
+    commit, on which machine, how many at a time), then the verdict notes.
 
     A line that is not a run record (a last line cut short by a kill aside: a note says
-    so), or files without a record, stop it: exit 2 with FILE[:LINE[:COLUMN]]: what is
-    wrong.  Else the exit status is `compare`'s for the same records (`_exit_status`)."""
+    so), or files without a record (on either side of --against), stop it: exit 2 with
+    FILE[:LINE[:COLUMN]]: what is wrong.  Without --against the exit status is
+    compare's for the same records: 1 some answer is wrong, 3 a file was unreadable or a
+    run crashed, else 0.  With --against: 1 on a regression (see --against and
+    --fail-on-slower), else 0."""
     from crosscheck.harness.report import notes, render
 
     if against:
@@ -977,7 +987,9 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     """Add to the index the optima that formulations proved and agreed on in results files.
 
     Only instances the index does not list yet are added (variant runs are skipped);
-    an optimum is never typed in by hand, it comes from agreeing runs.  An agreement of
+    an optimum is never typed in by hand, it comes from agreeing runs.  An index names
+    files by their path from its folder: an instance that names no file there (a run of
+    another folder) is not recorded, and said so on stderr.  An agreement of
     fewer than --min-agreeing independent provers is refused, and said so on stderr, as is
     every instance whose verdict is not agree (with why); a last line on stderr counts
     them.  Exit status 0 unless the input is unusable (2).
@@ -1027,7 +1039,7 @@ def _recorded_summary(added: int, listed: int, refused: int, skipped: Counter[Ve
 
     parts = [f"recorded {added}"]
     parts += [f"{listed} already in the index"] if listed else []
-    parts += [f"not under the index's folder {elsewhere}"] if elsewhere else []
+    parts += [f"not recorded {elsewhere}: no file under the index's folder"] if elsewhere else []
     parts += [f"refused {refused}: too few independent provers"] if refused else []
     if skipped:
         worst_first = sorted(skipped, key=SEVERITY.__getitem__)

@@ -86,6 +86,6 @@ def oversubscription(jobs: int, threads: int) -> str:
     available = cores()
     if jobs <= available and threads <= available:
         return ""
-    what = f"{jobs} jobs at a time" if jobs > available else f"a run of {threads} solver threads"
-    return (f"warning: {what} exceed the {available} cores; "
+    what = f"{jobs} jobs at a time exceed" if jobs > available else f"a run of {threads} solver threads exceeds"
+    return (f"warning: {what} the {available} cores; "
             f"times will include waiting for a core (lower --jobs or --cpsat-workers)")

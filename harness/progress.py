@@ -12,12 +12,15 @@
   `HEARTBEAT` seconds (and as often again while that lasts), and the status line at the end.
 - ``none``: nothing.
 
-The worst case left assumes every run not finished takes its whole time limit: (runs
-waiting x limit + limit left of the runs in flight) / jobs.
+The worst case left assumes every run not finished takes its whole time limit: each run
+waiting starts on the first of the `jobs` places to come free (a run in flight holds its
+place for the limit left to it) and the last to end ends it.  So 1 run of 60 s left on 2
+jobs is 60 s, not 30, and 3 on 2 jobs are 120 s.
 """
 
 from __future__ import annotations
 
+import heapq
 import sys
 import threading
 import time
@@ -107,12 +110,16 @@ class Progress:
         self._draw()
 
     def worst_case_left(self, now: float) -> float | None:
-        """Seconds until every run is done if each takes its whole limit; None without a limit."""
+        """Seconds until every run is done if each takes its whole limit, scheduled as the
+        module doc says; None without a limit."""
         if self.limit is None:
             return None
-        waiting = self.total - self.begun
-        in_flight = sum(max(0.0, self.limit - (now - start)) for _, start in self.flight.values())
-        return (waiting * self.limit + in_flight) / self.jobs
+        free_at = [max(0.0, self.limit - (now - start)) for _, start in self.flight.values()]
+        free_at += [0.0] * max(0, self.jobs - len(free_at))  # places no run holds
+        heapq.heapify(free_at)
+        for _ in range(max(0, self.total - self.begun)):  # the runs waiting, each on the first place free
+            heapq.heappush(free_at, heapq.heappop(free_at) + self.limit)
+        return max(free_at)
 
     def lines(self, now: float) -> list[str]:
         """What the display shows at time `now` (a value of the `now` clock)."""

@@ -326,7 +326,7 @@ def test_record_optima_adds_no_entry_for_a_file_outside_the_index_folder(folder:
     result = invoke("record-optima", str(out), "--index", str(elsewhere / "index.toml"), "--allow-single")
     assert result.exit_code == 0 and not (elsewhere / "index.toml").exists()
     assert f"keys/other.txt: not recorded: no such file under {elsewhere}" in result.stderr
-    assert result.stderr.splitlines()[-1] == "recorded 0; not under the index's folder 1"
+    assert result.stderr.splitlines()[-1] == "recorded 0; not recorded 1: no file under the index's folder"
     here = invoke("record-optima", str(out), "--index", str(folder / "index.toml"), "--allow-single")
     assert here.stderr.splitlines()[-1] == "recorded 1"  # the same run, the folder whose path it names
 
@@ -432,6 +432,27 @@ def test_progress_lines_beat_while_a_long_run_is_in_flight() -> None:
     progress.close()
     lines = stream.getvalue().splitlines()
     assert lines[-2] == f"[1/2, 1 failed] none finished for {HEARTBEAT:.0f} s; in flight: none" and lines[-1].startswith("runs 1/2")
+
+
+def test_worst_case_left_is_the_last_run_to_end_not_the_work_shared_out() -> None:
+    """Every run taking its whole limit of 60 s, each waiting one on the first of the jobs free."""
+    clock = _Clock()
+    alone = Progress(1, 2, io.StringIO(), limit=60.0, mode="none", now=clock)
+    assert alone.worst_case_left(clock.time) == 60.0  # one run cannot use the second job
+    three = Progress(3, 2, io.StringIO(), limit=60.0, mode="none", now=clock)
+    assert three.worst_case_left(clock.time) == 120.0  # two at a time, then the third
+    mixed = Progress(3, 2, io.StringIO(), limit=60.0, mode="none", now=clock)
+    first, second = (Task(path=f"{name}.txt", instance=f"{name}.txt", solver="keys-grid") for name in "ab")
+    mixed.started(first)
+    clock.time += 50
+    mixed.started(second)
+    clock.time += 5
+    # in flight: 5 s and 55 s left; the one waiting starts when the first ends, 5 + 60
+    assert mixed.worst_case_left(clock.time) == 65.0
+    assert "worst case left 0:01:05" in mixed.lines(clock.time)[0]
+    mixed.ended(first)
+    mixed.ended(second)
+    assert mixed.worst_case_left(clock.time) == 60.0  # nothing in flight, one waiting
 
 
 def test_compare_progress_lines_go_to_stderr_and_leave_the_data_clean(folder: Path, tmp_path: Path,

@@ -256,8 +256,8 @@ def test_cpsat_workers_reach_the_solver_and_the_record() -> None:
 
 def test_more_threads_than_cores_is_warned_about(vaults: Path) -> None:
     assert oversubscription(cores(), cores()) == ""
-    assert "exceed the" in oversubscription(cores() + 1, 1)
-    assert "exceed the" in oversubscription(1, cores() + 1)
+    assert f"{cores() + 1} jobs at a time exceed the {cores()} cores" in oversubscription(cores() + 1, 1)
+    assert f"a run of {cores() + 1} solver threads exceeds the {cores()} cores" in oversubscription(1, cores() + 1)
     result = invoke("solve", str(ROOT / "instances" / "keys" / "loop-1.txt"), "--solver", "keys-cpsat",
                     "--cpsat-workers", str(cores() + 1))
     assert "warning" in result.stderr and "--cpsat-workers" in result.stderr
@@ -426,6 +426,7 @@ def test_progress_shows_runs_in_flight_and_the_worst_case_left() -> None:
 
 def test_record_optima_refuses_a_single_independent_line(tmp_path: Path) -> None:
     path = save(tmp_path / "runs.jsonl", [record("a", shares=("routes",)), record("b", shares=("routes",))])
+    (tmp_path / "x.txt").touch()  # an index names files under its folder
     index = tmp_path / "index.toml"
     refused = invoke("record-optima", str(path), "--index", str(index))
     assert "x.txt: not recorded" in refused.stderr and "--allow-single" in refused.stderr
@@ -437,6 +438,7 @@ def test_record_optima_refuses_a_single_independent_line(tmp_path: Path) -> None
 def test_recorded_optima_keep_their_provers_and_what_they_share(tmp_path: Path) -> None:
     path = save(tmp_path / "runs.jsonl", [record("a", shares=("routes", "x")), record("b", shares=("routes",)),
                                           record("c", shares=("bounds",))])
+    (tmp_path / "x.txt").touch()  # an index names files under its folder
     index = tmp_path / "index.toml"
     assert invoke("record-optima", str(path), "--index", str(index)).exit_code == 0
     entry = tomllib.loads(index.read_text())["x.txt"]
@@ -508,6 +510,8 @@ def test_record_optima_says_why_each_instance_was_not_recorded(tmp_path: Path) -
         record("a", instance="y.txt"), record("c", Status.TIMEOUT, 10, instance="y.txt"),  # bound above a plan
         record("a", Status.TIMEOUT, None, instance="z.txt"),
     ])
+    for name in ("x.txt", "w.txt"):  # an index names files under its folder
+        (tmp_path / name).touch()
     result = invoke("record-optima", str(path), "--index", str(index))
     assert result.exit_code == 0
     assert "y.txt: not recorded: disagree: c claimed lower bound 10 above checked plan cost 8\n" in result.stderr
