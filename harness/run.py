@@ -48,7 +48,7 @@ from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, 
 from crosscheck.harness.records import RunRecord, Task, command_source, environment, plugin_source, start_facts
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
-from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status
+from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
 from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups, origin,
                                          registered)
@@ -218,8 +218,7 @@ def limited_record(task: Task, expected: Expected) -> RunRecord:
     For a process of the run's own (its limit stays with it).
     """
     if task.memory_limit_mb:
-        limit = task.memory_limit_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        cap_address_space(task.memory_limit_mb * 1024 * 1024)
     _limit_cpu(task)
     record = None
     try:
