@@ -166,7 +166,8 @@ clock_option = click.option(
          "after 10x its limit in wall time).")
 memory_limit_option = click.option(
     "--memory-limit", type=click.IntRange(min=64), default=8192, show_default=True,
-    help="Address-space limit per run in MB; a run past it is recorded as memout.")
+    help="Address space in MB a run may map beyond what its process inherited (libraries loaded "
+         "before it forked); a run past it is recorded as memout.")
 solver_option = click.option(
     "--solver", "solver_names", multiple=True, metavar="NAME",
     help="Run only this solver (repeatable; default: every solver of the puzzle, or none with --external).")

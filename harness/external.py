@@ -86,7 +86,7 @@ def run_external(command: str, instance_text: str, deadline: Deadline) -> Claim:
         argv = [part.replace("{path}", str(path)) for part in shlex.split(command)]
         try:
             done = subprocess.run(argv, capture_output=True, text=True, timeout=deadline.child_timeout(), check=False,
-                                  preexec_fn=deadline.child_cpu_limit())
+                                  preexec_fn=deadline.child_limits())
         except subprocess.TimeoutExpired:
             return Claim(None, True, f"{argv[0]} ran past the time limit")
         except OSError as error:

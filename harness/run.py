@@ -1,7 +1,8 @@
 """Running tasks: in-process (`run_task`) or isolated in a child process (`run_isolated`),
 several at a time (`run_tasks`).
 
-Isolation: each run gets its own process group, an address-space limit, and a time
+Isolation: each run gets its own process group, an address-space limit (what it may map
+beyond what it inherited, `crosscheck.solvers.base.cap_address_space`), and a time
 limit (the solver's own deadline first, then a hard kill of the whole group after a
 grace period).  A wall-clock limit is enforced from outside; a CPU-time limit by the
 kernel (RLIMIT_CPU), with a wall-clock cap of `WALL_CAP_FACTOR` times it from outside
@@ -48,7 +49,7 @@ from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, 
 from crosscheck.harness.records import RunRecord, Task, command_source, environment, plugin_source, start_facts
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
-from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status
+from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
 from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups, origin,
                                          registered)
@@ -215,11 +216,11 @@ def measured_record(task: Task, expected: Expected) -> RunRecord:
 def limited_record(task: Task, expected: Expected) -> RunRecord:
     """Run `task` in this process under its memory cap; a crash by exception becomes a record.
 
-    For a process of the run's own (its limit stays with it).
+    For a process of the run's own (its limit stays with it).  The cap is the task's limit on
+    top of the address space the process has mapped now (`cap_address_space`).
     """
     if task.memory_limit_mb:
-        limit = task.memory_limit_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        cap_address_space(task.memory_limit_mb * 1024 * 1024)
     _limit_cpu(task)
     record = None
     try:

@@ -139,18 +139,64 @@ class Deadline:
     def child_timeout(self) -> float | None:
         """How long to wait for a child process (a planner, an external program) in wall
         seconds: the seconds left on a wall clock; no limit on a CPU clock, where
-        `child_cpu_limit` caps the child and the harness's wall cap catches one that waits."""
+        `child_limits` caps the child and the harness's wall cap catches one that waits."""
         return self.remaining() if self.clock == "wall" else None
 
-    def child_cpu_limit(self) -> Callable[[], None] | None:
-        """For ``subprocess.Popen(preexec_fn=...)``: on a CPU clock, caps the child's CPU
-        time at the seconds left, rounded up (the kernel then ends it with SIGXCPU, see
-        `ended_by_cpu_limit`); None on a wall clock."""
+    def child_limits(self) -> Callable[[], None] | None:
+        """For ``subprocess.Popen(preexec_fn=...)``: the limits of a program a solver starts.
+        On a CPU clock, caps the child's CPU time at the seconds left, rounded up (the kernel
+        then ends it with SIGXCPU, see `ended_by_cpu_limit`); under a memory limit
+        (`cap_address_space`), caps the program's address space at the run's allowance.
+        None when neither applies."""
         remaining = self.remaining()
-        if remaining is None or self.clock == "wall":
+        seconds = None if remaining is None or self.clock == "wall" else max(1, math.ceil(remaining))
+        allowance = _program_address_space
+        if seconds is None and allowance is None:
             return None
-        seconds = max(1, math.ceil(remaining))
-        return lambda: resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+
+        def limit() -> None:
+            if seconds is not None:
+                resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+            if allowance is not None:  # last: below what the forked child has mapped, nothing more maps until exec
+                resource.setrlimit(resource.RLIMIT_AS, (allowance, allowance))
+        return limit
+
+
+#: The address space in bytes each program this process starts may map (`cap_address_space`);
+#: None without a memory limit.
+_program_address_space: int | None = None
+
+
+def cap_address_space(allowance: int) -> int:
+    """Let this process map at most `allowance` bytes of address space beyond what it has
+    mapped now, and every program it starts later (`Deadline.child_limits`) `allowance`
+    bytes in all; returns the cap set on this process (RLIMIT_AS, soft and hard).
+
+    What the process inherited when it was forked (the libraries and mappings of its parent,
+    a few hundred MB or more once numba has loaded LLVM) thus never counts against the
+    allowance, so a run's limit means the same whatever else its parent loaded.  A program
+    starts with an empty address space at exec, so its cap is the allowance itself.  The
+    cap never exceeds the hard limit the process already had; where ``/proc`` is missing
+    (not Linux) the mapped size counts as 0.
+    """
+    global _program_address_space
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = mapped_bytes() + allowance
+    if hard != resource.RLIM_INFINITY:
+        cap, allowance = min(cap, hard), min(allowance, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    _program_address_space = allowance
+    return cap
+
+
+def mapped_bytes() -> int:
+    """The address space this process has mapped (``VmSize``), in bytes; 0 where ``/proc`` is missing."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            pages = int(statm.read().split()[0])
+    except OSError:
+        return 0
+    return pages * resource.getpagesize()
 
 
 def ended_by_cpu_limit(returncode: int | None) -> bool:

@@ -120,8 +120,8 @@ class Nibbler(Solver):
 class Mapper(Solver):
     """Maps 4 GB of address space at once, as a solver loading a large shared library does:
     under a smaller memory limit the kernel refuses it (OSError, not MemoryError).  Its
-    module is imported here, in the run: a run forked from a large server may already be
-    refused the loading of ``mmap``'s own shared library (ImportError), never the others."""
+    module is imported here, in the run, under the limit: loading ``mmap``'s own shared
+    library must still be granted, whatever the server the run was forked from had mapped."""
 
     name, puzzle, summary = "test-mapper", "keys", "maps 4 GB of address space"
 

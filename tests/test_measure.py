@@ -9,6 +9,8 @@ import io
 import json
 import os
 import random
+import subprocess
+import sys
 import threading
 import time
 import tomllib
@@ -32,6 +34,7 @@ from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.harness.verdicts import Verdict, judge_all
 from crosscheck.solvers.base import Deadline, Status
 from crosscheck.solvers.cpsat import configured_solver, solve
+from tests.memory_solvers import LIMIT_MB
 from tests.plugin_solvers import SPAWNED_CPU, SPAWNED_MB
 from tests.test_cpsat import hard_knapsack
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
@@ -472,6 +475,36 @@ def test_a_run_stopped_without_a_time_limit_says_so_in_words() -> None:
     assert settled(None, unlimited, None, None, 2.0, None).message == "killed after 2.0 s wall (no time limit)"
     limited = unlimited.model_copy(update={"time_limit": 1.0})
     assert settled(None, limited, None, None, 2.0, None).message == "killed after 2.0 s wall (limit 1.0 s wall)"
+
+
+@pytest.mark.parametrize("start", ["fork", "forkserver"])
+def test_a_memory_limit_is_what_a_run_may_add_whatever_its_parent_mapped(start: str, tmp_path: Path) -> None:
+    """Forked from a parent that mapped 1 GB (as one that loaded numba's LLVM has), a run may
+    still allocate half its limit, and not twice it."""
+    (tmp_path / "vault.txt").write_text(VAULT)
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "memory_parent.py"), start, str(tmp_path / "vault.txt")],
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                          check=True)
+    runs = {run["solver"]: run for run in map(json.loads, done.stdout.splitlines())}
+    half = runs["test-grab-half"]["message"]
+    assert half.startswith(f"allocated {LIMIT_MB // 2} MB with ") and runs["test-grab-half"]["status"] == "timeout"
+    assert int(half.split(" with ")[1].split()[0]) > 1024  # it did inherit the gigabyte, four times its limit
+    assert runs["test-grab-double"]["status"] == "memout"
+
+
+def test_a_program_a_run_starts_may_map_the_runs_allowance_in_all() -> None:
+    """A program starts with an empty address space, so its cap is the allowance itself,
+    whatever the run that starts it had mapped (and the run's own cap counts from its size)."""
+    script = ("import mmap, resource, subprocess, sys\n"
+              "from crosscheck.solvers.base import Deadline, cap_address_space, mapped_bytes\n"
+              "region = mmap.mmap(-1, 1 << 30)\n"
+              "before = mapped_bytes()\n"
+              "print(cap_address_space(256 << 20) - before >> 20)\n"
+              "sys.stdout.flush()\n"
+              "code = 'import resource; print(resource.getrlimit(resource.RLIMIT_AS)[0] >> 20)'\n"
+              "subprocess.run([sys.executable, '-c', code], preexec_fn=Deadline(None).child_limits(), check=True)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["256", "256"]
 
 
 @pytest.mark.parametrize(("message", "limit", "status"), [

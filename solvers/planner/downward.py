@@ -124,7 +124,7 @@ def _call(command: list[str], cwd: Path, deadline: Deadline, environment: dict[s
     """
     with open(cwd / "log.txt", "w+", encoding="utf-8", errors="replace") as log:
         process = subprocess.Popen(command, cwd=cwd, env=environment, stdin=stdin, stdout=log,
-                                   stderr=subprocess.STDOUT, preexec_fn=deadline.child_cpu_limit())
+                                   stderr=subprocess.STDOUT, preexec_fn=deadline.child_limits())
         try:
             code: int | None = process.wait(timeout=deadline.child_timeout())
         except subprocess.TimeoutExpired:
