@@ -88,8 +88,8 @@ def main() -> None:
     or holds a key an entry cannot have or a value of the wrong type (FILE:LINE[:COLUMN]:
     what is wrong), report's results files (either side of --against) with no record.
     solve, compare, morph and report without --against (on the records it reads): 0 nothing is wrong, 1 some answer is wrong, 3 an
-    instance could not be read or a run crashed; compare: 130 when interrupted (finished
-    runs are saved).  hunt: 1 with a counterexample, 0 without, 130 when interrupted
+    instance could not be read or a run crashed; compare and morph: 130 when interrupted
+    (finished runs are saved).  hunt: 1 with a counterexample, 0 without, 130 when interrupted
     before a find.  report OLD --against NEW: 1 when NEW is worse on the answers (a
     verdict got worse, an exact answer lost, a pair of OLD missing, fewer independent
     provers; with --fail-on-slower a pair judged slower), else 0.
@@ -631,8 +631,12 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
                                   memory_limit, jobs, progress=progress_mode)
     files = discover_all(paths)
     _note_clashes(files)
-    outcome = morphing.morph(files, config, on_pair=lambda pair: click.echo(pair.line(out))
-                        if pair.verdict is Verdict.MORPH_MISMATCH else None)
+    try:
+        outcome = morphing.morph(files, config, on_pair=lambda pair: click.echo(pair.line(out))
+                                 if pair.verdict is Verdict.MORPH_MISMATCH else None)
+    except KeyboardInterrupt:  # not exit 1, which says a relation broke
+        click.echo(f"interrupted: finished runs are saved in {out / 'morph.jsonl'}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     verdicts = outcome.verdicts
     for verdict in verdicts:
         if verdict.verdict in FAILURES:

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from crosscheck.harness.cli import main
+from crosscheck.harness import morph as morphing
+from crosscheck.harness.cli import EXIT_INTERRUPTED, main
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.morph import judge_pair, save_related
 from crosscheck.harness.records import RunRecord, read_records
@@ -155,6 +156,17 @@ def test_related_files_of_originals_named_alike_but_for_dots_stay_apart(tmp_path
              for original in ("../other/x.txt", "other/x.txt", "/other/x.txt")}
     assert len(names) == 3
     assert all((tmp_path / "m" / name).resolve().is_relative_to((tmp_path / "m").resolve()) for name in names)
+
+
+def test_an_interrupted_morph_exits_130_not_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C is no broken relation: exit 130 (the shell's code for SIGINT), as compare's."""
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(morphing, "morph", interrupted)
+    result = morph(tmp_path / "m", str(INSTANCES / "keys" / "one-robot-1.txt"), "--solver", "keys-graph")
+    assert result.exit_code == EXIT_INTERRUPTED
+    assert f"interrupted: finished runs are saved in {tmp_path / 'm' / 'morph.jsonl'}" in result.output
 
 
 def test_unknown_relations_are_usage_errors(tmp_path: Path) -> None:
