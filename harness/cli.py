@@ -993,13 +993,14 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
 
     Only instances the index does not list yet are added (variant runs are skipped);
     an optimum is never typed in by hand, it comes from agreeing runs.  An index names
-    files by their path from its folder: an instance that names no file there (a run of
-    another folder) is not recorded, and said so on stderr.  An agreement of
+    the files it judges by their path from its folder: an instance that names no file there
+    (a run of another folder), or whose own folder's index.toml judges it, is not recorded,
+    and said so on stderr.  An agreement of
     fewer than --min-agreeing independent provers is refused, and said so on stderr, as is
     every instance whose verdict is not agree (with why); a last line on stderr counts
     them.  Exit status 0 unless the input is unusable (2).
     """
-    from crosscheck.harness.index import append_entries, load_index, refresh_entries
+    from crosscheck.harness.index import append_entries, judged_by, load_index, refresh_entries
     from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
 
     required = 1 if allow_single else min_agreeing
@@ -1009,10 +1010,12 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
         for name in refresh_entries(index_path, refreshed_evidence(records, index)):
             click.echo(f"{name}: evidence refreshed")
     entries, refused, skipped = agreed_entries(records, required)
-    entries, elsewhere = _under_index(entries, index_path.parent)
+    elsewhere = [name for name in entries if not judged_by(index_path, name)]
+    entries = {name: entry for name, entry in entries.items() if name not in elsewhere}
     for name in elsewhere:
-        click.echo(f"{name}: not recorded: no such file under {index_path.parent} (an index names files by "
-                   "their path from its folder: record a run of that folder)", err=True)
+        click.echo(f"{name}: not recorded: no such file under {index_path.parent}, or an index.toml between "
+                   "holds its answer (an index names the files it judges by their path from its folder: "
+                   "record a run of that folder)", err=True)
     for verdict in refused:
         click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on "
                    f"{counted(verdict.independent, 'independent prover')} ({', '.join(verdict.provers)}), "
@@ -1027,24 +1030,15 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
                                  Counter(v.verdict for v in skipped), len(elsewhere)), err=True)
 
 
-def _under_index(entries: dict[str, dict[str, object]], folder: Path
-                 ) -> tuple[dict[str, dict[str, object]], list[str]]:
-    """`entries` split into those naming a file under the index's `folder` by its path from
-    there (what an index key is), and the names of the others: a run of another folder, or a
-    file named by its path because two files had one name, would add an entry for nothing."""
-    kept = {name: entry for name, entry in entries.items() if (folder / name).is_file()}
-    return kept, [name for name in entries if name not in kept]
-
-
 def _recorded_summary(added: int, listed: int, refused: int, skipped: Counter[Verdict], elsewhere: int) -> str:
     """record-optima's last line: how many instances were recorded, and how many were not
-    and why (no file of that name under the index's folder, too few provers, the verdicts
+    and why (not judged by this index, too few provers, the verdicts
     other than `agree` worst first)."""
     from crosscheck.harness.verdicts import SEVERITY
 
     parts = [f"recorded {added}"]
     parts += [f"{listed} already in the index"] if listed else []
-    parts += [f"not recorded {elsewhere}: no file under the index's folder"] if elsewhere else []
+    parts += [f"not recorded {elsewhere}: not judged by this index"] if elsewhere else []
     parts += [f"refused {refused}: too few independent provers"] if refused else []
     if skipped:
         worst_first = sorted(skipped, key=SEVERITY.__getitem__)

@@ -161,6 +161,18 @@ class Indexes:
         return InstanceFile(path, name, expectation(entry), expectation(entry, variant=True))
 
 
+def judged_by(index_path: Path, name: str) -> bool:
+    """Whether the index at `index_path` (which need not exist yet) is the one that judges
+    the instance `name`: a file at that path from the index's folder, with no ``index.toml``
+    in a folder between them to hold its answer instead (`Indexes`)."""
+    folder = index_path.parent.resolve()
+    path = (folder / name).resolve()
+    if not path.is_file() or not path.is_relative_to(folder):
+        return False
+    between = [parent for parent in path.parents if parent != folder and parent.is_relative_to(folder)]
+    return not any((parent / INDEX_NAME).is_file() for parent in between)
+
+
 def discover(target: Path, indexes: Indexes | None = None) -> list[InstanceFile]:
     """Instance files at `target` (a file, or a folder searched recursively), sorted, each
     with what the index of its own folder says of it (`Indexes`; pass one to share its

@@ -316,8 +316,9 @@ def test_record_optima_adds_only_agreed_answers(folder: Path, tmp_path: Path) ->
 
 
 def test_record_optima_adds_no_entry_for_a_file_outside_the_index_folder(folder: Path, tmp_path: Path) -> None:
-    """An index names files by their path from its folder: runs of another folder (or files
-    renamed by their paths because two had one name) must not add entries naming nothing."""
+    """An index names the files it judges by their path from its folder: runs of another
+    folder (or files renamed by their paths because two had one name) must not add entries
+    naming nothing, nor a file whose own folder's index.toml judges it."""
     out = tmp_path / "runs.jsonl"
     (folder / "keys" / "other.txt").write_text("#######\n#a.@.b#\n#######\n")
     invoke("compare", str(folder / "keys" / "other.txt"), "--solver", "test-plain", "--out", str(out))
@@ -326,7 +327,11 @@ def test_record_optima_adds_no_entry_for_a_file_outside_the_index_folder(folder:
     result = invoke("record-optima", str(out), "--index", str(elsewhere / "index.toml"), "--allow-single")
     assert result.exit_code == 0 and not (elsewhere / "index.toml").exists()
     assert f"keys/other.txt: not recorded: no such file under {elsewhere}" in result.stderr
-    assert result.stderr.splitlines()[-1] == "recorded 0; not recorded 1: no file under the index's folder"
+    assert result.stderr.splitlines()[-1] == "recorded 0; not recorded 1: not judged by this index"
+    (folder / "keys" / "index.toml").write_text("")  # from now on the file's own folder's index judges it
+    below = invoke("record-optima", str(out), "--index", str(folder / "index.toml"), "--allow-single")
+    assert below.stderr.splitlines()[-1] == "recorded 0; not recorded 1: not judged by this index"
+    (folder / "keys" / "index.toml").unlink()
     here = invoke("record-optima", str(out), "--index", str(folder / "index.toml"), "--allow-single")
     assert here.stderr.splitlines()[-1] == "recorded 1"  # the same run, the folder whose path it names
 
