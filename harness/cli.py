@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from crosscheck.harness.formats import FORMATS, HEARTBEAT, HUMAN_FORMATS, PROGRESS_MODES
+from crosscheck.harness.formats import FORMATS, HEARTBEAT, HUMAN_FORMATS, PLOT_FORMATS, PNG_DPI, PROGRESS_MODES
 from crosscheck.harness.measure import cores
 from crosscheck.harness.wording import counted
 from crosscheck.models.base import InvalidInstance, Puzzle
@@ -879,8 +879,8 @@ def schema() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-o", "--output", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for the figures and captions.txt.")
-@click.option("--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True,
-              help="png (200 dpi), or vector svg or pdf for a paper.")
+@click.option("--format", "fmt", type=click.Choice(PLOT_FORMATS), default=PLOT_FORMATS[0], show_default=True,
+              help=f"png ({PNG_DPI} dpi), or vector svg or pdf for a paper.")
 def plot(files: tuple[Path, ...], folder: Path, fmt: str) -> None:
     """Draw the report's figures from results files (from --out): a cactus plot, per puzzle a
     performance profile, a scatter plot per pair of solvers and time against size, and with

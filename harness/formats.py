@@ -1,6 +1,7 @@
-"""The output formats of the tables (`crosscheck.harness.report`) and the modes of the progress
-on stderr (`crosscheck.harness.progress`), in a module of their own so that the command line can
-offer them without importing what renders them."""
+"""The output formats of the tables (`crosscheck.harness.report`) and the figures
+(`crosscheck.harness.plots`) and the modes of the progress on stderr
+(`crosscheck.harness.progress`), in a module of their own so that the command line can offer
+them without importing what renders them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ MACHINE_FORMATS = ("csv", "jsonl", "json")
 #: Tables for papers: one booktabs tabular (crosscheck.harness.latex), no notes.
 LATEX = "latex"
 FORMATS = HUMAN_FORMATS + MACHINE_FORMATS + (LATEX,)
+#: The file formats `crosscheck.harness.plots.plot_all` writes: raster PNG, or vector SVG and PDF for papers.
+PLOT_FORMATS = ("png", "svg", "pdf")
+#: Dots per inch of a PNG figure.
+PNG_DPI = 200
 #: How progress shows on stderr: a display on a terminal only, plain lines, or nothing.
 PROGRESS_MODES = ("auto", "lines", "none")
 #: Seconds without a finished run before ``--progress lines`` writes a heartbeat.

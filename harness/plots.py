@@ -49,6 +49,7 @@ from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from crosscheck.harness.aggregate import MIN_SECONDS, Cell, cells, positive  # noqa: E402
+from crosscheck.harness.formats import PLOT_FORMATS, PNG_DPI  # noqa: E402
 from crosscheck.harness.records import RunRecord  # noqa: E402
 from crosscheck.harness.wording import counted
 
@@ -113,18 +114,16 @@ def plots(records: Iterable[RunRecord]) -> list[Plot]:
     return found
 
 
-#: The file formats `plot_all` writes: raster PNG, or vector SVG and PDF for papers.
-PLOT_FORMATS = ("png", "svg", "pdf")
-#: Dots per inch of a PNG file.
-PNG_DPI = 200
 #: What makes a file the same for the same records: no creation date in it.
 _NO_DATE = {"png": None, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
 
 def plot_all(records: Iterable[RunRecord], folder: Path, fmt: str = "png") -> list[Path]:
-    """Draw every plot into `folder` (created if needed) as `fmt` (`PLOT_FORMATS`; PNG at
-    `PNG_DPI`), and its caption into ``captions.txt`` there (``FILE: caption`` per line);
-    return the figure files written."""
+    """Draw every plot into `folder` (created if needed) as `fmt` (one of `PLOT_FORMATS`; a
+    PNG at `PNG_DPI`), and its caption into ``captions.txt`` there (``FILE: caption`` per
+    line); return the figure files written."""
+    if fmt not in PLOT_FORMATS:
+        raise ValueError(f"no figure format {fmt!r} (valid: {', '.join(PLOT_FORMATS)})")
     folder.mkdir(parents=True, exist_ok=True)
     written, captions = [], []
     for plot in plots(records):
