@@ -134,6 +134,21 @@ def warm_up_named() -> None:
             continue
 
 
+def share_named() -> None:
+    """Compute now what each registered formulation ``CROSSCHECK_WARM_UP`` names shares
+    (every registered one when it is not set; `Solver.shares`), so that the runs forked from
+    this process inherit it instead of each redoing it: a plugin's footprint is a static walk
+    of its code, a tenth of a second for one as large as a built-in.  One that fails is
+    skipped (each run then meets the error itself)."""
+    named = os.environ.get(WARM_UP_VARIABLE)
+    names = list(SOLVERS) if named is None else [name for name in named.split(",") if name in SOLVERS]
+    for name in names:
+        try:
+            SOLVERS[name].shares  # noqa: B018 (computed for its cache)
+        except Exception:  # noqa: BLE001 (see the docstring)
+            continue
+
+
 def _to_warm_up(named: str | None) -> set[type[Solver]]:
     """The classes of the solvers `named` (comma-separated), or see `warm_up_named` for `None`."""
     if named is None:

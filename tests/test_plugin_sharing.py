@@ -116,3 +116,18 @@ def test_a_method_named_as_a_builtin_one_creates_no_sharing() -> None:
     not the ``get`` of the plugin's own `_Table`."""
     assert "tests.receiver_solvers._Table.get" in sharing.footprint(OwnTable())
     assert sharing.shares(LooksUp(), [OwnTable()]) == frozenset()
+
+
+def test_the_forkserver_computes_a_named_plugins_sharing_once_for_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`share_named` (run by the forkserver) leaves each named plugin's footprint cached, so the
+    runs forked from it read `Solver.shares` without walking the plugin's code again."""
+    crosscheck.solvers.registry.load_plugins()
+    monkeypatch.setenv(crosscheck.solvers.registry.WARM_UP_VARIABLE, "test-echo,keys-grid")
+    sharing.footprint.cache_clear()
+    crosscheck.solvers.registry.share_named()
+
+    def walked(solver_class: type[Solver]) -> set[str]:
+        raise AssertionError(f"{solver_class.__name__}'s code walked again in a run")
+
+    monkeypatch.setattr(sharing, "static_footprint", walked)
+    assert "tests.shared_solvers.Walker._solve" in get_solver("test-echo").shares
