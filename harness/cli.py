@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # what each command needs is imported when it runs, so that -
     from crosscheck.harness.morph import RelatedFile
     from crosscheck.harness.plan import Choice
     from crosscheck.harness.progress import Progress
-    from crosscheck.harness.records import RunKey, RunRecord, Task
+    from crosscheck.harness.records import ResultsFile, RunKey, RunRecord, Task
     from crosscheck.harness.shard import Shard
     from crosscheck.harness.verdicts import Verdict
     from crosscheck.solvers.base import Clock, Solver
@@ -345,7 +345,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     repair_tail(out)
     done: dict[RunKey, RunRecord] = {}  # by RunRecord.key
     if resume:
-        done = {record.key: record for record in _read(out, RESUME_REFUSAL)}
+        done = {record.key: record for record in _read(out, RESUME_REFUSAL).records}
         _warn_other_limits(done.values(), out, {"time_limit": time_limit, "clock": clock, "memory_limit_mb": memory_limit})
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
@@ -438,14 +438,15 @@ RESUME_REFUSAL = ("--resume reads every record first, so that no run is dropped 
                   "repair or delete that line")
 
 
-def _read(path: Path, refusal: str = "") -> list[RunRecord]:
-    """The records of a results file; a line that is not a record, or one from a newer
-    crosscheck, is `BadInput` naming file and line (with `refusal` after it, when given)."""
-    from crosscheck.harness.records import read_records
+def _read(path: Path, refusal: str = "") -> ResultsFile:
+    """A results file's records and what reading it skipped; a line that is not a record,
+    or one from a newer crosscheck, is `BadInput` naming file and line (with `refusal`
+    after it, when given)."""
+    from crosscheck.harness.records import read_results
     from crosscheck.harness.schema import UnreadableRecord
 
     try:
-        return read_records(path)
+        return read_results(path)
     except UnreadableRecord as error:
         raise BadInput(f"{error} ({refusal})" if refusal else str(error)) from None
 
@@ -473,15 +474,9 @@ def _read_files(paths: tuple[Path, ...]) -> tuple[list[tuple[str, list[RunRecord
     cut short, records of an older schema: `ResultsFile.notes`; a file without records
     among others), each also on stderr.  `BadInput` when no file holds a record (nothing
     to report), or when a line is not a record (naming it as `_read` does)."""
-    from crosscheck.harness.records import read_results
-    from crosscheck.harness.schema import UnreadableRecord
-
     named, notes = [], []
     for path in paths:
-        try:
-            contents = read_results(path)
-        except UnreadableRecord as error:
-            raise BadInput(str(error)) from None
+        contents = _read(path)
         named.append((str(path), contents.records))
         notes += contents.notes(str(path))
     if any(records for _, records in named):
