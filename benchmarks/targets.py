@@ -84,6 +84,10 @@ def table(targets: Sequence[Measured]) -> str:
     def figure(value: float) -> str:
         return f"{value:.3g}" if math.isfinite(value) else "none"
 
+    def quantity(value: float, unit: str) -> str:
+        """`value` with its unit; "none" (a run that did not finish) has no unit."""
+        return f"{figure(value)} {unit}".rstrip() if math.isfinite(value) else figure(value)
+
     def ratio(value: float, limit: float | None) -> str:
         if limit is None:
             return ""
@@ -94,7 +98,7 @@ def table(targets: Sequence[Measured]) -> str:
     def limit_text(limit: float | None, unit: str) -> str:
         return "" if limit is None else f"{limit:g} {unit}".rstrip()
 
-    rows = [[t.name, str(len(t.values)), f"{figure(t.median)} {t.unit}".rstrip(), limit_text(t.median_limit, t.unit),
-             ratio(t.median, t.median_limit), f"{figure(t.max)} {t.unit}".rstrip(), limit_text(t.max_limit, t.unit),
+    rows = [[t.name, str(len(t.values)), quantity(t.median, t.unit), limit_text(t.median_limit, t.unit),
+             ratio(t.median, t.median_limit), quantity(t.max, t.unit), limit_text(t.max_limit, t.unit),
              ratio(t.max, t.max_limit), "yes" if t.met else "NO"] for t in targets]
     return render_table(COLUMNS, rows, "table").rstrip("\n")

@@ -166,7 +166,7 @@ def test_a_target_reads_back_as_printed_and_an_unfinished_run_never_meets_it(
     wrong = report("one wrong", [1.0], unit="", max_limit=0)
     rows = table([met, missed, exact, wrong]).splitlines()
     assert rows[1].split() == ["quick", "3", "0.2", "s", "0.5", "s", "0.4", "0.4", "s", "0.5", "s", "0.8", "yes"]
-    assert rows[2].split()[-3:] == ["s", "inf", "NO"]
+    assert rows[2].split()[-5:] == ["none", "60", "s", "inf", "NO"]  # an unfinished run: "none", no unit
     assert rows[3].split()[-2:] == ["0", "yes"] and rows[4].split()[-2:] == ["inf", "NO"]  # a limit of 0
     with pytest.raises(ValueError, match="no limit"):
         report("vague", [1.0])
