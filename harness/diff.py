@@ -24,6 +24,7 @@ flagged slower or faster; `summary` counts everything, the unchanged included.
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -111,7 +112,7 @@ class Change:
         """The change as table cells (columns `DIFF_COLUMNS`)."""
         before, after = _provers(self.old_verdict), _provers(self.new_verdict)
         return [self.instance, self.solver, _status(self.old), _status(self.new), _verdict(self.old_verdict),
-                _verdict(self.new_verdict), before if before == after else f"{before}->{after}",
+                _verdict(self.new_verdict), str(before) if before == after else f"{before}->{after}",
                 self._seconds(self.old), self._seconds(self.new),
                 "-" if self.ratio is None else significant(self.ratio), self._time_cell()]
 
@@ -137,9 +138,9 @@ def _verdict(verdict: InstanceVerdict | None) -> str:
     return "absent" if verdict is None else verdict.verdict.value
 
 
-def _provers(verdict: InstanceVerdict | None) -> str:
+def _provers(verdict: InstanceVerdict | None) -> int:
     """How many independent provers the instance's answer rests on (0 without an agreement)."""
-    return "0" if verdict is None else str(verdict.independent)
+    return 0 if verdict is None else verdict.independent
 
 
 def diff(old: Iterable[RunRecord], new: Iterable[RunRecord], basis: Basis = Basis("wall", "")) -> list[Change]:
@@ -176,7 +177,7 @@ def regressions(changes: list[Change], fail_slower: bool = False) -> list[str]:
     instances = {c.instance: c for c in changes}.values()
     lines += [f"fewer provers: {c.instance}: {_provers(c.old_verdict)} -> {_provers(c.new_verdict)} independent "
               f"({_provers_named(c.old_verdict)} -> {_provers_named(c.new_verdict)})"
-              for c in instances if int(_provers(c.new_verdict)) < int(_provers(c.old_verdict))]
+              for c in instances if _provers(c.new_verdict) < _provers(c.old_verdict)]
     lines += [f"lost: {c.instance} {c.solver}: exact {_status(c.old)} -> {_status(c.new)}"
               + (" (only in OLD)" if c.new is None else "") for c in changes if c.lost_exact]
     lines += [f"missing: {c.instance} {c.solver}: {_status(c.old)} in OLD, not run in NEW"
@@ -198,7 +199,8 @@ def summary(changes: list[Change]) -> str:
     instances = {c.instance: c for c in changes}.values()
     better = sum(c.old_verdict is not None and c.new_verdict is not None
                  and _RANK[c.new_verdict.verdict] > _RANK[c.old_verdict.verdict] for c in instances)
-    timings = {name: sum(c.timing == name for c in changes) for name in TIMINGS}
+    counts = Counter(c.timing for c in changes)  # each change's timing worked out once
+    timings = {name: counts[name] for name in TIMINGS}
     both = [c for c in changes if c.old is not None and c.new is not None]
     only_old, only_new = sum(c.new is None for c in changes), sum(c.old is None for c in changes)
     one_side = f"{only_old} only in OLD, {only_new} only in NEW; " if only_old or only_new else ""

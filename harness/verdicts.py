@@ -27,6 +27,7 @@ from itertools import combinations
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.index import INFEASIBLE
 from crosscheck.harness.records import UNREADABLE, RunRecord
+from crosscheck.harness.wording import first_line
 from crosscheck.solvers.base import Status
 
 
@@ -117,8 +118,7 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
 
 def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
     if all(r.solver == UNREADABLE for r in records):
-        return Judgement(Verdict.ERROR, None,
-                         records[0].message.splitlines()[0] if records[0].message else "unreadable")
+        return Judgement(Verdict.ERROR, None, first_line(records[0].message, blank="unreadable"))
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
         return Judgement(Verdict.INVALID_PLAN, None, "; ".join(f"{r.solver}: {r.plan_error}" for r in invalid))

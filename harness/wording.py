@@ -9,6 +9,6 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
-def first_line(message: str) -> str:
-    """The first line of a run's `message` (the rest stays in its record), ``no message`` when it is blank."""
-    return message.strip().splitlines()[0] if message.strip() else "no message"
+def first_line(message: str, blank: str = "no message") -> str:
+    """The first line of a run's `message` (the rest stays in its record), `blank` when it is blank."""
+    return message.strip().splitlines()[0] if message.strip() else blank
