@@ -198,11 +198,13 @@ cpsat_workers_option = click.option(
     help="Worker threads of every CP-SAT run [default: 2, or the cores when fewer]; recorded in each record.")
 
 
-def _print(records: list[RunRecord], fmt: str) -> None:
-    """`records` in `fmt` on stdout; for the data formats, the verdict notes on stderr."""
+def _print(records: list[RunRecord], fmt: str, environment: bool = False) -> None:
+    """`records` in `fmt` on stdout (a table for people with the environment of the runs
+    after it when `environment`, as ``report`` shows it); for the data formats, the verdict
+    notes on stderr."""
     from crosscheck.harness.report import notes, render
 
-    click.echo(render(records, fmt), nl=False)
+    click.echo(render(records, fmt, environment=environment), nl=False)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(records), err=True, nl=False)
 
@@ -363,7 +365,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     _warn_oversubscribed([run for run, _ in tasks], jobs)
     progress = Progress(len(tasks), jobs, limit=time_limit, mode=progress_mode)
     records += _run_saving(tasks, jobs, scheduler, out, progress, pin_cores)
-    _print(records, fmt)
+    _print(records, fmt, environment=True)
     mismatches = _morph_mismatches(records, related, out.parent, err=fmt not in HUMAN_FORMATS)
     click.echo(f"records: {out}", err=True)
     if json_path is not None:

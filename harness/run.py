@@ -444,7 +444,9 @@ def run_tasks(
     start_method: Start = "forkserver",
 ) -> list[RunRecord]:
     """Run every task, calling `on_start` and `on_end` in the thread that runs it as it
-    starts and ends, and `on_record` in this thread with its record.
+    starts (holding one of the `jobs` places) and ends, and `on_record` in this thread with
+    its record: between an `on_start` and its `on_end` a run is in flight, and never more
+    than `jobs` are.
 
     At most `jobs` runs at a time, and together they use at most as many threads as there
     are cores (`crosscheck.harness.measure.cores`, or `jobs` when that is more): a run holds
@@ -466,8 +468,8 @@ def run_tasks(
         groups.put(group)
 
     def runner(task: Task, expected: Expected) -> RunRecord:
-        on_start(task)
         cores = groups.get()  # as many groups as jobs: one is always free here
+        on_start(task)  # in flight from here, once it holds its place
         try:
             return run(task.model_copy(update={"cores": cores, "start": start_facts(jobs)}), expected)
         finally:

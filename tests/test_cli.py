@@ -508,3 +508,54 @@ def test_a_local_comparison_never_imports_dask(folder: Path, tmp_path: Path) -> 
     done = subprocess.run([sys.executable, "-c", script], env={**environment, "PYTHONPATH": str(INSTANCES.parent)},
                           capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.split() == ["1", "[]"]  # the liar's invalid plan was judged, and no Dask module loaded
+
+
+def test_compare_table_ends_with_the_environment_block_that_report_shows(folder: Path, tmp_path: Path) -> None:
+    (folder / "keys" / "broken.txt").unlink()  # its record (no run) says nothing of the environment
+    out = tmp_path / "runs.jsonl"
+    compared = invoke("compare", str(folder), "--solver", "test-plain", "--jobs", "1", "--out", str(out))
+    reported = invoke("report", str(out))
+
+    def block(text: str) -> str:
+        return text[text.index("environment of the runs:"):].split("\n\n")[0]
+
+    assert block(compared.stdout) == block(reported.stdout)
+    assert "\njobs: 1" in block(compared.stdout) and "\ncommit: " in block(compared.stdout)
+    csv_out = invoke("compare", str(folder), "--solver", "test-plain", "--format", "csv",
+                     "--out", str(tmp_path / "data.jsonl"))
+    assert "environment of the runs" not in csv_out.stdout  # data formats stay data only
+
+
+def test_a_run_is_in_flight_only_while_it_holds_one_of_the_jobs_places(monkeypatch: pytest.MonkeyPatch,
+                                                                        tmp_path: Path) -> None:
+    import threading
+
+    import crosscheck.harness.run
+
+    flying: set[str] = set()
+    seen: list[int] = []  # runs in flight as each run began
+    lock = threading.Lock()
+
+    def started(task: Task) -> None:
+        with lock:
+            flying.add(task.instance)
+            seen.append(len(flying))
+
+    def ended(task: Task) -> None:
+        with lock:
+            flying.discard(task.instance)
+
+    def fake_run(task: Task, expected: object = None) -> RunRecord:
+        with lock:
+            assert task.instance in flying, "a run ran before it counted as in flight"
+        return RunRecord(instance=task.instance, puzzle="keys", solver=task.solver, status=Status.OPTIMAL, cost=1,
+                         environment=dict(task.start or {}))
+
+    monkeypatch.setattr(crosscheck.harness.run, "run_task", fake_run)
+    for jobs in (1, 2):
+        seen.clear()
+        tasks = [(Task(path=str(tmp_path / f"{n}.txt"), instance=f"{n}.txt", solver="test-plain", puzzle="keys"), None)
+                 for n in range(5)]
+        records = crosscheck.harness.run.run_tasks(tasks, jobs=jobs, isolate=False, on_start=started, on_end=ended)
+        assert len(seen) == 5 and max(seen) <= jobs and not flying
+        assert all(record.environment["jobs"] == jobs for record in records)
