@@ -21,12 +21,18 @@ harness/isolated.py.
   scheduler's retry setting.  The other runs go on.
 - Ctrl-C, or the client dying, cancels the runs in flight: the workers notice the
   cancellation within half a second and kill the runs' process groups.
+- A run is in flight (the caller's ``on_start`` to ``on_end``) from when a worker begins it
+  until it ends there, as the worker tells the client (events on `FLIGHT_TOPIC`), not
+  from its submission: so never more runs are in flight than the workers have threads.
+  Each record's ``jobs`` is that number of threads (of the workers this client uses, when
+  the run was submitted): the runs the cluster ran at a time, at most.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import tempfile
+import threading
 import uuid
 from collections import deque
 from collections.abc import Callable
@@ -38,12 +44,14 @@ from distributed.worker import Worker
 
 from crosscheck.harness.index import Expected
 from crosscheck.harness.isolated import run_launched
-from crosscheck.harness.records import RunRecord, Task, environment
+from crosscheck.harness.records import RunRecord, Task, environment, start_facts
 from crosscheck.harness.run import failure, run_isolated
 from crosscheck.solvers.base import Status
 
 #: Runs in flight per worker thread: one running, one waiting to start when it ends.
 IN_FLIGHT_PER_THREAD = 2
+#: The Dask event topic on which workers say a run began (``[key, "start"]``) and ended (``[key, "end"]``).
+FLIGHT_TOPIC = "crosscheck-flight"
 
 
 class ClusterError(Exception):
@@ -64,8 +72,9 @@ def effort(task: Task, text: str) -> tuple[int, bool]:
 def run_on_cluster(tasks: list[tuple[Task, Expected]], address: str, on_record: Callable[[RunRecord], None],
                    on_start: Callable[[Task], None], on_end: Callable[[Task], None],
                    report: Callable[[str], None]) -> list[RunRecord]:
-    """Run every task on the Dask cluster at `address`, calling `on_start` as each one is
-    submitted, and `on_end` then `on_record` as each one finishes.
+    """Run every task on the Dask cluster at `address`, calling `on_start` as a worker begins
+    one and `on_end` as it ends there (at the latest before its `on_record`, for a run whose
+    worker was lost), and `on_record` as each one finishes.
 
     Records come back in task order; `report` receives what the user should know about
     the cluster (refused workers).  Raises `ClusterError` when the cluster cannot be used.
@@ -94,10 +103,15 @@ class _Comparison:
         self.token = uuid.uuid4().hex
         self.running: dict[Future[dict[str, Any]], int] = {}  # future -> task number
         self.completed = as_completed()
+        self.threads = 0  # of the accepted workers: the runs the cluster runs at a time
+        self.flight_lock = threading.Lock()  # worker events come in the client's event-loop thread
+        self.keys: dict[str, int] = {}  # key of a run submitted and not recorded -> task number
+        self.flying: set[int] = set()  # task numbers a worker began and did not end
 
     def run(self) -> list[RunRecord]:
+        self.client.subscribe_topic(FLIGHT_TOPIC, self._flight)
         self._check_workers()
-        threads = sum(n for address, n in self.client.nthreads().items() if address in self.accepted)
+        threads = self.threads
         order = sorted(range(len(self.tasks)), key=lambda n: effort(self.tasks[n][0], self.texts[n]), reverse=True)
         waiting = deque(order)
         results: dict[int, RunRecord] = {}
@@ -110,7 +124,7 @@ class _Comparison:
                 if record is None:
                     continue  # refused by its worker: submitted again elsewhere
                 results[number] = record
-                self.on_end(self.tasks[number][0])
+                self._landed(str(future.key), number)
                 self.on_record(record)
                 if waiting:
                     self._submit(waiting.popleft())
@@ -119,7 +133,32 @@ class _Comparison:
             for future in self.running:
                 self._forget(future)
             raise
+        finally:
+            self.client.unsubscribe_topic(FLIGHT_TOPIC)
         return [results[number] for number in range(len(self.tasks))]
+
+    def _flight(self, event: tuple[float, list[str]]) -> None:
+        """A worker began or ended a run (``(time, [key, "start" or "end"])``); events of other
+        comparisons, and of runs already recorded, are ignored."""
+        key, what = event[1]
+        with self.flight_lock:
+            number = self.keys.get(key)
+            if number is None:
+                return
+            if what == "start" and number not in self.flying:
+                self.flying.add(number)
+                self.on_start(self.tasks[number][0])
+            elif what == "end" and number in self.flying:
+                self.flying.discard(number)
+                self.on_end(self.tasks[number][0])
+
+    def _landed(self, key: str, number: int) -> None:
+        """The run of `key` is recorded: no longer in flight, whatever its worker said."""
+        with self.flight_lock:
+            del self.keys[key]
+            if number in self.flying:
+                self.flying.discard(number)
+                self.on_end(self.tasks[number][0])
 
     def _check_workers(self) -> None:
         """Report workers running another crosscheck; fail when none runs this one."""
@@ -131,15 +170,18 @@ class _Comparison:
                 self.report(f"worker {address} runs crosscheck {theirs}, this client {self.identity}: not used")
         if not self.accepted:
             raise ClusterError("no worker of the cluster runs this crosscheck version and commit")
+        self.threads = sum(n for address, n in self.client.nthreads().items() if address in self.accepted)
 
     def _submit(self, number: int) -> None:
         task, expected = self.tasks[number]
         key = f"crosscheck-{self.token}-{number}-{uuid.uuid4().hex[:8]}"
-        future = self.client.submit(run_on_worker, task, self.texts[number], expected, self.identity, key, key=key,
-                                    workers=self.accepted if self.refused else None, pure=False)
+        with self.flight_lock:  # before the worker can say it began
+            self.keys[key] = number
+        future = self.client.submit(run_on_worker, task, self.texts[number], expected, self.identity, key,
+                                    max(1, self.threads), key=key, workers=self.accepted if self.refused else None,
+                                    pure=False)
         self.running[future] = number
         self.completed.add(future)
-        self.on_start(task)
 
     def _forget(self, future: Future[dict[str, Any]]) -> None:
         """Drop the scheduler's note that the run of `future` started (see `run_on_worker`)."""
@@ -155,6 +197,7 @@ class _Comparison:
         finally:
             self._forget(future)
         if "refused" in outcome:
+            self._landed(str(future.key), number)
             self.accepted.clear()
             self._check_workers()
             self._submit(number)
@@ -165,8 +208,11 @@ class _Comparison:
         return RunRecord.model_validate(outcome["record"])
 
 
-def run_on_worker(task: Task, text: str, expected: Expected, client_identity: dict[str, Any], key: str) -> dict[str, Any]:
-    """The worker's side of one run: ``{"record": ...}``, or why there is none.
+def run_on_worker(task: Task, text: str, expected: Expected, client_identity: dict[str, Any], key: str,
+                  jobs: int) -> dict[str, Any]:
+    """The worker's side of one run: ``{"record": ...}``, or why there is none.  The run is
+    stamped `start_facts(jobs)` as it begins, and the worker tells the client on
+    `FLIGHT_TOPIC` when it begins and ends.
 
     ``{"refused": identity}``: this worker runs another crosscheck.  ``{"lost": worker}``:
     the run was started before on a worker that was lost (the scheduler retries such
@@ -181,10 +227,15 @@ def run_on_worker(task: Task, text: str, expected: Expected, client_identity: di
     except TimeoutError:
         started.set(f"{worker.address} ({environment()['host']})")
     run = run_launched if multiprocessing.current_process().daemon else run_isolated
-    with tempfile.TemporaryDirectory(prefix="crosscheck-") as folder:
-        path = Path(folder) / Path(task.path).name  # same file name: the instance keeps its name
-        path.write_text(text, encoding="utf-8")
-        record = run(task.model_copy(update={"path": str(path)}), expected, should_stop=lambda: _cancelled(worker, key))
+    worker.log_event(FLIGHT_TOPIC, [key, "start"])
+    try:
+        with tempfile.TemporaryDirectory(prefix="crosscheck-") as folder:
+            path = Path(folder) / Path(task.path).name  # same file name: the instance keeps its name
+            path.write_text(text, encoding="utf-8")
+            record = run(task.model_copy(update={"path": str(path), "start": start_facts(jobs)}), expected,
+                         should_stop=lambda: _cancelled(worker, key))
+    finally:  # before this thread is free for another run, so the client never sees more than the threads
+        worker.log_event(FLIGHT_TOPIC, [key, "end"])
     record.environment["worker"] = worker.address
     return {"record": record.model_dump(mode="json")}
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_cluster import local_cluster
+from crosscheck.harness.index import Expected
 from crosscheck.harness.records import Task, environment, read_records
 from crosscheck.harness.verdicts import judge_all
 from tests.known import INSTANCES
@@ -160,3 +161,33 @@ def test_workers_with_another_crosscheck_are_reported_and_not_used(scheduler: st
         crosscheck.harness.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, lambda task: None,
                                        lambda task: None, reports.append)
     assert len(reports) == 2 and all("not used" in line and "elsewhere" in line for line in reports)
+
+
+def test_runs_are_in_flight_only_while_a_worker_runs_them_and_record_the_clusters_jobs(scheduler: str,
+                                                                                        tmp_path: Path) -> None:
+    """Two one-thread workers run two runs at a time: the client submits up to four, but
+    only those a worker began count as in flight, and each record's jobs is 2."""
+    import threading
+
+    from crosscheck.harness.cluster import run_on_cluster
+
+    (tmp_path / "small.txt").write_text(VAULT)
+    tasks: list[tuple[Task, Expected]] = [(Task(path=str(tmp_path / "small.txt"), instance="small", solver=solver, puzzle="keys", repeat=repeat,
+                   time_limit=30.0), None) for solver in ("keys-graph", "test-plain") for repeat in range(3)]
+    flying: set[tuple[object, ...]] = set()
+    most = [0]
+    lock = threading.Lock()
+
+    def started(task: Task) -> None:
+        with lock:
+            flying.add(task.key)
+            most[0] = max(most[0], len(flying))
+
+    def ended(task: Task) -> None:
+        with lock:
+            flying.discard(task.key)
+
+    records = run_on_cluster(tasks, scheduler, lambda record: None, started, ended, lambda message: None)
+    assert [record.status.value for record in records] == ["optimal"] * 6
+    assert 1 <= most[0] <= 2 and not flying
+    assert {record.environment.get("jobs") for record in records} == {2}
