@@ -696,10 +696,17 @@ def _relation_names(text: str | None) -> tuple[str, ...]:
                    "present; burrow: depth 2 or 4, empty hallway; elevator: four floors, a safe start), within -p.")
 @click.option("--db", type=click.Path(file_okay=False, path_type=Path),
               help="Hunt database: counterexamples are saved there, later hunts try them first [default: OUT/hunt-db].")
+@click.option(
+    "--progress", "progress_mode", type=click.Choice(PROGRESS_MODES), default="auto", show_default=True,
+    envvar="CROSSCHECK_PROGRESS",
+    help="Progress on stderr: auto draws a live line when stderr is a terminal and nothing otherwise; lines "
+         "writes one plain line per instance judged ([N] or [shrinking N], instance, sizes, seconds, verdict: "
+         "which formulations agreed or what disagreed); none shows nothing. Stdout is the same in every mode "
+         "[env: CROSSCHECK_PROGRESS].")
 def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float | None,
          examples: int | None, shrink_budget: float | None, shrink_examples: int | None, seed: int | None,
          time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
-         morph: bool, relation_names: str | None, published_shape: bool, db: Path | None) -> None:
+         morph: bool, relation_names: str | None, published_shape: bool, db: Path | None, progress_mode: str) -> None:
     """Search for the smallest PUZZLE instance on which formulations disagree.
 
     Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
@@ -710,6 +717,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     """
     from crosscheck.harness.hunt import HuntConfig, explain, written
     from crosscheck.harness.hunt import hunt as run_hunt
+    from crosscheck.harness.hunt_progress import HuntProgress
     from crosscheck.models.strategies import instances, parse_ranges
     from crosscheck.solvers.registry import default_solvers_for, plugin_modules
 
@@ -733,7 +741,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
                                        else shrink_budget),
                         time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
                         database=db, published_shape=published_shape, morph=relations if morph else None)
-    outcome = run_hunt(config)
+    outcome = run_hunt(config, HuntProgress(progress_mode))
     click.echo(explain(outcome, config))
     paths = written(outcome, config)
     for path in paths:

@@ -51,6 +51,7 @@ from hypothesis import strategies as st
 
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
+from crosscheck.harness.hunt_progress import HuntProgress
 from crosscheck.harness.index import Expected
 from crosscheck.harness.morph import Where, run_related
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
@@ -141,8 +142,8 @@ class _Wrong(Exception):
 class _Judge:
     """Runs and judges instances (each distinct text once) and keeps the hunt's tally."""
 
-    def __init__(self, config: HuntConfig) -> None:
-        self.config = config
+    def __init__(self, config: HuntConfig, progress: HuntProgress) -> None:
+        self.config, self.progress = config, progress
         self.outcome = HuntOutcome()
         self.cache: dict[str, Judged] = {}
         self.start = time.perf_counter()
@@ -203,6 +204,8 @@ class _Judge:
         path = self.judged / name
         _write_whole(path, text)
         tasks: list[tuple[Task, Expected]] = [(task, None) for task in self._tasks(str(path), name)]
+        shrinking = self.found_at is not None
+        self.progress.judging(name, shrinking)
         records = run_tasks(tasks, jobs=self.config.jobs)
         for record in records:
             append_record(self.judged_records, record)
@@ -212,6 +215,8 @@ class _Judge:
         judged = Judged(instance, records, verdict, relation, seed)
         self.cache[_cache_key(instance, relation, seed)] = judged
         self._tally(judged)
+        self.progress.judged(name, self.config.puzzle.features(instance), f"{verdict.verdict.value}: {verdict.reason}",
+                             shrinking, "" if relation is None else f"with {relation} seed {seed}")
         return judged
 
     def _morphed(self, instance: Instance, relation: str, seed: int, tasks: list[tuple[Task, Expected]],
@@ -255,13 +260,14 @@ class _Judge:
             outcome.sizes[name] = (min(low, value), max(high, value))
 
 
-def hunt(config: HuntConfig) -> HuntOutcome:
-    """Replay saved counterexamples, search, shrink; see the module docstring.
+def hunt(config: HuntConfig, progress: HuntProgress | None = None) -> HuntOutcome:
+    """Replay saved counterexamples, search, shrink; see the module docstring.  Each
+    instance judged is shown by `progress` [default: nothing shown], closed at the end.
 
     Writes ``OUT/judged`` and ``OUT/judged.jsonl`` and, with a counterexample, the
     counterexample files and the hunt database.
     """
-    referee = _Judge(config)
+    referee = _Judge(config, progress or HuntProgress("none"))
 
     drawn = instances(config.puzzle.name, config.ranges, config.published_shape)
     if config.morph is None:
@@ -294,6 +300,8 @@ def hunt(config: HuntConfig) -> HuntOutcome:
         pass
     except KeyboardInterrupt:
         outcome.interrupted = True
+    finally:
+        referee.progress.close()
     if referee.found_at is not None:
         outcome.seconds_to_shrink = time.perf_counter() - referee.found_at
     return outcome

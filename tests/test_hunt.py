@@ -11,6 +11,7 @@ machine's speed); the hunts over the full ranges, with the seconds docs/results.
 
 from __future__ import annotations
 
+import io
 import itertools
 import sys
 from collections.abc import Callable
@@ -405,3 +406,74 @@ def test_each_planted_formulation_is_caught_over_the_full_ranges(tmp_path: Path,
     status, output = hunt(tmp_path, puzzle, *args, seconds=300)
     assert status == 1, output
     _check_found(tmp_path, puzzle, output, verdicts)
+
+
+def _hunt_streams(out: Path, mode: str | None, *args: str) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr of a small seeded hunt, with ``--progress mode`` (None: the default)."""
+    progress = [] if mode is None else ["--progress", mode]
+    result = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(out), "--examples", "4", "--seed", "1",
+                                       "--time-limit", "10", "--solver", "elevator-quotient", "--solver",
+                                       "elevator-bfs", "-p", "pairs=1", "-p", "floors=2", *progress, *args],
+                                catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_hunt_progress_lines_show_each_instance_judged_on_stderr_only(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    quiet = _hunt_streams(tmp_path / "none", "none")
+    default = _hunt_streams(tmp_path / "default", None)  # auto, and stderr is no terminal here
+    monkeypatch.setenv("CROSSCHECK_PROGRESS", "lines")
+    loud = _hunt_streams(tmp_path / "lines", None)
+    assert quiet[0] == loud[0] == default[0] == 0
+    assert quiet[1] == loud[1] == default[1] and "No wrong verdict on 4 elevator instances" in quiet[1]
+    assert quiet[2] == default[2] == ""
+    lines = loud[2].splitlines()
+    assert [line.split()[:2] for line in lines] == [[f"[{n}]", f"hunt-{n}.txt"] for n in range(1, 5)]
+    assert all("(pairs 1, floors 2" in line and ": agree: " in line and "elevator-bfs" in line for line in lines)
+    assert "\x1b" not in loud[2]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_hunt_progress_draws_a_live_line_on_a_terminal_and_counts_shrinking_apart(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from crosscheck.harness.hunt_progress import HuntProgress
+
+    monkeypatch.setenv("COLUMNS", "200")  # the terminal's width: the live line is cut to it
+    now = [0.0]
+    terminal, log = _Terminal(), io.StringIO()
+    live, lines = (HuntProgress("auto", stream, now=lambda: now[0]) for stream in (terminal, log))
+    for progress in (live, lines):
+        progress.judging("hunt-1.txt", shrinking=False)
+        now[0] += 2.0
+        progress.judged("hunt-1.txt", {"robots": 1}, "false-optimal: a claims 8, b proves 10", shrinking=False,
+                        drawn="with swap seed 3")
+        progress.judging("hunt-2.txt", shrinking=True)
+        progress.judged("hunt-2.txt", {"robots": 1}, "false-optimal: a claims 6, b proves 8", shrinking=True)
+        progress.close()
+    assert log.getvalue() == ""  # auto, and no terminal
+    drawn = terminal.getvalue()
+    assert drawn.count("\r\x1b[K") == 4 and drawn.endswith("\n") and "\n" not in drawn[:-1]
+    last = drawn.rsplit("\r\x1b[K", 1)[1]
+    assert last.startswith("hunt: 1 judged (1 shrinking), elapsed 0:00:02")
+    assert "last hunt-2.txt: false-optimal: a claims 6" in last
+    assert "judging hunt-2.txt (shrinking)" in drawn
+    monkeypatch.setenv("COLUMNS", "30")
+    narrow = _Terminal()
+    HuntProgress("auto", narrow).judged("hunt-1.txt", {"robots": 1}, "agree: " + "x" * 80, shrinking=False)
+    assert len(narrow.getvalue()) == len("\r\x1b[K") + 29  # one screen line, or \r would not go back over it
+    plain = io.StringIO()
+    shown = HuntProgress("lines", plain, now=lambda: now[0])
+    shown.judging("hunt-1.txt", shrinking=False)
+    now[0] += 1.5
+    shown.judged("hunt-1.txt", {"robots": 1}, "false-optimal: a claims 8\nmore", shrinking=False, drawn="with swap seed 3")
+    shown.judging("hunt-2.txt", shrinking=True)
+    now[0] += 0.5
+    shown.judged("hunt-2.txt", {"robots": 1}, "false-optimal: a claims 6", shrinking=True)
+    assert plain.getvalue().splitlines() == ["[1] hunt-1.txt with swap seed 3 (robots 1) 1.5 s: false-optimal: a claims 8",
+                                             "[shrinking 1] hunt-2.txt (robots 1) 0.5 s: false-optimal: a claims 6"]
+    with pytest.raises(ValueError, match="unknown progress mode"):
+        HuntProgress("loud")
