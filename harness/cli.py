@@ -254,15 +254,17 @@ def _regular_file(context: click.Context, param: click.Parameter, path: Path) ->
 @click.option("--json", "as_json", is_flag=True, hidden=True, help="Same as --format json (kept for old scripts).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also append one JSON Lines record per run to this file (as compare --out does).")
+@progress_option
 def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: float, clock: Clock,
           memory_limit: int, cpsat_workers: int | None, external_specs: tuple[str, ...], fmt: str, as_json: bool,
-          out: Path | None) -> None:
+          out: Path | None, progress_mode: str) -> None:
     """Solve one instance file with the named solvers (all applicable ones by default).
 
     PATH must be a regular file: a directory, FIFO or device is refused at once (exit 2).
     """
     from crosscheck.harness.index import discover
     from crosscheck.harness.plan import Choice, task
+    from crosscheck.harness.progress import Progress
     from crosscheck.harness.run import run_tasks
     from crosscheck.solvers.registry import default_solvers_for
 
@@ -283,7 +285,18 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         click.echo(f"warning: --external {skipped.puzzle}:{skipped.name} not run: {path} is a {puzzle.name} "
                    "instance", err=True)
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
-    records = run_tasks(tasks, jobs=1, on_record=_saver(out), start_method="fork")  # no forkserver to fill
+    progress = Progress(len(tasks), 1, limit=time_limit, mode=progress_mode)  # one run at a time, as compare shows them
+    save = _saver(out)
+
+    def finished(record: RunRecord) -> None:
+        save(record)
+        progress(record)
+
+    try:  # fork: no forkserver to fill (taken only while no progress thread runs: run_tasks says why)
+        records = run_tasks(tasks, jobs=1, on_record=finished, on_start=progress.started, on_end=progress.ended,
+                            start_method="fork")
+    finally:
+        progress.close()
     _print(records, "json" if as_json else fmt)
     sys.exit(_exit_status(records))
 

@@ -559,3 +559,21 @@ def test_a_run_is_in_flight_only_while_it_holds_one_of_the_jobs_places(monkeypat
         records = crosscheck.harness.run.run_tasks(tasks, jobs=jobs, isolate=False, on_start=started, on_end=ended)
         assert len(seen) == 5 and max(seen) <= jobs and not flying
         assert all(record.environment["jobs"] == jobs for record in records)
+
+
+def test_solve_progress_lines_show_each_run_on_stderr_and_leave_stdout_alone(folder: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    args = ("solve", str(folder / "keys" / "small.txt"), "--solver", "test-plain", "--solver", "test-crasher")
+    quiet, default = invoke(*args, "--progress", "none"), invoke(*args)
+    monkeypatch.setenv("CROSSCHECK_PROGRESS", "lines")
+    loud = invoke(*args)
+
+    def table(result: Result) -> list[str]:  # without the seconds, which differ between runs
+        return [re.sub(r"\d+\.\d+", "S", line) for line in result.stdout.splitlines()]
+
+    assert table(quiet) == table(loud) == table(default) and loud.exit_code == quiet.exit_code == 3
+    assert "runs 0/2" not in quiet.stderr + default.stderr and "[1/2" not in quiet.stderr + default.stderr
+    lines = loud.stderr.splitlines()
+    assert lines[0].startswith("runs 0/2  running 0  failed 0") and lines[-1].startswith("runs 2/2  running 0  failed 1")
+    assert sorted(line.split("] ", 1)[1].split()[1:3] for line in lines[1:3]) == [["test-crasher", "FAILED"],
+                                                                                  ["test-plain", "optimal"]]
