@@ -142,8 +142,8 @@ class _Wrong(Exception):
 class _Judge:
     """Runs and judges instances (each distinct text once) and keeps the hunt's tally."""
 
-    def __init__(self, config: HuntConfig, progress: HuntProgress) -> None:
-        self.config, self.progress = config, progress
+    def __init__(self, config: HuntConfig, progress: HuntProgress | None = None) -> None:
+        self.config, self.progress = config, progress or HuntProgress("none")  # none: nothing shown
         self.outcome = HuntOutcome()
         self.cache: dict[str, Judged] = {}
         self.start = time.perf_counter()
@@ -267,7 +267,7 @@ def hunt(config: HuntConfig, progress: HuntProgress | None = None) -> HuntOutcom
     Writes ``OUT/judged`` and ``OUT/judged.jsonl`` and, with a counterexample, the
     counterexample files and the hunt database.
     """
-    referee = _Judge(config, progress or HuntProgress("none"))
+    referee = _Judge(config, progress)
 
     drawn = instances(config.puzzle.name, config.ranges, config.published_shape)
     if config.morph is None:
