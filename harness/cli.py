@@ -190,7 +190,7 @@ progress_option = click.option(
     envvar="CROSSCHECK_PROGRESS",
     help="Progress on stderr: auto draws a live display when stderr is a terminal and nothing otherwise; lines "
          "writes plain lines for logs, pipes, nohup, CI and batch jobs (one per finished run: [done/total] "
-         "instance, solver, status, cost, seconds, a crashed run FAILED with why; a heartbeat naming the runs "
+         "instance, solver, status, cost, seconds, a crashed run FAILED with why; a heartbeat, except in solve, naming the runs "
          f"in flight when none finished for {HEARTBEAT:g} s); none shows nothing. Stdout and the notes are the "
          "same in every mode [env: CROSSCHECK_PROGRESS].")
 cpsat_workers_option = click.option(
@@ -285,14 +285,15 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         click.echo(f"warning: --external {skipped.puzzle}:{skipped.name} not run: {path} is a {puzzle.name} "
                    "instance", err=True)
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
-    progress = Progress(len(tasks), 1, limit=time_limit, mode=progress_mode)  # one run at a time, as compare shows them
+    # One run at a time, as compare shows them; no ticking thread, so the runs may still fork.
+    progress = Progress(len(tasks), 1, limit=time_limit, mode=progress_mode, ticking=False)
     save = _saver(out)
 
     def finished(record: RunRecord) -> None:
         save(record)
         progress(record)
 
-    try:  # fork: no forkserver to fill (taken only while no progress thread runs: run_tasks says why)
+    try:  # fork: no forkserver to fill
         records = run_tasks(tasks, jobs=1, on_record=finished, on_start=progress.started, on_end=progress.ended,
                             start_method="fork")
     finally:

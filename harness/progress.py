@@ -12,6 +12,10 @@
   `HEARTBEAT` seconds (and as often again while that lasts), and the status line at the end.
 - ``none``: nothing.
 
+Without ticking (``ticking=False``, `solve`'s choice) no thread runs: the display is redrawn
+only when a run starts or ends and ``lines`` mode writes no heartbeat, so that the caller
+may still fork its runs (a fork beside a running thread may copy a lock another thread held).
+
 The worst case left assumes every run not finished takes its whole time limit: each run
 waiting starts on the first of the `jobs` places to come free (a run in flight holds its
 place for the limit left to it) and the last to end ends it.  So 1 run of 60 s left on 2
@@ -60,10 +64,11 @@ class Progress:
     """Counts runs done, running and failed, shows the runs in flight and the worst case left.
 
     `mode` is one of `PROGRESS_MODES`; `now` is the clock of every time shown (a `time.monotonic`
-    stand-in), so that a test can move time on and call `tick` itself."""
+    stand-in), so that a test can move time on and call `tick` itself; `ticking` says whether
+    a thread calls `tick` once a `TICK` (module doc)."""
 
     def __init__(self, total: int, jobs: int, stream: TextIO | None = None, limit: float | None = None,
-                 mode: str = "auto", now: Callable[[], float] = time.monotonic) -> None:
+                 mode: str = "auto", now: Callable[[], float] = time.monotonic, ticking: bool = True) -> None:
         if mode not in PROGRESS_MODES:
             raise ValueError(f"unknown progress mode {mode!r} (valid: {', '.join(PROGRESS_MODES)})")
         self.total, self.jobs, self.limit, self.now = total, jobs, limit, now
@@ -77,7 +82,7 @@ class Progress:
         self._drawn = 0  # lines drawn last time, to move back over them
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        if self.style:
+        if self.style and ticking:
             threading.Thread(target=self._tick, daemon=True).start()
         self._write_status()
         self._draw()
