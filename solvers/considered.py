@@ -11,9 +11,11 @@ be loaded.
 
 Why not import the whole package first: a plugin's package may hold modules that are
 costly or unsafe to import (a script that works at import, a ``tests`` package's test
-modules).  A module is imported only when its source mentions the word looked up (a
-method's name, a class's): a class defining a method, or subclassing a class, names it
-in its module.  A module that cannot be imported here (an optional dependency missing)
+modules).  A module is imported only when its source could define what is looked up: a
+method ``name`` (``def name``, ``name = ...`` or ``name: ...`` at a line's start, or
+``"name"`` as for ``setattr``), or a subclass of ``Base`` (``class X(... Base ...)``, or
+``Base`` imported under another name).  Not seen: a class made by ``type(...)`` or a base
+from a call (``class X(make_base())``).  A module that cannot be imported here (an optional dependency missing)
 holds no class that has instances here, so it adds nothing; ``__main__`` modules are
 left out (importing one runs a program).
 """
@@ -70,6 +72,7 @@ class Considered:
 
     def __init__(self, files: dict[str, Path]) -> None:
         self.files = dict(sorted(files.items()))
+        self._subclasses: dict[type, list[type]] = {}
 
     @classmethod
     def of(cls, solver_module: str, puzzle: str) -> Considered:
@@ -80,35 +83,42 @@ class Considered:
             files[model.__name__] = Path(model.__file__)
         return cls(files)
 
-    def modules(self, word: str | None = None) -> Iterator[ModuleType]:
-        """The modules whose source mentions `word` (every one: None), imported now."""
-        pattern = re.compile(rf"\b{re.escape(word)}\b") if word else None
+    def modules(self, pattern: re.Pattern[str] | None = None) -> Iterator[ModuleType]:
+        """The modules whose source `pattern` finds something in (every one: None), imported now."""
         for name, path in self.files.items():
             if pattern is None or pattern.search(_source(path)):
                 module = sys.modules.get(name) or _imported(name)
                 if module is not None:
                     yield module
 
-    def classes(self, word: str | None = None) -> Iterator[type]:
-        """The classes but protocols defined in the modules mentioning `word`."""
-        for module in self.modules(word):
+    def classes(self, pattern: re.Pattern[str] | None = None) -> Iterator[type]:
+        """The classes but protocols defined in the modules `pattern` finds something in."""
+        for module in self.modules(pattern):
             for value in list(vars(module).values()):
                 if isinstance(value, type) and value.__module__ == module.__name__ and not is_protocol(value):
                     yield value
 
+    def defining(self, name: str) -> Iterator[type]:
+        """The classes (but protocols) of the modules that could define a method `name`."""
+        word = re.escape(name)
+        yield from self.classes(re.compile(rf"\bdef\s+{word}\b|^\s*{word}\s*(:|=[^=])|['\"]{word}['\"]", re.M))
+
     def subclasses(self, base: type) -> list[type]:
         """The classes defined in these modules that derive from `base` (not `base` itself):
-        those of modules mentioning `base`'s name, then theirs, and so on."""
-        found: list[type] = []
-        names, seen = [base.__name__], {base.__name__}
-        while names:
-            for value in self.classes(names.pop()):
-                if value is not base and issubclass(value, base) and value not in found:
-                    found.append(value)
-                    if value.__name__ not in seen:
-                        seen.add(value.__name__)
-                        names.append(value.__name__)
-        return found
+        those of modules naming `base` among a class's bases, then theirs, and so on."""
+        if base not in self._subclasses:
+            found: list[type] = []
+            names, seen = [base.__name__], {base.__name__}
+            while names:
+                word = re.escape(names.pop())
+                for value in self.classes(re.compile(rf"\bclass\s+\w+\s*\([^)]*\b{word}\b|\b{word}\s+as\s")):
+                    if value is not base and issubclass(value, base) and value not in found:
+                        found.append(value)
+                        if value.__name__ not in seen:
+                            seen.add(value.__name__)
+                            names.append(value.__name__)
+            self._subclasses[base] = found
+        return self._subclasses[base]
 
 
 def _imported(name: str) -> ModuleType | None:

@@ -348,7 +348,7 @@ class Methods:
         if name in BUILTIN_NAMES:
             return []
         if name not in self._named:
-            definers = [value for value in self.modules.classes(name) if name in vars(value)]
+            definers = [value for value in self.modules.defining(name) if name in vars(value)]
             self._named[name] = [reached for holder in definers for reached in self._on(holder, name)]
             self._named[name] += self.of_subclasses(name, definers)
         return self._named[name]
