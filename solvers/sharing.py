@@ -31,9 +31,9 @@ A footprint is the union of two derivations from the code:
      all of it (a list element, a loop variable, a parameter without annotation or
      annotated with a protocol, an abstract class, ``Any``): every method (function,
      property, static or class method) named ``name`` of every class defined in the
-     puzzle's model module (``crosscheck.models.<puzzle>``) or in any module of the
-     formulation's own package, imported or not (`crosscheck.solvers.considered`), and
-     of their subclasses there, except methods of the trusted base, methods of protocols
+     puzzle's model module (``crosscheck.models.<puzzle>``) or in a module of the
+     formulation's own package that its source imports, imported yet or not
+     (`crosscheck.solvers.considered`), and of their subclasses there, except methods of the trusted base, methods of protocols
      (declarations: the class that runs them is another) and names of attributes of the
      built-in types (``get``, ``items``, ``append``, ``count``, dunders), which are taken
      to be the built-in's.  It errs towards sharing: a same-named method of an unrelated
@@ -48,9 +48,8 @@ A footprint is the union of two derivations from the code:
   (``importlib.import_module(table[puzzle])``), a function kept in a container or
   attribute and called from there (``rules[kind](cell)``), a name looked up otherwise
   than by ``getattr`` (``operator.attrgetter``, ``vars(x)[name]``), a subclass defined
-  outside the model module and own package (or whose module names neither its base nor
-  the method), a method of a class outside those modules called on an unknown receiver,
-  and code outside the formulation packages;
+  outside the modules item 3 looks in, a method of a class outside those modules called
+  on an unknown receiver, and code outside the formulation packages;
 - traced: the code objects of the package executed (``sys.setprofile``) while the
   formulation solves `corpus` (small instances of each puzzle, edge cases included:
   an unsafe elevator start, infeasible vaults, four robots, a deep burrow).
@@ -348,7 +347,7 @@ class Methods:
         if name in BUILTIN_NAMES:
             return []
         if name not in self._named:
-            definers = [value for value in self.modules.defining(name) if name in vars(value)]
+            definers = list(self.modules.defining(name))
             self._named[name] = [reached for holder in definers for reached in self._on(holder, name)]
             self._named[name] += self.of_subclasses(name, definers)
         return self._named[name]

@@ -1,5 +1,5 @@
-"""The static footprint's rules for calls whose target is not named exactly: a plugin
-package's modules count whether imported or not, a base class annotation counts its
+"""The static footprint's rules for calls whose target is not named exactly: the modules a
+plugin imports count whether imported yet or not, a base class annotation counts its
 subclasses' overrides, ``getattr`` counts as the attribute (formulations in
 tests/footprint_plugin/)."""
 
@@ -28,13 +28,15 @@ def _footprint_in_a_fresh_process(first: str) -> list[str]:
     return found
 
 
-def test_a_module_of_the_package_counts_whether_or_not_it_was_imported() -> None:
-    """Rule 2 looks in every module of the plugin's package, read from its folder: one that
-    nothing imported yet gives the same footprint as after importing it."""
+def test_a_module_the_plugin_imports_counts_whether_or_not_it_was_imported_yet() -> None:
+    """Rule 2 looks in the modules the plugin's source imports, read from the files: one
+    imported only inside a function gives the same footprint before that import ran as after;
+    one nothing imports is neither imported nor counted."""
     not_imported = _footprint_in_a_fresh_process("tests.footprint_plugin")
     imported = _footprint_in_a_fresh_process("tests.footprint_plugin.unloaded")
     assert LATE in not_imported
     assert not_imported == imported
+    assert not any(name.startswith("tests.footprint_plugin.unrelated") for name in imported)
 
 
 def test_a_call_on_a_base_class_annotation_counts_the_subclasses_overrides() -> None:
@@ -59,3 +61,16 @@ def test_getattr_by_a_computed_name_counts_every_method_it_may_find() -> None:
     static = sharing.static_footprint(ComputesItsRule)
     assert {PASSABLE, "crosscheck.models.keys.Vault.open_neighbours", LATE,
             "tests.footprint_plugin.entry.StrictRules.verdict"} <= static
+
+
+def test_the_import_closure_is_read_from_the_files_without_importing() -> None:
+    """`import_closure` follows import statements at any depth (a relative one inside a
+    function here) without importing the modules it finds, and leaves out a module nothing
+    imports."""
+    script = ("import json, sys; from crosscheck.solvers.considered import import_closure; "
+              "found = import_closure('tests.footprint_plugin.entry', 'tests'); "
+              "print(json.dumps([sorted(found), 'tests.footprint_plugin.unloaded' in sys.modules]))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
+    found, loaded = json.loads(done.stdout)
+    assert found == ["tests", "tests.footprint_plugin", "tests.footprint_plugin.entry", "tests.footprint_plugin.unloaded"]
+    assert not loaded

@@ -3,7 +3,9 @@ them to `crosscheck.solvers.sharing`).  Each answers `UNSUPPORTED`; what counts 
 code may call:
 
 - `AsksAnything` calls ``settle_rule`` on a list element (class unknown): rule 2 takes it to
-  run `tests.footprint_plugin.unloaded._Late.settle_rule`, whose module this one never imports;
+  run `tests.footprint_plugin.unloaded._Late.settle_rule`, whose module this one imports only
+  inside `late` (so not before that runs; nothing here calls it, code outside may), but not `tests.footprint_plugin.unrelated`'s, a
+  module nothing here imports;
 - `AsksTheBase` calls ``rules.verdict`` on a parameter annotated `Rules`; the object is one of
   `KINDS`, so `StrictRules.verdict` (an override) or `LaxRules.wall` (an override that
   `Rules.verdict` calls through ``self``) may run;
@@ -15,6 +17,14 @@ from __future__ import annotations
 
 from crosscheck.models.keys import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+
+
+def late() -> object:
+    """An object of a class whose module is imported only when this runs (not called here:
+    code outside the plugin may, and hand the object to a formulation)."""
+    from .unloaded import _Late
+
+    return _Late()
 
 
 class AsksAnything(Solver):

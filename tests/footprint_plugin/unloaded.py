@@ -1,5 +1,6 @@
-"""A module of the plugin package that `entry` does not import: its class's method is one a
-call on a receiver of unknown class may run all the same (an object of it could be handed in)."""
+"""A module of the plugin package that `entry` imports only inside a function: its class's
+method is one a call on a receiver of unknown class may run, whether that import has run yet
+or not."""
 
 from __future__ import annotations
 
