@@ -44,13 +44,16 @@ Resolver = Callable[[ast.expr], object]
 
 @dataclass(frozen=True)
 class Known:
-    """The classes an expression may hold, and whether they are all it may hold."""
+    """The classes an expression may hold, whether they are all it may hold, and which of
+    them it may hold an instance of a subclass of (`open`: one an annotation names; not one
+    made by calling the class, nor ``self``, whose class is the one the method runs on)."""
 
     classes: frozenset[type] = frozenset()
     complete: bool = False
+    open: frozenset[type] = frozenset()
 
     def __or__(self, other: Known) -> Known:
-        return Known(self.classes | other.classes, self.complete and other.complete)
+        return Known(self.classes | other.classes, self.complete and other.complete, self.open | other.open)
 
 
 UNKNOWN = Known()
@@ -108,13 +111,14 @@ def annotated(node: ast.expr | None, namespace: dict[str, object]) -> Known:
     return _class_of(_lookup(node, namespace))
 
 
-def _class_of(value: object) -> Known:
-    """A class an annotation names: the one that runs, but for a protocol (it declares
+def _class_of(value: object, exact: bool = False) -> Known:
+    """A class an annotation names (or, `exact`, the class of an object made by calling it,
+    or of a module-level object): it or a subclass of it, but for a protocol (it declares
     methods some unknown class implements: unknown) and an abstract class (its methods and
     those of unknown subclasses: not complete)."""
     if not isinstance(value, type) or value in _UNINFORMATIVE or is_protocol(value):
         return UNKNOWN
-    return Known(frozenset({value}), not inspect.isabstract(value))
+    return Known(frozenset({value}), not inspect.isabstract(value), frozenset() if exact else frozenset({value}))
 
 
 def is_protocol(value: type) -> bool:
@@ -250,7 +254,7 @@ class Receivers:
             return Known(frozenset({self.owner}), True)
         if node.id not in self.bindings:
             value = self.resolve(node)
-            return UNKNOWN if value is None or isinstance(value, ModuleType | type) else _class_of(type(value))
+            return UNKNOWN if value is None or isinstance(value, ModuleType | type) else _class_of(type(value), True)
         if node.id in self._in_progress:  # x = x.next(): the other bindings decide
             return NOTHING
         self._in_progress.add(node.id)
@@ -272,7 +276,7 @@ class Receivers:
             return known if self.of(callee.value).complete else known | UNKNOWN
         value = getattr(value, "__func__", value)
         if isinstance(value, type):
-            return _class_of(value)
+            return _class_of(value, exact=True)
         return returned(value) if isinstance(value, FunctionType) else UNKNOWN
 
     def methods(self, node: ast.Attribute) -> Iterator[FunctionType]:

@@ -23,24 +23,33 @@ A footprint is the union of two derivations from the code:
      (`crosscheck.solvers.receivers`: an annotated parameter such as ``instance:
      Vault``, an annotated or assigned local, ``self.attr`` annotated in the class body
      or set in ``__init__``, what an annotated function returns): that class's
-     ``name``, followed with ``self`` as that class;
+     ``name``, followed with ``self`` as that class; where an annotation gives the class
+     (not a call of it: ``Rules(vault)`` is a `Rules`), also ``name`` on each subclass
+     of it defined in the modules of item 3, followed with ``self`` as the subclass (its
+     override, or the inherited method whose ``self.other()`` the subclass overrides);
   3. ``receiver.name`` (called or not) where the receiver's class is not known, or not
      all of it (a list element, a loop variable, a parameter without annotation or
      annotated with a protocol, an abstract class, ``Any``): every method (function,
      property, static or class method) named ``name`` of every class defined in the
-     puzzle's model module (``crosscheck.models.<puzzle>``) or in the formulation's own
-     package (`own_modules`), except methods of the trusted base, methods of protocols
+     puzzle's model module (``crosscheck.models.<puzzle>``) or in a module of the
+     formulation's own package that its source imports, imported yet or not
+     (`crosscheck.solvers.considered`), and of their subclasses there, except methods of the trusted base, methods of protocols
      (declarations: the class that runs them is another) and names of attributes of the
      built-in types (``get``, ``items``, ``append``, ``count``, dunders), which are taken
      to be the built-in's.  It errs towards sharing: a same-named method of an unrelated
-     class in those modules counts.
+     class in those modules counts;
+  4. ``getattr(receiver, "name")`` is ``receiver.name``; ``getattr(receiver, name)`` with
+     a name built at run time is every function of the module or class ``receiver`` is,
+     or every method of each class the receiver may hold (and their subclasses, as in
+     item 2), and, where those may not be all, every method of every class item 3 looks
+     in (built-in names left out).
 
-  Still not seen statically: a name built at run time (``getattr(vault, name)``,
-  ``importlib.import_module(table[puzzle])``), a function kept in a container or
-  attribute and called from there (``rules[kind](cell)``), a subclass's override of a
-  method called on a receiver annotated with a concrete base class, a method of a class
-  outside the model module and own package called on an unknown receiver, and code
-  outside the formulation packages;
+  Still not seen statically: a module imported by a computed name
+  (``importlib.import_module(table[puzzle])``), a function kept in a container or
+  attribute and called from there (``rules[kind](cell)``), a name looked up otherwise
+  than by ``getattr`` (``operator.attrgetter``, ``vars(x)[name]``), a subclass defined
+  outside the modules item 3 looks in, a method of a class outside those modules called
+  on an unknown receiver, and code outside the formulation packages;
 - traced: the code objects of the package executed (``sys.setprofile``) while the
   formulation solves `corpus` (small instances of each puzzle, edge cases included:
   an unsafe elevator start, infeasible vaults, four robots, a deep burrow).
@@ -63,7 +72,7 @@ import importlib
 import inspect
 import pkgutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import combinations
 from pathlib import Path
@@ -72,7 +81,8 @@ from typing import Any
 
 from crosscheck.models import amphipods, elevator, keys
 from crosscheck.solvers.base import Solver
-from crosscheck.solvers.receivers import Receivers, definition, is_protocol
+from crosscheck.solvers.considered import Considered
+from crosscheck.solvers.receivers import Receivers, definition
 from crosscheck.solvers.trusted import is_trusted, lemmas_of
 
 PACKAGE = "crosscheck"
@@ -82,6 +92,8 @@ PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent) + "/"
 TRACE_SECONDS = 20.0
 #: Where the built-in footprints are kept, relative to this module.
 FOOTPRINTS_FILE = Path(__file__).with_name("footprints.py")
+#: A function that may run, with the class its ``self`` is (None: a plain function).
+Reached = tuple[FunctionType, type | None]
 
 
 def corpus(puzzle: str) -> list[Any]:
@@ -132,8 +144,7 @@ def _package_function(value: object, scope: frozenset[str]) -> bool:
     return value.__code__.co_filename == getattr(sys.modules.get(value.__module__), "__file__", None)
 
 
-def _functions_of(value: object, owner: type | None,
-                  scope: frozenset[str]) -> Iterator[tuple[FunctionType, type | None]]:
+def _functions_of(value: object, owner: type | None, scope: frozenset[str]) -> Iterator[Reached]:
     """The functions of `scope` (`formulation_packages`) `value` stands for, each with the
     class its ``self`` is: itself (a function or method of `owner`), a property's getter, a
     static or class method's function, a compiled function's Python source (numba's
@@ -194,11 +205,12 @@ def _searched_by_super(node: ast.expr, function: FunctionType, owner: type | Non
 
 
 def _references(function: FunctionType, owner: type | None, scope: frozenset[str],
-                methods: Methods) -> Iterator[tuple[FunctionType, type | None]]:
+                methods: Methods) -> Iterator[Reached]:
     """The functions of `scope` `function`'s body refers to (annotations left out): exactly
     (names it imports itself included: an import put off until needed, for start-up time),
-    as methods of a receiver whose class `Receivers` knows, and by `methods` (rule 2) on
-    a receiver whose class it does not know."""
+    as methods of a receiver whose class `Receivers` knows (or of its subclasses, where an
+    annotation gives a class), by `methods` (rule 2) on a receiver whose class it does not
+    know, and ``getattr(receiver, "name")`` as ``receiver.name``."""
     found = definition(function)
     body = found.body if found else []
     imported = _local_imports(body, scope)
@@ -207,29 +219,67 @@ def _references(function: FunctionType, owner: type | None, scope: frozenset[str
         return _resolve(node, function, owner, imported)[0]
 
     receivers = Receivers(found, {**function.__globals__, **imported}, owner, resolve) if found else None
-    receivers_only = {id(node.value) for statement in body for node in ast.walk(statement)
-                      if isinstance(node, ast.Attribute)}
-    for statement in body:
-        for node in ast.walk(statement):
-            if not (isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Load)):
-                continue
-            value, value_owner = _resolve(node, function, owner, imported)
-            if isinstance(value, type) and id(node) in receivers_only:
-                continue  # `Vault.passable`, `self.at`: the attribute is the reference, not the class
-            if value is None and isinstance(node, ast.Attribute) and receivers is not None:
-                yield from _attribute_references(node, receivers, scope, methods)
-            else:
-                yield from _functions_of(value, value_owner, scope)
+    nodes = [node for statement in body for node in ast.walk(statement)]
+    looked_up = {id(node): lookup for node in nodes if (lookup := _getattr_of(node, function)) is not None}
+    receivers_only = {id(node.value) for node in [*nodes, *looked_up.values()] if isinstance(node, ast.Attribute)}
+    for node in nodes:
+        lookup = looked_up.get(id(node))
+        if lookup is not None and receivers is not None and not lookup.attr:  # a name built at run time
+            yield from _any_attribute(lookup.value, resolve(lookup.value), receivers, scope, methods)
+            continue
+        node = lookup or node
+        if not (isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Load)):
+            continue
+        value, value_owner = _resolve(node, function, owner, imported)
+        if isinstance(value, type) and id(node) in receivers_only:
+            continue  # `Vault.passable`, `self.at`: the attribute is the reference, not the class
+        if value is None and isinstance(node, ast.Attribute) and receivers is not None:
+            yield from _attribute_references(node, receivers, scope, methods)
+        else:
+            yield from _functions_of(value, value_owner, scope)
+
+
+def _getattr_of(node: ast.AST, function: FunctionType) -> ast.Attribute | None:
+    """For ``getattr(receiver, name[, default])`` (the built-in): ``receiver.name`` when
+    `name` is a constant string, else ``receiver.`` with an empty attribute; None for any
+    other node."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+            and 2 <= len(node.args) <= 3 and function.__globals__.get("getattr", getattr) is getattr):
+        return None
+    name = node.args[1]
+    attribute = name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else ""
+    return ast.copy_location(ast.Attribute(value=node.args[0], attr=attribute, ctx=ast.Load()), node)
+
+
+def _any_attribute(node: ast.expr, value: object, receivers: Receivers, scope: frozenset[str],
+                   methods: Methods) -> Iterator[Reached]:
+    """What an attribute of `node` (denoting `value`, None when not known exactly) looked up
+    by a name built at run time may run: every function of a module or class; of an object,
+    every method of each class it may hold (and of their subclasses, where an annotation
+    gives the class), and `Methods.every` when those may not be all."""
+    if isinstance(value, ModuleType | type):
+        members = vars(value).values() if isinstance(value, ModuleType) else [value]
+        for member in list(members):
+            yield from _functions_of(member, None, scope)
+        return
+    known = receivers.of(node)
+    for holder in [*known.classes, *(sub for base in known.open for sub in methods.modules.subclasses(base))]:
+        yield from _functions_of(holder, holder, scope)
+    if not known.complete:
+        yield from methods.every()
 
 
 def _attribute_references(node: ast.Attribute, receivers: Receivers, scope: frozenset[str],
-                          methods: Methods) -> Iterator[tuple[FunctionType, type | None]]:
+                          methods: Methods) -> Iterator[Reached]:
     """The functions ``receiver.name`` (`node`) may run: the name on each class the receiver
-    is known to hold, and `methods` of the name when those may not be all (rule 2)."""
+    is known to hold and on their subclasses where an annotation gives the class, and
+    `methods` of the name when those may not be all (rule 2)."""
     for holder, value in receivers.attributes(node):
         yield from _functions_of(value, holder, scope)
-    if not receivers.of(node.value).complete:
-        yield from methods.get(node.attr, ())
+    known = receivers.of(node.value)
+    yield from methods.of_subclasses(node.attr, known.open)
+    if not known.complete:
+        yield from methods.named(node.attr)
 
 
 def _local_imports(body: list[ast.stmt], scope: frozenset[str]) -> dict[str, object]:
@@ -264,57 +314,68 @@ def _module(name: str) -> ModuleType | None:
         return None
 
 
-#: Method name -> the methods rule 2 takes a call of it on a receiver of unknown class to
-#: run, each with its class (`methods_by_name`).
-Methods = dict[str, list[tuple[FunctionType, type | None]]]
 #: Names of attributes of the built-in types (``get``, ``items``, ``append``, ``count``,
 #: dunders): on a receiver of unknown class, such a name is taken to be the built-in's.
 BUILTIN_NAMES = frozenset(name for value in vars(builtins).values() if isinstance(value, type) for name in dir(value))
 
 
-def own_modules(solver_class: type[Solver]) -> list[ModuleType]:
-    """The modules rule 2 takes classes from: the puzzle's model module
-    (``crosscheck.models.<puzzle>``) and the loaded modules of the formulation's own
-    package: the top-level package of its class's module, for a built-in the package its
-    module is in (``crosscheck.solvers.keys``: ``crosscheck`` holds every puzzle's)."""
-    home = solver_class.__module__
-    own = home.rpartition(".")[0] if _ours(home) else _top(home)
-    names = {f"{PACKAGE}.models.{solver_class.puzzle}"}
-    names |= {name for name in list(sys.modules) if name == own or name.startswith(own + ".")}
-    return [module for name in sorted(names) if (module := _module(name)) is not None]
+class Methods:
+    """The methods a call whose target is not known exactly may run, from the classes defined
+    in the modules rule 2 looks in (`crosscheck.solvers.considered`), untrusted ones only."""
 
+    def __init__(self, solver_class: type[Solver], scope: frozenset[str]) -> None:
+        self.modules = Considered.of(solver_class.__module__, solver_class.puzzle)
+        self.scope = scope
+        self._named: dict[str, list[Reached]] = {}
 
-def methods_by_name(solver_class: type[Solver], scope: frozenset[str]) -> Methods:
-    """Rule 2's candidates: each untrusted method (function, property, static or class
-    method) of each class defined in `own_modules` but protocols, by name, names in
-    `BUILTIN_NAMES` left out."""
-    methods: Methods = {}
-    for module in own_modules(solver_class):
-        for value in list(vars(module).values()):
-            if not (isinstance(value, type) and value.__module__ == module.__name__) or is_protocol(value):
-                continue  # a protocol declares methods that other classes implement
-            for name, member in vars(value).items():
-                if name in BUILTIN_NAMES or isinstance(member, type):
-                    continue
-                for function, owner in _functions_of(member, value, scope):
-                    if not is_trusted(qualified(function)):
-                        methods.setdefault(name, []).append((function, owner))
-    return methods
+    def _on(self, holder: type, name: str) -> list[Reached]:
+        """What ``name`` on an instance of `holder` may run (inherited or its own)."""
+        member = inspect.getattr_static(holder, name, None)
+        if member is None or isinstance(member, type):
+            return []
+        return [(function, owner) for function, owner in _functions_of(member, holder, self.scope)
+                if not is_trusted(qualified(function))]
+
+    def of_subclasses(self, name: str, classes: Iterable[type]) -> list[Reached]:
+        """What ``name`` may run on an instance of a subclass of one of `classes`: an
+        override, or an inherited method whose ``self`` is the subclass."""
+        return [reached for base in classes for sub in self.modules.subclasses(base) for reached in self._on(sub, name)]
+
+    def named(self, name: str) -> list[Reached]:
+        """Rule 2: every method ``name`` of a class (not a protocol) of these modules, and of
+        their subclasses; none for a name in `BUILTIN_NAMES`."""
+        if name in BUILTIN_NAMES:
+            return []
+        if name not in self._named:
+            definers = list(self.modules.defining(name))
+            self._named[name] = [reached for holder in definers for reached in self._on(holder, name)]
+            self._named[name] += self.of_subclasses(name, definers)
+        return self._named[name]
+
+    def every(self) -> Iterator[Reached]:
+        """What an attribute named at run time may be on an object of unknown class: every
+        method of every class of these modules, names in `BUILTIN_NAMES` left out."""
+        for holder in self.modules.classes():
+            for function, owner in _functions_of(holder, holder, self.scope):
+                if function.__name__ not in BUILTIN_NAMES and not is_trusted(qualified(function)):
+                    yield function, owner
 
 
 def static_footprint(solver_class: type[Solver]) -> set[str]:
     """The untrusted functions of formulation code reachable by exact references from ``_solve``."""
     start = inspect.getattr_static(solver_class, "_solve")
     scope = formulation_packages()
-    methods = methods_by_name(solver_class, scope)
+    methods = Methods(solver_class, scope)
     seen: set[str] = set()
-    stack: list[tuple[FunctionType, type | None]] = [(start, solver_class)]
+    followed: set[Reached] = set()  # one function runs on several classes' self: followed for each
+    stack: list[Reached] = [(start, solver_class)]
     while stack:
         function, owner = stack.pop()
         name = qualified(function)
-        if name in seen or is_trusted(name):
+        if (function, owner) in followed or is_trusted(name):
             continue
         seen.add(name)
+        followed.add((function, owner))
         stack.extend(_references(function, owner, scope, methods))
     return seen
 

@@ -1,0 +1,135 @@
+"""The modules `crosscheck.solvers.sharing` looks in for a call whose class is not known
+exactly (its item 3, and the subclasses of a class an annotation names), the same whatever
+was imported before.
+
+They are the puzzle's model module (``crosscheck.models.<puzzle>``) and the formulation's
+*import closure* in its own package: its class's module and every module of that package
+whose import statement appears in the source of a module already in the closure, at any
+depth (an import inside a function counts, whether that function ran or not), with the
+packages holding each (whose ``__init__`` an import runs first).  The package
+is the top-level package of the class's module; for a built-in, the package its module is
+in (``crosscheck.solvers.keys``).  The closure is read from the source files (`ast`), not
+taken from ``sys.modules``, so a footprint does not depend on what happened to be loaded.
+
+Why the closure and not every module of the package: an object whose class is defined in a
+module the formulation never imports cannot reach its code (the harness hands it only the
+instance and a deadline), and importing every module of a package runs code that has no
+business in a run (a ``tests`` package's test modules, a script that works at import).  The
+modules of the closure are imported here: the formulation's own code imports them too, when
+it runs the statement.  Not seen: a module imported by a name built at run time
+(``importlib.import_module(table[kind])``).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import sys
+from importlib.machinery import ModuleSpec
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+from crosscheck.solvers.receivers import is_protocol
+
+PACKAGE = "crosscheck"
+
+
+def home_package(module: str) -> str:
+    """The package whose modules count for a formulation defined in `module`."""
+    if module == PACKAGE or module.startswith(PACKAGE + "."):
+        return module.rpartition(".")[0]
+    return module.partition(".")[0]
+
+
+def source_file(module: str) -> Path | None:
+    """The source file of `module` (its ``__init__.py`` for a package), found without
+    importing it or its packages (`importlib.util.find_spec` would import the packages);
+    None for no such module or one without Python source."""
+    top, *parts = module.split(".")
+    spec = importlib.util.find_spec(top)  # a top-level name: the finders, nothing imported
+    for depth in range(len(parts)):
+        if spec is None or spec.submodule_search_locations is None:
+            return None  # a plain module holds no modules
+        spec = _found(".".join([top, *parts[:depth + 1]]), list(spec.submodule_search_locations))
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        return None
+    return Path(spec.origin)
+
+
+def _found(name: str, path: list[str]) -> ModuleSpec | None:
+    """The spec of submodule `name` of a package whose ``__path__`` is `path`, asked of the
+    import system's finders as an import would (an editable install maps packages by its
+    own finder), without importing anything."""
+    for finder in sys.meta_path:
+        find_spec = getattr(finder, "find_spec", None)
+        spec = find_spec(name, path) if find_spec is not None else None
+        if spec is not None:
+            return spec
+    return None
+
+
+def imported_names(module: str, path: Path) -> set[str]:
+    """The absolute names of the modules (or, for ``from m import x``, ``m`` and ``m.x``)
+    that the import statements anywhere in `module`'s source at `path` name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    here = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = here.rsplit(".", node.level - 1)[0] if node.level else ""
+            origin = ".".join(part for part in (base, node.module or "") if part)
+            names.add(origin)
+            names.update(f"{origin}.{alias.name}" for alias in node.names if alias.name != "*")
+    return names
+
+
+def import_closure(module: str, package: str) -> dict[str, Path]:
+    """`module` and the modules of `package` its source imports, transitively (module doc),
+    each with its source file."""
+    closure: dict[str, Path] = {}
+    waiting = [module]
+    while waiting:
+        name = waiting.pop()
+        if name in closure or not (name == package or name.startswith(package + ".")):
+            continue
+        path = source_file(name)
+        if path is None:
+            continue  # `from m import x` where x is not a module, or a module without source
+        closure[name] = path
+        waiting.extend(imported_names(name, path))
+        waiting.append(name.rpartition(".")[0])  # importing a module runs its packages' __init__ first
+    return closure
+
+
+class Considered:
+    """The modules of one formulation (see the module docstring), imported."""
+
+    def __init__(self, modules: list[ModuleType]) -> None:
+        self.modules = modules
+        self._classes = [value for module in modules for value in list(vars(module).values())
+                         if isinstance(value, type) and value.__module__ == module.__name__ and not is_protocol(value)]
+        self._subclasses: dict[type, list[type]] = {}
+
+    @classmethod
+    def of(cls, solver_module: str, puzzle: str) -> Considered:
+        """The modules a formulation of `puzzle` defined in `solver_module` has."""
+        names = [f"{PACKAGE}.models.{puzzle}", *sorted(import_closure(solver_module, home_package(solver_module)))]
+        return cls([importlib.import_module(name) for name in dict.fromkeys(names)])
+
+    def classes(self) -> Iterator[type]:
+        """The classes, but protocols, defined in these modules."""
+        yield from self._classes
+
+    def defining(self, name: str) -> Iterator[type]:
+        """The classes (but protocols) of these modules that define `name` themselves."""
+        return (value for value in self._classes if name in vars(value))
+
+    def subclasses(self, base: type) -> list[type]:
+        """The classes defined in these modules that derive from `base` (not `base` itself)."""
+        if base not in self._subclasses:
+            self._subclasses[base] = [value for value in self._classes if value is not base and issubclass(value, base)]
+        return self._subclasses[base]
