@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from crosscheck.harness.aggregate import Cell
-from crosscheck.harness.records import UNREADABLE, RunRecord
+from crosscheck.harness.records import RunRecord, solver_runs
 
 #: With repeats, a slowdown or speedup beyond the runs' spread must also exceed this factor.
 NOISE_FACTOR = 1.1
@@ -46,18 +46,13 @@ class Basis:
         return self.clock == "wall" or all(r.cpu_seconds is not None for r in cell.runs)
 
 
-def _runs(records: list[RunRecord]) -> list[RunRecord]:
-    """The records of solver runs (an unreadable file's record is no run)."""
-    return [r for r in records if r.solver != UNREADABLE]
-
-
 def _clock(record: RunRecord) -> str:
     return str(record.environment.get("clock", "wall"))  # records before the clock option ran on wall time
 
 
 def basis(old: list[RunRecord], new: list[RunRecord]) -> Basis:
     """The clock to compare OLD and NEW on (see the module doc)."""
-    sides = _runs(old), _runs(new)
+    sides = solver_runs(old), solver_runs(new)
     if not sides[0] or not sides[1]:
         return Basis("wall", f"{'OLD' if not sides[0] else 'NEW'} has no runs")
     clocks = [sorted({_clock(r) for r in side}) for side in sides]
@@ -110,7 +105,7 @@ def _values(records: list[RunRecord], read: Callable[[RunRecord], object], unit:
 def settings_warning(old: list[RunRecord], new: list[RunRecord]) -> str:
     """``warning: ...`` naming every setting whose values differ between the sides, with
     both values; '' when none differs (or a side has no runs: nothing to compare)."""
-    sides = _runs(old), _runs(new)
+    sides = solver_runs(old), solver_runs(new)
     if not sides[0] or not sides[1]:
         return ""
     differ = []

@@ -29,12 +29,11 @@ from collections.abc import Sequence
 from importlib import resources
 
 from crosscheck.harness.aggregate import MIN_SECONDS, FAMILY_COLUMNS, cells, family, family_rows, repetitions
-from crosscheck.harness.conditions import conditions
+from crosscheck.harness.conditions import conditions, tallied
 from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
 from crosscheck.harness.plots import Plot, plots, svg
-from crosscheck.harness.records import RunRecord
-from crosscheck.harness.records import UNREADABLE
+from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, row_cells,
                                        summary_line, summary_rows, why_failed)
 from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
@@ -68,7 +67,7 @@ def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunR
     ]
     nav = " ".join(f'<a href="#{key}">{title}</a>' for key, title, _ in sections)
     body = "\n".join(f'<section id="{key}">\n<h2>{title}</h2>\n{content}\n</section>' for key, title, content in sections)
-    runs = [r for r in records if r.solver != UNREADABLE]  # an unreadable file's record is no run
+    runs = solver_runs(records)
     unreadable = len(records) - len(runs)
     lead = (f"{counted(len(runs), 'run')} of {counted(len({r.solver for r in runs}), 'solver')} on "
             f"{counted(len(verdicts), 'instance')} from {counted(len(files), 'file')}"
@@ -256,8 +255,7 @@ def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequenc
             if name not in PER_RUN:
                 values.setdefault(name, Counter())[str(value)] += 1
     names = [n for n in ENVIRONMENT_ORDER if n in values] + sorted(set(values) - set(ENVIRONMENT_ORDER))
-    environment = [[name, "; ".join(f"{value} ({counted(count, 'run')})" if len(values[name]) > 1 else value
-                                    for value, count in values[name].most_common())] for name in names]
+    environment = [[name, tallied(values[name])] for name in names]
     origin = {}
     for name, contents in files:  # a later file's record of a run replaces an earlier one (shard.merge)
         origin.update({record.key: name for record in contents})

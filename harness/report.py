@@ -30,7 +30,7 @@ from crosscheck.harness.conditions import condition_lines
 from crosscheck.harness.formats import MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
 from crosscheck.harness.numbers import significant
-from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
+from crosscheck.harness.records import RunRecord, dump_records, solver_runs
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, Verdict, judge_all
 from crosscheck.harness.wording import counted, first_line
@@ -278,7 +278,7 @@ def why_failed(record: RunRecord) -> str:
 
 def _crashed_runs(records: list[RunRecord]) -> list[RunRecord]:
     """The runs that crashed (failed statuses), unreadable instance files left out: they are no runs."""
-    return [r for r in records if r.status in FAILED_STATUSES and r.solver != UNREADABLE]
+    return [r for r in solver_runs(records) if r.status in FAILED_STATUSES]
 
 
 def crashed(records: list[RunRecord]) -> str:

@@ -26,7 +26,7 @@ from itertools import combinations
 
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.index import INFEASIBLE
-from crosscheck.harness.records import UNREADABLE, RunRecord
+from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.wording import first_line
 from crosscheck.solvers.base import Status
 
@@ -117,7 +117,7 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
 
 
 def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
-    if all(r.solver == UNREADABLE for r in records):
+    if not solver_runs(records):  # only unreadable files
         return Judgement(Verdict.ERROR, None, first_line(records[0].message, blank="unreadable"))
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
