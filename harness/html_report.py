@@ -36,7 +36,7 @@ from crosscheck.harness.plots import Plot, plots, svg
 from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, row_cells,
                                        summary_line, summary_rows, why_failed)
-from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, JudgedRuns, Verdict
 from crosscheck.harness.wording import counted, first_line
 
 #: The filters of the run table: the row attribute each one reads, and its label.
@@ -49,20 +49,20 @@ ENVIRONMENT_ORDER = ("commit", "source", "crosscheck", "python", "ortools", "pyd
 PER_RUN = ("started", "load_average")
 
 
-def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]] = (),
+def build(judged: JudgedRuns, files: Sequence[tuple[str, Sequence[RunRecord]]] = (),
           read_notes: Sequence[str] = ()) -> str:
-    """The page for `records` (already merged); `files` are the results files read, each
+    """The page for the judged records (already merged); `files` are the results files read, each
     with its records as read, for the provenance section; `read_notes` what reading and
     merging them left out or assumed (a line cut short, an older schema, a run recorded
     twice), shown under the page's lead."""
-    verdicts = judge_all(records)
+    records, verdicts = judged.records, judged.verdicts
     sections = [
-        ("verdicts", "Verdicts", _verdicts(records, verdicts)),
+        ("verdicts", "Verdicts", _verdicts(judged)),
         ("families", "Per family", _families(records)),
         ("solvers", "Per solver", _table(SUMMARY_COLUMNS, summary_rows(list(records)))),
         ("paired", "Paired statistics", _paired(records)),
         ("plots", "Figures", _figures(records)),
-        ("runs-section", "Runs", _runs(records, verdicts)),
+        ("runs-section", "Runs", _runs(judged)),
         ("provenance", "Environment and provenance", _provenance(records, files)),
     ]
     nav = " ".join(f'<a href="#{key}">{title}</a>' for key, title, _ in sections)
@@ -113,10 +113,11 @@ def _name(verdict: InstanceVerdict) -> str:
     return verdict.instance + (" [variant]" if verdict.variant else "")
 
 
-def _verdicts(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
+def _verdicts(judged: JudgedRuns) -> str:
     """The summary line of the terminal's notes, counts per verdict (worst first), every
     verdict other than agree with its reason, the runs that crashed and why, and the
     independent provers behind the agreements."""
+    records, verdicts = judged.records, judged.verdicts
     counts = Counter(v.verdict for v in verdicts)
     count_rows = [[verdict.value, str(counts[verdict])] for verdict in Verdict if counts[verdict]]
     rank = {verdict: number for number, verdict in enumerate(Verdict)}
@@ -129,7 +130,7 @@ def _verdicts(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> 
     problems = (_table(("instance", "verdict", "reason"), problem_rows, ' id="problems"', problem_classes)
                 if others else '<p id="problems">Every instance: agree.</p>')
     return "\n".join([
-        f'<p id="summary">{html.escape(summary_line(list(records), verdicts))}</p>',
+        f'<p id="summary">{html.escape(summary_line(judged))}</p>',
         _table(("verdict", "instances"), count_rows, ' id="verdict-counts"'),
         f"<h3>Instances whose verdict is not agree ({len(others)})</h3>", problems, _crashes(records),
         "<h3>Independent provers behind each agreement</h3>",
@@ -214,17 +215,16 @@ def _figure(plot: Plot) -> str:
             f'src="data:image/svg+xml;base64,{data}"><figcaption>{html.escape(plot.caption)}</figcaption></figure>')
 
 
-def _runs(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
+def _runs(judged: JudgedRuns) -> str:
     """The run table with its filters: every row names its instance and verdict, and a
     failed run's row why it failed (the first line of each distinct message; all of it in
     the row's title, shown on hover)."""
-    by_key = {(v.instance, v.variant): v for v in verdicts}
-    groups = repetitions(records)
+    groups = repetitions(judged.records)
     repeated = any(len(group) > 1 for group in groups)
     body, filtered, titles = [], [], []
     for group in groups:
         first = group[0]
-        verdict = by_key[first.instance, first.variant]
+        verdict = judged.verdict_of(first.instance, first.variant)
         row = row_cells(group, verdict, repeated)
         values = {"puzzle": first.puzzle or "-", "family": family(first.instance, first.variant),
                   "solver": first.solver, "status": row[2], "verdict": verdict.verdict.value}
