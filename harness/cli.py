@@ -848,9 +848,8 @@ def _report_diff(old: tuple[Path, ...], new: tuple[Path, ...], fmt: str, output:
     """Print what changed from `old` to `new`: a warning when the sides ran under other
     settings, the timing rule, the changes, the summary and one line per regression; the
     exit status: 1 when there is a regression (`crosscheck.harness.diff.regressions`)."""
-    from crosscheck.harness.aggregate import cells
-    from crosscheck.harness.diff import DIFF_COLUMNS, diff, regressions, summary
-    from crosscheck.harness.diff_basis import basis, rule_line, settings_warning
+    from crosscheck.harness.diff import DIFF_COLUMNS, diff, regressions, rule_line, summary
+    from crosscheck.harness.diff_basis import basis, settings_warning
     from crosscheck.harness.report import render_table
 
     if fmt not in HUMAN_FORMATS:
@@ -861,7 +860,7 @@ def _report_diff(old: tuple[Path, ...], new: tuple[Path, ...], fmt: str, output:
     listed = [change.row() for change in changes if change.listed]
     warning = settings_warning(before, after)
     found = regressions(changes, fail_on_slower)
-    text = "".join(line + "\n" for line in (warning, rule_line(chosen, cells(before), cells(after))) if line)
+    text = "".join(line + "\n" for line in (warning, rule_line(chosen, changes)) if line)
     text += (render_table(DIFF_COLUMNS, listed, fmt) if listed else "no changes\n") + summary(changes) + "\n"
     text += "".join(line + "\n" for line in found)
     _write(text, output)

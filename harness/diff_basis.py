@@ -1,5 +1,6 @@
-"""What two comparisons are compared on (``report OLD --against NEW``): the clock, the runs
-per side, and the settings under which each side ran.
+"""What two comparisons are compared on (``report OLD --against NEW``): the clock and the
+settings under which each side ran (`crosscheck.harness.diff.rule_line` names the clock
+with the runs per side).
 
 The clock: a run limited by CPU time (``compare --clock cpu``) is timed on its
 ``cpu_seconds``, which a loaded machine barely moves, while its wall ``seconds`` swing
@@ -64,27 +65,6 @@ def basis(old: list[RunRecord], new: list[RunRecord]) -> Basis:
     if any(r.exact and r.cpu_seconds is None for side in sides for r in side):
         return Basis("wall", "both sides ran with --clock cpu, but some exact runs have no cpu_seconds")
     return Basis("cpu", "both sides ran with --clock cpu")
-
-
-def runs_per_pair(cells: list[Cell]) -> str:
-    """How many runs each (instance, solver) pair of one side has: ``3``, or ``1-3`` when they differ."""
-    counts = sorted({len(cell.runs) for cell in cells})
-    if not counts:
-        return "0"
-    return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
-
-
-def rule_line(chosen: Basis, old_cells: list[Cell], new_cells: list[Cell]) -> str:
-    """One line naming the timing rule: clock and why, runs per pair on each side, and the
-    threshold for slower / faster / within noise (or that there is no noise estimate)."""
-    runs = f"runs per pair: OLD {runs_per_pair(old_cells)}, NEW {runs_per_pair(new_cells)}"
-    repeated = any(len(c.runs) > 1 for c in old_cells) and any(len(c.runs) > 1 for c in new_cells)
-    judged = (f"slower (faster): every NEW run above (below) every OLD run and the medians more than "
-              f"{NOISE_FACTOR - 1:.0%} apart, else within noise; a pair with one run on a side is not judged"
-              if repeated else "no noise estimate with one run on a side, so no time change is judged "
-                               "(rerun both with compare --repeat 3)")
-    return (f"timing: {chosen.clock} seconds ({chosen.reason}); {runs}; {judged}; "
-            "times compared only where both sides are exact")
 
 
 #: The settings a side's runs are made under, how to read each from a record, and its unit.
