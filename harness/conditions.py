@@ -19,6 +19,11 @@ from crosscheck.harness.records import RunRecord
 from crosscheck.harness.wording import counted
 
 
+#: The environment entries `conditions` sums up (``machine`` is not among them: it stands in
+#: for a missing ``cpu_model`` only).
+SUMMED = ("started", "argv", "commit", "cpu_model", "cpus", "system", "host", "jobs", "load_average")
+
+
 def conditions(records: Sequence[RunRecord]) -> list[tuple[str, str]]:
     """(entry, value) pairs: ``runs`` (first to last start time, UTC), ``command``, ``commit``,
     ``machine`` (CPU model, logical CPUs, system, host), ``jobs`` and ``load average``."""

@@ -15,9 +15,9 @@ crashed and why, how many independent provers the agreements rest on); per-famil
 aggregates (`crosscheck.harness.aggregate.family_rows`); the per-solver summary; paired
 statistics (`crosscheck.harness.paired`); figures; the run table, one row per
 (instance, solver), sortable and filterable by puzzle, family, solver, status and
-verdict, a failed run's row with its message; and the provenance of the runs
-(versions, commits, limits, clock, machine) with the files merged and how many of each
-file's records were used.
+verdict, a failed run's row with its message; and the provenance of the runs (when, by
+which command and commit, on which machine, then every other environment entry: versions,
+limits, clock) with the files merged and how many of each file's records were used.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 from crosscheck.harness.aggregate import MIN_SECONDS, FAMILY_COLUMNS, cells, family, family_rows, repetitions
-from crosscheck.harness.conditions import conditions, tallied
+from crosscheck.harness.conditions import SUMMED, conditions, tallied
 from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
 from crosscheck.harness.plots import Plot, plots, svg
@@ -41,12 +41,10 @@ from crosscheck.harness.wording import counted, first_line
 
 #: The filters of the run table: the row attribute each one reads, and its label.
 FILTERS = ("puzzle", "family", "solver", "status", "verdict")
-#: Environment entries shown under provenance, in this order (others follow by name).
-ENVIRONMENT_ORDER = ("commit", "source", "crosscheck", "python", "ortools", "pydantic", "time_limit", "clock",
-                     "memory_limit_mb", "jobs", "pinned_cores", "host", "cpu_model", "machine", "system", "cpus",
-                     "argv")
-#: Environment entries that differ from run to run: summarised as ranges (`conditions`), not listed.
-PER_RUN = ("started", "load_average")
+#: Environment entries shown under provenance, in this order (others follow by name); those
+#: the conditions table sums up (`crosscheck.harness.conditions.SUMMED`) are not repeated.
+ENVIRONMENT_ORDER = ("source", "crosscheck", "python", "ortools", "pydantic", "time_limit", "clock",
+                     "memory_limit_mb", "pinned_cores", "machine")
 
 
 def build(judged: JudgedRuns, files: Sequence[tuple[str, Sequence[RunRecord]]] = (),
@@ -248,11 +246,12 @@ def _runs(judged: JudgedRuns) -> str:
 
 
 def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]]) -> str:
-    """Every environment entry's values with how many runs had each, and the files merged."""
+    """The conditions of the runs, every other environment entry's values with how many runs
+    had each, and the files merged."""
     values: dict[str, Counter[str]] = {}
     for record in records:
         for name, value in record.environment.items():
-            if name not in PER_RUN:
+            if name not in SUMMED:
                 values.setdefault(name, Counter())[str(value)] += 1
     names = [n for n in ENVIRONMENT_ORDER if n in values] + sorted(set(values) - set(ENVIRONMENT_ORDER))
     environment = [[name, tallied(values[name])] for name in names]
@@ -267,8 +266,8 @@ def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequenc
     return "\n".join([
         "<h3>When, how and where</h3>", _table(("entry", "value"), conditions(records), ' id="conditions"'),
         "<h3>Environment</h3>",
-        '<p class="note">Every entry of the records\' environments (cpus: logical CPUs), with how many runs '
-        "had each value where they differ.</p>",
+        '<p class="note">Every other entry of the records\' environments, with how many runs had each value '
+        "where they differ.</p>",
         _table(("entry", "value"), environment, ' id="environment"'),
         "<h3>Files merged</h3>",
         '<p class="note">A run recorded in several files is taken from the last file that holds it.</p>',
