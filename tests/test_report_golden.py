@@ -2,8 +2,8 @@
 is compared with the files beside them, byte for byte.
 
 ``tests/golden/old.jsonl`` and ``new.jsonl`` hold elevator and key vault runs with repeats
-on the wall and the CPU clock, a crashing and a lying external program, an unreadable
-instance file and a run recorded twice.  Each case reports them as `crosscheck report`
+on the wall and the CPU clock, a crashing and a lying external program and an unreadable
+instance file; runs both files record make the merged HTML case warn.  Each case reports them as `crosscheck report`
 does (table, Markdown, LaTeX, CSV, JSON Lines, HTML, ``--against``): stdout, stderr and the
 exit status.  The HTML page is compared without its figures, style sheet and script (their
 own tests are in test_html_report.py and test_paper_output.py).
