@@ -22,7 +22,7 @@ from pathlib import Path
 
 from benchmarks.targets import report
 from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.records import UNREADABLE, read_records
+from crosscheck.harness.records import read_records, solver_runs
 from crosscheck.harness.report import SUMMARY_COLUMNS, render_table, summary_rows
 
 WALL_LIMIT = 240.0  # seconds, the whole command
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
         print(ended.stderr, end="")
         print(f"exit status {ended.returncode}, {wall:.0f} s wall")
         records = read_records(out) if out.exists() else []
-    runs = [r for r in records if r.solver != UNREADABLE]  # an unreadable file shows in the summary line
+    runs = solver_runs(records)  # an unreadable file shows in the summary line
     built_in = [r for r in runs if r.evidence is Evidence.PROOF]
     print(render_table(SUMMARY_COLUMNS, summary_rows(runs), "table"))  # as `crosscheck report --by solver`
     print(f"CPU seconds of all runs: {sum(r.cpu_seconds or 0.0 for r in runs):.0f}")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from crosscheck.harness.numbers import significant
-from crosscheck.harness.records import UNREADABLE, RunRecord
+from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.solvers.base import Status
 
 #: The least seconds a time counts as: logarithms (geometric means, log axes) cannot take zero.
@@ -113,7 +113,7 @@ class Cell:
 
 def cells(records: Iterable[RunRecord]) -> list[Cell]:
     """The cells of every solver run (records of unreadable files have no solver and are left out)."""
-    return [Cell(tuple(group)) for group in repetitions(r for r in records if r.solver != UNREADABLE)]
+    return [Cell(tuple(group)) for group in repetitions(solver_runs(records))]
 
 
 def geometric_mean(values: Sequence[float]) -> float:

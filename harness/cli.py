@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # what each command needs is imported when it runs, so that -
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.records import ResultsFile, RunKey, RunRecord, Task
     from crosscheck.harness.shard import Shard
-    from crosscheck.harness.verdicts import Verdict
+    from crosscheck.harness.verdicts import JudgedRuns, Verdict
     from crosscheck.solvers.base import Clock, Solver
 
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_FAILED_RUNS = 0, 1, 2, 3
@@ -198,15 +198,15 @@ cpsat_workers_option = click.option(
     help="Worker threads of every CP-SAT run [default: 2, or the cores when fewer]; recorded in each record.")
 
 
-def _print(records: list[RunRecord], fmt: str, environment: bool = False) -> None:
-    """`records` in `fmt` on stdout (a table for people with the environment of the runs
-    after it when `environment`, as ``report`` shows it); for the data formats, the verdict
-    notes on stderr."""
+def _print(runs: JudgedRuns, fmt: str, environment: bool = False) -> None:
+    """The judged records in `fmt` on stdout (a table for people with the environment of the
+    runs after it when `environment`, as ``report`` shows it); for the data formats, the
+    verdict notes on stderr."""
     from crosscheck.harness.report import notes, render
 
-    click.echo(render(records, fmt, environment=environment), nl=False)
+    click.echo(render(runs, fmt, environment=environment), nl=False)
     if fmt not in HUMAN_FORMATS:
-        click.echo(notes(records), err=True, nl=False)
+        click.echo(notes(runs), err=True, nl=False)
 
 
 def _saver(out: Path | None) -> Callable[[RunRecord], None]:
@@ -266,6 +266,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     from crosscheck.harness.plan import Choice, task
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.run import run_tasks
+    from crosscheck.harness.verdicts import judged
     from crosscheck.solvers.registry import default_solvers_for
 
     _check_solver_names(solver_names)
@@ -298,8 +299,9 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
                             start_method="fork")
     finally:
         progress.close()
-    _print(records, "json" if as_json else fmt)
-    sys.exit(_exit_status(records))
+    runs = judged(records)
+    _print(runs, "json" if as_json else fmt)
+    sys.exit(_exit_status(runs))
 
 
 @main.command()
@@ -351,6 +353,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     from crosscheck.harness.plan import Choice, discover_all, plan_comparison
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.records import append_record, dump_records, repair_tail
+    from crosscheck.harness.verdicts import judged
 
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs)
@@ -379,12 +382,13 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     _warn_oversubscribed([run for run, _ in tasks], jobs)
     progress = Progress(len(tasks), jobs, limit=time_limit, mode=progress_mode)
     records += _run_saving(tasks, jobs, scheduler, out, progress, pin_cores)
-    _print(records, fmt, environment=True)
+    runs = judged(records)
+    _print(runs, fmt, environment=True)
     mismatches = _morph_mismatches(records, related, out.parent, err=fmt not in HUMAN_FORMATS)
     click.echo(f"records: {out}", err=True)
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
-    sys.exit(EXIT_WRONG if mismatches else _exit_status(records))
+    sys.exit(EXIT_WRONG if mismatches else _exit_status(runs))
 
 
 def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRecord], records: list[RunRecord],
@@ -586,14 +590,13 @@ def _parse_externals(specs: tuple[str, ...]) -> list[External]:
     return externals
 
 
-def _exit_status(records: list[RunRecord]) -> int:
-    from crosscheck.harness.verdicts import FAILURES, judge_all
+def _exit_status(runs: JudgedRuns) -> int:
+    from crosscheck.harness.verdicts import FAILURES
     from crosscheck.solvers.base import FAILED_STATUSES
 
-    verdicts = judge_all(records)
-    if any(v.verdict in FAILURES for v in verdicts):
+    if any(v.verdict in FAILURES for v in runs.verdicts):
         return EXIT_WRONG
-    if any(r.status in FAILED_STATUSES for r in records):
+    if any(r.status in FAILED_STATUSES for r in runs.records):
         return EXIT_FAILED_RUNS
     return EXIT_OK
 
@@ -648,7 +651,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     except KeyboardInterrupt:  # not exit 1, which says a relation broke
         click.echo(f"interrupted: finished runs are saved in {out / 'morph.jsonl'}", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    verdicts = outcome.verdicts
+    runs = outcome.judged_runs()
+    verdicts = runs.verdicts
     for verdict in verdicts:
         if verdict.verdict in FAILURES:
             click.echo(verdict_line(verdict))
@@ -660,7 +664,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     tallied = ", ".join(f"{n} {v}" for v, n in sorted(tally.items())) or "none"
     click.echo(f"{counted(len(outcome.pairs), 'pair')} judged: {tallied}; {verdict_count(verdicts)}; "
                f"records: {out / 'morph.jsonl'}")
-    status = _exit_status(outcome.records)
+    status = _exit_status(runs)
     sys.exit(EXIT_WRONG if outcome.mismatches else status)
 
 
@@ -800,6 +804,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
     run crashed, else 0.  With --against: 1 on a regression (see --against and
     --fail-on-slower), else 0."""
     from crosscheck.harness.report import notes, render
+    from crosscheck.harness.verdicts import judged
 
     if against:
         if by != "run":
@@ -813,16 +818,17 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
         raise click.UsageError("--format html holds every table; --by is for the other formats")
     named, read_notes = _read_files(files)
     records, warnings = _merged(named)
+    runs = judged(records)
     if parquet is not None:
         from crosscheck.harness.tidy import write_parquet
 
-        write_parquet(records, parquet)
+        write_parquet(runs, parquet)
     else:
-        _write(_html(records, named, [*read_notes, *warnings]) if fmt == "html"
-               else render(records, fmt, by, environment=True), output)
+        _write(_html(runs, named, [*read_notes, *warnings]) if fmt == "html"
+               else render(runs, fmt, by, environment=True), output)
     if fmt not in HUMAN_FORMATS:
-        click.echo(notes(records), err=True, nl=False)
-    sys.exit(_exit_status(records))
+        click.echo(notes(runs), err=True, nl=False)
+    sys.exit(_exit_status(runs))
 
 
 def _parquet_file(by: str, output: Path | None) -> Path:
@@ -847,10 +853,10 @@ def _need_analysis_extra(what: str) -> None:
                        "pip install 'crosscheck[analysis]'")
 
 
-def _html(records: list[RunRecord], files: list[tuple[str, list[RunRecord]]], read_notes: list[str]) -> str:
+def _html(runs: JudgedRuns, files: list[tuple[str, list[RunRecord]]], read_notes: list[str]) -> str:
     from crosscheck.harness.html_report import build  # matplotlib is slow to import; only this format needs it
 
-    return build(records, files, read_notes)
+    return build(runs, files, read_notes)
 
 
 def _write(text: str, output: Path | None) -> None:
@@ -866,9 +872,8 @@ def _report_diff(old: tuple[Path, ...], new: tuple[Path, ...], fmt: str, output:
     """Print what changed from `old` to `new`: a warning when the sides ran under other
     settings, the timing rule, the changes, the summary and one line per regression; the
     exit status: 1 when there is a regression (`crosscheck.harness.diff.regressions`)."""
-    from crosscheck.harness.aggregate import cells
-    from crosscheck.harness.diff import DIFF_COLUMNS, diff, regressions, summary
-    from crosscheck.harness.diff_basis import basis, rule_line, settings_warning
+    from crosscheck.harness.diff import DIFF_COLUMNS, diff, regressions, rule_line, summary
+    from crosscheck.harness.diff_basis import basis, settings_warning
     from crosscheck.harness.report import render_table
 
     if fmt not in HUMAN_FORMATS:
@@ -879,7 +884,7 @@ def _report_diff(old: tuple[Path, ...], new: tuple[Path, ...], fmt: str, output:
     listed = [change.row() for change in changes if change.listed]
     warning = settings_warning(before, after)
     found = regressions(changes, fail_on_slower)
-    text = "".join(line + "\n" for line in (warning, rule_line(chosen, cells(before), cells(after))) if line)
+    text = "".join(line + "\n" for line in (warning, rule_line(chosen, changes)) if line)
     text += (render_table(DIFF_COLUMNS, listed, fmt) if listed else "no changes\n") + summary(changes) + "\n"
     text += "".join(line + "\n" for line in found)
     _write(text, output)
@@ -1021,14 +1026,15 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     """
     from crosscheck.harness.index import append_entries, judged_by, load_index, refresh_entries
     from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
+    from crosscheck.harness.verdicts import judged
 
     required = 1 if allow_single else min_agreeing
-    records = _read_all(files)
+    runs = judged(_read_all(files))
     index = load_index(index_path) if index_path.exists() else {}  # an unusable index stops it before any output
     if refresh and index:
-        for name in refresh_entries(index_path, refreshed_evidence(records, index)):
+        for name in refresh_entries(index_path, refreshed_evidence(runs, index)):
             click.echo(f"{name}: evidence refreshed")
-    entries, refused, skipped = agreed_entries(records, required)
+    entries, refused, skipped = agreed_entries(runs, required)
     elsewhere = [name for name in entries if not judged_by(index_path, name)]
     entries = {name: entry for name, entry in entries.items() if name not in elsewhere}
     for name in elsewhere:

@@ -19,6 +19,11 @@ from crosscheck.harness.records import RunRecord
 from crosscheck.harness.wording import counted
 
 
+#: The environment entries `conditions` sums up (``machine`` is not among them: it stands in
+#: for a missing ``cpu_model`` only).
+SUMMED = ("started", "argv", "commit", "cpu_model", "cpus", "system", "host", "jobs", "load_average")
+
+
 def conditions(records: Sequence[RunRecord]) -> list[tuple[str, str]]:
     """(entry, value) pairs: ``runs`` (first to last start time, UTC), ``command``, ``commit``,
     ``machine`` (CPU model, logical CPUs, system, host), ``jobs`` and ``load average``."""
@@ -52,9 +57,15 @@ def _values(records: Sequence[RunRecord], value: Callable[[dict[str, Any]], obje
     """The distinct values among the records, most common first, each with its count of runs
     when there are several; ``unknown`` stands for a record without the entry."""
     counts = Counter("unknown" if (v := value(r.environment)) is None else str(v) for r in records)
-    if len(counts) <= 1:
-        return next(iter(counts), "unknown")
-    return "; ".join(f"{v} ({counted(n, 'run')})" for v, n in counts.most_common())
+    return tallied(counts) if counts else "unknown"
+
+
+def tallied(counts: Counter[str]) -> str:
+    """The values counted, most common first, ``VALUE (N runs)`` joined by '; '; a single
+    value alone, without its count."""
+    if len(counts) == 1:
+        return next(iter(counts))
+    return "; ".join(f"{value} ({counted(n, 'run')})" for value, n in counts.most_common())
 
 
 def _machine(environment: dict[str, Any]) -> str | None:

@@ -56,6 +56,11 @@ class Change:
     basis: Basis = Basis("wall", "")
 
     @property
+    def unreadable(self) -> bool:
+        """Whether this stands for an unreadable instance file (solver `UNREADABLE`: no run)."""
+        return self.solver == UNREADABLE
+
+    @property
     def compared(self) -> bool:
         """Whether the times are compared: both sides exact."""
         return self.old is not None and self.new is not None and self.old.exact and self.new.exact
@@ -159,6 +164,30 @@ def diff(old: Iterable[RunRecord], new: Iterable[RunRecord], basis: Basis = Basi
                    verdicts[1].get((instance, variant)), basis) for instance, variant, solver in keys]
 
 
+def rule_line(chosen: Basis, changes: list[Change]) -> str:
+    """One line naming the timing rule of `changes` (from `diff` on `chosen`): clock and why,
+    runs per pair on each side (an unreadable file's record is no run), and the threshold
+    for slower / faster / within noise (or that there is no noise estimate)."""
+    ran = [c for c in changes if not c.unreadable]
+    old, new = [c.old for c in ran if c.old is not None], [c.new for c in ran if c.new is not None]
+    runs = f"runs per pair: OLD {runs_per_pair(old)}, NEW {runs_per_pair(new)}"
+    repeated = any(len(c.runs) > 1 for c in old) and any(len(c.runs) > 1 for c in new)
+    judged = (f"slower (faster): every NEW run above (below) every OLD run and the medians more than "
+              f"{NOISE_FACTOR - 1:.0%} apart, else within noise; a pair with one run on a side is not judged"
+              if repeated else "no noise estimate with one run on a side, so no time change is judged "
+                               "(rerun both with compare --repeat 3)")
+    return (f"timing: {chosen.clock} seconds ({chosen.reason}); {runs}; {judged}; "
+            "times compared only where both sides are exact")
+
+
+def runs_per_pair(cells: list[Cell]) -> str:
+    """How many runs each (instance, solver) pair of one side has: ``3``, or ``1-3`` when they differ."""
+    counts = sorted({len(cell.runs) for cell in cells})
+    if not counts:
+        return "0"
+    return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+
+
 def worse(changes: list[Change]) -> list[InstanceVerdict]:
     """The NEW verdicts of instances whose verdict got worse (each instance once)."""
     found: dict[str, InstanceVerdict] = {}
@@ -181,7 +210,7 @@ def regressions(changes: list[Change], fail_slower: bool = False) -> list[str]:
     lines += [f"lost: {c.instance} {c.solver}: exact {_status(c.old)} -> {_status(c.new)}"
               + (" (only in OLD)" if c.new is None else "") for c in changes if c.lost_exact]
     lines += [f"missing: {c.instance} {c.solver}: {_status(c.old)} in OLD, not run in NEW"
-              for c in changes if c.new is None and not c.lost_exact and c.solver != UNREADABLE]
+              for c in changes if c.new is None and not c.lost_exact and not c.unreadable]
     if fail_slower:
         lines += [f"slower: {c.instance} {c.solver}: new/old {significant(c.ratio)}" for c in changes
                   if c.timing == "slower" and c.ratio is not None]

@@ -1,5 +1,6 @@
-"""What two comparisons are compared on (``report OLD --against NEW``): the clock, the runs
-per side, and the settings under which each side ran.
+"""What two comparisons are compared on (``report OLD --against NEW``): the clock and the
+settings under which each side ran (`crosscheck.harness.diff.rule_line` names the clock
+with the runs per side).
 
 The clock: a run limited by CPU time (``compare --clock cpu``) is timed on its
 ``cpu_seconds``, which a loaded machine barely moves, while its wall ``seconds`` swing
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from crosscheck.harness.aggregate import Cell
-from crosscheck.harness.records import UNREADABLE, RunRecord
+from crosscheck.harness.records import RunRecord, solver_runs
 
 #: With repeats, a slowdown or speedup beyond the runs' spread must also exceed this factor.
 NOISE_FACTOR = 1.1
@@ -46,18 +47,13 @@ class Basis:
         return self.clock == "wall" or all(r.cpu_seconds is not None for r in cell.runs)
 
 
-def _runs(records: list[RunRecord]) -> list[RunRecord]:
-    """The records of solver runs (an unreadable file's record is no run)."""
-    return [r for r in records if r.solver != UNREADABLE]
-
-
 def _clock(record: RunRecord) -> str:
     return str(record.environment.get("clock", "wall"))  # records before the clock option ran on wall time
 
 
 def basis(old: list[RunRecord], new: list[RunRecord]) -> Basis:
     """The clock to compare OLD and NEW on (see the module doc)."""
-    sides = _runs(old), _runs(new)
+    sides = solver_runs(old), solver_runs(new)
     if not sides[0] or not sides[1]:
         return Basis("wall", f"{'OLD' if not sides[0] else 'NEW'} has no runs")
     clocks = [sorted({_clock(r) for r in side}) for side in sides]
@@ -69,27 +65,6 @@ def basis(old: list[RunRecord], new: list[RunRecord]) -> Basis:
     if any(r.exact and r.cpu_seconds is None for side in sides for r in side):
         return Basis("wall", "both sides ran with --clock cpu, but some exact runs have no cpu_seconds")
     return Basis("cpu", "both sides ran with --clock cpu")
-
-
-def runs_per_pair(cells: list[Cell]) -> str:
-    """How many runs each (instance, solver) pair of one side has: ``3``, or ``1-3`` when they differ."""
-    counts = sorted({len(cell.runs) for cell in cells})
-    if not counts:
-        return "0"
-    return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
-
-
-def rule_line(chosen: Basis, old_cells: list[Cell], new_cells: list[Cell]) -> str:
-    """One line naming the timing rule: clock and why, runs per pair on each side, and the
-    threshold for slower / faster / within noise (or that there is no noise estimate)."""
-    runs = f"runs per pair: OLD {runs_per_pair(old_cells)}, NEW {runs_per_pair(new_cells)}"
-    repeated = any(len(c.runs) > 1 for c in old_cells) and any(len(c.runs) > 1 for c in new_cells)
-    judged = (f"slower (faster): every NEW run above (below) every OLD run and the medians more than "
-              f"{NOISE_FACTOR - 1:.0%} apart, else within noise; a pair with one run on a side is not judged"
-              if repeated else "no noise estimate with one run on a side, so no time change is judged "
-                               "(rerun both with compare --repeat 3)")
-    return (f"timing: {chosen.clock} seconds ({chosen.reason}); {runs}; {judged}; "
-            "times compared only where both sides are exact")
 
 
 #: The settings a side's runs are made under, how to read each from a record, and its unit.
@@ -110,7 +85,7 @@ def _values(records: list[RunRecord], read: Callable[[RunRecord], object], unit:
 def settings_warning(old: list[RunRecord], new: list[RunRecord]) -> str:
     """``warning: ...`` naming every setting whose values differ between the sides, with
     both values; '' when none differs (or a side has no runs: nothing to compare)."""
-    sides = _runs(old), _runs(new)
+    sides = solver_runs(old), solver_runs(new)
     if not sides[0] or not sides[1]:
         return ""
     differ = []

@@ -15,9 +15,9 @@ crashed and why, how many independent provers the agreements rest on); per-famil
 aggregates (`crosscheck.harness.aggregate.family_rows`); the per-solver summary; paired
 statistics (`crosscheck.harness.paired`); figures; the run table, one row per
 (instance, solver), sortable and filterable by puzzle, family, solver, status and
-verdict, a failed run's row with its message; and the provenance of the runs
-(versions, commits, limits, clock, machine) with the files merged and how many of each
-file's records were used.
+verdict, a failed run's row with its message; and the provenance of the runs (when, by
+which command and commit, on which machine, then every other environment entry: versions,
+limits, clock) with the files merged and how many of each file's records were used.
 """
 
 from __future__ import annotations
@@ -29,46 +29,43 @@ from collections.abc import Sequence
 from importlib import resources
 
 from crosscheck.harness.aggregate import MIN_SECONDS, FAMILY_COLUMNS, cells, family, family_rows, repetitions
-from crosscheck.harness.conditions import conditions
+from crosscheck.harness.conditions import SUMMED, conditions, tallied
 from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
 from crosscheck.harness.plots import Plot, plots, svg
-from crosscheck.harness.records import RunRecord
-from crosscheck.harness.records import UNREADABLE
+from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, row_cells,
                                        summary_line, summary_rows, why_failed)
-from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, JudgedRuns, Verdict
 from crosscheck.harness.wording import counted, first_line
 
 #: The filters of the run table: the row attribute each one reads, and its label.
 FILTERS = ("puzzle", "family", "solver", "status", "verdict")
-#: Environment entries shown under provenance, in this order (others follow by name).
-ENVIRONMENT_ORDER = ("commit", "source", "crosscheck", "python", "ortools", "pydantic", "time_limit", "clock",
-                     "memory_limit_mb", "jobs", "pinned_cores", "host", "cpu_model", "machine", "system", "cpus",
-                     "argv")
-#: Environment entries that differ from run to run: summarised as ranges (`conditions`), not listed.
-PER_RUN = ("started", "load_average")
+#: Environment entries shown under provenance, in this order (others follow by name); those
+#: the conditions table sums up (`crosscheck.harness.conditions.SUMMED`) are not repeated.
+ENVIRONMENT_ORDER = ("source", "crosscheck", "python", "ortools", "pydantic", "time_limit", "clock",
+                     "memory_limit_mb", "pinned_cores", "machine")
 
 
-def build(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]] = (),
+def build(judged: JudgedRuns, files: Sequence[tuple[str, Sequence[RunRecord]]] = (),
           read_notes: Sequence[str] = ()) -> str:
-    """The page for `records` (already merged); `files` are the results files read, each
+    """The page for the judged records (already merged); `files` are the results files read, each
     with its records as read, for the provenance section; `read_notes` what reading and
     merging them left out or assumed (a line cut short, an older schema, a run recorded
     twice), shown under the page's lead."""
-    verdicts = judge_all(records)
+    records, verdicts = judged.records, judged.verdicts
     sections = [
-        ("verdicts", "Verdicts", _verdicts(records, verdicts)),
+        ("verdicts", "Verdicts", _verdicts(judged)),
         ("families", "Per family", _families(records)),
         ("solvers", "Per solver", _table(SUMMARY_COLUMNS, summary_rows(list(records)))),
         ("paired", "Paired statistics", _paired(records)),
         ("plots", "Figures", _figures(records)),
-        ("runs-section", "Runs", _runs(records, verdicts)),
+        ("runs-section", "Runs", _runs(judged)),
         ("provenance", "Environment and provenance", _provenance(records, files)),
     ]
     nav = " ".join(f'<a href="#{key}">{title}</a>' for key, title, _ in sections)
     body = "\n".join(f'<section id="{key}">\n<h2>{title}</h2>\n{content}\n</section>' for key, title, content in sections)
-    runs = [r for r in records if r.solver != UNREADABLE]  # an unreadable file's record is no run
+    runs = solver_runs(records)
     unreadable = len(records) - len(runs)
     lead = (f"{counted(len(runs), 'run')} of {counted(len({r.solver for r in runs}), 'solver')} on "
             f"{counted(len(verdicts), 'instance')} from {counted(len(files), 'file')}"
@@ -114,10 +111,11 @@ def _name(verdict: InstanceVerdict) -> str:
     return verdict.instance + (" [variant]" if verdict.variant else "")
 
 
-def _verdicts(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
+def _verdicts(judged: JudgedRuns) -> str:
     """The summary line of the terminal's notes, counts per verdict (worst first), every
     verdict other than agree with its reason, the runs that crashed and why, and the
     independent provers behind the agreements."""
+    records, verdicts = judged.records, judged.verdicts
     counts = Counter(v.verdict for v in verdicts)
     count_rows = [[verdict.value, str(counts[verdict])] for verdict in Verdict if counts[verdict]]
     rank = {verdict: number for number, verdict in enumerate(Verdict)}
@@ -130,7 +128,7 @@ def _verdicts(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> 
     problems = (_table(("instance", "verdict", "reason"), problem_rows, ' id="problems"', problem_classes)
                 if others else '<p id="problems">Every instance: agree.</p>')
     return "\n".join([
-        f'<p id="summary">{html.escape(summary_line(list(records), verdicts))}</p>',
+        f'<p id="summary">{html.escape(summary_line(judged))}</p>',
         _table(("verdict", "instances"), count_rows, ' id="verdict-counts"'),
         f"<h3>Instances whose verdict is not agree ({len(others)})</h3>", problems, _crashes(records),
         "<h3>Independent provers behind each agreement</h3>",
@@ -215,17 +213,16 @@ def _figure(plot: Plot) -> str:
             f'src="data:image/svg+xml;base64,{data}"><figcaption>{html.escape(plot.caption)}</figcaption></figure>')
 
 
-def _runs(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
+def _runs(judged: JudgedRuns) -> str:
     """The run table with its filters: every row names its instance and verdict, and a
     failed run's row why it failed (the first line of each distinct message; all of it in
     the row's title, shown on hover)."""
-    by_key = {(v.instance, v.variant): v for v in verdicts}
-    groups = repetitions(records)
+    groups = repetitions(judged.records)
     repeated = any(len(group) > 1 for group in groups)
     body, filtered, titles = [], [], []
     for group in groups:
         first = group[0]
-        verdict = by_key[first.instance, first.variant]
+        verdict = judged.verdict_of(first.instance, first.variant)
         row = row_cells(group, verdict, repeated)
         values = {"puzzle": first.puzzle or "-", "family": family(first.instance, first.variant),
                   "solver": first.solver, "status": row[2], "verdict": verdict.verdict.value}
@@ -249,15 +246,15 @@ def _runs(records: Sequence[RunRecord], verdicts: list[InstanceVerdict]) -> str:
 
 
 def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]]) -> str:
-    """Every environment entry's values with how many runs had each, and the files merged."""
+    """The conditions of the runs, every other environment entry's values with how many runs
+    had each, and the files merged."""
     values: dict[str, Counter[str]] = {}
     for record in records:
         for name, value in record.environment.items():
-            if name not in PER_RUN:
+            if name not in SUMMED:
                 values.setdefault(name, Counter())[str(value)] += 1
     names = [n for n in ENVIRONMENT_ORDER if n in values] + sorted(set(values) - set(ENVIRONMENT_ORDER))
-    environment = [[name, "; ".join(f"{value} ({counted(count, 'run')})" if len(values[name]) > 1 else value
-                                    for value, count in values[name].most_common())] for name in names]
+    environment = [[name, tallied(values[name])] for name in names]
     origin = {}
     for name, contents in files:  # a later file's record of a run replaces an earlier one (shard.merge)
         origin.update({record.key: name for record in contents})
@@ -269,8 +266,8 @@ def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequenc
     return "\n".join([
         "<h3>When, how and where</h3>", _table(("entry", "value"), conditions(records), ' id="conditions"'),
         "<h3>Environment</h3>",
-        '<p class="note">Every entry of the records\' environments (cpus: logical CPUs), with how many runs '
-        "had each value where they differ.</p>",
+        '<p class="note">Every other entry of the records\' environments, with how many runs had each value '
+        "where they differ.</p>",
         _table(("entry", "value"), environment, ' id="environment"'),
         "<h3>Files merged</h3>",
         '<p class="note">A run recorded in several files is taken from the last file that holds it.</p>',

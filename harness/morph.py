@@ -21,7 +21,7 @@ a crash or an invalid plan is no answer, and the pair is ``unverified``.  Answer
 break the relation's expectation make the pair a `Verdict.MORPH_MISMATCH`; every pair's
 verdict is appended to ``OUT/morph-verdicts.jsonl``.
 
-Each instance's own runs get the verdict ``compare`` gives them (`MorphOutcome.verdicts`):
+Each instance's own runs get the verdict ``compare`` gives them (`MorphOutcome.judged_runs`):
 an original's records carry its index entry (``expected``), so a runner answering other
 than the index is `Verdict.WRONG_EXPECTED` by the rules of `crosscheck.harness.verdicts`
 (a lone program consistently off by two agrees with itself on every pair, and is caught
@@ -44,7 +44,7 @@ from crosscheck.harness.plan import Choice, plan_instance
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import formulations_of, ready_server, run_tasks
-from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.verdicts import JudgedRuns, Verdict, judged
 from crosscheck.models.base import Instance, InvalidInstance
 from crosscheck.models.registry import RELATIONS, get_puzzle, load_instance
 from crosscheck.models.relations import Answer, NotApplicable, Related, Relation
@@ -115,11 +115,10 @@ class MorphOutcome:
     def mismatches(self) -> list[PairVerdict]:
         return [pair for pair in self.pairs if pair.verdict is Verdict.MORPH_MISMATCH]
 
-    @property
-    def verdicts(self) -> list[InstanceVerdict]:
-        """Each instance's verdict on its runs, as ``compare`` judges them (`judge_all`):
-        an original's against its index entry, a related instance's without one."""
-        return judge_all(self.records)
+    def judged_runs(self) -> JudgedRuns:
+        """The records with each instance's verdict on its runs, as ``compare`` judges them
+        (`judged`): an original's against its index entry, a related instance's without one."""
+        return judged(self.records)
 
 
 def answer_of(record: RunRecord) -> Judged:

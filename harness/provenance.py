@@ -5,16 +5,15 @@ An optimum is never typed in by hand: it comes from runs whose exact answers agr
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
 from crosscheck.harness.index import INFEASIBLE, expectation
 from crosscheck.harness.records import RunRecord
-from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.verdicts import InstanceVerdict, JudgedRuns, Verdict
 
 
-def agreed_entries(records: Iterable[RunRecord], min_agreeing: int
+def agreed_entries(judged: JudgedRuns, min_agreeing: int
                    ) -> tuple[dict[str, dict[str, object]], list[InstanceVerdict], list[InstanceVerdict]]:
     """Index entries (``optimum`` or ``infeasible``, and ``origin``) per instance name for
     every instance on which at least `min_agreeing` independent solvers proved the same
@@ -26,11 +25,11 @@ def agreed_entries(records: Iterable[RunRecord], min_agreeing: int
     provenance is the code that ran, not the code recording it.  The entry also keeps
     what the answer rests on (`evidence`).
     """
-    runs = [r for r in records if not r.variant]
+    runs = _originals(judged.records)
     entries: dict[str, dict[str, object]] = {}
     refused: list[InstanceVerdict] = []
     skipped: list[InstanceVerdict] = []
-    for verdict in judge_all(runs):
+    for verdict in (v for v in judged.verdicts if not v.variant):
         if verdict.verdict is not Verdict.AGREE:
             skipped.append(verdict)
             continue
@@ -56,10 +55,15 @@ def evidence(verdict: InstanceVerdict, records: list[RunRecord]) -> dict[str, ob
     return {"provers": list(verdict.provers), "independent": verdict.independent, "shared": sorted(shared)}
 
 
-def refreshed_evidence(records: Iterable[RunRecord], index: dict[str, dict[str, Any]]) -> dict[str, dict[str, object]]:
+def refreshed_evidence(judged: JudgedRuns, index: dict[str, dict[str, Any]]) -> dict[str, dict[str, object]]:
     """For each instance the index lists whose answer the runs agree on (`agree`: the
     same answer as the index), its `evidence` from these runs; answers never change."""
-    runs = [r for r in records if not r.variant]
-    return {verdict.instance: evidence(verdict, runs) for verdict in judge_all(runs)
-            if verdict.verdict is Verdict.AGREE and verdict.instance in index
+    runs = _originals(judged.records)
+    return {verdict.instance: evidence(verdict, runs) for verdict in judged.verdicts
+            if not verdict.variant and verdict.verdict is Verdict.AGREE and verdict.instance in index
             and verdict.answer == expectation(index[verdict.instance])}
+
+
+def _originals(records: list[RunRecord]) -> list[RunRecord]:
+    """The runs on instances as written (variant runs left out: the index lists those)."""
+    return [r for r in records if not r.variant]

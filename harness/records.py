@@ -126,6 +126,12 @@ class RunRecord(BaseModel):
         return (self.instance, self.variant, self.solver, self.repeat)
 
 
+def solver_runs(records: Iterable[RunRecord]) -> list[RunRecord]:
+    """The records of solver runs, in order: an unreadable file's record (solver `UNREADABLE`)
+    is no run, though it stands in the verdicts as an ``error`` instance."""
+    return [r for r in records if r.solver != UNREADABLE]
+
+
 def environment() -> dict[str, Any]:
     """Versions and machine facts recorded with every run (computed once per process,
     see `crosscheck.harness.preload`), and the command line that started the run."""

@@ -30,9 +30,9 @@ from crosscheck.harness.conditions import condition_lines
 from crosscheck.harness.formats import MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
 from crosscheck.harness.numbers import significant
-from crosscheck.harness.records import UNREADABLE, RunRecord, dump_records
+from crosscheck.harness.records import RunRecord, dump_records, solver_runs
 from crosscheck.harness.tidy import to_csv, to_jsonl
-from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, JudgedRuns, Verdict
 from crosscheck.harness.wording import counted, first_line
 from crosscheck.solvers.base import FAILED_STATUSES, Status
 
@@ -74,16 +74,15 @@ def _joined(values: Iterable[str]) -> str:
     return "/".join(dict.fromkeys(values))
 
 
-def rows(records: list[RunRecord]) -> tuple[tuple[str, ...], list[list[str]]]:
+def rows(judged: JudgedRuns) -> tuple[tuple[str, ...], list[list[str]]]:
     """The columns and one row per (instance, solver), repetitions summarised; the instance's
     verdict stands on its first row."""
-    verdicts = {(v.instance, v.variant): v for v in judge_all(records)}
-    groups = repetitions(records)
+    groups = repetitions(judged.records)
     repeated = any(len(group) > 1 for group in groups)
     table, seen = [], set()
     for group in groups:
         key = (group[0].instance, group[0].variant)
-        table.append(row_cells(group, verdicts[key] if key not in seen else None, repeated))
+        table.append(row_cells(group, judged.verdict_of(*key) if key not in seen else None, repeated))
         seen.add(key)
     return columns_for(repeated), table
 
@@ -139,14 +138,14 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
     return table
 
 
-def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run", environment: bool = False) -> str:
-    """The records in format `fmt`, one row per run (`by="run"`), per puzzle and solver
+def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment: bool = False) -> str:
+    """The judged records in format `fmt`, one row per run (`by="run"`), per puzzle and solver
     (`by="solver"`: `summary_rows`) or per family and solver (`by="family"`:
     `crosscheck.harness.aggregate.family_rows`): for people, the table followed (with
     `environment`) by `environment_block` and by `notes`, whose summary line stays last;
     ``latex``, a booktabs tabular; for programs, data only (see the module doc; a summary
     as CSV is the summary table)."""
-    records = list(records)
+    records = judged.records
     columns: Sequence[str]
     if by != "run":
         columns, table = (SUMMARY_COLUMNS, summary_rows(records)) if by == "solver" else \
@@ -154,16 +153,16 @@ def render(records: Iterable[RunRecord], fmt: str = "table", by: str = "run", en
         if fmt in MACHINE_FORMATS:
             return _summary_data(columns, [dict(zip(columns, map(_number, row), strict=True)) for row in table], fmt)
     elif fmt in MACHINE_FORMATS:
-        return {"json": lambda: dump_records(records) + "\n", "csv": lambda: to_csv(records),
-                "jsonl": lambda: to_jsonl(records)}[fmt]()
+        return {"json": lambda: dump_records(records) + "\n", "csv": lambda: to_csv(judged),
+                "jsonl": lambda: to_jsonl(judged)}[fmt]()
     else:
-        columns, table = rows(records)
+        columns, table = rows(judged)
     if fmt == "latex":
         floor = [f"geo mean: times below {MIN_SECONDS:g} s count as {MIN_SECONDS:g} s"] if by == "family" else []
         return tabular(columns, _dashed(columns, table) if by == "run" else table,
                        [f"crosscheck report --by {by}: {counted(len(records), 'run')}", *condition_lines(records),
                         *floor])
-    return render_table(columns, table, fmt) + (environment_block(records, fmt) if environment else "") + notes(records)
+    return render_table(columns, table, fmt) + (environment_block(records, fmt) if environment else "") + notes(judged)
 
 
 def environment_block(records: list[RunRecord], fmt: str) -> str:
@@ -222,23 +221,22 @@ def render_table(columns: Sequence[str], body: list[list[str]], fmt: str) -> str
     return "\n".join(lines) + "\n"
 
 
-def notes(records: list[RunRecord]) -> str:
+def notes(judged: JudgedRuns) -> str:
     """The reason behind every verdict other than `agree`, each `agree` that rests on one
     line of evidence (its provers all share code: ``independent`` 1), why runs crashed
     (`crash_reasons`), and the summary line:
     a count of verdicts, worst first (`crosscheck.harness.verdicts.SEVERITY`), then the runs
     that crashed (`crashed`), if any."""
-    verdicts = judge_all(records)
     lines = [verdict_line(v) if v.verdict is not Verdict.AGREE
              else f"{_name(v)}: agree on one line of evidence: {v.reason}"
-             for v in verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
-    return "\n".join([*lines, *crash_reasons(records), summary_line(records, verdicts)]) + "\n"
+             for v in judged.verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
+    return "\n".join([*lines, *crash_reasons(judged.records), summary_line(judged)]) + "\n"
 
 
-def summary_line(records: list[RunRecord], verdicts: list[InstanceVerdict]) -> str:
+def summary_line(judged: JudgedRuns) -> str:
     """The last line of `notes` (and the HTML page's): `verdict_count`, then `crashed` if any run did."""
-    summary = verdict_count(verdicts)
-    crashes = crashed(records)
+    summary = verdict_count(judged.verdicts)
+    crashes = crashed(judged.records)
     return f"{summary}; {crashes}" if crashes else summary
 
 
@@ -278,7 +276,7 @@ def why_failed(record: RunRecord) -> str:
 
 def _crashed_runs(records: list[RunRecord]) -> list[RunRecord]:
     """The runs that crashed (failed statuses), unreadable instance files left out: they are no runs."""
-    return [r for r in records if r.status in FAILED_STATUSES and r.solver != UNREADABLE]
+    return [r for r in solver_runs(records) if r.status in FAILED_STATUSES]
 
 
 def crashed(records: list[RunRecord]) -> str:

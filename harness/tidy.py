@@ -39,13 +39,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosscheck.harness.index import INFEASIBLE
 from crosscheck.harness.records import RunRecord, read_records
-from crosscheck.harness.verdicts import judge_all
+from crosscheck.harness.verdicts import JudgedRuns, judged
 
 if TYPE_CHECKING:  # pandas is optional (the analysis extra)
     import pandas
@@ -63,13 +62,11 @@ COLUMNS = (
 _SKIPPED_STATS = frozenset({"traceback"})
 
 
-def rows(records: Iterable[RunRecord]) -> list[dict[str, Scalar]]:
+def rows(runs: JudgedRuns) -> list[dict[str, Scalar]]:
     """One flat row per record, in the records' order, with the columns of every record."""
-    records = list(records)
-    verdicts = {(v.instance, v.variant): v for v in judge_all(records)}
     flat = []
-    for record in records:
-        verdict = verdicts[(record.instance, record.variant)]
+    for record in runs.records:
+        verdict = runs.verdict_of(record.instance, record.variant)
         row = _fixed(record)
         row["verdict"], row["independent"] = verdict.verdict.value, verdict.independent
         for name, value in sorted(record.stats.items()):
@@ -116,9 +113,9 @@ def _cell(value: Scalar) -> Scalar:
     return value
 
 
-def to_csv(records: Iterable[RunRecord]) -> str:
+def to_csv(runs: JudgedRuns) -> str:
     """The tidy rows as CSV with a header line (nothing else)."""
-    table = rows(records)
+    table = rows(runs)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(table[0] if table else COLUMNS)
@@ -126,22 +123,22 @@ def to_csv(records: Iterable[RunRecord]) -> str:
     return out.getvalue()
 
 
-def to_jsonl(records: Iterable[RunRecord]) -> str:
+def to_jsonl(runs: JudgedRuns) -> str:
     """The tidy rows as JSON Lines (one flat object per record; null for unknown)."""
-    return "".join(json.dumps(row) + "\n" for row in rows(records))
+    return "".join(json.dumps(row) + "\n" for row in rows(runs))
 
 
-def frame(records: Iterable[RunRecord]) -> pandas.DataFrame:
+def frame(runs: JudgedRuns) -> pandas.DataFrame:
     """The tidy rows as a pandas DataFrame (needs the analysis extra)."""
     import pandas
 
-    table = rows(records)
+    table = rows(runs)
     return pandas.DataFrame(table, columns=list(table[0]) if table else list(COLUMNS))
 
 
-def write_parquet(records: Iterable[RunRecord], path: Path) -> None:
+def write_parquet(runs: JudgedRuns, path: Path) -> None:
     """The tidy rows as a Parquet file (needs the analysis extra: pandas and pyarrow)."""
-    frame(records).to_parquet(path, index=False)
+    frame(runs).to_parquet(path, index=False)
 
 
 def load(path: str | Path) -> pandas.DataFrame:
@@ -159,5 +156,5 @@ def load(path: str | Path) -> pandas.DataFrame:
         return pandas.read_parquet(path)
     if path.suffix == ".csv":
         return pandas.read_csv(path)
-    return frame(read_records(path))
+    return frame(judged(read_records(path)))
 

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from enum import StrEnum
 from itertools import combinations
 
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.index import INFEASIBLE
-from crosscheck.harness.records import UNREADABLE, RunRecord
+from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.wording import first_line
 from crosscheck.solvers.base import Status
 
@@ -117,7 +118,7 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
 
 
 def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
-    if all(r.solver == UNREADABLE for r in records):
+    if not solver_runs(records):  # only unreadable files
         return Judgement(Verdict.ERROR, None, first_line(records[0].message, blank="unreadable"))
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
@@ -242,3 +243,26 @@ def judge_all(records: Iterable[RunRecord]) -> list[InstanceVerdict]:
     for record in records:
         groups.setdefault((record.instance, record.variant), []).append(record)
     return [judge(group) for group in groups.values()]
+
+
+@dataclass(frozen=True)
+class JudgedRuns:
+    """Run records with the verdict on each of their instances, judged once (`judged`) for
+    every table, note and exit status made of them."""
+
+    records: list[RunRecord]
+    verdicts: list[InstanceVerdict]  # `judge_all(records)`, in first-seen order
+
+    def verdict_of(self, instance: str, variant: bool) -> InstanceVerdict:
+        """The verdict on one instance (or its variant) of the records."""
+        return self._by_key[instance, variant]
+
+    @cached_property
+    def _by_key(self) -> dict[tuple[str, bool], InstanceVerdict]:
+        return {(v.instance, v.variant): v for v in self.verdicts}
+
+
+def judged(records: Iterable[RunRecord]) -> JudgedRuns:
+    """`records` and their verdicts (`judge_all`)."""
+    records = list(records)
+    return JudgedRuns(records, judge_all(records))

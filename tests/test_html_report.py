@@ -241,6 +241,8 @@ def test_records_and_the_page_say_when_how_and_where_the_runs_were_made(results:
     assert table["command"] == records[0].environment["argv"] and table["jobs"] == "1"  # argv: pytest's here
     assert table["machine"].startswith(records[0].environment["cpu_model"])
     assert table["commit"] == str(records[0].environment["commit"])
+    listed = {row[0] for row in _parsed(page).tables["environment"] if row}  # each fact once
+    assert "python" in listed and not listed & {"started", "argv", "commit", "cpu_model", "cpus", "host", "jobs"}
 
 
 def test_each_figure_caption_says_what_is_plotted_and_the_floor(page: Path) -> None:

@@ -31,7 +31,7 @@ from crosscheck.harness.report import notes, render, spread
 from crosscheck.harness.run import _scheduled, failed_figures, memout_if_limited, run_task, settled, threads
 from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
-from crosscheck.harness.verdicts import Verdict, judge_all
+from crosscheck.harness.verdicts import Verdict, judge_all, judged
 from crosscheck.solvers.base import Deadline, Status
 from crosscheck.solvers.cpsat import configured_solver, solve
 from tests.memory_solvers import LIMIT_MB
@@ -217,7 +217,7 @@ def test_resuming_under_other_limits_is_warned_about(vaults: Path, tmp_path: Pat
 
 def test_the_table_shows_median_min_and_iqr_over_repetitions() -> None:
     runs = [record("a", seconds=s, repeat=n) for n, s in enumerate((3.0, 1.0, 2.0))]
-    lines = render(runs).splitlines()
+    lines = render(judged(runs)).splitlines()
     assert lines[0].split()[6:10] == ["runs", "median", "s", "min"]
     assert lines[1].split()[6:10] == ["3", "2.00", "1.00", "1.00"]  # quartiles 1.5 and 2.5
     assert spread([4.0]) == (4.0, 4.0, 0.0)
@@ -226,7 +226,7 @@ def test_the_table_shows_median_min_and_iqr_over_repetitions() -> None:
 def test_the_solver_summary_weighs_each_instance_once() -> None:
     runs = [record("a", instance="x.txt", seconds=1.0, repeat=n) for n in range(3)]
     runs.append(record("a", instance="y.txt", seconds=5.0))
-    [row] = list(csv.DictReader(io.StringIO(render(runs, "csv", "solver"))))
+    [row] = list(csv.DictReader(io.StringIO(render(judged(runs), "csv", "solver"))))
     assert (row["instances"], row["runs"], row["median s (exact)"]) == ("2", "4", "3.0")
 
 
@@ -236,7 +236,7 @@ def test_the_solver_summary_leaves_failed_runs_out_of_times_and_memouts_out_of_t
             record("a", Status.MEMOUT, instance="y.txt", seconds=0.0).model_copy(update={"peak_memory_mb": 39.0}),
             record("a", Status.MEMOUT, instance="z.txt", seconds=0.0).model_copy(update={"peak_memory_mb": 400.0}),
             record("a", Status.ERROR, instance="w.txt", seconds=9.0)]
-    [row] = list(csv.DictReader(io.StringIO(render(runs, "csv", "solver"))))
+    [row] = list(csv.DictReader(io.StringIO(render(judged(runs), "csv", "solver"))))
     assert (row["memout"], row["error"], row["max peak MB"]) == ("2", "1", "90")
     assert (row["median s (exact)"], row["max s (exact)"]) == ("1.0", "1.0")
 
@@ -372,10 +372,10 @@ def test_solve_and_compare_share_format_and_out(vaults: Path, tmp_path: Path) ->
 
 def test_independent_provers_stand_in_the_table_and_on_every_tidy_row() -> None:
     shared = [record("a", shares=("routes",)), record("b", shares=("routes",)), record("c", Status.TIMEOUT)]
-    assert {row["independent"] for row in rows(shared)} == {1}
+    assert {row["independent"] for row in rows(judged(shared))} == {1}
     apart = [record("a", shares=("routes",)), record("b", shares=("bounds",))]
-    assert {row["independent"] for row in rows(apart)} == {2}
-    header, first = render(apart).splitlines()[:2]
+    assert {row["independent"] for row in rows(judged(apart))} == {2}
+    header, first = render(judged(apart)).splitlines()[:2]
     assert header.split()[-2:] == ["verdict", "independent"] and first.split()[-2:] == ["agree", "2"]
 
 
@@ -388,7 +388,7 @@ def test_jsonl_parquet_and_load_give_the_same_rows(tmp_path: Path) -> None:
     assert invoke("report", str(path), "--format", "parquet", "-o", str(parquet)).exit_code == 0
     assert load(parquet).to_dict("records")[0]["expanded"] == 12
     assert list(load(path).solver) == ["a", "b"]
-    (tmp_path / "runs.csv").write_text(to_csv(read_records(path)))
+    (tmp_path / "runs.csv").write_text(to_csv(judged(read_records(path))))
     assert load(tmp_path / "runs.csv").exact.tolist() == [True, False]
     assert invoke("report", str(path), "--format", "parquet").exit_code == 2  # needs -o
 
@@ -465,8 +465,8 @@ def test_refresh_rewrites_evidence_but_never_an_answer(tmp_path: Path) -> None:
 
 def test_notes_say_where_an_answer_rests_on_one_line() -> None:
     shared = [record("a", shares=("routes",)), record("b", shares=("routes",))]
-    assert "x.txt: agree on one line of evidence: 2 exact (1 independent): a, b" in notes(shared)
-    assert "one line" not in notes([record("a", shares=("routes",)), record("b", shares=("bounds",))])
+    assert "x.txt: agree on one line of evidence: 2 exact (1 independent): a, b" in notes(judged(shared))
+    assert "one line" not in notes(judged([record("a", shares=("routes",)), record("b", shares=("bounds",))]))
 
 
 def test_a_run_stopped_without_a_time_limit_says_so_in_words() -> None:

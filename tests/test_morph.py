@@ -19,7 +19,7 @@ from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.morph import judge_pair, save_related
 from crosscheck.harness.records import RunRecord, read_records
 from crosscheck.harness.report import notes
-from crosscheck.harness.verdicts import Verdict
+from crosscheck.harness.verdicts import Verdict, judged
 from crosscheck.models import elevator, keys
 from crosscheck.models.relations import Offset, Related, Same
 from crosscheck.solvers.base import Status
@@ -94,7 +94,7 @@ def test_a_lone_program_off_by_two_everywhere_is_wrong_expected_on_the_indexed_o
     assert {r.instance: r.expected for r in records if not r.instance.startswith("related/")} == {
         "listed.txt": 8, "unlisted.txt": None}
     assert all(r.expected is None for r in records if r.instance.startswith("related/"))  # no entry invented
-    assert "listed.txt: wrong-expected: off claims 10, index says 8" in notes(records)  # report reads it too
+    assert "listed.txt: wrong-expected: off claims 10, index says 8" in notes(judged(records))  # report reads it too
 
 
 @pytest.mark.parametrize(("offset", "path"), [(0, ""), (2, "unlisted.txt")])

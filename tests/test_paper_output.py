@@ -17,6 +17,7 @@ from crosscheck.harness.plots import plot_all, plots, svg
 from crosscheck.harness.records import RunRecord, Task, append_record, cpu_model
 from crosscheck.harness.report import render
 from crosscheck.harness.run import run_task, run_tasks
+from crosscheck.harness.verdicts import judged
 from crosscheck.solvers.base import Status
 from tests.known import INSTANCES
 
@@ -67,17 +68,17 @@ def test_times_below_the_floor_are_marked_on_the_figure() -> None:
 
 
 def test_unrepeated_runs_say_the_noise_is_unknown_beside_the_paired_statistics() -> None:
-    single = build(six({"a": 0.01, "b": 0.02}))
+    single = build(judged(six({"a": 0.01, "b": 0.02})))
     assert 'id="noise-unknown"' in single and "No run was repeated" in single
     assert "count as 0.0001 s in the ratios" in single
-    assert 'id="noise-unknown"' not in build(six({"a": 0.01, "b": 0.02}, repeats=2))
+    assert 'id="noise-unknown"' not in build(judged(six({"a": 0.01, "b": 0.02}, repeats=2)))
 
 
 def test_latex_escapes_angle_brackets_and_writes_unknowns_as_dashes() -> None:
     assert escape("<a>") == r"\textless{}a\textgreater{}"
     timeout = run("keys/gen/0.txt", "a", 1.0).model_copy(update={"status": Status.TIMEOUT, "cost": None,
                                                                  "bound": None, "plan_valid": None})
-    body = render([timeout, run("keys/gen/0.txt", "b", 1.0)], "latex").split(r"\midrule")[1]
+    body = render(judged([timeout, run("keys/gen/0.txt", "b", 1.0)]), "latex").split(r"\midrule")[1]
     first, second = body.strip().splitlines()[:2]
     assert first.split(" & ")[3:5] == ["-", "-"]  # cost and bound unknown
     assert second.split(" & ")[0] == ""  # the instance stands on its first row only

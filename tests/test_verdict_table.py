@@ -17,7 +17,7 @@ from crosscheck.harness.hunt import HuntConfig, _Judge, _Wrong
 from crosscheck.harness.morph import judge_pair
 from crosscheck.harness.records import UNREADABLE, RunRecord, Task
 from crosscheck.harness.report import notes
-from crosscheck.harness.verdicts import FAILURES, HUNT_STOPS, VERDICTS, Verdict, judge
+from crosscheck.harness.verdicts import FAILURES, HUNT_STOPS, VERDICTS, Verdict, judge, judged
 from crosscheck.models import keys
 from crosscheck.models.registry import PUZZLES
 from crosscheck.models.relations import Related, Same
@@ -72,7 +72,7 @@ def test_the_sets_read_from_the_table() -> None:
 def test_the_exit_status_of_a_comparison_comes_from_the_table(verdict: Verdict) -> None:
     """1 for a failure; otherwise 3 where a file was unreadable (its run's status), else 0."""
     others = EXIT_FAILED_RUNS if verdict is Verdict.ERROR else EXIT_OK
-    assert _exit_status(EXAMPLES[verdict]) == (EXIT_WRONG if RULES[verdict].failure else others)
+    assert _exit_status(judged(EXAMPLES[verdict])) == (EXIT_WRONG if RULES[verdict].failure else others)
 
 
 @pytest.mark.parametrize("verdict", INSTANCE_VERDICTS)
@@ -97,7 +97,7 @@ def test_a_hunt_stops_exactly_on_the_tables_hunt_stopping_verdicts(verdict: Verd
 def test_reports_count_verdicts_worst_first() -> None:
     records = [record.model_copy(update={"instance": f"{verdict.value}.txt"})
                for verdict in reversed(INSTANCE_VERDICTS) for record in EXAMPLES[verdict]]
-    summary = notes(records).splitlines()[-1]
+    summary = notes(judged(records)).splitlines()[-1]
     assert summary == f"{len(INSTANCE_VERDICTS)} instances: " + ", ".join(
         f"1 {rule.verdict.value}" for rule in VERDICTS if rule.verdict in INSTANCE_VERDICTS)
 
