@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import shlex
 import subprocess
 import sys
@@ -125,3 +126,38 @@ def test_the_formulation_example_runs_beside_a_built_in_one_and_agrees(tmp_path:
     runs = {run["solver"]: run for run in json.loads(done.stdout)}
     assert runs["elevator-mine"]["status"] == "optimal" and runs["elevator-mine"]["plan_valid"]
     assert runs["elevator-mine"]["cost"] == runs["elevator-quotient"]["cost"] == 11
+
+
+def test_the_formulation_example_is_right_on_edge_cases_and_independent(tmp_path: Path) -> None:
+    """The example agrees with elevator-bfs where no move is needed (every item already on
+    the top floor, the elevator below), on an unsafe start and on the published instances,
+    and shares no code with any built-in (it carries its own safety rule)."""
+    text = (ROOT / "docs" / "formulations.md").read_text()
+    start = text.index("```python\n# my_formulations.py\n") + len("```python\n")
+    (tmp_path / "my_formulations.py").write_text(text[start: text.index("```", start)])
+    folder = tmp_path / "lifts"
+    folder.mkdir()
+    for name in ("two-pairs-example.txt", "three-matched.txt", "stranded-chip.txt", "stuck-generator.txt"):
+        shutil.copy(ROOT / "instances" / "elevator" / name, folder / name)
+    (folder / "all-up.txt").write_text(
+        "The first floor contains nothing relevant.\nThe second floor contains nothing relevant.\n"
+        "The third floor contains nothing relevant.\n"
+        "The fourth floor contains a hydrogen generator and a hydrogen-compatible microchip.\n")
+    environment = {**os.environ, "CROSSCHECK_SOLVERS": "my_formulations", "PYTHONPATH": str(tmp_path)}
+
+    def crosscheck(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "crosscheck", *args], cwd=tmp_path, env=environment,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    runs = json.loads(crosscheck("compare", "lifts", "--solver", "elevator-mine", "--solver", "elevator-bfs",
+                                 "--format", "json", "--out", str(tmp_path / "runs.jsonl")))
+    answers: dict[str, dict[str, object]] = {}
+    for run in runs:
+        answers.setdefault(run["instance"], {})[run["solver"]] = (run["status"], run["cost"])
+    assert len(answers) == 5 and all(len(set(pair.values())) == 1 for pair in answers.values()), answers
+    assert answers["all-up.txt"]["elevator-mine"] == ("optimal", 0)
+    shares = crosscheck("list", "--shares")
+    assert "elevator-mine" in shares and not re.search(r"elevator-mine[^\n]*: \d+ shared", shares)
+    assert re.search(r"independent: 3 \([^)]*elevator-mine", shares), shares
