@@ -350,7 +350,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
-    from crosscheck.harness.plan import Choice, discover_all, plan_comparison
+    from crosscheck.harness.plan import Choice, plan_comparison
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.records import append_record, dump_records, repair_tail
     from crosscheck.harness.verdicts import judged
@@ -370,8 +370,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
     choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers, clock)
-    files = discover_all(paths)
-    _note_clashes(files)
+    files = _discovered(paths)
     records, tasks = plan_comparison(files, choice, done)
     related = _related(files, choice, done, records, tasks, out, morph_count)
     if shard is not None:
@@ -408,6 +407,21 @@ def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRe
             else:
                 tasks.append((run, expected))
     return related
+
+
+def _discovered(paths: tuple[Path, ...]) -> list[InstanceFile]:
+    """The instance files of `paths` (`crosscheck.harness.plan.discover_all`), with a
+    warning on stderr for each index entry that names no instance file, and the notes of
+    `_note_clashes`."""
+    from crosscheck.harness.index import Indexes
+    from crosscheck.harness.plan import discover_all
+
+    indexes = Indexes()
+    files = discover_all(paths, indexes)
+    for warning in indexes.unmatched():
+        click.echo(f"warning: {warning}", err=True)
+    _note_clashes(files)
+    return files
 
 
 def _note_clashes(files: list[InstanceFile]) -> None:
@@ -634,7 +648,6 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     was unreadable or a run crashed, else 0.
     """
     from crosscheck.harness import morph as morphing
-    from crosscheck.harness.plan import discover_all
     from crosscheck.harness.report import crashed, verdict_count, verdict_line
     from crosscheck.harness.verdicts import FAILURES, Verdict
 
@@ -643,8 +656,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     relations = _relation_names(relation_names)
     config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock,
                                   memory_limit, jobs, progress=progress_mode)
-    files = discover_all(paths)
-    _note_clashes(files)
+    files = _discovered(paths)
     try:
         outcome = morphing.morph(files, config, on_pair=lambda pair: click.echo(pair.line(out))
                                  if pair.verdict is Verdict.MORPH_MISMATCH else None)

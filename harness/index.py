@@ -111,6 +111,16 @@ def _place(path: Path, text: str, table: str | None, key: str) -> str:
     return str(path)
 
 
+def _header_place(path: Path, text: str, table: str) -> str:
+    """``PATH:LINE`` of the header of the table named `table` in `text` (``PATH`` alone
+    when the layout hides it: a dotted or inline table)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = line.strip()
+        if header.startswith("[") and header.strip("[] ").strip("\"'") == table:
+            return f"{path}:{number}"
+    return str(path)
+
+
 def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> Expected:
     """What an index entry says about the instance (or its variant)."""
     if not entry:
@@ -146,6 +156,19 @@ class Indexes:
         if index_path not in self._loaded:
             self._loaded[index_path] = load_index(index_path)
         return self._loaded[index_path]
+
+    def unmatched(self) -> list[str]:
+        """A warning, ``PATH:LINE: ...``, for each entry of the indexes loaded so far that no
+        instance file answers to (`judged_by` is false): a misspelt or stale name, whose
+        answer would otherwise be checked against nothing, unnoticed."""
+        warnings = []
+        for index_path, entries in self._loaded.items():
+            text = index_path.read_text(encoding="utf-8")
+            warnings += [f"{_header_place(index_path, text, name)}: [\"{name}\"] names no instance file this "
+                         f"index judges (no such file below {index_path.parent}, or an index.toml nearer to it "
+                         "holds its answer): its answer is checked against nothing"
+                         for name in entries if not judged_by(index_path, name)]
+        return warnings
 
     def instance_file(self, path: Path, searched: Path) -> InstanceFile:
         """`path` with what the index of its own folder says of it, named relative to

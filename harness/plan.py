@@ -41,10 +41,11 @@ class Choice:
     clock: Clock = "wall"
 
 
-def discover_all(paths: Iterable[Path]) -> list[InstanceFile]:
+def discover_all(paths: Iterable[Path], indexes: Indexes | None = None) -> list[InstanceFile]:
     """The instance files of every path, each file once (by its resolved path), in the
-    order first found, each index loaded once, and named uniquely (`unique_names`)."""
-    indexes = Indexes()
+    order first found, each index loaded once (into `indexes`, when given, for the caller
+    to ask `Indexes.unmatched`), and named uniquely (`unique_names`)."""
+    indexes = indexes or Indexes()
     found: dict[Path, InstanceFile] = {}
     for path in paths:
         for instance_file in discover(path, indexes):
