@@ -26,6 +26,7 @@ seconds to a minute; the `Timer` gives each value one solve instead.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import tempfile
 import time
@@ -71,8 +72,13 @@ class Timer:
     def __init__(self, warmups: int = 1, repeat: int = 3, clock: Clock = "wall", save: Path | None = None) -> None:
         if repeat < 1 or warmups < 0 or clock not in CLOCKS:
             raise ValueError(f"need repeat >= 1, warmups >= 0 and a clock in {CLOCKS}")
+        if save is not None and importlib.util.find_spec("pyperf") is None:
+            # Said before any timing: the file would be written only after the whole run.
+            raise SystemExit(f"error: --save {save} needs pyperf, which the 'analysis' extra installs: "
+                             "pip install -e '.[analysis]'")
         self.warmups, self.repeat, self.clock, self.path = warmups, repeat, clock, save
-        self.benchmarks: list[Any] = []  # pyperf.Benchmark, one per timed instance
+        #: Per timed instance: name, timed values, warm-up values, metadata (pyperf's, for `save`).
+        self.kept: list[tuple[str, list[float], list[float], dict[str, str | int]]] = []
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Timer:
@@ -126,20 +132,20 @@ class Timer:
         return max(_clock(self.clock) - start, 1e-9), result  # pyperf wants positive values
 
     def _keep(self, name: str, values: list[float], warm: list[float], status: str, cost: int | None) -> None:
-        import pyperf
-
         metadata: dict[str, str | int] = {"name": name, "unit": "second", "loops": 1, "clock": self.clock,
                                           "status": status}
         if cost is not None:
             metadata["cost"] = cost
-        run = pyperf.Run(values, warmups=[(1, value) for value in warm], metadata=metadata, collect_metadata=False)
-        self.benchmarks.append(pyperf.Benchmark([run]))
+        self.kept.append((name, values, warm, metadata))
 
     def save(self) -> None:
-        """Write the kept benchmarks to the ``--save`` file (nothing without one)."""
-        if self.path is None or not self.benchmarks:
+        """Write the kept benchmarks to the ``--save`` file as pyperf JSON (nothing without one)."""
+        if self.path is None or not self.kept:
             return
         import pyperf
 
-        pyperf.BenchmarkSuite(self.benchmarks).dump(str(self.path), replace=True)
-        print(f"saved {len(self.benchmarks)} benchmarks ({self.clock} clock) to {self.path}")
+        benchmarks = [pyperf.Benchmark([pyperf.Run(values, warmups=[(1, value) for value in warm], metadata=metadata,
+                                                   collect_metadata=False)])
+                      for _, values, warm, metadata in self.kept]
+        pyperf.BenchmarkSuite(benchmarks).dump(str(self.path), replace=True)
+        print(f"saved {len(benchmarks)} benchmarks ({self.clock} clock) to {self.path}")

@@ -3,6 +3,7 @@ runs compared with regressions flagged only beyond noise."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 import sys
@@ -47,6 +48,23 @@ def test_timer_runs_warmups_then_repetitions_and_saves_them(tmp_path: Path, cloc
     assert len(bench.get_values()) == 3 and bench.get_runs()[0].warmups is not None
     assert len(bench.get_runs()[0].warmups) == 2
     assert bench.get_metadata()["clock"] == clock and bench.get_metadata()["status"] == "timeout"
+
+
+def test_timing_needs_pyperf_only_to_save_and_says_so_before_timing(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the analysis extra a benchmark times and prints; asked to save, it stops at
+    once (it used to time everything, then fail on the import)."""
+    monkeypatch.setitem(sys.modules, "pyperf", None)  # `import pyperf` now fails
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "pyperf"
+                        else real_find_spec(name, *rest))
+    Counting.calls = 0
+    timer = Timer(warmups=0, repeat=2)
+    timer.solve(Counting(), generate(0, pairs=1), 1.0)
+    timer.save()
+    assert Counting.calls == 2
+    with pytest.raises(SystemExit, match=r"--save .*run\.json needs pyperf.*\[analysis\]"):
+        Timer(save=tmp_path / "run.json")
 
 
 class ClockRecording(Solver):
