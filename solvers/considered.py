@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-from crosscheck.solvers.receivers import is_protocol
+from crosscheck.solvers.receivers import is_protocol, parse_module
 
 PACKAGE = "crosscheck"
 
@@ -73,7 +73,7 @@ def _found(name: str, path: list[str]) -> ModuleSpec | None:
 def imported_names(module: str, path: Path) -> set[str]:
     """The absolute names of the modules (or, for ``from m import x``, ``m`` and ``m.x``)
     that the import statements anywhere in `module`'s source at `path` name."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parse_module(path.read_text(encoding="utf-8"), filename=str(path))
     here = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
     for node in ast.walk(tree):

@@ -31,6 +31,7 @@ import ast
 import inspect
 import sys
 import textwrap
+import threading
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -62,11 +63,29 @@ NOTHING = Known(complete=True)  # ``None`` in an annotation: no class to add
 _UNINFORMATIVE: tuple[object, ...] = (object, typing.Any)
 
 
+#: ``ast.parse`` may fail spuriously when threads parse at once on CPython 3.11 ("AST
+#: constructor recursion depth mismatch", python/cpython#106905), and footprints are worked
+#: out in the threads of in-process runs: every parse here takes this lock.
+_PARSING = threading.Lock()
+
+
+def parse_module(text: str, filename: str = "<unknown>") -> ast.Module:
+    """`text` parsed as a module, one thread at a time (`_PARSING`)."""
+    with _PARSING:
+        return ast.parse(text, filename=filename)
+
+
+def parse_expression(text: str) -> ast.expr:
+    """`text` parsed as one expression, one thread at a time (`_PARSING`)."""
+    with _PARSING:
+        return ast.parse(text, mode="eval").body
+
+
 @cache
 def definition(function: FunctionType) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The syntax tree of `function`'s definition (None when its source is not available)."""
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+        tree = parse_module(textwrap.dedent(inspect.getsource(function)))
     except (OSError, TypeError, SyntaxError):
         return None
     node = tree.body[0] if tree.body else None
@@ -93,7 +112,7 @@ def annotated(node: ast.expr | None, namespace: dict[str, object]) -> Known:
             return NOTHING
         if isinstance(node.value, str):
             try:
-                return annotated(ast.parse(node.value, mode="eval").body, namespace)
+                return annotated(parse_expression(node.value), namespace)
             except SyntaxError:
                 return UNKNOWN
         return UNKNOWN

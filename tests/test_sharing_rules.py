@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from crosscheck.solvers import sharing
@@ -74,3 +75,18 @@ def test_the_import_closure_is_read_from_the_files_without_importing() -> None:
     found, loaded = json.loads(done.stdout)
     assert found == ["tests", "tests.footprint_plugin", "tests.footprint_plugin.entry", "tests.footprint_plugin.unloaded"]
     assert not loaded
+
+
+def test_footprint_parses_wait_for_each_other() -> None:
+    """CPython 3.11's parser can fail spuriously when threads parse at once (in-process runs
+    work out footprints in their threads): a parse waits while another holds the lock."""
+    from crosscheck.solvers import receivers
+
+    parsed: list[object] = []
+    with receivers._PARSING:
+        waiting = threading.Thread(target=lambda: parsed.append(receivers.parse_module("x = 1")))
+        waiting.start()
+        waiting.join(0.5)
+        assert waiting.is_alive() and not parsed
+    waiting.join()
+    assert len(parsed) == 1
