@@ -7,9 +7,10 @@ program) runs on it and on instances related to it by the puzzle's relations
 the instance's name (a run is reproducible, and an instance's draws do not depend on the
 other instances).  An instance's related instances by one relation differ from each other
 and from the original (`distinct_draws`); a relation with fewer distinct images than asked
-gives those, and `MorphOutcome.fewer` says so.  Relations that need a plan (the suffix relations) take each runner's
-own checked plan of the original, so each runner gets its own related instance; an
-answer without a checked plan gives those relations nothing to start from.
+gives those, and `MorphOutcome.fewer` says so.  Relations that need a plan (the suffix
+relations) take each runner's own checked plan of the original, so each runner gets its
+own related instances; an answer without a checked plan gives those relations nothing to
+start from.
 
 Every related instance is saved under ``OUT/related/`` (its name is the original's with
 ``~RELATION-N``), so a mismatch can be replayed with ``solve``; every run is appended to
