@@ -80,8 +80,8 @@ def test_morph_judges_distinct_related_instances_and_says_when_there_are_fewer(t
     original = TWO_PAIRS.read_text()
     texts = [path.read_text() for path in sorted((tmp_path / "related").rglob("*.txt"))]
     assert len(texts) == 4 and len(set(texts)) == 4 and original not in texts
-    assert ("fewer related instances than asked: reorder on elevator/two-pairs-example.txt: 1 distinct related instance "
-            "(of 3 asked)") in output
+    assert ("fewer related instances than asked: reorder on elevator/two-pairs-example.txt: "
+            "1 distinct related instance (of 3 asked)") in output
     assert "4 pairs judged: 4 agree;" in output
     pairs = [json.loads(line) for line in (tmp_path / "morph-verdicts.jsonl").read_text().splitlines()]
     assert len({pair["related"] for pair in pairs}) == len(pairs) == 4
