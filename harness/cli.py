@@ -399,7 +399,10 @@ def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRe
 
     if count is None:
         return []
-    related = morphing.related_files(files, count, 0, out.parent / f"{out.stem}-related")
+    fewer: list[str] = []
+    related = morphing.related_files(files, count, 0, out.parent / f"{out.stem}-related", fewer)
+    for line in fewer:
+        click.echo(f"note: fewer related instances than asked: {line}", err=True)
     for one in related:
         for run, expected in plan_instance(one.file, choice)[1]:
             if run.key in done:
@@ -672,6 +675,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
         click.echo(crashed(outcome.records))
     for line in outcome.skipped:
         click.echo(f"not applicable: {line}")
+    for line in outcome.fewer:
+        click.echo(f"fewer related instances than asked: {line}")
     tally = Counter(pair.verdict.value for pair in outcome.pairs)
     tallied = ", ".join(f"{n} {v}" for v, n in sorted(tally.items())) or "none"
     click.echo(f"{counted(len(outcome.pairs), 'pair')} judged: {tallied}; {verdict_count(verdicts)}; "

@@ -229,7 +229,7 @@ class _Judge:
             records.append(record)
 
         where = Where(self.judged, "", verdict.instance)
-        pairs = run_related(instance, [get_relation(self.config.puzzle.name, relation)], list(records), tasks,
+        pairs = run_related(instance, [(get_relation(self.config.puzzle.name, relation), 1)], list(records), tasks,
                             random.Random(seed), where,
                             lambda more: run_tasks(more, jobs=self.config.jobs, on_record=keep), [])
         broken = [pair for pair in pairs if pair.verdict is Verdict.MORPH_MISMATCH]

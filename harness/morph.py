@@ -5,9 +5,12 @@ program) runs on it and on instances related to it by the puzzle's relations
 (`crosscheck.models.relations`): the named ones, each `MorphConfig.count` times, or
 `count` drawn at random among all of them, from a `random.Random` seeded by the seed and
 the instance's name (a run is reproducible, and an instance's draws do not depend on the
-other instances).  Relations that need a plan (the suffix relations) take each runner's
-own checked plan of the original, so each runner gets its own related instance; an
-answer without a checked plan gives those relations nothing to start from.
+other instances).  An instance's related instances by one relation differ from each other
+and from the original (`distinct_draws`); a relation with fewer distinct images than asked
+gives those, and `MorphOutcome.fewer` says so.  Relations that need a plan (the suffix
+relations) take each runner's own checked plan of the original, so each runner gets its
+own related instances; an answer without a checked plan gives those relations nothing to
+start from.
 
 Every related instance is saved under ``OUT/related/`` (its name is the original's with
 ``~RELATION-N``), so a mismatch can be replayed with ``solve``; every run is appended to
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
@@ -47,7 +51,7 @@ from crosscheck.harness.run import formulations_of, ready_server, run_tasks
 from crosscheck.harness.verdicts import JudgedRuns, Verdict, judged
 from crosscheck.models.base import Instance, InvalidInstance
 from crosscheck.models.registry import RELATIONS, get_puzzle, load_instance
-from crosscheck.models.relations import Answer, NotApplicable, Related, Relation
+from crosscheck.models.relations import DRAWS_PER_ASKED, Answer, NotApplicable, Related, Relation, distinct_draws
 from crosscheck.solvers.base import Clock, Status
 
 #: Where a runner has no exact answer (a timeout, a crash, an invalid plan).
@@ -110,6 +114,7 @@ class MorphOutcome:
     records: list[RunRecord] = field(default_factory=list)
     pairs: list[PairVerdict] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # relations that did not apply, and why
+    fewer: list[str] = field(default_factory=list)  # relations with fewer distinct related instances than asked
 
     @property
     def mismatches(self) -> list[PairVerdict]:
@@ -194,7 +199,7 @@ def morph(files: list[InstanceFile], config: MorphConfig, on_pair: Callable[[Pai
             for record in unreadable:
                 save(record)
             if tasks:
-                _morph_instance(instance_file, tasks, config, (run, run_more), judged, outcome.skipped)
+                _morph_instance(instance_file, tasks, config, (run, run_more), judged, outcome)
     finally:
         progress.close()
     return outcome
@@ -202,16 +207,18 @@ def morph(files: list[InstanceFile], config: MorphConfig, on_pair: Callable[[Pai
 
 def _morph_instance(instance_file: InstanceFile, tasks: list[tuple[Task, Expected]], config: MorphConfig,
                     batches: tuple[RunBatch, RunBatch], judged: Callable[[PairVerdict], None],
-                    skipped: list[str]) -> None:
+                    outcome: MorphOutcome) -> None:
     """Run one instance's `tasks` (planned by `plan_instance`) with the first of `batches`,
-    and its related instances' with the second; judge the pairs."""
+    and its related instances' with the second; judge the pairs (what did not apply, or
+    gave fewer related instances than asked, noted in `outcome`)."""
     puzzle = get_puzzle(tasks[0][0].puzzle or "")
     instance = puzzle.parse(instance_file.path.read_text(encoding="utf-8"), str(instance_file.path))
     originals = batches[0](tasks)
     rng = random.Random(f"{config.seed}:{instance_file.name}")
     relations = _relations(puzzle.name, config, rng)
     where = Where(config.out / "related", "related/", instance_file.name)
-    for pair in run_related(instance, relations, originals, tasks, rng, where, batches[1], skipped):
+    for pair in run_related(instance, relations, originals, tasks, rng, where, batches[1], outcome.skipped,
+                            outcome.fewer):
         judged(pair)
 
 
@@ -226,13 +233,14 @@ class Where:
     original: str
 
 
-def run_related(instance: Instance, relations: list[Relation], originals: list[RunRecord],
+def run_related(instance: Instance, relations: list[tuple[Relation, int]], originals: list[RunRecord],
                 tasks: list[tuple[Task, Expected]], rng: random.Random, where: Where, run_batch: RunBatch,
-                skipped: list[str]) -> list[PairVerdict]:
-    """Derive each relation's related instances of `instance` (whose runs `originals`
-    are, made by `tasks`), save them, run their runners (with `run_batch`) and judge each
-    pair; what did not apply is appended to `skipped`."""
-    derived = _derived(instance, relations, originals, rng, skipped, where.original)
+                skipped: list[str], fewer: list[str] | None = None) -> list[PairVerdict]:
+    """Derive each relation's related instances of `instance` (as many as its count asks,
+    distinct: `distinct_draws`; whose runs `originals` are, made by `tasks`), save them,
+    run their runners (with `run_batch`) and judge each pair; what did not apply is
+    appended to `skipped`, and each relation that gave fewer than asked to `fewer`."""
+    derived = _derived(instance, relations, originals, rng, (skipped, [] if fewer is None else fewer), where.original)
     related_tasks: list[tuple[Task, Expected]] = []
     pairs: list[tuple[Related, str, RunRecord]] = []
     for number, (relation, related, runners) in enumerate(derived, start=1):
@@ -247,33 +255,50 @@ def run_related(instance: Instance, relations: list[Relation], originals: list[R
             for (related, name, original), record in zip(pairs, again, strict=True)]
 
 
-def _relations(puzzle: str, config: MorphConfig, rng: random.Random) -> list[Relation]:
-    """The relations to apply to one instance of `puzzle` (see `MorphConfig`)."""
+def _relations(puzzle: str, config: MorphConfig, rng: random.Random) -> list[tuple[Relation, int]]:
+    """The relations to apply to one instance of `puzzle`, each with how many related
+    instances it is asked for (see `MorphConfig`), in the order first named or drawn."""
     mine = RELATIONS[puzzle]
     if config.relations:
-        return [mine[name] for name in config.relations if name in mine for _ in range(config.count)]
+        return [(mine[name], config.count) for name in config.relations if name in mine]
     names = sorted(mine)
-    return [mine[rng.choice(names)] for _ in range(config.count)]
+    drawn = Counter(rng.choice(names) for _ in range(config.count))
+    return [(mine[name], count) for name, count in drawn.items()]
 
 
-def _derived(instance: Instance, relations: list[Relation], originals: list[RunRecord], rng: random.Random,
-             skipped: list[str], name: str) -> list[tuple[Relation, Related, set[str]]]:
-    """Each relation's related instance with the runners it is for: all of them, or, for
-    a relation that needs a plan, one related instance per runner with a checked plan."""
+def _derived(instance: Instance, relations: list[tuple[Relation, int]], originals: list[RunRecord],
+             rng: random.Random, notes: tuple[list[str], list[str]], name: str
+             ) -> list[tuple[Relation, Related, set[str]]]:
+    """Each relation's related instances with the runners they are for: all of them, or,
+    for a relation that needs a plan, each runner's own from its checked plan.  What did
+    not apply goes to the first of `notes`, a relation that gave fewer than asked to the
+    second (`fewer_note`)."""
+    skipped, fewer = notes
     found: list[tuple[Relation, Related, set[str]]] = []
-    for relation in relations:
+    for relation, count in relations:
         sources = ([(r.solver, r.plan) for r in originals if r.plan_valid and answer_of(r) is not None]
                    if relation.needs_plan else [(None, None)])
         if not sources:
             skipped.append(f"{name} ~{relation.name}: no runner has a checked plan with an exact answer")
         for runner, plan in sources:
+            on = f" ({runner})" if runner else ""
             try:
-                related = relation.derive(instance, rng, plan)
+                draws = distinct_draws(relation, instance, rng, count, plan)
             except NotApplicable as why:
-                skipped.append(f"{name} ~{relation.name}{f' ({runner})' if runner else ''}: {why}")
+                skipped.append(f"{name} ~{relation.name}{on}: {why}")
                 continue
-            found.append((relation, related, {runner} if runner else {r.solver for r in originals}))
+            if len(draws) < count:
+                fewer.append(fewer_note(relation.name, name + on, len(draws), count))
+            found.extend((relation, related, {runner} if runner else {r.solver for r in originals})
+                         for related in draws)
     return found
+
+
+def fewer_note(relation: str, original: str, found: int, asked: int) -> str:
+    """What a summary says of `relation` giving `original` fewer distinct related
+    instances than `asked`."""
+    return (f"{relation} on {original}: {found} distinct related instance{'' if found == 1 else 's'} "
+            f"(of {asked} asked)")
 
 
 def save_related(folder: Path, original: str, relation: str, number: int, related: Related) -> str:
@@ -302,13 +327,16 @@ class RelatedFile:
     related: Related
 
 
-def related_files(instance_files: list[InstanceFile], count: int, seed: int, folder: Path) -> list[RelatedFile]:
+def related_files(instance_files: list[InstanceFile], count: int, seed: int, folder: Path,
+                  fewer: list[str] | None = None) -> list[RelatedFile]:
     """`count` related instances of each readable instance file, by relations drawn at
     random among those that need no plan (seeded by `seed` and the instance's name),
     saved under `folder` and named ``FOLDER-NAME/...`` (`folder` sits beside the results
     file, so the names read like the originals').  An unreadable file gets none (its
-    error record says why); a relation that does not apply is drawn again, at most
-    `count` draws in all."""
+    error record says why).  An instance's related instances differ from each other and
+    from it (as texts): a relation that does not apply, or a draw that repeats, is drawn
+    again, at most ``count * DRAWS_PER_ASKED`` draws in all; an instance that gets fewer
+    than `count` is noted in `fewer` (`fewer_note`)."""
     found = []
     for instance_file in instance_files:
         try:
@@ -317,15 +345,23 @@ def related_files(instance_files: list[InstanceFile], count: int, seed: int, fol
             continue
         rng = random.Random(f"{seed}:{instance_file.name}")
         relations = [r for _, r in sorted(RELATIONS[puzzle.name].items()) if not r.needs_plan]
-        for number in range(1, count + 1):
+        seen = {instance.to_text()}
+        for _ in range(count * DRAWS_PER_ASKED):
+            if len(seen) > count:
+                break
             relation = rng.choice(relations)
             try:
                 related = relation.derive(instance, rng, None)
             except NotApplicable:
                 continue
-            name = save_related(folder, instance_file.name, relation.name, number, related)
+            if related.text in seen:
+                continue
+            seen.add(related.text)
+            name = save_related(folder, instance_file.name, relation.name, len(seen) - 1, related)
             found.append(RelatedFile(InstanceFile(folder / name, f"{folder.name}/{name}", None, None),
                                      instance_file.name, relation.name, related))
+        if len(seen) - 1 < count and fewer is not None:
+            fewer.append(fewer_note("the relations drawn", instance_file.name, len(seen) - 1, count))
     return found
 
 

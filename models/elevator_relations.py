@@ -45,16 +45,30 @@ def rename(facility: Facility, rng: random.Random, plan: Plan | None = None) -> 
     present names permuted among themselves, or new names that all share a first letter
     (drawn by `rng`).  The rules never look at names, only at which chip belongs to
     which generator: same optimum."""
+    if len(facility.elements) >= 2 and rng.random() < 0.5:
+        return permuted_names(facility, rng)
+    return initial_names(facility, rng)
+
+
+def permuted_names(facility: Facility, rng: random.Random, plan: Plan | None = None) -> Related:
+    """`rename`'s kind that permutes the present names (other than the identity, drawn by
+    `rng`; with two elements, their swap).  Raises `NotApplicable` with fewer than two."""
     old = list(facility.elements)
-    if len(old) >= 2 and rng.random() < 0.5:
-        new = old.copy()
-        while new == old:
-            rng.shuffle(new)
-        how = "names permuted"
-    else:
-        new = _shared_initial_names(len(old), rng)
-        how = "names sharing their first letter"
-    names = dict(zip(old, new, strict=True))
+    if len(old) < 2:
+        raise NotApplicable("one element has no other name to take")
+    new = old.copy()
+    while new == old:
+        rng.shuffle(new)
+    return _renamed_by(facility, dict(zip(old, new, strict=True)), "names permuted")
+
+
+def initial_names(facility: Facility, rng: random.Random, plan: Plan | None = None) -> Related:
+    """`rename`'s kind that gives new names sharing their first letter (drawn by `rng`)."""
+    names = dict(zip(facility.elements, _shared_initial_names(len(facility.elements), rng), strict=True))
+    return _renamed_by(facility, names, "names sharing their first letter")
+
+
+def _renamed_by(facility: Facility, names: dict[str, str], how: str) -> Related:
     detail = f"{how}: " + ", ".join(f"{a}->{b}" for a, b in names.items() if a != b)
     return Related(_facility(facility, "rename", _renamed(facility, names)), Same(), detail)
 
@@ -98,7 +112,7 @@ def suffix(facility: Facility, rng: random.Random, plan: Plan | None = None) -> 
 
 
 RELATIONS = (
-    Relation("rename", "elevator", rename),
+    Relation("rename", "elevator", rename, kinds=(permuted_names, initial_names)),
     Relation("reorder", "elevator", reorder),
     Relation("suffix", "elevator", suffix, needs_plan=True),
 )

@@ -14,6 +14,10 @@ related instance is always the parse of its own text, so it is exactly what a ru
 saves to a file and reads back.  Relations that choose (which symmetry, which letters)
 draw from the `random.Random` they are given, so a seeded run is reproducible.
 
+`distinct_draws` draws several related instances of one instance: each differs from the
+others and from the original (as texts), and a relation with few images (a ring of wall
+has one) yields only those.
+
 An answer is an ``int`` optimum, or None for "no solution".  `Expectation.broken`
 names what a pair of answers breaks, or returns None when they agree.
 """
@@ -101,6 +105,10 @@ class Related:
         return self.instance.to_text()
 
 
+#: A relation's derive function: (instance, rng, plan) to a related instance.
+Derive = Callable[[Any, random.Random, Plan | None], Related]
+
+
 @dataclass(frozen=True)
 class Relation:
     """A named metamorphic relation of one puzzle.
@@ -110,12 +118,17 @@ class Relation:
     instance the caller believes optimal; the relation replays it with the puzzle's
     checker and raises `InvalidPlan` if it breaks the rules), the others ignore it.
     `why` says why the relation holds (the derive function's docstring).
+
+    `kinds`, when given, are the kinds of image `derive` chooses among (derive functions
+    alike): `distinct_draws` takes them in turn, so each kind is drawn even when the
+    random choice would have missed it (renaming two elements: the swap of their names).
     """
 
     name: str
     puzzle: str
-    derive: Callable[[Any, random.Random, Plan | None], Related]
+    derive: Derive
     needs_plan: bool = False
+    kinds: tuple[Derive, ...] = ()
 
     @property
     def why(self) -> str:
@@ -131,3 +144,40 @@ def reparsed(parse: Callable[[str, str], Any], instance: Instance, name: str) ->
 def related_name(original: Instance, relation: str) -> str:
     """The name of an instance derived from `original` by `relation`."""
     return f"{original.name}~{relation}"
+
+
+#: Draws per related instance asked, at most, before `distinct_draws` settles for fewer.
+DRAWS_PER_ASKED = 10
+
+
+def distinct_draws(relation: Relation, instance: Instance, rng: random.Random, count: int,
+                   plan: Plan | None = None) -> list[Related]:
+    """Up to `count` related instances of `instance` by `relation`, drawn from `rng`, whose
+    texts differ from each other and from `instance`'s: a draw that repeats one, or gives
+    the original back, is drawn again, at most ``count * DRAWS_PER_ASKED`` draws in all.
+    Fewer come back when the relation has fewer distinct images than `count` (or the
+    draws did not find them).  A relation with `Relation.kinds` takes its kinds in turn,
+    from one drawn by `rng` (so as many draws as kinds try each kind), and drops a kind
+    that raises `NotApplicable` (it cannot apply to this instance, at any draw);
+    `NotApplicable` is raised when every kind raised it and nothing was found.  The same
+    `rng` state gives the same draws."""
+    kinds = list(relation.kinds or (relation.derive,))
+    seen, found = {instance.to_text()}, list[Related]()
+    reason: NotApplicable | None = None
+    first = rng.randrange(len(kinds)) if len(kinds) > 1 else 0  # the first kind drawn, as `derive` would
+    for attempt in range(first, first + count * DRAWS_PER_ASKED):
+        if not kinds or len(found) == count:
+            break
+        derive = kinds[attempt % len(kinds)]
+        try:
+            related = derive(instance, rng, plan)
+        except NotApplicable as why:
+            reason = reason or why
+            kinds.remove(derive)
+            continue
+        if related.text not in seen:
+            seen.add(related.text)
+            found.append(related)
+    if not found and reason is not None:
+        raise reason
+    return found
