@@ -366,6 +366,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     if resume:
         done = {record.key: record for record in _read(out, RESUME_REFUSAL).records}
         _warn_other_limits(done.values(), out, {"time_limit": time_limit, "clock": clock, "memory_limit_mb": memory_limit})
+        done = _without_stale(done, externals, out)
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
@@ -451,6 +452,17 @@ def _warn_other_limits(records: Iterable[RunRecord], out: Path, limits: dict[str
             click.echo(f"warning: {out} holds runs made with {differ}; the file will mix limits (each record "
                        "keeps its own: tidy columns time_limit, clock, memory_limit_mb)", err=True)
             return
+
+
+def _without_stale(done: dict[RunKey, RunRecord], externals: list[External], out: Path) -> dict[RunKey, RunRecord]:
+    """`done` but the runs made by another version of their solver's code than the one that
+    would run now (`crosscheck.harness.versions.stale_runs`), with a warning per solver: they run again."""
+    from crosscheck.harness.versions import stale_runs
+
+    stale = stale_runs(done.values(), {external.name: external.command for external in externals})
+    for warning in stale.warnings(out):
+        click.echo(f"warning: {warning}", err=True)
+    return {key: record for key, record in done.items() if key not in stale.keys}
 
 
 #: Why `compare --resume` stops at a results file it cannot read whole.
