@@ -316,8 +316,10 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
               help="Append one JSON Lines record per finished run to this file, as it finishes "
                    "[default: a new results/compare-DATE-TIME.jsonl].")
 @click.option("--resume", is_flag=True,
-              help="Skip runs already recorded in --out (each repetition counts). A line of --out that is not a "
-                   "run record (a last line cut short by a kill aside) stops it before anything runs: exit 2, "
+              help="Skip runs already recorded in --out (each repetition counts); a run of a plugin or external "
+                   "program whose code has changed since (solver_source) runs again, with a warning. A line of "
+                   "--out that is not a run record (a last line cut short by a kill aside) stops it before "
+                   "anything runs: exit 2, "
                    "naming FILE:LINE, so that no run is dropped or made twice.")
 @click.option("--pin-cores", is_flag=True,
               help="Pin each run to its own cores (the cores split between --jobs; Linux), recorded in the "
