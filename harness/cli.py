@@ -316,8 +316,10 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
               help="Append one JSON Lines record per finished run to this file, as it finishes "
                    "[default: a new results/compare-DATE-TIME.jsonl].")
 @click.option("--resume", is_flag=True,
-              help="Skip runs already recorded in --out (each repetition counts). A line of --out that is not a "
-                   "run record (a last line cut short by a kill aside) stops it before anything runs: exit 2, "
+              help="Skip runs already recorded in --out (each repetition counts); a run of a plugin or external "
+                   "program whose code has changed since (solver_source) runs again, with a warning. A line of "
+                   "--out that is not a run record (a last line cut short by a kill aside) stops it before "
+                   "anything runs: exit 2, "
                    "naming FILE:LINE, so that no run is dropped or made twice.")
 @click.option("--pin-cores", is_flag=True,
               help="Pin each run to its own cores (the cores split between --jobs; Linux), recorded in the "
@@ -366,6 +368,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     if resume:
         done = {record.key: record for record in _read(out, RESUME_REFUSAL).records}
         _warn_other_limits(done.values(), out, {"time_limit": time_limit, "clock": clock, "memory_limit_mb": memory_limit})
+        done = _without_stale(done, externals, out)
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
@@ -468,6 +471,17 @@ def _warn_other_limits(records: Iterable[RunRecord], out: Path, limits: dict[str
             click.echo(f"warning: {out} holds runs made with {differ}; the file will mix limits (each record "
                        "keeps its own: tidy columns time_limit, clock, memory_limit_mb)", err=True)
             return
+
+
+def _without_stale(done: dict[RunKey, RunRecord], externals: list[External], out: Path) -> dict[RunKey, RunRecord]:
+    """`done` but the runs made by another version of their solver's code than the one that
+    would run now (`crosscheck.harness.versions.stale_runs`), with a warning per solver: they run again."""
+    from crosscheck.harness.versions import stale_runs
+
+    stale = stale_runs(done.values(), {external.name: external.command for external in externals})
+    for warning in stale.warnings(out):
+        click.echo(f"warning: {warning}", err=True)
+    return {key: record for key, record in done.items() if key not in stale.keys}
 
 
 #: Why `compare --resume` stops at a results file it cannot read whole.

@@ -215,14 +215,35 @@ def source_digest(root: Path) -> str:
 
 
 def plugin_source(solver_class: type) -> str | None:
-    """A short digest of the file defining `solver_class` when it is a plugin (defined
-    outside the ``crosscheck`` package, whose ``source`` digest covers the built-in ones), else None: a record
-    of a researcher's own formulation names the version of it that ran."""
-    module = sys.modules.get(solver_class.__module__)
-    file = getattr(module, "__file__", None)
-    if file is None or solver_class.__module__.split(".")[0] == "crosscheck":
+    """A short digest of a plugin formulation's own code (`plugin_files`: names and
+    contents), None for a built-in one (defined in the ``crosscheck`` package, whose
+    ``source`` digest and ``commit`` cover it): a record of a researcher's own formulation
+    names the version of it that ran, its helper modules included."""
+    files = plugin_files(solver_class)
+    if not files:
         return None
-    return _file_digest(Path(file).resolve())
+    digest = hashlib.sha256()
+    for name, path in sorted(files.items()):
+        digest.update(name.encode() + b"\0" + _file_digest(path).encode() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def plugin_files(solver_class: type) -> dict[str, Path]:
+    """The source files of a plugin formulation's own code by module name: the module defining
+    `solver_class` and the modules of its package that it imports, transitively, read from the
+    files (`crosscheck.solvers.considered.import_closure`: a module imported by a name built
+    at run time is not seen); empty for a built-in or a class without a source file."""
+    from crosscheck.solvers.considered import home_package, import_closure
+
+    name = solver_class.__module__
+    file = getattr(sys.modules.get(name), "__file__", None)
+    if file is None or name.split(".")[0] == "crosscheck":
+        return {}
+    try:
+        closure = import_closure(name, home_package(name))
+    except (ImportError, ValueError, SyntaxError, OSError):  # no spec (``__main__``), a file unread: itself alone
+        closure = {}
+    return {**closure, name: Path(file)}
 
 
 def command_source(command: str) -> str | None:

@@ -33,6 +33,7 @@ from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import RunRecord, dump_records, solver_runs
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, JudgedRuns, Verdict
+from crosscheck.harness.versions import mixed_versions
 from crosscheck.harness.wording import counted, first_line
 from crosscheck.solvers.base import FAILED_STATUSES, Status
 
@@ -223,14 +224,16 @@ def render_table(columns: Sequence[str], body: list[list[str]], fmt: str) -> str
 
 def notes(judged: JudgedRuns) -> str:
     """The reason behind every verdict other than `agree`, each `agree` that rests on one
-    line of evidence (its provers all share code: ``independent`` 1), why runs crashed
-    (`crash_reasons`), and the summary line:
+    line of evidence (its provers all share code: ``independent`` 1), the solvers whose runs
+    come from more than one version of their code (`crosscheck.harness.versions.mixed_versions`),
+    why runs crashed (`crash_reasons`), and the summary line:
     a count of verdicts, worst first (`crosscheck.harness.verdicts.SEVERITY`), then the runs
     that crashed (`crashed`), if any."""
     lines = [verdict_line(v) if v.verdict is not Verdict.AGREE
              else f"{_name(v)}: agree on one line of evidence: {v.reason}"
              for v in judged.verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
-    return "\n".join([*lines, *crash_reasons(judged.records), summary_line(judged)]) + "\n"
+    return "\n".join([*lines, *mixed_versions(judged.records), *crash_reasons(judged.records),
+                      summary_line(judged)]) + "\n"
 
 
 def summary_line(judged: JudgedRuns) -> str:

@@ -24,7 +24,8 @@ then the instance's size measures as ``feature_NAME``):
   ``peak_memory_mb``, ``cpsat_workers``, ``time_limit``, ``clock``, ``memory_limit_mb``;
 - ``shares`` (the solver's shared components, ``;``-separated), ``commit``, ``source``
   (digest of the code that ran, uncommitted edits included), ``solver_source`` (digest of
-  a plugin formulation's file or an external program's files, empty for built-in ones),
+  a plugin formulation's code, its module and the modules of its package it imports, or of
+  the files an external program's command names; empty for built-in ones),
   ``solver_distribution`` and ``solver_version`` (of a formulation from an installed
   distribution's entry point, empty otherwise), ``host``, ``cpu_model``, ``started`` (UTC,
   ISO 8601), ``jobs`` (the command's concurrent runs), ``load_average`` (1-minute, as the run

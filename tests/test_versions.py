@@ -1,0 +1,82 @@
+"""Runs of different versions of a formulation's code never mix unnoticed: `compare --resume`
+runs again a recorded run of another version, and `report` notes a solver whose runs come
+from more than one (crosscheck.harness.versions)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from crosscheck.harness.records import RunRecord, plugin_source, read_records
+from crosscheck.harness.versions import mixed_versions
+from crosscheck.solvers.base import Status
+from tests.plugin_solvers import Plain
+from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+
+#: An external program that claims the optimum 8 of any instance.
+CLAIM = "import sys\nopen(sys.argv[1])\nprint('answer:', 8)\n"
+
+
+def _record(instance: str, solver_source: str | None, solver: str = "mine") -> RunRecord:
+    environment = {} if solver_source is None else {"solver_source": solver_source}
+    return RunRecord(instance=instance, puzzle="keys", solver=solver, status=Status.FEASIBLE, cost=8,
+                     environment=environment)
+
+
+def test_resume_runs_again_the_runs_of_an_edited_external_program_and_keeps_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(VAULT)
+    (tmp_path / "b.txt").write_text(VAULT)
+    script, out = tmp_path / "claim.py", tmp_path / "runs.jsonl"
+    script.write_text(CLAIM)
+    command = ("compare", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "--solver", "test-plain",
+               "--external", f"mine={sys.executable} {script} {{path}}", "--out", str(out))
+    invoke(*command)
+    old = {r.environment["solver_source"] for r in read_records(out) if r.solver == "mine"}
+    unchanged = invoke(*command, "--resume")
+    assert len(read_records(out)) == 4 and "another version" not in unchanged.output  # the same code: nothing runs
+    script.write_text(CLAIM + "# edited\n")
+    edited = invoke(*command, "--resume")
+    records = read_records(out)
+    assert [r.solver for r in records[4:]] == ["mine", "mine"]  # test-plain is unchanged: kept
+    [new] = {r.environment["solver_source"] for r in records[4:]}
+    assert {new} != old
+    [warning] = [line for line in edited.output.splitlines() if "another version" in line]
+    assert f"2 runs of mine made by another version of its code (solver_source {old.pop()}: 2 runs; now {new})" \
+        in warning
+    assert "run again" in warning
+
+
+def test_resume_runs_again_a_plugin_run_recorded_by_another_version(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(VAULT)
+    out = tmp_path / "runs.jsonl"
+    out.write_text(_record("a.txt", "000000000000", "test-plain").model_dump_json() + "\n")
+    result = invoke("compare", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(out), "--resume")
+    records = read_records(out)
+    assert [r.environment.get("solver_source") for r in records] == ["000000000000", plugin_source(Plain)]
+    assert "1 run of test-plain made by another version" in result.output
+
+
+def test_resume_keeps_a_run_of_unknown_version(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(VAULT)
+    out = tmp_path / "runs.jsonl"
+    out.write_text(_record("a.txt", None, "test-plain").model_dump_json() + "\n")
+    invoke("compare", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(out), "--resume")
+    assert len(read_records(out)) == 1
+
+
+def test_a_note_names_a_solver_whose_runs_come_from_two_versions() -> None:
+    records = [_record("a.txt", "aaa"), _record("b.txt", "bbb"), _record("c.txt", "bbb"), _record("d.txt", None),
+               _record("a.txt", "ccc", "theirs"), _record("b.txt", None, "theirs"), _record("a.txt", None, "built-in")]
+    assert mixed_versions(records) == [
+        "mine: runs of 2 versions of its code mixed (solver_source bbb: 2 runs, aaa: 1 run, unknown: 1 run)"]
+
+
+def test_report_notes_mixed_versions_in_every_format(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(VAULT)
+    out = tmp_path / "runs.jsonl"
+    out.write_text(_record("a.txt", "aaa").model_dump_json() + "\n" + _record("b.txt", "bbb").model_dump_json() + "\n")
+    note = "mine: runs of 2 versions of its code mixed (solver_source aaa: 1 run, bbb: 1 run)"
+    assert note in invoke("report", str(out)).output
+    assert note in invoke("report", str(out), "--format", "csv").stderr
+    invoke("report", str(out), "--format", "html", "-o", str(tmp_path / "report.html"))
+    assert note in (tmp_path / "report.html").read_text()

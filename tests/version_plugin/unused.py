@@ -1,0 +1,3 @@
+"""A module of the plugin package that its formulation never imports: not its code."""
+
+UNUSED = True
