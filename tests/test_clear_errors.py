@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from crosscheck.harness.cli import EXIT_FAILED_RUNS, EXIT_USAGE
+from crosscheck.harness.cli import EXIT_USAGE
 from crosscheck.harness.records import RunRecord, plugin_source, read_records
 from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord
 from crosscheck.harness.tidy import load
@@ -296,6 +296,6 @@ def test_a_text_no_puzzle_claims_says_what_each_puzzle_looks_for(tmp_path: Path)
     path = tmp_path / "norobot.txt"
     path.write_text("#####\n#a.A#\n#####\n")
     result = invoke("solve", str(path))
-    assert result.exit_code == EXIT_FAILED_RUNS  # an instance that could not be read
+    assert result.exit_code == EXIT_USAGE  # the one instance given could not be read: nothing ran
     assert f"{path}:1:1: not an instance of any known puzzle (expected one of: key vault, " in result.output
     assert "holds a robot '@'" in result.output and "'The first floor contains'" in result.output
