@@ -237,14 +237,16 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     script.write_text("import sys\nopen(sys.argv[1])\nprint('answer:', 9)\n")
     command = f"{sys.executable} {script} {{path}}"
     result = invoke("solve", str(tmp_path / "small.txt"), "--solver", "test-plain", "--external", f"keys:mine={command}",
-                    "--external", f"elevator:lift={command}", "--format", "json")
+                    "--format", "json")
     records = [RunRecord.model_validate(r) for r in json.loads(result.stdout)]
     assert [(r.solver, r.cost, r.evidence) for r in records] == [("test-plain", 8, "proof"), ("mine", 9, "claim")]
-    assert "warning: --external elevator:lift not run" in result.stderr
     assert "small.txt: false-optimal: mine claimed optimum 9" in result.stderr
     assert result.exit_code == 1
     refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
     assert refused.exit_code == 2 and "'test-plain' is a built-in solver's name" in refused.output
+    other = invoke("solve", str(tmp_path / "small.txt"), "--external", f"keys:mine={command}",
+                   "--external", f"elevator:lift={command}")  # of another puzzle: nothing would run it
+    assert other.exit_code == 2 and "elevator:lift runs on elevator instances only" in other.output
 
 
 KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
