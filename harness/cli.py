@@ -183,9 +183,10 @@ jobs_option = click.option(
          "cores as it has threads (a CP-SAT run its --cpsat-workers) and waits until they are free.")
 external_option = click.option(
     "--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
-    help="Also run your own program on each instance (of PUZZLE); the one integer it prints (outside a plan line; "
-         "two or more are refused as ambiguous) is its claimed optimum, a line 'infeasible' claims no solution, a line 'plan: JSON' is checked like any plan, a line "
-         "'unsupported' declines the instance; claims are judged, never used as proofs (repeatable).")
+    help="Also run your own program on each instance (of PUZZLE): a line 'optimum: N', else the one integer it "
+         "prints outside a plan line (two or more are refused as ambiguous), is its claimed optimum; a line "
+         "'infeasible' claims no solution, a line 'plan: JSON' is checked like any plan, a line 'unsupported' "
+         "declines the instance; claims are judged, never used as proofs (repeatable).")
 progress_option = click.option(
     "--progress", "progress_mode", type=click.Choice(PROGRESS_MODES), default="auto", show_default=True,
     envvar="CROSSCHECK_PROGRESS",

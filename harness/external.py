@@ -11,11 +11,12 @@ What the program prints on standard output (exiting with status 0) is read as it
 - a line ``infeasible``: it claims the instance has no solution;
 - a line starting ``plan:`` followed by a JSON list of moves in the puzzle's move
   vocabulary: a plan, which the harness checks like any solver's plan;
-- otherwise exactly one integer outside the ``plan:`` line (``13``, ``optimum: 13``): its
-  claimed optimum; a plan without an integer claims its own cost as the optimum.  Output
-  with two integers or more outside the plan line (a log line after the answer) is
-  ambiguous and refused (an ``error`` run saying so), never read by guessing which one is
-  meant: logs belong on standard error.
+- otherwise a line ``optimum: N`` (one such line): N is its claimed optimum, whatever
+  else it prints; without one, exactly one integer outside the ``plan:`` line (``13``):
+  its claimed optimum; a plan without an integer claims its own cost as the optimum.
+  Output with two integers or more outside the plan line and no ``optimum:`` line (a log
+  line after the answer, ``Part 1: 31``) is ambiguous and refused (an ``error`` run saying
+  so), never read by guessing which one is meant.
 
 Whatever it prints is a claim, never a proof: the verdicts flag it when a checked
 plan or another solver's proven bound contradicts it, and it never contradicts
@@ -36,12 +37,14 @@ from typing import Any
 from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
 
 INTEGER = re.compile(r"-?\d+")
+#: A labelled claim: names the optimum whatever else the output holds.
+OPTIMUM_LINE = re.compile(r"^\s*optimum:\s*(-?\d+)\s*$", re.IGNORECASE)
 INFEASIBLE_LINE = "infeasible"
 UNSUPPORTED_LINE = "unsupported"
 PLAN_PREFIX = "plan:"
 #: What a program may print, in words, for the message that says it printed none of it.
 ACCEPTED = ("one of: a line 'infeasible'; a line 'unsupported'; a line 'plan: [JSON list of moves]'; "
-            "exactly one integer outside the plan line, the claimed optimum ('13' or 'optimum: 13')")
+            "a line 'optimum: 13'; or exactly one integer outside the plan line, the claimed optimum")
 
 
 @dataclass(frozen=True)
@@ -126,12 +129,14 @@ def read_claim(output: str, program: str) -> Claim:
                                       f"at column {error.colno} of the JSON after '{PLAN_PREFIX}'")
         if not isinstance(plan, list):
             return Claim(None, False, f"{program} printed a plan that is not a JSON list of moves")
-    numbers = [(value, number) for number, line in enumerate(lines, 1) if not line.strip().startswith(PLAN_PREFIX)
-               for value in INTEGER.findall(line)]
+    labelled = [(label[1], number) for number, line in enumerate(lines, 1) if (label := OPTIMUM_LINE.match(line))]
+    numbers = labelled if len(labelled) == 1 else [
+        (value, number) for number, line in enumerate(lines, 1) if not line.strip().startswith(PLAN_PREFIX)
+        for value in INTEGER.findall(line)]
     if len(numbers) > 1:
         found = ", ".join(f"{value} on line {number}" for value, number in numbers)
         return Claim(None, False, f"{program} printed {len(numbers)} integers ({found}), so its claim is ambiguous: "
-                                  f"print exactly one, the claimed optimum, and write logs to standard error")
+                                  f"print exactly one, or a line 'optimum: N', and write logs to standard error")
     if not numbers and plan is None:
         return Claim(None, False, f"{program} printed no claim (expected {ACCEPTED})")
     cost = int(numbers[0][0]) if numbers else None

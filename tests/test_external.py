@@ -20,15 +20,18 @@ def test_the_one_integer_outside_the_plan_line_is_the_claim() -> None:
     assert (claim.cost, claim.plan, claim.infeasible) == (2, [[0, "E"], [0, "E"]], False)
     assert read_claim('plan: [[0, "E"], [0, "E"]]\n', "mine").cost is None  # the plan's own cost, once checked
     assert read_claim("optimum: 7\n", "mine").cost == 7
+    assert read_claim("Part 1: 31\nOptimum: 7\nnodes expanded: 2\n", "mine").cost == 7  # labelled: whatever else
 
 
 def test_two_integers_are_ambiguous_and_refused_not_guessed() -> None:
     """A log line after the answer (tmp/review-work's logtail.py) made its number the claim."""
-    claim = read_claim("optimum: 7\nnodes expanded: 2\n", "mine (python3 logtail.py {path})")
+    claim = read_claim("7\nnodes expanded: 2\n", "mine (python3 logtail.py {path})")
     assert (claim.cost, claim.plan, claim.infeasible, claim.unsupported) == (None, None, False, False)
     assert claim.message == ("mine (python3 logtail.py {path}) printed 2 integers (7 on line 1, 2 on line 2), so its "
-                             "claim is ambiguous: print exactly one, the claimed optimum, and write logs to standard "
-                             "error")
+                             "claim is ambiguous: print exactly one, or a line 'optimum: N', and write logs to "
+                             "standard error")
+    assert read_claim("optimum: 7\noptimum: 8\n", "mine").cost is None  # two labels: no label decides
+
 
 
 def test_infeasible_is_a_claim_and_bad_output_says_why() -> None:
