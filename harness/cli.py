@@ -14,7 +14,8 @@ Every command exits 2 (`EXIT_USAGE`) on input it cannot use, with one line on st
 naming it: a results file with a line that is not a run record (``FILE:LINE[:COLUMN]:
 what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), results files
 holding no record at all (``no records in FILE``), or an instance
-path given to `solve` that is not a regular file, or an ``index.toml`` that is not TOML,
+path given to `solve` that is not a regular file or cannot be parsed, a ``--solver`` or
+``--external`` that applies to none of the puzzles at hand, or an ``index.toml`` that is not TOML,
 holds an unknown key or a value of the wrong type (`crosscheck.harness.index.BadIndex`).
 """
 
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING
 import click
 from crosscheck.harness.formats import FORMATS, HEARTBEAT, HUMAN_FORMATS, PLOT_FORMATS, PNG_DPI, PROGRESS_MODES
 from crosscheck.harness.measure import cores
-from crosscheck.harness.wording import counted
+from crosscheck.harness.wording import counted, with_article
 from crosscheck.models.base import InvalidInstance, Puzzle
 from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
 
@@ -182,9 +183,10 @@ jobs_option = click.option(
          "cores as it has threads (a CP-SAT run its --cpsat-workers) and waits until they are free.")
 external_option = click.option(
     "--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
-    help="Also run your own program on each instance (of PUZZLE); its last printed integer is its claimed "
-         "optimum, a line 'infeasible' claims no solution, a line 'plan: JSON' is checked like any plan, a line "
-         "'unsupported' declines the instance; claims are judged, never used as proofs (repeatable).")
+    help="Also run your own program on each instance (of PUZZLE): a line 'optimum: N', else the one integer it "
+         "prints outside a plan line (two or more are refused as ambiguous), is its claimed optimum; a line "
+         "'infeasible' claims no solution, a line 'plan: JSON' is checked like any plan, a line 'unsupported' "
+         "declines the instance; claims are judged, never used as proofs (repeatable).")
 progress_option = click.option(
     "--progress", "progress_mode", type=click.Choice(PROGRESS_MODES), default="auto", show_default=True,
     envvar="CROSSCHECK_PROGRESS",
@@ -275,16 +277,13 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         puzzle, _ = load_instance(str(path))
     except InvalidInstance as error:
         click.echo(f"Error: {error}", err=True)
-        sys.exit(EXIT_FAILED_RUNS)  # unreadable, like an error row in `compare`
+        sys.exit(EXIT_USAGE)  # the one input it was given is unusable: nothing ran (see the README)
+    _refuse_runs_on_none(solver_names, externals, {puzzle.name}, f"{path} is {{}} instance", article=True)
     instance_file = discover(path)[0]
     names = solver_names or (() if externals else tuple(solver.name for solver in default_solvers_for(puzzle.name)))
     choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers, clock=clock)
     tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
-    tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e.command) for e in externals
-              if e.applies_to(puzzle.name)]
-    for skipped in (e for e in externals if not e.applies_to(puzzle.name)):
-        click.echo(f"warning: --external {skipped.puzzle}:{skipped.name} not run: {path} is a {puzzle.name} "
-                   "instance", err=True)
+    tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e.command) for e in externals]
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
     # One run at a time, as compare shows them; no ticking thread, so the runs may still fork.
     progress = Progress(len(tasks), 1, limit=time_limit, mode=progress_mode, ticking=False)
@@ -352,13 +351,15 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
-    from crosscheck.harness.plan import Choice, plan_comparison
+    from crosscheck.harness.plan import Choice, plan_comparison, puzzles_held
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.records import append_record, dump_records, repair_tail
     from crosscheck.harness.verdicts import judged
 
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs)
+    files = _discovered(paths)
+    _refuse_runs_on_none(solver_names, externals, puzzles_held(files), "the paths given hold only {} instances")
     if resume and out is None:
         raise click.BadParameter("--resume needs --out", param_hint="--resume")
     out = out or _fresh_results_path()
@@ -373,7 +374,6 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
     choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers, clock)
-    files = _discovered(paths)
     records, tasks = plan_comparison(files, choice, done)
     related = _related(files, choice, done, records, tasks, out, morph_count)
     if shard is not None:
@@ -387,7 +387,8 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     runs = judged(records)
     _print(runs, fmt, environment=True)
     mismatches = _morph_mismatches(records, related, out.parent, err=fmt not in HUMAN_FORMATS)
-    click.echo(f"records: {out}", err=True)
+    click.echo(f"records: {out}" if out.exists() else f"records: none ({out} not written: no run was planned)",
+               err=True)
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
     sys.exit(EXIT_WRONG if mismatches else _exit_status(runs))
@@ -621,6 +622,24 @@ def _parse_externals(specs: tuple[str, ...]) -> list[External]:
     return externals
 
 
+def _refuse_runs_on_none(solver_names: tuple[str, ...], externals: Iterable[External], puzzles: set[str], held: str,
+                         article: bool = False) -> None:
+    """Stop with exit 2 when a named formulation or external program applies to none of
+    `puzzles`, the puzzles at hand (`crosscheck.harness.plan.runs_on_none`): nothing would
+    run it, and a run in which nothing runs must not look like a success.  `held` says
+    where the puzzles come from, ``{}`` standing for them (with their article when
+    `article`).  No puzzle at hand (no readable instance) refuses nothing."""
+    from crosscheck.harness.plan import runs_on_none
+
+    refused = runs_on_none(solver_names, externals, puzzles) if puzzles else None
+    if refused is not None:
+        option, why = refused
+        names = sorted(puzzles)
+        listed = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        raise click.BadParameter(f"{why}, and {held.format(with_article(listed) if article else listed)}",
+                                 param_hint=option)
+
+
 def _exit_status(runs: JudgedRuns) -> int:
     from crosscheck.harness.verdicts import FAILURES
     from crosscheck.solvers.base import FAILED_STATUSES
@@ -665,15 +684,17 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     was unreadable or a run crashed, else 0.
     """
     from crosscheck.harness import morph as morphing
+    from crosscheck.harness.plan import puzzles_held
     from crosscheck.harness.report import crashed, verdict_count, verdict_line
     from crosscheck.harness.verdicts import FAILURES, Verdict
 
     _check_solver_names(solver_names)
     externals = tuple(_parse_externals(external_specs))
     relations = _relation_names(relation_names)
+    files = _discovered(paths)
+    _refuse_runs_on_none(solver_names, externals, puzzles_held(files), "the paths given hold only {} instances")
     config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock,
                                   memory_limit, jobs, progress=progress_mode)
-    files = _discovered(paths)
     try:
         outcome = morphing.morph(files, config, on_pair=lambda pair: click.echo(pair.line(out))
                                  if pair.verdict is Verdict.MORPH_MISMATCH else None)
@@ -771,7 +792,9 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     from crosscheck.solvers.registry import default_solvers_for, plugin_modules
 
     _check_solver_names(solver_names)
-    externals = [e for e in _parse_externals(external_specs) if e.applies_to(puzzle_name)]
+    externals = _parse_externals(external_specs)
+    _refuse_runs_on_none(solver_names, externals, {puzzle_name}, f"hunt {puzzle_name} draws only {{}} instances")
+    externals = [e for e in externals if e.applies_to(puzzle_name)]
     try:
         ranges = parse_ranges(params)
         instances(puzzle_name, ranges, published_shape)  # checks the ranges (and that they hold the shape)

@@ -11,8 +11,12 @@ What the program prints on standard output (exiting with status 0) is read as it
 - a line ``infeasible``: it claims the instance has no solution;
 - a line starting ``plan:`` followed by a JSON list of moves in the puzzle's move
   vocabulary: a plan, which the harness checks like any solver's plan;
-- otherwise (the ``plan:`` line aside) the last integer printed is its claimed
-  optimum; a plan without an integer claims its own cost as the optimum.
+- otherwise a line ``optimum: N`` (one such line): N is its claimed optimum, whatever
+  else it prints; without one, exactly one integer outside the ``plan:`` line (``13``):
+  its claimed optimum; a plan without an integer claims its own cost as the optimum.
+  Output with two integers or more outside the plan line and no ``optimum:`` line (a log
+  line after the answer, ``Part 1: 31``) is ambiguous and refused (an ``error`` run saying
+  so), never read by guessing which one is meant.
 
 Whatever it prints is a claim, never a proof: the verdicts flag it when a checked
 plan or another solver's proven bound contradicts it, and it never contradicts
@@ -32,10 +36,15 @@ from typing import Any
 
 from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
 
-LAST_INTEGER = re.compile(r"-?\d+")
+INTEGER = re.compile(r"-?\d+")
+#: A labelled claim: names the optimum whatever else the output holds.
+OPTIMUM_LINE = re.compile(r"^\s*optimum:\s*(-?\d+)\s*$", re.IGNORECASE)
 INFEASIBLE_LINE = "infeasible"
 UNSUPPORTED_LINE = "unsupported"
 PLAN_PREFIX = "plan:"
+#: What a program may print, in words, for the message that says it printed none of it.
+ACCEPTED = ("one of: a line 'infeasible'; a line 'unsupported'; a line 'plan: [JSON list of moves]'; "
+            "a line 'optimum: 13'; or exactly one integer outside the plan line, the claimed optimum")
 
 
 @dataclass(frozen=True)
@@ -78,8 +87,9 @@ class Claim:
     unsupported: bool = False
 
 
-def run_external(command: str, instance_text: str, deadline: Deadline) -> Claim:
-    """Run `command` on a file holding `instance_text` and read its claimed optimum."""
+def run_external(name: str, command: str, instance_text: str, deadline: Deadline) -> Claim:
+    """Run `command` (the external program `name`) on a file holding `instance_text` and read its claim."""
+    program = f"{name} ({command})"  # its messages name it as the user did, never by its interpreter
     with tempfile.TemporaryDirectory(prefix="crosscheck-") as folder:
         path = Path(folder) / "instance.txt"
         path.write_text(instance_text, encoding="utf-8")
@@ -88,37 +98,47 @@ def run_external(command: str, instance_text: str, deadline: Deadline) -> Claim:
             done = subprocess.run(argv, capture_output=True, text=True, timeout=deadline.child_timeout(), check=False,
                                   preexec_fn=deadline.child_limits())
         except subprocess.TimeoutExpired:
-            return Claim(None, True, f"{argv[0]} ran past the time limit")
+            return Claim(None, True, f"{program} ran past the time limit")
         except OSError as error:
-            return Claim(None, False, f"cannot run {argv[0]}: {error}")
+            return Claim(None, False, f"cannot run {program}: {error}")
     if ended_by_cpu_limit(done.returncode):
-        return Claim(None, True, f"{argv[0]} ran past the CPU-time limit")
+        return Claim(None, True, f"{program} ran past the CPU-time limit")
     if done.returncode != 0:
         tail = done.stderr.strip().splitlines()[-1:] or [""]
-        return Claim(None, False, f"{argv[0]} exited with status {done.returncode}: {tail[0]}")
-    return read_claim(done.stdout, argv[0])
+        return Claim(None, False, f"{program} exited with status {done.returncode}: {tail[0]}")
+    return read_claim(done.stdout, program)
 
 
 def read_claim(output: str, program: str) -> Claim:
-    """The claim in a program's standard output (see the module docstring)."""
+    """The claim in a program's standard output (see the module docstring); `program` names
+    it in messages.  Output that does not say one thing is refused with why, never guessed at."""
     lines = output.splitlines()
     if any(line.strip().lower() == UNSUPPORTED_LINE for line in lines):
         return Claim(None, False, f"{program} declined the instance (printed '{UNSUPPORTED_LINE}')", unsupported=True)
     if any(line.strip().lower() == INFEASIBLE_LINE for line in lines):
         return Claim(None, False, "claimed infeasible (external program)", infeasible=True)
-    plans = [line.strip()[len(PLAN_PREFIX):] for line in lines if line.strip().startswith(PLAN_PREFIX)]
+    plans = [(number, line.strip()[len(PLAN_PREFIX):].strip()) for number, line in enumerate(lines, 1)
+             if line.strip().startswith(PLAN_PREFIX)]
     plan = None
     if plans:
+        number, text = plans[-1]
         try:
-            plan = json.loads(plans[-1])
+            plan = json.loads(text)
         except json.JSONDecodeError as error:
-            return Claim(None, False, f"{program} printed a plan that is not JSON: {error}")
+            return Claim(None, False, f"{program} printed a plan that is not JSON (output line {number}): {error.msg} "
+                                      f"at column {error.colno} of the JSON after '{PLAN_PREFIX}'")
         if not isinstance(plan, list):
             return Claim(None, False, f"{program} printed a plan that is not a JSON list of moves")
-    rest = "\n".join(line for line in lines if not line.strip().startswith(PLAN_PREFIX))
-    numbers = LAST_INTEGER.findall(rest)
+    labelled = [(label[1], number) for number, line in enumerate(lines, 1) if (label := OPTIMUM_LINE.match(line))]
+    numbers = labelled if len(labelled) == 1 else [
+        (value, number) for number, line in enumerate(lines, 1) if not line.strip().startswith(PLAN_PREFIX)
+        for value in INTEGER.findall(line)]
+    if len(numbers) > 1:
+        found = ", ".join(f"{value} on line {number}" for value, number in numbers)
+        return Claim(None, False, f"{program} printed {len(numbers)} integers ({found}), so its claim is ambiguous: "
+                                  f"print exactly one, or a line 'optimum: N', and write logs to standard error")
     if not numbers and plan is None:
-        return Claim(None, False, f"{program} printed no integer")
-    cost = int(numbers[-1]) if numbers else None
+        return Claim(None, False, f"{program} printed no claim (expected {ACCEPTED})")
+    cost = int(numbers[0][0]) if numbers else None
     what = "with a plan" if plan is not None else "no plan"
     return Claim(cost, False, f"claimed optimum (external program, {what})", plan=plan)

@@ -14,7 +14,8 @@ numbers of distinct instances judged (``examples``, ``shrink_examples``), whiche
 first; a seeded hunt bounded only by numbers judges the same instances on any machine
 (unless a run times out).  Hypothesis's own example database is not used: it stores
 choice sequences, which a change of the strategies silently reinterprets, and
-Hypothesis turns it off for seeded runs anyway.
+Hypothesis turns it off for seeded runs anyway; the files Hypothesis writes for itself
+(caches) go to ``OUT/hypothesis`` (`hypothesis_home`), never to the current folder.
 
 Each distinct instance is run once: its verdict is cached by text, which also keeps
 Hypothesis's final replay of the shrunk example consistent with what was seen.
@@ -40,7 +41,9 @@ import hashlib
 import os
 import random
 import time
+from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import count
 from pathlib import Path
@@ -48,6 +51,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
 
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
@@ -60,8 +64,11 @@ from crosscheck.harness.verdicts import HUNT_STOPS, InstanceVerdict, Verdict, ju
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.models.registry import RELATIONS, get_relation
 from crosscheck.models.strategies import Range, instances
-from crosscheck.solvers.base import FAILED_STATUSES, Clock
+from crosscheck.solvers.base import FAILED_STATUSES, Clock, Status
 from crosscheck.harness.wording import counted
+
+#: The statuses of a run that gave no answer at all, whatever the reason.
+NO_ANSWER = (Status.TIMEOUT, Status.UNSUPPORTED, Status.ERROR, Status.MEMOUT)
 
 @dataclass(frozen=True)
 class HuntConfig:
@@ -118,6 +125,9 @@ class HuntOutcome:
     tried: int = 0  # distinct instances judged before a counterexample (or the budget's end)
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # feature -> (min, max) over those
     crashed: int = 0  # runs that ended in error or memout (not wrong answers; reported)
+    runs: Counter[str] = field(default_factory=Counter)  # runs per formulation, searching and shrinking
+    unanswered: Counter[tuple[str, Status]] = field(default_factory=Counter)  # (formulation, status) of runs
+    # that gave no answer (`NO_ANSWER`), reported per formulation: a summary leaves none of them out
     first: Judged | None = None  # the first counterexample, as drawn
     shrunk: Judged | None = None  # the smallest one with the same kind of wrong verdict
     shrink_tried: int = 0  # distinct instances judged while shrinking
@@ -251,6 +261,10 @@ class _Judge:
     def _tally(self, judged: Judged) -> None:
         outcome = self.outcome
         outcome.crashed += sum(r.status in FAILED_STATUSES for r in judged.records)
+        for record in judged.records:
+            outcome.runs[record.solver] += 1
+            if record.status in NO_ANSWER:
+                outcome.unanswered[record.solver, record.status] += 1
         if outcome.first is not None:
             outcome.shrink_tried += 1
             return
@@ -294,7 +308,8 @@ def hunt(config: HuntConfig, progress: HuntProgress | None = None) -> HuntOutcom
         test = hypothesis_seed(config.seed)(test)
     outcome = referee.outcome
     try:
-        test()
+        with _hypothesis_home(hypothesis_home(config)):
+            test()
         outcome.exhausted = True
     except (_Spent, _Wrong):  # a counterexample found was kept on disk as it was judged
         pass
@@ -305,6 +320,23 @@ def hunt(config: HuntConfig, progress: HuntProgress | None = None) -> HuntOutcom
     if referee.found_at is not None:
         outcome.seconds_to_shrink = time.perf_counter() - referee.found_at
     return outcome
+
+
+def hypothesis_home(config: HuntConfig) -> Path:
+    """Where Hypothesis keeps its own files during a hunt (``OUT/hypothesis``), instead of
+    ``.hypothesis/`` in the current folder (its caches are written even with no database)."""
+    return config.out / "hypothesis"
+
+
+@contextmanager
+def _hypothesis_home(folder: Path) -> Iterator[None]:
+    """Hypothesis's home folder set to `folder` while the block runs, then restored (it is global)."""
+    before = storage_directory(intent_to_write=False).home_directory
+    set_hypothesis_home_dir(folder)
+    try:
+        yield
+    finally:
+        set_hypothesis_home_dir(before)
 
 
 def _cache_key(instance: Instance, relation: str | None, seed: int) -> str:
@@ -411,14 +443,15 @@ def _write_whole(path: Path, text: str) -> None:
 
 
 def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
-    """One paragraph: what was contradicted by what, and the sizes before and after shrinking."""
+    """One paragraph: what was contradicted by what, the sizes before and after shrinking,
+    and every run that gave no answer (timeout, unsupported, error, memout), per formulation."""
     if outcome.shrunk is None or outcome.first is None:
         why = ("Hypothesis ran out of distinct instances in these ranges" if outcome.exhausted
                else "before the hunt was interrupted" if outcome.interrupted
                else f"within the budget ({_budget(config)})")
         return (f"No wrong verdict on {counted(outcome.tried, config.puzzle.name + ' instance')} "
                 f"({_ranges(outcome.sizes)}), "
-                f"{why}.{_crashes(outcome)}")
+                f"{why}.{_unanswered(outcome)}{_crashes(outcome)}")
     shrunk, first = outcome.shrunk, outcome.first
     features = config.puzzle.features
     shrunk_name = "Smallest so far (shrinking was interrupted)" if outcome.interrupted else "Shrunk instance"
@@ -426,7 +459,7 @@ def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
             f"{_sizes(features(shrunk.instance))}; as found: {_sizes(features(first.instance))}, after "
             f"{counted(outcome.tried, 'instance')} in {outcome.seconds_to_find:.1f} s; shrinking judged "
             f"{outcome.shrink_tried} more in {outcome.seconds_to_shrink:.1f} s. Answers on the shrunk instance: "
-            f"{'; '.join(_answer(r) for r in shrunk.records)}.{_crashes(outcome)}")
+            f"{'; '.join(_answer(r) for r in shrunk.records)}.{_unanswered(outcome)}{_crashes(outcome)}")
 
 
 def _budget(config: HuntConfig) -> str:
@@ -442,6 +475,20 @@ def _sizes(values: dict[str, int]) -> str:
 
 def _ranges(sizes: dict[str, tuple[int, int]]) -> str:
     return ", ".join(f"{name} {low}-{high}" if low != high else f"{name} {low}" for name, (low, high) in sizes.items())
+
+
+def _unanswered(outcome: HuntOutcome) -> str:
+    """The runs that gave no answer, per formulation and status, e.g. `` Runs without an
+    answer: mine 10 of 110 (10 timeout); lift 3 of 110 (2 error, 1 memout).``; '' when
+    every run answered."""
+    parts = []
+    for solver, runs in outcome.runs.items():
+        statuses = [f"{outcome.unanswered[solver, status]} {status.value}" for status in NO_ANSWER
+                    if outcome.unanswered[solver, status]]
+        if statuses:
+            missing = sum(outcome.unanswered[solver, status] for status in NO_ANSWER)
+            parts.append(f"{solver} {missing} of {runs} ({', '.join(statuses)})")
+    return f" Runs without an answer: {'; '.join(parts)}." if parts else ""
 
 
 def _crashes(outcome: HuntOutcome) -> str:

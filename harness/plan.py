@@ -14,9 +14,9 @@ from crosscheck.harness.external import External
 from crosscheck.harness.index import Expected, Indexes, InstanceFile, discover
 from crosscheck.harness.records import UNREADABLE, RunKey, RunRecord, Task
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
-from crosscheck.models.registry import load_instance
+from crosscheck.models.registry import detect_puzzle, load_instance, refuse_special_file
 from crosscheck.solvers.base import Clock, Status
-from crosscheck.solvers.registry import default_solvers_for, plugin_modules, solvers_for
+from crosscheck.solvers.registry import default_solvers_for, get_solver, plugin_modules, solvers_for
 
 
 @dataclass(frozen=True)
@@ -127,3 +127,33 @@ def variant_applies(puzzle: Puzzle, instance: Instance) -> bool:
     except InvalidInstance:
         return False
     return True
+
+
+def puzzles_held(files: Iterable[InstanceFile]) -> set[str]:
+    """The puzzles whose instances `files` hold, each file's by its format (`detect_puzzle`,
+    without parsing the rest); a file that cannot be read or that no puzzle claims holds none."""
+    held: set[str] = set()
+    for instance_file in files:
+        try:
+            refuse_special_file(str(instance_file.path))  # never open a FIFO to sniff it
+            text = instance_file.path.read_text(encoding="utf-8")
+            held.add(detect_puzzle(text, str(instance_file.path)).name)
+        except (OSError, UnicodeDecodeError, InvalidInstance):
+            continue
+    return held
+
+
+def runs_on_none(solver_names: Iterable[str], externals: Iterable[External], puzzles: set[str]
+                 ) -> tuple[str, str] | None:
+    """The first named formulation or external program that applies to none of `puzzles`,
+    as (its option, why: ``keys-graph is a formulation of keys``), or None when each
+    applies to one of them.  Such a choice would make nothing run, or runs that can only
+    answer ``unsupported``: the command line refuses it before anything runs."""
+    for name in solver_names:
+        puzzle = get_solver(name).puzzle
+        if puzzle not in puzzles:
+            return "--solver", f"{name} is a formulation of {puzzle}"
+    for external in externals:
+        if external.puzzle is not None and external.puzzle not in puzzles:
+            return "--external", f"{external.puzzle}:{external.name} runs on {external.puzzle} instances only"
+    return None

@@ -123,7 +123,7 @@ def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base
     the command that ran.
     """
     start = time.perf_counter()
-    claim = run_external(command, instance.to_text(), Deadline(task.time_limit, task.clock))
+    claim = run_external(task.solver, command, instance.to_text(), Deadline(task.time_limit, task.clock))
     seconds = time.perf_counter() - start
     stats: Stats = {"external": command}
     if claim.unsupported:

@@ -1,6 +1,11 @@
-"""Words for messages and summaries: counts (``1 instance``, ``2 instances``), a message's first line."""
+"""Words for messages and summaries: counts (``1 instance``, ``2 instances``), a message's first line,
+a word with its article (`with_article`, defined with the models, which cannot import the harness)."""
 
 from __future__ import annotations
+
+from crosscheck.models.base import with_article
+
+__all__ = ["counted", "first_line", "with_article"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:

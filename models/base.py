@@ -105,3 +105,9 @@ def instance_name(source: str) -> str:
     without the folder and without a ``.txt`` suffix."""
     base = source.replace("\\", "/").rsplit("/", 1)[-1]
     return base.removesuffix(".txt")
+
+
+def with_article(word: str) -> str:
+    """`word` after the indefinite article its first letter takes: ``a keys``, ``an elevator``,
+    ``an optimal`` (by the written vowel, which is right for every word a message here names)."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

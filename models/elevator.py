@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
+from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name, with_article
 
 GENERATOR, MICROCHIP = "generator", "microchip"
 UP, DOWN = "up", "down"
@@ -102,11 +102,7 @@ def all_safe(chips: Sequence[int], generators: Sequence[int]) -> bool:
 
 def _phrase(element: str, kind: str) -> str:
     """An item as the text lists it: ``a hydrogen generator``, ``an oxygen-compatible microchip``."""
-    return f"{_article(element)} {element} {kind}" if kind == GENERATOR else f"{_article(element)} {element}-compatible {kind}"
-
-
-def _article(word: str) -> str:
-    return "an" if word[0] in "aeiou" else "a"
+    return f"{with_article(element)} {kind}" if kind == GENERATOR else f"{with_article(element)}-compatible {kind}"
 
 
 def _join(phrases: list[str]) -> str:

@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from crosscheck.models.base import with_article
 
 
 class Status(StrEnum):
@@ -72,9 +74,9 @@ class Result(BaseModel):
         with_plan = {Status.OPTIMAL, Status.FEASIBLE}
         if self.status in with_plan:
             if self.cost is None or self.plan is None:
-                raise ValueError(f"a {self.status} result needs a cost and a plan")
+                raise ValueError(f"{with_article(self.status)} result needs a cost and a plan")
         elif self.cost is not None or self.plan is not None:
-            raise ValueError(f"a {self.status} result carries no cost or plan")
+            raise ValueError(f"{with_article(self.status)} result carries no cost or plan")
         if self.status is Status.OPTIMAL and self.bound != self.cost:
             raise ValueError(f"an optimal result must have bound == cost, got {self.bound} vs {self.cost}")
         if self.cost is not None and self.bound is not None and self.cost < self.bound:
@@ -199,6 +201,18 @@ def mapped_bytes() -> int:
     return pages * resource.getpagesize()
 
 
+def broken_rules(error: ValidationError) -> str:
+    """The rules a `Result` that failed validation broke, in one line: the validator's own
+    words (``an optimal result needs a cost and a plan``), a field's name before a type error
+    (``cost: Input should be a valid integer``), joined by ``; ``."""
+    rules = []
+    for problem in error.errors():
+        words = str(problem["msg"]).removeprefix("Value error, ")
+        where = ".".join(str(part) for part in problem["loc"])
+        rules.append(f"{where}: {words}" if where else words)
+    return "; ".join(rules)
+
+
 def ended_by_cpu_limit(returncode: int | None) -> bool:
     """Whether a child process was ended by the kernel at its CPU-time limit."""
     return returncode == -signal.SIGXCPU
@@ -221,7 +235,8 @@ class Solver(ABC):
 
     Subclasses set `name`, `puzzle` (a `crosscheck.models.registry` puzzle name) and `summary`,
     and implement `_solve`.  `solve` never raises for solver failures: exceptions
-    become `error` results with their message.
+    become `error` results with their message, and so does an `Answer` that breaks the
+    `Result` invariants (the message names the formulation and the rule it broke).
     """
 
     name: ClassVar[str]
@@ -285,17 +300,13 @@ class Solver(ABC):
         stats = answer.stats
         if work_limit is not None:
             stats = {**stats, "work": deadline.spent, "work_limit": work_limit}
-        return Result(
-            solver=self.name,
-            instance=instance.name,
-            status=answer.status,
-            cost=answer.cost,
-            bound=answer.bound,
-            plan=answer.plan,
-            seconds=time.perf_counter() - start,
-            stats=stats,
-            message=answer.message,
-        )
+        seconds = time.perf_counter() - start
+        try:
+            return Result(solver=self.name, instance=instance.name, status=answer.status, cost=answer.cost,
+                          bound=answer.bound, plan=answer.plan, seconds=seconds, stats=stats, message=answer.message)
+        except ValidationError as error:  # the formulation broke the contract: its answer is an error, said plainly
+            return Result(solver=self.name, instance=instance.name, status=Status.ERROR, seconds=seconds,
+                          message=f"{self.name} returned an inconsistent answer: {broken_rules(error)}")
 
     @abstractmethod
     def _solve(self, instance: Any, deadline: Deadline) -> Answer:

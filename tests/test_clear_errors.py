@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from crosscheck.harness.cli import EXIT_FAILED_RUNS, EXIT_USAGE
+from crosscheck.harness.cli import EXIT_USAGE
 from crosscheck.harness.records import RunRecord, plugin_source, read_records
 from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord
 from crosscheck.harness.tidy import load
@@ -237,14 +237,16 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     script.write_text("import sys\nopen(sys.argv[1])\nprint('answer:', 9)\n")
     command = f"{sys.executable} {script} {{path}}"
     result = invoke("solve", str(tmp_path / "small.txt"), "--solver", "test-plain", "--external", f"keys:mine={command}",
-                    "--external", f"elevator:lift={command}", "--format", "json")
+                    "--format", "json")
     records = [RunRecord.model_validate(r) for r in json.loads(result.stdout)]
     assert [(r.solver, r.cost, r.evidence) for r in records] == [("test-plain", 8, "proof"), ("mine", 9, "claim")]
-    assert "warning: --external elevator:lift not run" in result.stderr
     assert "small.txt: false-optimal: mine claimed optimum 9" in result.stderr
     assert result.exit_code == 1
     refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
     assert refused.exit_code == 2 and "'test-plain' is a built-in solver's name" in refused.output
+    other = invoke("solve", str(tmp_path / "small.txt"), "--external", f"keys:mine={command}",
+                   "--external", f"elevator:lift={command}")  # of another puzzle: nothing would run it
+    assert other.exit_code == 2 and "elevator:lift runs on elevator instances only" in other.output
 
 
 KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
@@ -296,6 +298,6 @@ def test_a_text_no_puzzle_claims_says_what_each_puzzle_looks_for(tmp_path: Path)
     path = tmp_path / "norobot.txt"
     path.write_text("#####\n#a.A#\n#####\n")
     result = invoke("solve", str(path))
-    assert result.exit_code == EXIT_FAILED_RUNS  # an instance that could not be read
+    assert result.exit_code == EXIT_USAGE  # the one instance given could not be read: nothing ran
     assert f"{path}:1:1: not an instance of any known puzzle (expected one of: key vault, " in result.output
     assert "holds a robot '@'" in result.output and "'The first floor contains'" in result.output

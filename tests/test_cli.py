@@ -91,7 +91,7 @@ def test_unknown_solver_lists_the_valid_names(folder: Path) -> None:
 
 def test_solve_rejects_a_bad_file_naming_line_and_column(folder: Path) -> None:
     result = invoke("solve", str(folder / "keys" / "broken.txt"))
-    assert result.exit_code == 3  # the README's status for an unreadable file
+    assert result.exit_code == 2  # the README's status for input a command cannot use: nothing ran
     assert "broken.txt:2:4: unknown character '?'" in result.output
 
 
@@ -596,3 +596,29 @@ def test_solve_progress_starts_no_thread_so_its_runs_still_fork(folder: Path, mo
     before = threading.active_count()  # the test session's own threads, if any
     result = invoke("solve", str(folder / "keys" / "small.txt"), "--solver", "test-plain", "--progress", "lines")
     assert result.exit_code == 0 and threads == [before]
+
+
+@pytest.mark.parametrize("choice", [("--solver", "elevator-bfs"), ("--external", "elevator:mine=python3 mine.py {path}")])
+def test_a_formulation_that_applies_to_none_of_the_instances_is_refused_up_front(folder: Path, tmp_path: Path,
+                                                                                  choice: tuple[str, str]) -> None:
+    """Nothing would run it: compare, solve and morph stop before anything runs (exit 2),
+    saying which puzzle it belongs to and which puzzles the paths hold; no records file."""
+    out = tmp_path / "runs.jsonl"
+    refused = {"compare": invoke("compare", str(folder), *choice, "--out", str(out)),
+               "morph": invoke("morph", str(folder), *choice, "--out", str(tmp_path / "morphed")),
+               "solve": invoke("solve", str(folder / "keys" / "small.txt"), *choice)}
+    why = "elevator-bfs is a formulation of elevator" if choice[0] == "--solver" else \
+        "elevator:mine runs on elevator instances only"
+    for command, result in refused.items():
+        assert result.exit_code == 2, command
+        held = "small.txt is a keys instance" if command == "solve" else "the paths given hold only keys instances"
+        assert why in result.output and held in result.output, command
+    assert not out.exists() and not (tmp_path / "morphed").exists()
+
+
+def test_compare_names_a_records_file_only_when_it_was_written(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    out = tmp_path / "runs.jsonl"
+    result = invoke("compare", str(tmp_path / "empty"), "--out", str(out))
+    assert not out.exists() and f"records: none ({out} not written: no run was planned)" in result.stderr
+    assert f"records: {out}\n" not in result.stderr

@@ -15,16 +15,39 @@ from crosscheck.solvers.base import Clock, Status
 VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8: east to a, then west through A to b
 
 
-def test_the_last_integer_outside_the_plan_line_is_the_claim() -> None:
-    claim = read_claim('thinking 3\nplan: [[0, "E"], [0, "E"]]\nanswer 2\n', "mine")
+def test_the_one_integer_outside_the_plan_line_is_the_claim() -> None:
+    claim = read_claim('plan: [[0, "E"], [0, "E"]]\nanswer 2\n', "mine")
     assert (claim.cost, claim.plan, claim.infeasible) == (2, [[0, "E"], [0, "E"]], False)
     assert read_claim('plan: [[0, "E"], [0, "E"]]\n', "mine").cost is None  # the plan's own cost, once checked
+    assert read_claim("optimum: 7\n", "mine").cost == 7
+    assert read_claim("Part 1: 31\nOptimum: 7\nnodes expanded: 2\n", "mine").cost == 7  # labelled: whatever else
+
+
+def test_two_integers_are_ambiguous_and_refused_not_guessed() -> None:
+    """A log line after the answer (tmp/review-work's logtail.py) made its number the claim."""
+    claim = read_claim("7\nnodes expanded: 2\n", "mine (python3 logtail.py {path})")
+    assert (claim.cost, claim.plan, claim.infeasible, claim.unsupported) == (None, None, False, False)
+    assert claim.message == ("mine (python3 logtail.py {path}) printed 2 integers (7 on line 1, 2 on line 2), so its "
+                             "claim is ambiguous: print exactly one, or a line 'optimum: N', and write logs to "
+                             "standard error")
+    assert read_claim("optimum: 7\noptimum: 8\n", "mine").cost is None  # two labels: no label decides
+
 
 
 def test_infeasible_is_a_claim_and_bad_output_says_why() -> None:
     assert read_claim("searching...\nInfeasible\n", "mine").infeasible
-    assert "no integer" in read_claim("no idea\n", "mine").message
-    assert "not JSON" in read_claim("plan: [[0, E]]\n3\n", "mine").message
+    nothing = read_claim("no idea\n", "mine").message
+    assert nothing.startswith("mine printed no claim (expected one of: a line 'infeasible'; a line 'unsupported'; ")
+    assert "exactly one integer" in nothing
+    broken = read_claim('searching\nplan: [["up", ["hydrogen microchip"]], \n12\n', "garbage (python3 g.py {path})")
+    assert broken.message == ("garbage (python3 g.py {path}) printed a plan that is not JSON (output line 2): "
+                              "Expecting value at column 33 of the JSON after 'plan:'")
+
+
+def test_a_message_names_the_external_by_its_name_and_command(tmp_path: Path) -> None:
+    record = run_task(_run(tmp_path, "no answer here"))
+    assert record.status is Status.ERROR
+    assert record.message.startswith(f"mine ({sys.executable} {tmp_path / 'mine.py'} {{path}}) printed no claim")
 
 
 def _run(tmp_path: Path, output: str) -> Task:

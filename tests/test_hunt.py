@@ -477,3 +477,46 @@ def test_hunt_progress_draws_a_live_line_on_a_terminal_and_counts_shrinking_apar
                                              "[shrinking 1] hunt-2.txt (robots 1) 0.5 s: false-optimal: a claims 6"]
     with pytest.raises(ValueError, match="unknown progress mode"):
         HuntProgress("loud")
+
+
+def test_a_formulation_of_another_puzzle_is_refused_before_the_hunt(tmp_path: Path) -> None:
+    """A hunt whose formulations cannot run on its puzzle would spend its budget on
+    `unsupported` runs and report no wrong verdict: it is a usage error instead."""
+    status, output = hunt(tmp_path / "out", "elevator", "--solver", "keys-graph", examples=3)
+    assert status == 2 and "keys-graph is a formulation of keys, and hunt elevator draws only elevator" in output
+    status, output = hunt(tmp_path / "out", "elevator", "--external", "keys:mine=" + external("keys_regions.py"),
+                          examples=3)
+    assert status == 2 and "keys:mine runs on keys instances only" in output
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_summary_counts_every_run_without_an_answer_per_formulation(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Crashes and declined instances are no wrong verdict, but the summary says how many
+    runs of whom gave no answer."""
+    _interrupt_runs(monkeypatch, lambda call: False)
+    declines = tmp_path / "declines.py"
+    declines.write_text("print('unsupported')\n")
+    status, output = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient", "--solver", "elevator-crashes",
+                          "--external", f"mine={sys.executable} {declines} {{path}}", "-p", "pairs=2", "-p", "floors=2",
+                          examples=3)
+    assert status == 0 and "No wrong verdict on 3 elevator instances" in output
+    assert "Runs without an answer: elevator-crashes 3 of 3 (3 error); mine 3 of 3 (3 unsupported)." in output
+    assert "elevator-quotient" not in output.partition("Runs without an answer")[2]  # it answered every time
+
+
+def test_hypothesis_keeps_its_own_files_under_out_not_in_the_current_folder(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from hypothesis.configuration import storage_directory
+
+    homes: list[Path] = []
+
+    def runs(*args: Any, **kwargs: Any) -> list[RunRecord]:
+        homes.append(storage_directory(intent_to_write=False).home_directory)
+        return crosscheck.harness.run.run_tasks(*args, **kwargs, isolate=False)
+
+    monkeypatch.setattr(crosscheck.harness.hunt, "run_tasks", runs)
+    before = storage_directory(intent_to_write=False).home_directory
+    status, _ = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient", "-p", "pairs=1", examples=2)
+    assert status == 0 and set(homes) == {tmp_path / "out" / "hypothesis"}
+    assert storage_directory(intent_to_write=False).home_directory == before  # restored for whatever runs next

@@ -90,3 +90,30 @@ def test_a_formulation_that_cannot_count_its_work_refuses_a_work_limit() -> None
     result = Uncounted().solve(_Named(), work_limit=10**9)
     assert result.status is Status.UNSUPPORTED and "cannot count its work" in result.message
     assert Uncounted().solve(_Named()).status is Status.OPTIMAL
+
+
+class _Inconsistent(Solver):
+    """Answers whatever `answer` holds, however inconsistent."""
+
+    name, puzzle, summary = "inconsistent", "keys", "breaks the contract"
+    answer = Answer(Status.OPTIMAL, cost=3, bound=3)
+
+    def _solve(self, instance: object, deadline: Deadline) -> Answer:
+        return self.answer
+
+
+@pytest.mark.parametrize(("answer", "rule"), [
+    (Answer(Status.OPTIMAL, cost=13, bound=13), "an optimal result needs a cost and a plan"),
+    (Answer(Status.FEASIBLE, cost=15, bound=16, plan=[]), "cost 15 is below its own lower bound 16"),
+    (Answer(Status.INFEASIBLE, cost=4), "an infeasible result carries no cost or plan"),
+    (Answer(Status.OPTIMAL, cost="many", bound=3, plan=PLAN), "cost: Input should be a valid integer"),  # type: ignore[arg-type]
+])
+def test_an_inconsistent_answer_is_an_error_naming_the_formulation_and_the_rule(answer: Answer, rule: str) -> None:
+    """A plugin's answer that breaks the invariants is its error, in one line: no
+    validation error escapes `solve`, and the message says who broke which rule."""
+    solver = _Inconsistent()
+    solver.answer = answer
+    result = solver.solve(_Named(), time_limit=1)
+    assert result.status is Status.ERROR and (result.cost, result.plan) == (None, None)
+    assert result.message.startswith("inconsistent returned an inconsistent answer: ")
+    assert rule in result.message and "\n" not in result.message and "ValidationError" not in result.message
