@@ -73,7 +73,7 @@ import inspect
 import pkgutil
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache
+from functools import cache, partial, partialmethod
 from itertools import combinations
 from pathlib import Path
 from types import CodeType, FrameType, FunctionType, ModuleType
@@ -82,6 +82,7 @@ from typing import Any
 from crosscheck.models import amphipods, elevator, keys
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.considered import Considered
+from crosscheck.solvers.copies import fingerprints, same_code, unwrapped
 from crosscheck.solvers.receivers import Receivers, definition
 from crosscheck.solvers.trusted import is_trusted, lemmas_of
 
@@ -150,10 +151,10 @@ def _functions_of(value: object, owner: type | None, scope: frozenset[str]) -> I
     static or class method's function, a compiled function's Python source (numba's
     ``py_func``: the tracer cannot see compiled code run), or every method of a class and
     of its bases in `scope`."""
-    if isinstance(value, property):
-        value = value.fget
-    value = getattr(value, "__func__", value)
-    value = getattr(value, "py_func", value)
+    if isinstance(value, partial | partialmethod):
+        yield from _partial_functions(value, owner, scope)
+        return
+    value = unwrapped(value)
     if isinstance(value, FunctionType) and _package_function(value, scope):
         yield value, owner
     elif isinstance(value, type) and _in_scope(value, scope):
@@ -161,6 +162,21 @@ def _functions_of(value: object, owner: type | None, scope: frozenset[str]) -> I
             if _in_scope(base, scope):
                 for name in vars(base):
                     yield from _functions_of(inspect.getattr_static(value, name, None), value, scope)
+
+
+def _partial_functions(value: partial[Any] | partialmethod[Any], owner: type | None,
+                       scope: frozenset[str]) -> Iterator[Reached]:
+    """The functions of `scope` a ``functools.partial`` (or ``partialmethod``) may run: the
+    function it wraps, with ``self`` the class of the object bound as its first argument
+    (``partial(Search._solve, Search())``) if that is one of `scope`, and the functions
+    and classes bound as its arguments (run by the function, most likely)."""
+    arguments = [*value.args, *value.keywords.values()]
+    first = arguments[0] if isinstance(value, partial) and value.args else None
+    if first is not None and not isinstance(first, type | FunctionType) and _in_scope(type(first), scope):
+        owner = type(first)
+    yield from _functions_of(value.func, owner, scope)
+    for argument in arguments:
+        yield from _functions_of(argument, None, scope)
 
 
 def qualified(function: FunctionType) -> str:
@@ -436,6 +452,12 @@ def _stored() -> dict[str, frozenset[str]]:
     return FOOTPRINTS
 
 
+def _stored_prints() -> dict[str, str | None]:
+    from crosscheck.solvers.footprints import FINGERPRINTS
+
+    return FINGERPRINTS
+
+
 @cache
 def footprint(solver: Solver, traced: bool = False) -> frozenset[str]:
     """`solver`'s footprint: stored for a built-in formulation; for any other, the static
@@ -450,41 +472,62 @@ def footprint(solver: Solver, traced: bool = False) -> frozenset[str]:
     return frozenset(names | lemmas_of(names))
 
 
+@cache
+def printed(solver: Solver) -> dict[str, str]:
+    """The fingerprints (`crosscheck.solvers.copies`) of the substantial functions of
+    `solver`'s footprint, by qualified name: stored for the functions the built-in
+    formulations run, computed for any other."""
+    names = footprint(solver)
+    stored = _stored_prints()
+    found = {name: stored[name] for name in names if name in stored} | fingerprints(names - stored.keys())
+    return {name: value for name, value in found.items() if value is not None}
+
+
+def shared(first: Solver, second: Solver) -> frozenset[str]:
+    """What two formulations both run: the names in both footprints, and ``a = b (same
+    code)`` for a function of each with one fingerprint, a copy (`crosscheck.solvers.copies`)."""
+    return frozenset(footprint(first) & footprint(second)) | same_code(printed(first), printed(second))
+
+
 def shares(solver: Solver, others: list[Solver] | None = None) -> frozenset[str]:
     """What `solver` runs that another formulation of its puzzle (the registered ones, or
-    `others`) runs too."""
+    `others`) runs too (`shared`: an entry for a copy reads the same from both sides, so
+    two records share an entry exactly when their formulations share code)."""
     if others is None:
         from crosscheck.solvers.registry import solvers_for
 
         others = solvers_for(solver.puzzle)
-    mine = footprint(solver)
-    theirs = set().union(*(footprint(other) for other in others if other.name != solver.name))
-    return frozenset(mine & theirs)
+    return frozenset().union(*(shared(solver, other) for other in others if other.name != solver.name))
 
 
 def pairs(solvers: list[Solver]) -> list[tuple[str, str, frozenset[str]]]:
     """Each pair of `solvers` (one puzzle's) and what the two share."""
-    return [(a.name, b.name, footprint(a) & footprint(b)) for a, b in combinations(solvers, 2)]
+    return [(a.name, b.name, shared(a, b)) for a, b in combinations(solvers, 2)]
 
 
 def independent_group(solvers: list[Solver]) -> list[str]:
     """The names of a largest group of `solvers` no two of which share anything (the
     first such group in the solvers' order; every subset is tried, largest first)."""
+    apart = {(a.name, b.name) for a, b in combinations(solvers, 2) if not shared(a, b)}
     for size in range(len(solvers), 0, -1):
         for group in combinations(solvers, size):
-            if all(not footprint(a) & footprint(b) for a, b in combinations(group, 2)):
+            if all((a.name, b.name) in apart for a, b in combinations(group, 2)):
                 return [solver.name for solver in group]
     return []
 
 
-def _write(footprints: dict[str, frozenset[str]], write: Callable[[str], object]) -> None:
-    lines = ['"""The built-in formulations\' footprints (generated: ``python -m crosscheck.solvers.sharing``).',
-             "", "See `crosscheck.solvers.sharing`; ``tests/test_sharing.py`` recomputes them and compares.", '"""',
-             "", "FOOTPRINTS: dict[str, frozenset[str]] = {"]
+def _write(footprints: dict[str, frozenset[str]], prints: dict[str, str | None], write: Callable[[str], object]) -> None:
+    lines = ['"""The built-in formulations\' footprints and their functions\' fingerprints (generated:',
+             "``python -m crosscheck.solvers.sharing``).", "",
+             "See `crosscheck.solvers.sharing` and `crosscheck.solvers.copies`; ``tests/test_sharing.py`` recomputes",
+             'them and compares.', '"""', "", "FOOTPRINTS: dict[str, frozenset[str]] = {"]
     for name, names in footprints.items():
         lines.append(f"    {name!r}: frozenset({{")
         lines += [f"        {entry!r}," for entry in sorted(names)]
         lines.append("    }),")
+    lines += ["}", "", "#: Qualified name -> fingerprint (None: too small to compare) of each function named above.",
+              "FINGERPRINTS: dict[str, str | None] = {"]
+    lines += [f"    {name!r}: {value!r}," for name, value in sorted(prints.items())]
     lines.append("}")
     write("\n".join(lines) + "\n")
 
@@ -497,6 +540,12 @@ def built_in_footprints() -> dict[str, frozenset[str]]:
     return {name: computed_footprint(solver) for name, solver in SOLVERS.items() if ORIGINS.get(name) == BUILT_IN}
 
 
+def built_in_fingerprints(footprints: dict[str, frozenset[str]]) -> dict[str, str | None]:
+    """The fingerprint of every function the built-in `footprints` name, computed now."""
+    return fingerprints(set().union(*footprints.values()))
+
+
 if __name__ == "__main__":
-    _write(built_in_footprints(), FOOTPRINTS_FILE.write_text)
+    computed = built_in_footprints()
+    _write(computed, built_in_fingerprints(computed), FOOTPRINTS_FILE.write_text)
     print(f"wrote {FOOTPRINTS_FILE}")
