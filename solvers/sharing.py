@@ -466,21 +466,30 @@ def footprint(solver: Solver, traced: bool = False) -> frozenset[str]:
     stored = _stored().get(solver.name)
     if stored is not None and type(solver).__module__.startswith(PACKAGE + "."):
         return stored
-    if traced:
-        return computed_footprint(solver)
-    names = static_footprint(type(solver))
-    return frozenset(names | lemmas_of(names))
+    names = computed_footprint(solver) if traced else static_footprint(type(solver))
+    return frozenset(names | lemmas_of(names | _copied(names)))
+
+
+def _copied(names: Iterable[str]) -> set[str]:
+    """The functions the built-in formulations run that one of `names` is a copy of (so
+    that a copy rests on the lemmas its original rests on)."""
+    prints = set(_printed(names).values())
+    return {name for name, value in _stored_prints().items() if value in prints}
+
+
+def _printed(names: Iterable[str]) -> dict[str, str]:
+    """The fingerprints of the substantial functions among `names`: stored for the
+    functions the built-in formulations run, computed for any other."""
+    stored, names = _stored_prints(), set(names)
+    found = {name: stored[name] for name in names if name in stored} | fingerprints(names - stored.keys())
+    return {name: value for name, value in found.items() if value is not None}
 
 
 @cache
 def printed(solver: Solver) -> dict[str, str]:
     """The fingerprints (`crosscheck.solvers.copies`) of the substantial functions of
-    `solver`'s footprint, by qualified name: stored for the functions the built-in
-    formulations run, computed for any other."""
-    names = footprint(solver)
-    stored = _stored_prints()
-    found = {name: stored[name] for name in names if name in stored} | fingerprints(names - stored.keys())
-    return {name: value for name, value in found.items() if value is not None}
+    `solver`'s footprint, by qualified name."""
+    return _printed(footprint(solver))
 
 
 def shared(first: Solver, second: Solver) -> frozenset[str]:

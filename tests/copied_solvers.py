@@ -94,4 +94,18 @@ class DelegatesByAttribute(Solver):
         return Answer(Status.UNSUPPORTED, message=str(self._rebuild(instance, [])))
 
 
-SOLVERS = [CopiesStart, RenamedBound, Delegates, DelegatesByAttribute]
+def canonical(labelled: tuple[int, ...], floors: int) -> tuple[int, ...]:
+    generators, chips = labelled[1::2], labelled[2::2]
+    return (labelled[0], *sorted(chip * floors + generator for chip, generator in zip(chips, generators, strict=True)))
+
+
+class CopiesCanonical(Solver):
+    """Pastes elevator-quotient's quotient state, which rests on the renaming lemma."""
+
+    name, puzzle, summary = "test-copies-canonical", "elevator", "a verbatim copy of canonical"
+
+    def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(canonical(start_state(instance), instance.floors)))
+
+
+SOLVERS = [CopiesStart, RenamedBound, Delegates, DelegatesByAttribute, CopiesCanonical]

@@ -8,7 +8,7 @@ from crosscheck.solvers import copies, sharing
 from crosscheck.solvers.elevator.quotient import QuotientProblem
 from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS
 from crosscheck.solvers.registry import get_solver
-from tests.copied_solvers import CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
+from tests.copied_solvers import CopiesCanonical, CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
 
 QUOTIENT = "crosscheck.solvers.elevator.quotient"
 COMMON = "crosscheck.solvers.elevator.common"
@@ -33,6 +33,14 @@ def test_a_trivial_function_alike_is_not_a_copy() -> None:
 def test_a_renamed_copy_shares_and_a_changed_one_does_not() -> None:
     shared = sharing.shared(get_solver("elevator-quotient"), RenamedBound())
     assert shared == {f"{COMMON}.crossing_bound = tests.copied_solvers.lower_bound (same code)"}
+
+
+def test_a_copy_rests_on_the_lemmas_of_its_original() -> None:
+    """elevator-cpsat runs none of quotient's code but rests on its renaming lemma: so
+    does a copy of quotient's `canonical`."""
+    lemma = "lemma: elevator: plans map to plans under renaming of elements"
+    assert lemma in sharing.footprint(CopiesCanonical())
+    assert lemma in sharing.shared(CopiesCanonical(), get_solver("elevator-cpsat"))
 
 
 def test_a_partial_in_a_module_global_is_followed() -> None:
