@@ -7,8 +7,11 @@ package and every top-level package (or module) that defines a loaded `Solver` c
 a plugin's own module counts, so a plugin subclass that runs its base's ``_solve``
 through ``super()``, or two plugin classes calling one helper of their module, share
 that code (`formulation_packages`).  Two formulations of one puzzle *share* the
-intersection of their footprints; their agreement is then one line of evidence, not
-two (`Solver.shares`).
+intersection of their footprints, and each pair of functions, one from each footprint,
+whose code is the same (a copy pasted elsewhere, verbatim or renamed: compared by
+fingerprint, `crosscheck.solvers.copies`), written ``a = b (same code)``; their agreement
+is then one line of evidence, not two (`shared`, `Solver.shares`).  A copy also rests on
+the lemmas of the code it copies.
 
 A footprint is the union of two derivations from the code:
 
@@ -42,11 +45,14 @@ A footprint is the union of two derivations from the code:
      a name built at run time is every function of the module or class ``receiver`` is,
      or every method of each class the receiver may hold (and their subclasses, as in
      item 2), and, where those may not be all, every method of every class item 3 looks
-     in (built-in names left out).
+     in (built-in names left out);
+  5. a ``functools.partial`` (or ``partialmethod``) a name or attribute resolves to (a
+     module global, a class attribute): the function it wraps, with ``self`` the class of
+     the object bound as its first argument, and the functions bound as its arguments.
 
   Still not seen statically: a module imported by a computed name
   (``importlib.import_module(table[puzzle])``), a function kept in a container or
-  attribute and called from there (``rules[kind](cell)``), a name looked up otherwise
+  set on an object and called from there (``rules[kind](cell)``), a name looked up otherwise
   than by ``getattr`` (``operator.attrgetter``, ``vars(x)[name]``), a subclass defined
   outside the modules item 3 looks in, a method of a class outside those modules called
   on an unknown receiver, and code outside the formulation packages;
@@ -54,9 +60,10 @@ A footprint is the union of two derivations from the code:
   formulation solves `corpus` (small instances of each puzzle, edge cases included:
   an unsafe elevator start, infeasible vaults, four robots, a deep burrow).
 
-The built-in formulations' footprints are computed ahead and stored in
-`crosscheck.solvers.footprints` (``tests/test_sharing.py`` recomputes and compares;
-regenerate with ``python -m crosscheck.solvers.sharing``).  A plugin's footprint is
+The built-in formulations' footprints, and the fingerprints of the functions they name,
+are computed ahead and stored in `crosscheck.solvers.footprints` (``tests/test_sharing.py``
+and ``tests/test_copies.py`` recompute and compare; regenerate with ``python -m
+crosscheck.solvers.sharing``).  A plugin's footprint is
 computed when asked, statically (cheap, runs nothing): run records and ``crosscheck
 list --shares`` read that one footprint, so they agree.  The trace is not run for a
 plugin there: a run would have to run every other plugin of its puzzle, and one that
