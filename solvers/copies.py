@@ -26,6 +26,7 @@ import hashlib
 import importlib
 import inspect
 from collections.abc import Iterable
+from contextlib import suppress
 from functools import cache
 from types import FunctionType, ModuleType
 
@@ -66,7 +67,9 @@ def unwrapped(value: object) -> object:
     if isinstance(value, property):
         value = value.fget
     value = getattr(value, "__func__", value)
-    value = inspect.unwrap(value) if callable(value) else value
+    if callable(value):
+        with suppress(ValueError):  # a wrapper loop (an object making up any attribute): left as it is
+            value = inspect.unwrap(value)
     return getattr(value, "py_func", value)
 
 
