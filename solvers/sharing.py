@@ -155,9 +155,10 @@ def _package_function(value: object, scope: frozenset[str]) -> bool:
 def _functions_of(value: object, owner: type | None, scope: frozenset[str]) -> Iterator[Reached]:
     """The functions of `scope` (`formulation_packages`) `value` stands for, each with the
     class its ``self`` is: itself (a function or method of `owner`), a property's getter, a
-    static or class method's function, a compiled function's Python source (numba's
-    ``py_func``: the tracer cannot see compiled code run), or every method of a class and
-    of its bases in `scope`."""
+    static or class method's function, the function a ``functools`` wrapper wraps
+    (``lru_cache``), a compiled function's Python source (numba's ``py_func``: the tracer
+    cannot see compiled code run), what a ``functools.partial`` runs
+    (`_partial_functions`), or every method of a class and of its bases in `scope`."""
     if isinstance(value, partial | partialmethod):
         yield from _partial_functions(value, owner, scope)
         return
