@@ -22,6 +22,7 @@ evidence of copying.
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import importlib
 import inspect
@@ -87,6 +88,7 @@ def fingerprint(function: FunctionType) -> str | None:
     found = definition(function)
     if found is None:
         return None
+    found = copy.deepcopy(found)  # `definition` is cached: the walk reads that tree
     tree = _Normalised(function, found).visit(found)
     statements = sum(isinstance(node, ast.stmt) for node in ast.walk(tree)) - 1
     nodes = sum(not isinstance(node, _CONTEXTS) for node in ast.walk(tree)) - 1

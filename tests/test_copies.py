@@ -9,6 +9,7 @@ from crosscheck.solvers.elevator.quotient import QuotientProblem
 from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS
 from crosscheck.solvers.registry import get_solver
 from tests.copied_solvers import CopiesCanonical, CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
+from tests.receiver_solvers import OwnRules
 
 QUOTIENT = "crosscheck.solvers.elevator.quotient"
 COMMON = "crosscheck.solvers.elevator.common"
@@ -52,6 +53,17 @@ def test_a_partial_in_a_module_global_is_followed() -> None:
 def test_a_partial_in_a_class_attribute_is_followed() -> None:
     assert f"{QUOTIENT}.labelled_plan" in sharing.static_footprint(DelegatesByAttribute)
     assert f"{QUOTIENT}.labelled_plan" in sharing.shared(DelegatesByAttribute(), get_solver("elevator-quotient"))
+
+
+def test_fingerprinting_leaves_the_walks_syntax_trees_alone() -> None:
+    """The walk reads each function's cached definition (annotations give receivers'
+    classes); a fingerprint normalises a copy of it (annotations dropped)."""
+    before = sharing.static_footprint(OwnRules)
+    for name in before:
+        function = copies.function_named(name)
+        assert function is not None
+        copies.fingerprint.__wrapped__(function)  # not cached: normalise even if done before
+    assert sharing.static_footprint(OwnRules) == before
 
 
 def test_stored_fingerprints_match_the_code() -> None:
