@@ -9,6 +9,8 @@ the forkserver and the runs included: this process is made their subreaper and w
 - ``solve``: ``crosscheck solve VAULT --solver keys-grid`` of a 3-cell vault (one trivial run);
 - ``solve-default``: the same with every default solver of the vault (no target: CP-SAT and Fast
   Downward start their own machinery);
+- ``list-shares``: ``crosscheck list --shares`` (footprints and fingerprints compared for every
+  pair of formulations of each puzzle; the built-in ones' are stored);
 - ``compare`` and ``hunt`` per run: the extra seconds one more run costs, from a comparison of
   ``--runs`` trivial vaults against one of a single vault (``--jobs 1``, ``--solver keys-grid``),
   and a hunt judging ``--runs`` vaults against one judging one (``--examples``); their fixed part
@@ -111,6 +113,7 @@ def main(argv: list[str] | None = None) -> None:
             "--help": lambda: ["--help"],
             "solve": lambda: ["solve", str(vault), "--solver", "keys-grid"],
             "solve-default": lambda: ["solve", str(vault)],
+            "list-shares": lambda: ["list", "--shares"],
             "compare-1": lambda: [*compare, str(vault), "--out", out() + ".jsonl"],
             f"compare-{args.runs}": lambda: [*compare, str(many), "--out", out() + ".jsonl"],
             "hunt-1": lambda: [*hunt, "--examples", "1", "--out", out()],

@@ -7,8 +7,11 @@ package and every top-level package (or module) that defines a loaded `Solver` c
 a plugin's own module counts, so a plugin subclass that runs its base's ``_solve``
 through ``super()``, or two plugin classes calling one helper of their module, share
 that code (`formulation_packages`).  Two formulations of one puzzle *share* the
-intersection of their footprints; their agreement is then one line of evidence, not
-two (`Solver.shares`).
+intersection of their footprints, and each pair of functions, one from each footprint,
+whose code is the same (a copy pasted elsewhere, verbatim or renamed: compared by
+fingerprint, `crosscheck.solvers.copies`), written ``a = b (same code)``; their agreement
+is then one line of evidence, not two (`shared`, `Solver.shares`).  A copy also rests on
+the lemmas of the code it copies.
 
 A footprint is the union of two derivations from the code:
 
@@ -42,11 +45,14 @@ A footprint is the union of two derivations from the code:
      a name built at run time is every function of the module or class ``receiver`` is,
      or every method of each class the receiver may hold (and their subclasses, as in
      item 2), and, where those may not be all, every method of every class item 3 looks
-     in (built-in names left out).
+     in (built-in names left out);
+  5. a ``functools.partial`` (or ``partialmethod``) a name or attribute resolves to (a
+     module global, a class attribute): the function it wraps, with ``self`` the class of
+     the object bound as its first argument, and the functions bound as its arguments.
 
   Still not seen statically: a module imported by a computed name
   (``importlib.import_module(table[puzzle])``), a function kept in a container or
-  attribute and called from there (``rules[kind](cell)``), a name looked up otherwise
+  set on an object and called from there (``rules[kind](cell)``), a name looked up otherwise
   than by ``getattr`` (``operator.attrgetter``, ``vars(x)[name]``), a subclass defined
   outside the modules item 3 looks in, a method of a class outside those modules called
   on an unknown receiver, and code outside the formulation packages;
@@ -54,9 +60,10 @@ A footprint is the union of two derivations from the code:
   formulation solves `corpus` (small instances of each puzzle, edge cases included:
   an unsafe elevator start, infeasible vaults, four robots, a deep burrow).
 
-The built-in formulations' footprints are computed ahead and stored in
-`crosscheck.solvers.footprints` (``tests/test_sharing.py`` recomputes and compares;
-regenerate with ``python -m crosscheck.solvers.sharing``).  A plugin's footprint is
+The built-in formulations' footprints, and the fingerprints of the functions they name,
+are computed ahead and stored in `crosscheck.solvers.footprints` (``tests/test_sharing.py``
+and ``tests/test_copies.py`` recompute and compare; regenerate with ``python -m
+crosscheck.solvers.sharing``).  A plugin's footprint is
 computed when asked, statically (cheap, runs nothing): run records and ``crosscheck
 list --shares`` read that one footprint, so they agree.  The trace is not run for a
 plugin there: a run would have to run every other plugin of its puzzle, and one that
@@ -73,7 +80,7 @@ import inspect
 import pkgutil
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache
+from functools import cache, partial, partialmethod
 from itertools import combinations
 from pathlib import Path
 from types import CodeType, FrameType, FunctionType, ModuleType
@@ -82,6 +89,7 @@ from typing import Any
 from crosscheck.models import amphipods, elevator, keys
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.considered import Considered
+from crosscheck.solvers.copies import fingerprints, same_code, unwrapped
 from crosscheck.solvers.receivers import Receivers, definition
 from crosscheck.solvers.trusted import is_trusted, lemmas_of
 
@@ -147,13 +155,14 @@ def _package_function(value: object, scope: frozenset[str]) -> bool:
 def _functions_of(value: object, owner: type | None, scope: frozenset[str]) -> Iterator[Reached]:
     """The functions of `scope` (`formulation_packages`) `value` stands for, each with the
     class its ``self`` is: itself (a function or method of `owner`), a property's getter, a
-    static or class method's function, a compiled function's Python source (numba's
-    ``py_func``: the tracer cannot see compiled code run), or every method of a class and
-    of its bases in `scope`."""
-    if isinstance(value, property):
-        value = value.fget
-    value = getattr(value, "__func__", value)
-    value = getattr(value, "py_func", value)
+    static or class method's function, the function a ``functools`` wrapper wraps
+    (``lru_cache``), a compiled function's Python source (numba's ``py_func``: the tracer
+    cannot see compiled code run), what a ``functools.partial`` runs
+    (`_partial_functions`), or every method of a class and of its bases in `scope`."""
+    if isinstance(value, partial | partialmethod):
+        yield from _partial_functions(value, owner, scope)
+        return
+    value = unwrapped(value)
     if isinstance(value, FunctionType) and _package_function(value, scope):
         yield value, owner
     elif isinstance(value, type) and _in_scope(value, scope):
@@ -161,6 +170,21 @@ def _functions_of(value: object, owner: type | None, scope: frozenset[str]) -> I
             if _in_scope(base, scope):
                 for name in vars(base):
                     yield from _functions_of(inspect.getattr_static(value, name, None), value, scope)
+
+
+def _partial_functions(value: partial[Any] | partialmethod[Any], owner: type | None,
+                       scope: frozenset[str]) -> Iterator[Reached]:
+    """The functions of `scope` a ``functools.partial`` (or ``partialmethod``) may run: the
+    function it wraps, with ``self`` the class of the object bound as its first argument
+    (``partial(Search._solve, Search())``) if that is one of `scope`, and the functions
+    and classes bound as its arguments (run by the function, most likely)."""
+    arguments = [*value.args, *value.keywords.values()]
+    first = arguments[0] if isinstance(value, partial) and value.args else None
+    if first is not None and not isinstance(first, type | FunctionType) and _in_scope(type(first), scope):
+        owner = type(first)
+    yield from _functions_of(value.func, owner, scope)
+    for argument in arguments:
+        yield from _functions_of(argument, None, scope)
 
 
 def qualified(function: FunctionType) -> str:
@@ -436,6 +460,12 @@ def _stored() -> dict[str, frozenset[str]]:
     return FOOTPRINTS
 
 
+def _stored_prints() -> dict[str, str | None]:
+    from crosscheck.solvers.footprints import FINGERPRINTS
+
+    return FINGERPRINTS
+
+
 @cache
 def footprint(solver: Solver, traced: bool = False) -> frozenset[str]:
     """`solver`'s footprint: stored for a built-in formulation; for any other, the static
@@ -444,47 +474,77 @@ def footprint(solver: Solver, traced: bool = False) -> frozenset[str]:
     stored = _stored().get(solver.name)
     if stored is not None and type(solver).__module__.startswith(PACKAGE + "."):
         return stored
-    if traced:
-        return computed_footprint(solver)
-    names = static_footprint(type(solver))
-    return frozenset(names | lemmas_of(names))
+    names = computed_footprint(solver) if traced else static_footprint(type(solver))
+    return frozenset(names | lemmas_of(names | _copied(names)))
+
+
+def _copied(names: Iterable[str]) -> set[str]:
+    """The functions the built-in formulations run that one of `names` is a copy of (so
+    that a copy rests on the lemmas its original rests on)."""
+    prints = set(_printed(names).values())
+    return {name for name, value in _stored_prints().items() if value in prints}
+
+
+def _printed(names: Iterable[str]) -> dict[str, str]:
+    """The fingerprints of the substantial functions among `names`: stored for the
+    functions the built-in formulations run, computed for any other."""
+    stored, names = _stored_prints(), set(names)
+    found = {name: stored[name] for name in names if name in stored} | fingerprints(names - stored.keys())
+    return {name: value for name, value in found.items() if value is not None}
+
+
+@cache
+def printed(solver: Solver) -> dict[str, str]:
+    """The fingerprints (`crosscheck.solvers.copies`) of the substantial functions of
+    `solver`'s footprint, by qualified name."""
+    return _printed(footprint(solver))
+
+
+def shared(first: Solver, second: Solver) -> frozenset[str]:
+    """What two formulations both run: the names in both footprints, and ``a = b (same
+    code)`` for a function of each with one fingerprint, a copy (`crosscheck.solvers.copies`)."""
+    return frozenset(footprint(first) & footprint(second)) | same_code(printed(first), printed(second))
 
 
 def shares(solver: Solver, others: list[Solver] | None = None) -> frozenset[str]:
     """What `solver` runs that another formulation of its puzzle (the registered ones, or
-    `others`) runs too."""
+    `others`) runs too (`shared`: an entry for a copy reads the same from both sides, so
+    two records share an entry exactly when their formulations share code)."""
     if others is None:
         from crosscheck.solvers.registry import solvers_for
 
         others = solvers_for(solver.puzzle)
-    mine = footprint(solver)
-    theirs = set().union(*(footprint(other) for other in others if other.name != solver.name))
-    return frozenset(mine & theirs)
+    return frozenset().union(*(shared(solver, other) for other in others if other.name != solver.name))
 
 
 def pairs(solvers: list[Solver]) -> list[tuple[str, str, frozenset[str]]]:
     """Each pair of `solvers` (one puzzle's) and what the two share."""
-    return [(a.name, b.name, footprint(a) & footprint(b)) for a, b in combinations(solvers, 2)]
+    return [(a.name, b.name, shared(a, b)) for a, b in combinations(solvers, 2)]
 
 
 def independent_group(solvers: list[Solver]) -> list[str]:
     """The names of a largest group of `solvers` no two of which share anything (the
     first such group in the solvers' order; every subset is tried, largest first)."""
+    apart = {(a.name, b.name) for a, b in combinations(solvers, 2) if not shared(a, b)}
     for size in range(len(solvers), 0, -1):
         for group in combinations(solvers, size):
-            if all(not footprint(a) & footprint(b) for a, b in combinations(group, 2)):
+            if all((a.name, b.name) in apart for a, b in combinations(group, 2)):
                 return [solver.name for solver in group]
     return []
 
 
-def _write(footprints: dict[str, frozenset[str]], write: Callable[[str], object]) -> None:
-    lines = ['"""The built-in formulations\' footprints (generated: ``python -m crosscheck.solvers.sharing``).',
-             "", "See `crosscheck.solvers.sharing`; ``tests/test_sharing.py`` recomputes them and compares.", '"""',
-             "", "FOOTPRINTS: dict[str, frozenset[str]] = {"]
+def _write(footprints: dict[str, frozenset[str]], prints: dict[str, str | None], write: Callable[[str], object]) -> None:
+    lines = ['"""The built-in formulations\' footprints and their functions\' fingerprints (generated:',
+             "``python -m crosscheck.solvers.sharing``).", "",
+             "See `crosscheck.solvers.sharing` and `crosscheck.solvers.copies`; ``tests/test_sharing.py`` recomputes",
+             'them and compares.', '"""', "", "FOOTPRINTS: dict[str, frozenset[str]] = {"]
     for name, names in footprints.items():
         lines.append(f"    {name!r}: frozenset({{")
         lines += [f"        {entry!r}," for entry in sorted(names)]
         lines.append("    }),")
+    lines += ["}", "", "#: Qualified name -> fingerprint (None: too small to compare) of each function named above.",
+              "FINGERPRINTS: dict[str, str | None] = {"]
+    lines += [f"    {name!r}: {value!r}," for name, value in sorted(prints.items())]
     lines.append("}")
     write("\n".join(lines) + "\n")
 
@@ -497,6 +557,12 @@ def built_in_footprints() -> dict[str, frozenset[str]]:
     return {name: computed_footprint(solver) for name, solver in SOLVERS.items() if ORIGINS.get(name) == BUILT_IN}
 
 
+def built_in_fingerprints(footprints: dict[str, frozenset[str]]) -> dict[str, str | None]:
+    """The fingerprint of every function the built-in `footprints` name, computed now."""
+    return fingerprints(set().union(*footprints.values()))
+
+
 if __name__ == "__main__":
-    _write(built_in_footprints(), FOOTPRINTS_FILE.write_text)
+    computed = built_in_footprints()
+    _write(computed, built_in_fingerprints(computed), FOOTPRINTS_FILE.write_text)
     print(f"wrote {FOOTPRINTS_FILE}")

@@ -1,0 +1,177 @@
+"""Functions compared by content: a copy of a function is the function, wherever it lives.
+
+`crosscheck.solvers.sharing` compares footprints by qualified name; a formulation that
+pastes another's code into its own module runs the same code under other names.  So each
+function also gets a *fingerprint*: a hash of its definition's syntax tree, normalised so
+that a verbatim copy in another module, or one renamed, hashes alike:
+
+- positions, comments, docstrings and annotations are left out (none changes what runs);
+- the function's own name is left out, and its parameters and local names are numbered in
+  order of appearance (a copy may rename them);
+- ``module.name`` (through any chain of modules: ``q.labelled_plan``,
+  ``crosscheck.models.elevator.all_safe``) becomes the plain ``name``, as a copy that
+  pastes the helpers it calls next to it writes it;
+- other names (globals, builtins, attributes) stay as they are: a copy that renames the
+  helpers it calls, or changes any expression, is different code.
+
+A function is compared only if it is *substantial* (`MIN_STATEMENTS` statements or
+`MIN_NODES` syntax nodes, after normalising): ``return self.start`` in two modules is no
+evidence of copying.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+import importlib
+import inspect
+from collections.abc import Iterable
+from contextlib import suppress
+from functools import cache
+from types import FunctionType, ModuleType
+
+from crosscheck.solvers.receivers import definition
+
+#: A function with fewer statements than this (its own definition not counted) and fewer
+#: syntax nodes than `MIN_NODES` is too small to count as a copy when it matches.
+MIN_STATEMENTS = 3
+#: Syntax nodes (expression contexts such as ``Load`` not counted) that make a function
+#: substantial whatever its statements: ``return all(rule(x, y) for y in ys)`` has 14.
+MIN_NODES = 12
+#: Nodes not counted in a function's size.
+_CONTEXTS = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
+
+
+def function_named(qualified: str) -> FunctionType | None:
+    """The function or method a qualified name (``module.Class.method``, as footprints
+    hold them) names, unwrapped as `crosscheck.solvers.sharing` does (a property's getter,
+    a static or class method's function, numba's ``py_func``); None when it names none."""
+    parts = qualified.split(".")
+    for split in range(len(parts) - 1, 0, -1):
+        module = _imported(".".join(parts[:split]))
+        if module is not None:
+            break
+    else:
+        return None
+    value: object = module
+    for part in parts[split:]:
+        value = unwrapped(inspect.getattr_static(value, part, None))
+    return value if isinstance(value, FunctionType) else None
+
+
+def unwrapped(value: object) -> object:
+    """The Python function `value` runs, where it stands for one: a property's getter, a
+    static or class method's function, the function a ``functools`` wrapper wraps
+    (``lru_cache``, ``wraps``), a compiled function's source (numba's ``py_func``); else
+    `value` itself."""
+    if isinstance(value, property):
+        value = value.fget
+    value = getattr(value, "__func__", value)
+    if callable(value):
+        with suppress(ValueError):  # a wrapper loop (an object making up any attribute): left as it is
+            value = inspect.unwrap(value)
+    return getattr(value, "py_func", value)
+
+
+def _imported(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+@cache
+def fingerprint(function: FunctionType) -> str | None:
+    """`function`'s fingerprint (see the module docstring); None when its source is not
+    available or it is not substantial."""
+    found = definition(function)
+    if found is None:
+        return None
+    found = copy.deepcopy(found)  # `definition` is cached: the walk reads that tree
+    tree = _Normalised(function, found).visit(found)
+    statements = sum(isinstance(node, ast.stmt) for node in ast.walk(tree)) - 1
+    nodes = sum(not isinstance(node, _CONTEXTS) for node in ast.walk(tree)) - 1
+    if statements < MIN_STATEMENTS and nodes < MIN_NODES:
+        return None
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()[:24]
+
+
+def fingerprints(names: Iterable[str]) -> dict[str, str | None]:
+    """The fingerprint of each of the qualified `names` that names a function (None for one
+    not substantial); names of no function (``lemma: ...``) left out."""
+    found = {name: function_named(name) for name in names if not name.startswith("lemma: ")}
+    return {name: fingerprint(function) for name, function in found.items() if function is not None}
+
+
+def same_code(mine: dict[str, str], theirs: dict[str, str]) -> frozenset[str]:
+    """``a = b (same code)`` for each function `a` of one footprint and `b` of the other
+    (each footprint given as qualified name -> fingerprint, substantial functions only)
+    with one fingerprint, neither name being in both (such a name is shared anyway); the
+    two names in sorted order, so that the entry reads the same from either side."""
+    by_print: dict[str, list[str]] = {}
+    for name, value in theirs.items():
+        if name not in mine:
+            by_print.setdefault(value, []).append(name)
+    return frozenset(" = ".join(sorted((name, other))) + " (same code)"
+                     for name, value in mine.items() if name not in theirs for other in by_print.get(value, []))
+
+
+class _Normalised(ast.NodeTransformer):
+    """Rewrites a function's definition as `fingerprint` compares it (module docstring)."""
+
+    def __init__(self, function: FunctionType, tree: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.namespace = function.__globals__
+        self.top = tree
+        self.locals: dict[str, str] = {}
+        for node in ast.walk(tree):  # numbered in a fixed order of the tree: alike for alike trees
+            for name in _binds(node):
+                self.locals.setdefault(name, f"_{len(self.locals)}")
+
+    def _def(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> ast.AST:
+        if not isinstance(node, ast.Lambda):
+            node.name = "" if node is self.top else self.locals.get(node.name, node.name)
+            node.returns = None
+            if node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant) \
+                    and isinstance(node.body[0].value.value, str):
+                node.body = node.body[1:] or [ast.Pass()]
+        return self.generic_visit(node)
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _def
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        return ast.arg(arg=self.locals.get(node.arg, node.arg))
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        node.annotation = ast.Constant(value=None)
+        return self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Name(id=self.locals.get(node.id, node.id), ctx=node.ctx)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(_lookup(node.value, self.namespace, self.locals), ModuleType):
+            return ast.Name(id=node.attr, ctx=node.ctx)
+        return self.generic_visit(node)
+
+
+def _binds(node: ast.AST) -> list[str]:
+    """The local names `node` binds: a parameter, a name assigned or deleted, a nested
+    function's or class's name."""
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+        return [node.id]
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    return []
+
+
+def _lookup(node: ast.expr, namespace: dict[str, object], local: dict[str, str]) -> object:
+    """The module a name or attribute chain denotes in `namespace` (None for a local name)."""
+    if isinstance(node, ast.Name):
+        return None if node.id in local else namespace.get(node.id)
+    if isinstance(node, ast.Attribute):
+        base = _lookup(node.value, namespace, local)
+        return getattr(base, node.attr, None) if isinstance(base, ModuleType) else None
+    return None
