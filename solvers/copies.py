@@ -37,8 +37,10 @@ from crosscheck.solvers.receivers import definition
 #: syntax nodes than `MIN_NODES` is too small to count as a copy when it matches.
 MIN_STATEMENTS = 3
 #: Syntax nodes (expression contexts such as ``Load`` not counted) that make a function
-#: substantial whatever its statements: ``return all(rule(x, y) for y in ys)`` has 14.
-MIN_NODES = 12
+#: substantial whatever its statements.  An honest one-liner written from the rules can
+#: match a built-in's node for node (``return cell.lower() if "A" <= cell <= "Z" else None``
+#: is `crosscheck.models.keys.door_key`, about 15), so one expression must be long to count.
+MIN_NODES = 30
 #: Nodes not counted in a function's size.
 _CONTEXTS = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 
@@ -94,7 +96,21 @@ def fingerprint(function: FunctionType) -> str | None:
     nodes = sum(not isinstance(node, _CONTEXTS) for node in ast.walk(tree)) - 1
     if statements < MIN_STATEMENTS and nodes < MIN_NODES:
         return None
-    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()[:24]
+    return hashlib.sha256(_serialised(tree).encode()).hexdigest()[:24]
+
+
+def _serialised(node: object) -> str:
+    """The normalised tree as text that every Python from 3.11 on writes alike, for stored
+    fingerprints to hold on all of them (``ast.dump`` does not: 3.12 adds an empty
+    ``type_params``, 3.13 leaves out empty fields): each node's class and fields, fields that
+    are None or empty left out, ``type_params`` too."""
+    if isinstance(node, ast.AST):
+        fields = [f"{name}={_serialised(value)}" for name, value in ast.iter_fields(node)
+                  if name != "type_params" and value is not None and value != []]
+        return f"{type(node).__name__}({', '.join(fields)})"
+    if isinstance(node, list):
+        return f"[{', '.join(_serialised(item) for item in node)}]"
+    return repr(node)
 
 
 def fingerprints(names: Iterable[str]) -> dict[str, str | None]:

@@ -4,6 +4,7 @@ and a ``functools.partial`` kept in a global or a class attribute is followed.""
 
 from __future__ import annotations
 
+from crosscheck.models.keys import door_key
 from crosscheck.solvers import copies, sharing
 from crosscheck.solvers.elevator.quotient import QuotientProblem
 from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS
@@ -29,6 +30,16 @@ def test_a_trivial_function_alike_is_not_a_copy() -> None:
     assert copies.fingerprint(_Ends.is_goal) is None
     assert copies.fingerprint(QuotientProblem.is_goal) is None
     assert copies.fingerprint(_Ends.__init__) is None
+
+
+def _key_for(cell: str) -> str | None:
+    """Written from the rules, not copied: it reads as `crosscheck.models.keys.door_key` does."""
+    return cell.lower() if "A" <= cell <= "Z" else None
+
+
+def test_an_honest_one_liner_that_reads_as_a_built_in_is_not_a_copy() -> None:
+    """One short expression is how anyone writes a rule: matching one is no evidence."""
+    assert copies.fingerprint(_key_for) is None and copies.fingerprint(door_key) is None
 
 
 def test_a_renamed_copy_shares_and_a_changed_one_does_not() -> None:
