@@ -89,20 +89,42 @@ def imported_names(module: str, path: Path) -> set[str]:
 
 def import_closure(module: str, package: str) -> dict[str, Path]:
     """`module` and the modules of `package` its source imports, transitively (module doc),
-    each with its source file."""
+    each with its source file.  When `package` is a plain top-level module (a script's
+    ``flat.py``, not a package), the top-level modules beside its file count as its package:
+    ``import flathelp`` of a sibling ``flathelp.py`` is its own code."""
+    siblings = _sibling_folder(package)
     closure: dict[str, Path] = {}
     waiting = [module]
     while waiting:
         name = waiting.pop()
-        if name in closure or not (name == package or name.startswith(package + ".")):
+        inside = name == package or name.startswith(package + ".")
+        if name in closure or not (inside or siblings is not None and name and "." not in name):
             continue
         path = source_file(name)
-        if path is None:
-            continue  # `from m import x` where x is not a module, or a module without source
+        if path is None or not inside and path.parent != siblings:
+            continue  # `from m import x` where x is not a module, a module without source, not a sibling
         closure[name] = path
         waiting.extend(imported_names(name, path))
         waiting.append(name.rpartition(".")[0])  # importing a module runs its packages' __init__ first
     return closure
+
+
+def imported_or_none(name: str) -> ModuleType | None:
+    """Module `name`, imported now; None when it cannot be (an optional accelerator whose
+    dependency is missing, behind ``try: ... except ImportError``): the formulation cannot
+    run its code here either."""
+    try:
+        return importlib.import_module(name)
+    except Exception:  # whatever its import raises, it adds no class to look in
+        return None
+
+
+def _sibling_folder(package: str) -> Path | None:
+    """The folder of `package` when it is a plain top-level module (module doc), else None."""
+    if "." in package:
+        return None
+    path = source_file(package)
+    return None if path is None or path.name == "__init__.py" else path.parent
 
 
 class Considered:
@@ -117,8 +139,9 @@ class Considered:
     @classmethod
     def of(cls, solver_module: str, puzzle: str) -> Considered:
         """The modules a formulation of `puzzle` defined in `solver_module` has."""
-        names = [f"{PACKAGE}.models.{puzzle}", *sorted(import_closure(solver_module, home_package(solver_module)))]
-        return cls([importlib.import_module(name) for name in dict.fromkeys(names)])
+        closure = sorted(import_closure(solver_module, home_package(solver_module)))
+        model = importlib.import_module(f"{PACKAGE}.models.{puzzle}")
+        return cls([model, *(module for name in closure if (module := imported_or_none(name)) is not None)])
 
     def classes(self) -> Iterator[type]:
         """The classes, but protocols, defined in these modules."""

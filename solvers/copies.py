@@ -24,13 +24,13 @@ from __future__ import annotations
 import ast
 import copy
 import hashlib
-import importlib
 import inspect
 from collections.abc import Iterable
 from contextlib import suppress
 from functools import cache
 from types import FunctionType, ModuleType
 
+from crosscheck.solvers.considered import imported_or_none
 from crosscheck.solvers.receivers import definition
 
 #: A function with fewer statements than this (its own definition not counted) and fewer
@@ -51,7 +51,7 @@ def function_named(qualified: str) -> FunctionType | None:
     a static or class method's function, numba's ``py_func``); None when it names none."""
     parts = qualified.split(".")
     for split in range(len(parts) - 1, 0, -1):
-        module = _imported(".".join(parts[:split]))
+        module = imported_or_none(".".join(parts[:split]))
         if module is not None:
             break
     else:
@@ -74,13 +74,6 @@ def unwrapped(value: object) -> object:
         with suppress(ValueError):  # a wrapper loop (an object making up any attribute): left as it is
             value = inspect.unwrap(value)
     return getattr(value, "py_func", value)
-
-
-def _imported(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
 
 
 @cache

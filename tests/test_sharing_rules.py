@@ -6,13 +6,14 @@ tests/footprint_plugin/)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from crosscheck.solvers import sharing
-from tests.footprint_plugin.entry import AsksTheBase, ComputesItsRule, NamesItsRule
+from crosscheck.solvers import considered, sharing
+from tests.footprint_plugin.entry import AsksAnything, AsksTheBase, ComputesItsRule, NamesItsRule
 
 ROOT = Path(__file__).resolve().parent.parent
 LATE = "tests.footprint_plugin.unloaded._Late.settle_rule"
@@ -73,7 +74,8 @@ def test_the_import_closure_is_read_from_the_files_without_importing() -> None:
               "print(json.dumps([sorted(found), 'tests.footprint_plugin.unloaded' in sys.modules]))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
     found, loaded = json.loads(done.stdout)
-    assert found == ["tests", "tests.footprint_plugin", "tests.footprint_plugin.entry", "tests.footprint_plugin.unloaded"]
+    assert found == ["tests", "tests.footprint_plugin", "tests.footprint_plugin.accelerated",
+                     "tests.footprint_plugin.entry", "tests.footprint_plugin.unloaded"]
     assert not loaded
 
 
@@ -90,3 +92,24 @@ def test_footprint_parses_wait_for_each_other() -> None:
         assert waiting.is_alive() and not parsed
     waiting.join()
     assert len(parsed) == 1
+
+
+def test_a_module_that_cannot_be_imported_here_is_left_out_not_fatal() -> None:
+    """`entry` imports an optional accelerator behind ``try``; its dependency is missing, so
+    the footprint is worked out without it (it raised ModuleNotFoundError, and every run of
+    such a plugin was an error)."""
+    assert "tests.footprint_plugin.accelerated" in considered.import_closure("tests.footprint_plugin.entry", "tests")
+    assert LATE in sharing.static_footprint(AsksAnything)
+
+
+def test_a_plain_modules_siblings_that_it_imports_are_its_own_code(tmp_path: Path) -> None:
+    """A script's ``flat.py`` importing ``flathelp.py`` beside it: the helper is its code (for
+    rule 2 and for the digest of its version); a standard module it imports is not."""
+    (tmp_path / "flat.py").write_text("import os\nimport flathelp\n")
+    (tmp_path / "flathelp.py").write_text("def rule() -> bool:\n    return True\n")
+    (tmp_path / "unused.py").write_text("")
+    script = ("import json; from crosscheck.solvers.considered import import_closure; "
+              "print(json.dumps(sorted(import_closure('flat', 'flat'))))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert json.loads(done.stdout) == ["flat", "flathelp"]

@@ -18,6 +18,11 @@ from __future__ import annotations
 from crosscheck.models.keys import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 
+try:  # an optional accelerator, as plugins have them: its dependency is not installed here
+    from tests.footprint_plugin import accelerated
+except ImportError:
+    accelerated = None  # type: ignore[assignment]
+
 
 def late() -> object:
     """An object of a class whose module is imported only when this runs (not called here:
