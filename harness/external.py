@@ -16,7 +16,9 @@ What the program prints on standard output (exiting with status 0) is read as it
   its claimed optimum; a plan without an integer claims its own cost as the optimum.
   Output with two integers or more outside the plan line and no ``optimum:`` line (a log
   line after the answer, ``Part 1: 31``) is ambiguous and refused (an ``error`` run saying
-  so), never read by guessing which one is meant.
+  so), never read by guessing which one is meant; so is output whose explicit claims
+  contradict each other (``unsupported`` beside any other, ``infeasible`` beside a plan or
+  an ``optimum:`` line).
 
 Whatever it prints is a claim, never a proof: the verdicts flag it when a checked
 plan or another solver's proven bound contradicts it, and it never contradicts
@@ -109,10 +111,30 @@ def run_external(name: str, command: str, instance_text: str, deadline: Deadline
     return read_claim(done.stdout, program)
 
 
+def _conflicting(lines: list[str]) -> str:
+    """The explicit claims of `lines` that contradict each other, in words (``'infeasible'
+    on line 2, 'optimum: 13' on line 1``), or "" when they do not: a line ``unsupported``
+    with any other, or ``infeasible`` with a plan or an ``optimum:`` line.  Plain integers
+    are no explicit claim (beside ``infeasible`` they are read as a log's)."""
+    kinds: dict[str, list[int]] = {}
+    for number, line in enumerate(lines, 1):
+        text = line.strip().lower()
+        kind = (text if text in (UNSUPPORTED_LINE, INFEASIBLE_LINE) else PLAN_PREFIX if text.startswith(PLAN_PREFIX)
+                else "optimum:" if OPTIMUM_LINE.match(line) else None)
+        if kind is not None:
+            kinds.setdefault(kind, []).append(number)
+    clash = len(kinds) > 1 and (UNSUPPORTED_LINE in kinds or INFEASIBLE_LINE in kinds)
+    return ", ".join(f"'{kind}' on line {numbers[0]}" for kind, numbers in kinds.items()) if clash else ""
+
+
 def read_claim(output: str, program: str) -> Claim:
     """The claim in a program's standard output (see the module docstring); `program` names
     it in messages.  Output that does not say one thing is refused with why, never guessed at."""
     lines = output.splitlines()
+    conflict = _conflicting(lines)
+    if conflict:
+        return Claim(None, False, f"{program} printed claims that contradict each other ({conflict}), so its claim "
+                                  "is ambiguous: print one of them")
     if any(line.strip().lower() == UNSUPPORTED_LINE for line in lines):
         return Claim(None, False, f"{program} declined the instance (printed '{UNSUPPORTED_LINE}')", unsupported=True)
     if any(line.strip().lower() == INFEASIBLE_LINE for line in lines):

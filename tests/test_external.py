@@ -34,6 +34,18 @@ def test_two_integers_are_ambiguous_and_refused_not_guessed() -> None:
 
 
 
+def test_claims_that_contradict_each_other_are_refused() -> None:
+    """``optimum: 13`` then ``infeasible`` was read as infeasible, the optimum ignored unsaid."""
+    for output in ("optimum: 13\ninfeasible\n", 'infeasible\nplan: []\n', "unsupported\n7\noptimum: 7\n"):
+        claim = read_claim(output, "mine")
+        assert not (claim.infeasible or claim.unsupported) and claim.cost is None and claim.plan is None, output
+        assert claim.message.startswith("mine printed claims that contradict each other ("), claim.message
+    assert read_claim("optimum: 13\ninfeasible\n", "mine").message == (
+        "mine printed claims that contradict each other ('optimum:' on line 1, 'infeasible' on line 2), so its "
+        "claim is ambiguous: print one of them")
+    assert read_claim("expanded 1234 states\ninfeasible\n", "mine").infeasible  # a log's integer is no claim
+
+
 def test_infeasible_is_a_claim_and_bad_output_says_why() -> None:
     assert read_claim("searching...\nInfeasible\n", "mine").infeasible
     nothing = read_claim("no idea\n", "mine").message
