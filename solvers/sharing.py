@@ -562,7 +562,19 @@ def built_in_fingerprints(footprints: dict[str, frozenset[str]]) -> dict[str, st
     return fingerprints(set().union(*footprints.values()))
 
 
+def unable_here() -> list[str]:
+    """The built-ins that cannot run here, with why (an extra not installed): traced on this
+    machine, their footprints would miss what they run."""
+    from crosscheck.solvers.registry import BUILT_IN, ORIGINS, SOLVERS, load_all
+
+    load_all()
+    return [f"{name}: {why}" for name, solver in SOLVERS.items()
+            if ORIGINS.get(name) == BUILT_IN and (why := solver.unavailable()) is not None]
+
+
 if __name__ == "__main__":
+    if missing := unable_here():  # a footprints.py written so would lose their traced entries
+        raise SystemExit("not written: some built-ins cannot run here (install every extra):\n" + "\n".join(missing))
     computed = built_in_footprints()
     _write(computed, built_in_fingerprints(computed), FOOTPRINTS_FILE.write_text)
     print(f"wrote {FOOTPRINTS_FILE}")

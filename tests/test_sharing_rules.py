@@ -12,6 +12,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from crosscheck.solvers import considered, sharing
 from tests.footprint_plugin.entry import AsksAnything, AsksTheBase, ComputesItsRule, NamesItsRule
 
@@ -113,3 +115,12 @@ def test_a_plain_modules_siblings_that_it_imports_are_its_own_code(tmp_path: Pat
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert json.loads(done.stdout) == ["flat", "flathelp"]
+
+
+def test_footprints_are_not_regenerated_where_a_built_in_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Traced without its planner, keys-fd's stored footprint lost entries (it happened once):
+    the generator names what cannot run instead of writing."""
+    from crosscheck.solvers.planner.fd import FastDownward
+
+    monkeypatch.setattr(FastDownward, "unavailable", lambda self: "planner missing")
+    assert {line.split(":")[0] for line in sharing.unable_here()} >= {"keys-fd", "elevator-fd", "amphipods-fd"}
