@@ -119,12 +119,19 @@ def imported_or_none(name: str) -> ModuleType | None:
         return None
 
 
+#: Folders where the modules beside a plain module are other distributions, not its helpers.
+_INSTALLED = ("site-packages", "dist-packages")
+
+
 def _sibling_folder(package: str) -> Path | None:
-    """The folder of `package` when it is a plain top-level module (module doc), else None."""
+    """The folder of `package` when it is a plain top-level module (module doc) outside an
+    installation folder (there its neighbours are other distributions), else None."""
     if "." in package:
         return None
     path = source_file(package)
-    return None if path is None or path.name == "__init__.py" else path.parent
+    if path is None or path.name == "__init__.py" or path.parent.name in _INSTALLED:
+        return None
+    return path.parent
 
 
 class Considered:

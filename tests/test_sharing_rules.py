@@ -110,11 +110,15 @@ def test_a_plain_modules_siblings_that_it_imports_are_its_own_code(tmp_path: Pat
     (tmp_path / "flat.py").write_text("import os\nimport flathelp\n")
     (tmp_path / "flathelp.py").write_text("def rule() -> bool:\n    return True\n")
     (tmp_path / "unused.py").write_text("")
+    installed = tmp_path / "site-packages"  # there the neighbours are other distributions
+    installed.mkdir()
+    (installed / "single.py").write_text("import neighbour\n")
+    (installed / "neighbour.py").write_text("")
     script = ("import json; from crosscheck.solvers.considered import import_closure; "
-              "print(json.dumps(sorted(import_closure('flat', 'flat'))))")
+              "print(json.dumps([sorted(import_closure(name, name)) for name in ('flat', 'single')]))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
-    assert json.loads(done.stdout) == ["flat", "flathelp"]
+                          env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{installed}"})
+    assert json.loads(done.stdout) == [["flat", "flathelp"], ["single"]]
 
 
 def test_footprints_are_not_regenerated_where_a_built_in_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
