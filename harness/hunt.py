@@ -124,7 +124,6 @@ class HuntOutcome:
 
     tried: int = 0  # distinct instances judged before a counterexample (or the budget's end)
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # feature -> (min, max) over those
-    crashed: int = 0  # runs that ended in error or memout (not wrong answers; reported)
     runs: Counter[str] = field(default_factory=Counter)  # runs per formulation, searching and shrinking
     unanswered: Counter[tuple[str, Status]] = field(default_factory=Counter)  # (formulation, status) of runs
     # that gave no answer (`NO_ANSWER`), reported per formulation: a summary leaves none of them out
@@ -135,6 +134,11 @@ class HuntOutcome:
     seconds_to_shrink: float = 0.0
     exhausted: bool = False  # Hypothesis ran out of distinct instances before the budget
     interrupted: bool = False  # Ctrl-C ended the hunt (`shrunk` is then the smallest so far)
+
+    @property
+    def crashed(self) -> int:
+        """Runs that ended in error or memout (not wrong answers; reported)."""
+        return sum(count for (_, status), count in self.unanswered.items() if status in FAILED_STATUSES)
 
 
 class _Spent(BaseException):
@@ -260,7 +264,6 @@ class _Judge:
 
     def _tally(self, judged: Judged) -> None:
         outcome = self.outcome
-        outcome.crashed += sum(r.status in FAILED_STATUSES for r in judged.records)
         for record in judged.records:
             outcome.runs[record.solver] += 1
             if record.status in NO_ANSWER:
