@@ -14,7 +14,8 @@ Every command exits 2 (`EXIT_USAGE`) on input it cannot use, with one line on st
 naming it: a results file with a line that is not a run record (``FILE:LINE[:COLUMN]:
 what is wrong``; `report`, `plot`, `record-optima`, `compare --resume`), results files
 holding no record at all (``no records in FILE``), or an instance
-path given to `solve` that is not a regular file or cannot be parsed, a ``--solver`` or
+path given to `solve` that is not a regular file or cannot be parsed, a path given to `compare` or
+`morph` that holds no instance to run (`crosscheck.harness.plan.holds_nothing`), a ``--solver`` or
 ``--external`` that applies to none of the puzzles at hand, or an ``index.toml`` that is not TOML,
 holds an unknown key or a value of the wrong type (`crosscheck.harness.index.BadIndex`).
 """
@@ -85,7 +86,8 @@ def main() -> None:
     Exit status 2, for every command: bad usage, or input it cannot use, named on one
     line of stderr: a results file with a line that is not a run record (FILE:LINE[:COLUMN]:
     what is wrong; a last line cut short by a kill is skipped), an instance path given
-    to solve that is not a regular file, an index.toml that is not TOML, cannot be read,
+    to solve that is not a regular file, a path given to compare or morph holding no instance
+    (an empty folder, no *.txt file in a puzzle's format), an index.toml that is not TOML, cannot be read,
     or holds a key an entry cannot have or a value of the wrong type (FILE:LINE[:COLUMN]:
     what is wrong), report's results files (either side of --against) with no record.
     solve, compare, morph and report without --against (on the records it reads): 0 nothing is wrong, 1 some answer is wrong, 3 an
@@ -419,11 +421,16 @@ def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRe
 def _discovered(paths: tuple[Path, ...]) -> list[InstanceFile]:
     """The instance files of `paths` (`crosscheck.harness.plan.discover_all`), with a
     warning on stderr for each index entry that names no instance file, and the notes of
-    `_note_clashes`."""
-    from crosscheck.harness.index import Indexes
-    from crosscheck.harness.plan import discover_all
+    `_note_clashes`.  A path holding no instance to run (`crosscheck.harness.plan.holds_nothing`)
+    is `BadInput`: a run of nothing must not look like a success."""
+    from crosscheck.harness.index import Indexes, discover
+    from crosscheck.harness.plan import discover_all, holds_nothing
 
     indexes = Indexes()
+    for path in paths:
+        why = holds_nothing(path, discover(path, indexes))
+        if why is not None:
+            raise BadInput(why)
     files = discover_all(paths, indexes)
     for warning in indexes.unmatched():
         click.echo(f"warning: {warning}", err=True)

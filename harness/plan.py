@@ -11,10 +11,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from crosscheck.harness.external import External
-from crosscheck.harness.index import Expected, Indexes, InstanceFile, discover
+from crosscheck.harness.index import INSTANCE_SUFFIX, Expected, Indexes, InstanceFile, discover
 from crosscheck.harness.records import UNREADABLE, RunKey, RunRecord, Task
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
-from crosscheck.models.registry import detect_puzzle, load_instance, refuse_special_file
+from crosscheck.harness.wording import counted
+from crosscheck.models.registry import detect_puzzle, known_formats, load_instance, refuse_special_file
 from crosscheck.solvers.base import Clock, Status
 from crosscheck.solvers.registry import default_solvers_for, get_solver, plugin_modules, solvers_for
 
@@ -130,17 +131,41 @@ def variant_applies(puzzle: Puzzle, instance: Instance) -> bool:
 
 
 def puzzles_held(files: Iterable[InstanceFile]) -> set[str]:
-    """The puzzles whose instances `files` hold, each file's by its format (`detect_puzzle`,
-    without parsing the rest); a file that cannot be read or that no puzzle claims holds none."""
-    held: set[str] = set()
-    for instance_file in files:
-        try:
-            refuse_special_file(str(instance_file.path))  # never open a FIFO to sniff it
-            text = instance_file.path.read_text(encoding="utf-8")
-            held.add(detect_puzzle(text, str(instance_file.path)).name)
-        except (OSError, UnicodeDecodeError, InvalidInstance):
-            continue
-    return held
+    """The puzzles whose instances `files` hold, each file's by its format (`format_of`);
+    a file that cannot be read or that no puzzle claims holds none."""
+    return {puzzle for puzzle in map(format_of, files) if puzzle}
+
+
+def format_of(instance_file: InstanceFile) -> str | None:
+    """The name of the puzzle whose format the file is in (`detect_puzzle`, without parsing
+    the rest), ``""`` when no puzzle claims it, None when it cannot be read (a FIFO is never
+    opened to sniff it)."""
+    try:
+        refuse_special_file(str(instance_file.path))
+        text = instance_file.path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, InvalidInstance):
+        return None
+    try:
+        return detect_puzzle(text, str(instance_file.path)).name
+    except InvalidInstance:
+        return ""
+
+
+def holds_nothing(path: Path, files: list[InstanceFile]) -> str | None:
+    """Why `path`, as given, holds nothing to run, in one line naming it and the files
+    expected: no instance file below a folder, or only files that every puzzle's format
+    refuses (`format_of`); None when it holds an instance, or a file that cannot be read
+    (its run reports that: one bad file is an error record, not a usage error)."""
+    if any(format_of(instance_file) != "" for instance_file in files):  # stops at the first: one file read
+        return None
+    expected = f"*{INSTANCE_SUFFIX} files below it, searched recursively, each in a puzzle's format"
+    if not path.is_dir():
+        found, expected = "it is in no puzzle's format", "an instance file"
+    elif files:
+        found = f"{counted(len(files), '*' + INSTANCE_SUFFIX + ' file')} below it, in no puzzle's format"
+    else:
+        found = f"no *{INSTANCE_SUFFIX} file below it"
+    return f"{path}: no instance to run: {found} (expected {expected}, {known_formats()})"
 
 
 def runs_on_none(solver_names: Iterable[str], externals: Iterable[External], puzzles: set[str]

@@ -47,18 +47,18 @@ def get_relation(puzzle: str, name: str) -> Relation:
         raise KeyError(f"unknown relation {name!r} for {puzzle}; valid relations: {', '.join(relations)}") from None
 
 
+def known_formats() -> str:
+    """The instance formats crosscheck recognises, in words: ``one of: key vault, a grid ...; ...``."""
+    return "one of: " + "; ".join(f"{p.title}, {p.shape}" for p in PUZZLES.values())
+
+
 def detect_puzzle(text: str, source: str) -> Puzzle:
     """The puzzle whose format `text` is in, or `InvalidInstance` if none claims it."""
     for puzzle in PUZZLES.values():
         if puzzle.detect(text):
             return puzzle
-    raise InvalidInstance(
-        "not an instance of any known puzzle",
-        source=source,
-        line=1,
-        column=1,
-        expected="one of: " + "; ".join(f"{p.title}, {p.shape}" for p in PUZZLES.values()),
-    )
+    raise InvalidInstance("not an instance of any known puzzle", source=source, line=1, column=1,
+                          expected=known_formats())
 
 
 def load_instance(path: str, puzzle_name: str | None = None) -> tuple[Puzzle, Instance]:

@@ -616,9 +616,46 @@ def test_a_formulation_that_applies_to_none_of_the_instances_is_refused_up_front
     assert not out.exists() and not (tmp_path / "morphed").exists()
 
 
-def test_compare_names_a_records_file_only_when_it_was_written(tmp_path: Path) -> None:
-    (tmp_path / "empty").mkdir()
-    out = tmp_path / "runs.jsonl"
-    result = invoke("compare", str(tmp_path / "empty"), "--out", str(out))
-    assert not out.exists() and f"records: none ({out} not written: no run was planned)" in result.stderr
+def test_compare_names_a_records_file_only_when_it_was_written(folder: Path, tmp_path: Path) -> None:
+    """Of the two parts of one run (--shard), the part that plans it writes records, the other names none."""
+    small = folder / "keys" / "small.txt"
+    parts = {part: (tmp_path / f"part-{part[0]}.jsonl", invoke("compare", str(small), "--solver", "test-plain",
+                                                                "--shard", part, "--out", str(tmp_path / f"part-{part[0]}.jsonl")))
+             for part in ("1/2", "2/2")}
+    [(out, result)] = [(out, result) for out, result in parts.values() if not out.exists()]
+    assert f"records: none ({out} not written: no run was planned)" in result.stderr
     assert f"records: {out}\n" not in result.stderr
+    [(written, result)] = [(out, result) for out, result in parts.values() if out.exists()]
+    assert f"records: {written}\n" in result.stderr
+
+
+@pytest.mark.parametrize("holding", ["nothing", "other files", "text of no puzzle", "a file of no puzzle"])
+@pytest.mark.parametrize("command", ["compare", "morph"])
+def test_a_path_with_no_instance_to_run_is_a_usage_error(folder: Path, tmp_path: Path, holding: str,
+                                                         command: str) -> None:
+    """An empty folder, one without *.txt files, one whose files no puzzle's format claims, or
+    such a file: exit 2 with one line naming the path and the files expected, nothing run,
+    also beside a path that does hold instances."""
+    path = tmp_path / "given"
+    path.mkdir()
+    if holding == "other files":
+        (path / "notes.md").write_text("# my instances\n")
+    elif holding != "nothing":
+        (path / "shopping.txt").write_text("eggs\nmilk\n")
+        path = path / "shopping.txt" if holding == "a file of no puzzle" else path
+    out = tmp_path / "out"
+    result = invoke(command, str(folder / "keys" / "small.txt"), str(path), "--solver", "test-plain",
+                    "--out", str(out / "runs.jsonl" if command == "compare" else out))
+    assert result.exit_code == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"Error: {path}: no instance to run: ")
+    assert "key vault" in line and "elevator" in line and "amphipod burrow" in line
+    assert ("*.txt files below it" in line) == (holding != "a file of no puzzle")
+    assert not out.exists()
+
+
+def test_a_folder_whose_only_file_cannot_be_read_is_an_error_run_not_a_usage_error(tmp_path: Path) -> None:
+    """A file that cannot be read is a run's error record (exit 3), as among other files."""
+    os.mkfifo(tmp_path / "pipe.txt")
+    result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--out", str(tmp_path / "runs.jsonl"))
+    assert result.exit_code == 3 and "not a regular file" in result.output
