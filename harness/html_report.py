@@ -9,8 +9,9 @@ on every value from the records): one page of tables and figures needs no templa
 engine.
 
 Under the lead, the notes on reading the files (a line cut short, an older schema, a
-run recorded twice) and on a solver whose runs come from more than one version of its code
-(`crosscheck.harness.versions.mixed_versions`).  Sections, in order: the verdicts (the terminal's summary line,
+run recorded twice), on a solver whose runs come from more than one version of its code
+(`crosscheck.harness.versions.mixed_versions`) and on one whose every run was ``unsupported``
+(`crosscheck.harness.unanswered.Unanswered.declined_everywhere`).  Sections, in order: the verdicts (the terminal's summary line,
 counts, every instance whose verdict is not ``agree`` with its reason, the runs that
 crashed and why, how many independent provers the agreements rest on); per-family
 aggregates (`crosscheck.harness.aggregate.family_rows`); the per-solver summary; paired
@@ -38,6 +39,7 @@ from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, row_cells,
                                        summary_line, summary_rows, why_failed)
 from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, JudgedRuns, Verdict
+from crosscheck.harness.unanswered import Unanswered
 from crosscheck.harness.versions import mixed_versions
 from crosscheck.harness.wording import counted, first_line
 
@@ -72,10 +74,11 @@ def build(judged: JudgedRuns, files: Sequence[tuple[str, Sequence[RunRecord]]] =
     lead = (f"{counted(len(runs), 'run')} of {counted(len({r.solver for r in runs}), 'solver')} on "
             f"{counted(len(verdicts), 'instance')} from {counted(len(files), 'file')}"
             + (f"; {counted(unreadable, 'unreadable instance file')}" if unreadable else ""))
+    notes = [*read_notes, *mixed_versions(records), *Unanswered().add(records).declined_everywhere()]
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>crosscheck report</title>\n<style>\n{_asset('report.css')}</style>\n</head>\n<body>\n"
-            f'<h1>crosscheck report</h1>\n<p class="lead">{html.escape(lead)}</p>\n{_read_notes([*read_notes, *mixed_versions(records)])}'
+            f'<h1>crosscheck report</h1>\n<p class="lead">{html.escape(lead)}</p>\n{_read_notes(notes)}'
             f"<nav>{nav}</nav>\n{body}\n"
             f"<script>\n{_asset('report.js')}</script>\n</body>\n</html>\n")
 

@@ -41,7 +41,6 @@ import hashlib
 import os
 import random
 import time
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -60,15 +59,13 @@ from crosscheck.harness.index import Expected
 from crosscheck.harness.morph import Where, run_related
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import run_tasks
+from crosscheck.harness.unanswered import Unanswered
 from crosscheck.harness.verdicts import HUNT_STOPS, InstanceVerdict, Verdict, judge
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.models.registry import RELATIONS, get_relation
 from crosscheck.models.strategies import Range, instances
-from crosscheck.solvers.base import FAILED_STATUSES, Clock, Status
+from crosscheck.solvers.base import Clock
 from crosscheck.harness.wording import counted
-
-#: The statuses of a run that gave no answer at all, whatever the reason.
-NO_ANSWER = (Status.TIMEOUT, Status.UNSUPPORTED, Status.ERROR, Status.MEMOUT)
 
 @dataclass(frozen=True)
 class HuntConfig:
@@ -124,9 +121,8 @@ class HuntOutcome:
 
     tried: int = 0  # distinct instances judged before a counterexample (or the budget's end)
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # feature -> (min, max) over those
-    runs: Counter[str] = field(default_factory=Counter)  # runs per formulation, searching and shrinking
-    unanswered: Counter[tuple[str, Status]] = field(default_factory=Counter)  # (formulation, status) of runs
-    # that gave no answer (`NO_ANSWER`), reported per formulation: a summary leaves none of them out
+    unanswered: Unanswered = field(default_factory=Unanswered)  # runs per formulation, searching and shrinking,
+    # and those that gave no answer, reported per formulation: a summary leaves none of them out
     first: Judged | None = None  # the first counterexample, as drawn
     shrunk: Judged | None = None  # the smallest one with the same kind of wrong verdict
     shrink_tried: int = 0  # distinct instances judged while shrinking
@@ -138,7 +134,7 @@ class HuntOutcome:
     @property
     def crashed(self) -> int:
         """Runs that ended in error or memout (not wrong answers; reported)."""
-        return sum(count for (_, status), count in self.unanswered.items() if status in FAILED_STATUSES)
+        return self.unanswered.crashed
 
 
 class _Spent(BaseException):
@@ -264,10 +260,7 @@ class _Judge:
 
     def _tally(self, judged: Judged) -> None:
         outcome = self.outcome
-        for record in judged.records:
-            outcome.runs[record.solver] += 1
-            if record.status in NO_ANSWER:
-                outcome.unanswered[record.solver, record.status] += 1
+        outcome.unanswered.add(judged.records)
         if outcome.first is not None:
             outcome.shrink_tried += 1
             return
@@ -484,13 +477,7 @@ def _unanswered(outcome: HuntOutcome) -> str:
     """The runs that gave no answer, per formulation and status, e.g. `` Runs without an
     answer: mine 10 of 110 (10 timeout); lift 3 of 110 (2 error, 1 memout).``; '' when
     every run answered."""
-    parts = []
-    for solver, runs in outcome.runs.items():
-        statuses = [f"{outcome.unanswered[solver, status]} {status.value}" for status in NO_ANSWER
-                    if outcome.unanswered[solver, status]]
-        if statuses:
-            missing = sum(outcome.unanswered[solver, status] for status in NO_ANSWER)
-            parts.append(f"{solver} {missing} of {runs} ({', '.join(statuses)})")
+    parts = outcome.unanswered.parts()
     return f" Runs without an answer: {'; '.join(parts)}." if parts else ""
 
 

@@ -32,6 +32,7 @@ from crosscheck.harness.latex import tabular
 from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import RunRecord, dump_records, solver_runs
 from crosscheck.harness.tidy import to_csv, to_jsonl
+from crosscheck.harness.unanswered import Unanswered
 from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, JudgedRuns, Verdict
 from crosscheck.harness.versions import mixed_versions
 from crosscheck.harness.wording import counted, first_line
@@ -226,13 +227,15 @@ def notes(judged: JudgedRuns) -> str:
     """The reason behind every verdict other than `agree`, each `agree` that rests on one
     line of evidence (its provers all share code: ``independent`` 1), the solvers whose runs
     come from more than one version of their code (`crosscheck.harness.versions.mixed_versions`),
-    why runs crashed (`crash_reasons`), and the summary line:
+    those that answered none of their instances, every run ``unsupported``
+    (`crosscheck.harness.unanswered.Unanswered.declined_everywhere`), why runs crashed (`crash_reasons`), and the summary line:
     a count of verdicts, worst first (`crosscheck.harness.verdicts.SEVERITY`), then the runs
     that crashed (`crashed`), if any."""
     lines = [verdict_line(v) if v.verdict is not Verdict.AGREE
              else f"{_name(v)}: agree on one line of evidence: {v.reason}"
              for v in judged.verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
-    return "\n".join([*lines, *mixed_versions(judged.records), *crash_reasons(judged.records),
+    return "\n".join([*lines, *mixed_versions(judged.records), *Unanswered().add(judged.records).declined_everywhere(),
+                      *crash_reasons(judged.records),
                       summary_line(judged)]) + "\n"
 
 

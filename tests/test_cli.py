@@ -659,3 +659,24 @@ def test_a_folder_whose_only_file_cannot_be_read_is_an_error_run_not_a_usage_err
     os.mkfifo(tmp_path / "pipe.txt")
     result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--out", str(tmp_path / "runs.jsonl"))
     assert result.exit_code == 3 and "not a regular file" in result.output
+
+
+def test_a_program_that_declines_every_instance_is_named_in_the_summary(folder: Path, tmp_path: Path) -> None:
+    """Every run of `decliner` is unsupported: compare's notes and report's say so plainly, a
+    formulation that declined only some instances is not named, and the exit status is unchanged."""
+    (folder / "keys" / "broken.txt").unlink()
+    shutil.copy(folder / "keys" / "small.txt", folder / "keys" / "other.txt")
+    decliner = tmp_path / "decliner.py"
+    decliner.write_text("print('unsupported')\n")
+    out = tmp_path / "runs.jsonl"
+    result = invoke("compare", str(folder), "--solver", "test-plain", "--external",
+                    f"decliner={sys.executable} {decliner} {{path}}", "--out", str(out))
+    note = "decliner: unsupported on all 2 instances it was given (it tested nothing); on keys/other.txt: decliner"
+    assert result.exit_code == 0 and note in result.output
+    assert "test-plain: unsupported" not in result.output
+    assert note in invoke("report", str(out)).output
+    assert note in invoke("report", str(out), "--format", "html").output
+    partly = [r.model_copy(update={"status": Status.OPTIMAL, "cost": 8}) if r.instance == "keys/small.txt" else r
+              for r in read_records(out)]
+    out.write_text("".join(r.model_dump_json() + "\n" for r in partly))
+    assert "decliner: unsupported" not in invoke("report", str(out)).output
