@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # what each command needs is imported when it runs, so that -
     from crosscheck.harness.records import ResultsFile, RunKey, RunRecord, Task
     from crosscheck.harness.shard import Shard
     from crosscheck.harness.verdicts import JudgedRuns, Verdict
+    from crosscheck.harness.versions import Pinned
     from crosscheck.solvers.base import Clock, Solver
 
 EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_FAILED_RUNS = 0, 1, 2, 3
@@ -189,6 +190,11 @@ external_option = click.option(
          "prints outside a plan line (two or more are refused as ambiguous), is its claimed optimum; a line "
          "'infeasible' claims no solution, a line 'plan: JSON' is checked like any plan, a line 'unsupported' "
          "declines the instance; claims are judged, never used as proofs (repeatable).")
+external_source_option = click.option(
+    "--external-source", "external_sources", multiple=True, metavar="NAME=PATH",
+    help="A file or folder the external program NAME depends on besides the files its command names (a module "
+         "its script imports): digested into its records' solver_source, so that an edit to it is seen "
+         "(compare --resume runs again) (repeatable).")
 progress_option = click.option(
     "--progress", "progress_mode", type=click.Choice(PROGRESS_MODES), default="auto", show_default=True,
     envvar="CROSSCHECK_PROGRESS",
@@ -254,14 +260,15 @@ def _regular_file(context: click.Context, param: click.Parameter, path: Path) ->
 @memory_limit_option
 @cpsat_workers_option
 @external_option
+@external_source_option
 @format_option
 @click.option("--json", "as_json", is_flag=True, hidden=True, help="Same as --format json (kept for old scripts).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also append one JSON Lines record per run to this file (as compare --out does).")
 @progress_option
 def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: float, clock: Clock,
-          memory_limit: int, cpsat_workers: int | None, external_specs: tuple[str, ...], fmt: str, as_json: bool,
-          out: Path | None, progress_mode: str) -> None:
+          memory_limit: int, cpsat_workers: int | None, external_specs: tuple[str, ...],
+          external_sources: tuple[str, ...], fmt: str, as_json: bool, out: Path | None, progress_mode: str) -> None:
     """Solve one instance file with the named solvers (all applicable ones by default).
 
     PATH must be a regular file: a directory, FIFO or device is refused at once (exit 2).
@@ -274,7 +281,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     from crosscheck.solvers.registry import default_solvers_for
 
     _check_solver_names(solver_names)
-    externals = _parse_externals(external_specs)
+    externals = _parse_externals(external_specs, external_sources)
     try:
         puzzle, _ = load_instance(str(path))
     except InvalidInstance as error:
@@ -285,7 +292,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     names = solver_names or (() if externals else tuple(solver.name for solver in default_solvers_for(puzzle.name)))
     choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers, clock=clock)
     tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
-    tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e.command) for e in externals]
+    tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e) for e in externals]
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
     # One run at a time, as compare shows them; no ticking thread, so the runs may still fork.
     progress = Progress(len(tasks), 1, limit=time_limit, mode=progress_mode, ticking=False)
@@ -302,6 +309,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         progress.close()
     runs = judged(records)
     _print(runs, "json" if as_json else fmt)
+    _warn_changed(choice.versions)
     sys.exit(_exit_status(runs))
 
 
@@ -333,6 +341,7 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
               help="Also write all records as one JSON array to this file (kept for old scripts; "
                    "use --format json).")
 @external_option
+@external_source_option
 @click.option("--shard", metavar="K/N", callback=lambda context, param, value: _shard(value),
               help="Make only part K of N of the runs (deterministic by instance, variant and solver), "
                    "for batch jobs; merge the parts' --out files with report, plot or record-optima.")
@@ -348,8 +357,8 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
             jobs: int,
             variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
             fmt: str,
-            json_path: Path | None, external_specs: tuple[str, ...], morph_count: int | None, shard: Shard | None,
-            scheduler: str | None, progress_mode: str) -> None:
+            json_path: Path | None, external_specs: tuple[str, ...], external_sources: tuple[str, ...],
+            morph_count: int | None, shard: Shard | None, scheduler: str | None, progress_mode: str) -> None:
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
@@ -357,9 +366,10 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.records import append_record, dump_records, repair_tail
     from crosscheck.harness.verdicts import judged
+    from crosscheck.harness.versions import Pinned
 
     _check_solver_names(solver_names)
-    externals = _parse_externals(external_specs)
+    externals = _parse_externals(external_specs, external_sources)
     files = _discovered(paths)
     _refuse_runs_on_none(solver_names, externals, puzzles_held(files), "the paths given hold only {} instances")
     if resume and out is None:
@@ -368,14 +378,16 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     out.parent.mkdir(parents=True, exist_ok=True)
     repair_tail(out)
     done: dict[RunKey, RunRecord] = {}  # by RunRecord.key
+    versions = Pinned()  # the version of each solver's code, as it is now: every record names that one
     if resume:
         done = {record.key: record for record in _read(out, RESUME_REFUSAL).records}
         _warn_other_limits(done.values(), out, {"time_limit": time_limit, "clock": clock, "memory_limit_mb": memory_limit})
-        done = _without_stale(done, externals, out)
+        done = _without_stale(done, externals, versions, out)
     elif out.exists() and out.stat().st_size:
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
-    choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers, clock)
+    choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers, clock,
+                    versions)
     records, tasks = plan_comparison(files, choice, done)
     related = _related(files, choice, done, records, tasks, out, morph_count)
     if shard is not None:
@@ -389,6 +401,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     runs = judged(records)
     _print(runs, fmt, environment=True)
     mismatches = _morph_mismatches(records, related, out.parent, err=fmt not in HUMAN_FORMATS)
+    _warn_changed(versions)
     click.echo(f"records: {out}" if out.exists() else f"records: none ({out} not written: no run was planned)",
                err=True)
     if json_path is not None:
@@ -481,12 +494,14 @@ def _warn_other_limits(records: Iterable[RunRecord], out: Path, limits: dict[str
             return
 
 
-def _without_stale(done: dict[RunKey, RunRecord], externals: list[External], out: Path) -> dict[RunKey, RunRecord]:
+def _without_stale(done: dict[RunKey, RunRecord], externals: list[External], versions: Pinned,
+                   out: Path) -> dict[RunKey, RunRecord]:
     """`done` but the runs made by another version of their solver's code than the one that
-    would run now (`crosscheck.harness.versions.stale_runs`), with a warning per solver: they run again."""
+    will run (`crosscheck.harness.versions.stale_runs`, pinned in `versions`), with a warning
+    per solver: they run again."""
     from crosscheck.harness.versions import stale_runs
 
-    stale = stale_runs(done.values(), {external.name: external.command for external in externals})
+    stale = stale_runs(done.values(), {external.name: external for external in externals}, versions)
     for warning in stale.warnings(out):
         click.echo(f"warning: {warning}", err=True)
     return {key: record for key, record in done.items() if key not in stale.keys}
@@ -608,7 +623,8 @@ def _fresh_results_path() -> Path:
     return path
 
 
-def _parse_externals(specs: tuple[str, ...]) -> list[External]:
+def _parse_externals(specs: tuple[str, ...], source_specs: tuple[str, ...] = ()) -> list[External]:
+    """The ``--external`` programs, each with the files ``--external-source`` names for it."""
     from crosscheck.harness.external import External
     from crosscheck.solvers.registry import get_solver
 
@@ -626,7 +642,30 @@ def _parse_externals(specs: tuple[str, ...]) -> list[External]:
         if external.puzzle is not None and external.puzzle not in PUZZLES:
             raise click.BadParameter(f"unknown puzzle {external.puzzle!r} (valid: {', '.join(PUZZLES)})",
                                      param_hint="--external")
-    return externals
+    return _with_sources(externals, source_specs)
+
+
+def _with_sources(externals: list[External], specs: tuple[str, ...]) -> list[External]:
+    """`externals`, each with the paths of the ``--external-source NAME=PATH`` naming it; a
+    spec naming no ``--external``, or a path that does not exist, is a usage error."""
+    by_name = {external.name: external for external in externals}
+    for spec in specs:
+        name, separator, path = spec.partition("=")
+        if not separator or not path:
+            raise click.BadParameter(f"expected NAME=PATH, got {spec!r}", param_hint="--external-source")
+        if name not in by_name:
+            raise click.BadParameter(f"{name!r} is no --external program (given: {', '.join(by_name) or 'none'})",
+                                     param_hint="--external-source")
+        if not Path(path).exists():
+            raise click.BadParameter(f"{path}: no such file or folder", param_hint="--external-source")
+        by_name[name] = by_name[name].with_source(path)
+    return [by_name[external.name] for external in externals]
+
+
+def _warn_changed(versions: Pinned) -> None:
+    """Warn on stderr of each solver whose code changed while the command ran (`Pinned.changed`)."""
+    for warning in versions.changed():
+        click.echo(f"warning: {warning}", err=True)
 
 
 def _refuse_runs_on_none(solver_names: tuple[str, ...], externals: Iterable[External], puzzles: set[str], held: str,
@@ -662,6 +701,7 @@ def _exit_status(runs: JudgedRuns) -> int:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @solver_option
 @external_option
+@external_source_option
 @click.option("--relations", "relation_names", metavar="NAME,...",
               help="Apply these relations (comma-separated; each --count times per instance) [default: --count "
                    "relations drawn at random per instance]: " + "; ".join(
@@ -678,7 +718,7 @@ def _exit_status(runs: JudgedRuns) -> int:
                    "verdict (morph-verdicts.jsonl).")
 @progress_option
 def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs: tuple[str, ...],
-          relation_names: str | None, count: int, seed: int, time_limit: float, clock: Clock, memory_limit: int,
+          external_sources: tuple[str, ...], relation_names: str | None, count: int, seed: int, time_limit: float, clock: Clock, memory_limit: int,
           jobs: int, out: Path, progress_mode: str) -> None:
     """Test solvers against themselves: run them on each instance in PATHS and on related
     instances (same optimum under a symmetry, a renaming, ...; `crosscheck.models.relations`),
@@ -696,7 +736,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     from crosscheck.harness.verdicts import FAILURES, Verdict
 
     _check_solver_names(solver_names)
-    externals = tuple(_parse_externals(external_specs))
+    externals = tuple(_parse_externals(external_specs, external_sources))
     relations = _relation_names(relation_names)
     files = _discovered(paths)
     _refuse_runs_on_none(solver_names, externals, puzzles_held(files), "the paths given hold only {} instances")
@@ -708,6 +748,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     except KeyboardInterrupt:  # not exit 1, which says a relation broke
         click.echo(f"interrupted: finished runs are saved in {out / 'morph.jsonl'}", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    _warn_changed(config.versions)
     runs = outcome.judged_runs()
     verdicts = runs.verdicts
     for verdict in verdicts:
@@ -741,6 +782,7 @@ def _relation_names(text: str | None) -> tuple[str, ...]:
 @click.argument("puzzle_name", metavar="PUZZLE", type=click.Choice(sorted(PUZZLES)))
 @solver_option
 @external_option
+@external_source_option
 @click.option("--budget", type=click.FloatRange(min=0),
               help=f"Seconds to search before giving up [default: {DEFAULT_HUNT_SECONDS:g} without --examples, "
                    "else no limit].")
@@ -780,7 +822,8 @@ def _relation_names(text: str | None) -> tuple[str, ...]:
          "writes one plain line per instance judged ([N] or [shrinking N], instance, sizes, seconds, verdict: "
          "which formulations agreed or what disagreed); none shows nothing. Stdout is the same in every mode "
          "[env: CROSSCHECK_PROGRESS].")
-def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...], budget: float | None,
+def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[str, ...],
+         external_sources: tuple[str, ...], budget: float | None,
          examples: int | None, shrink_budget: float | None, shrink_examples: int | None, seed: int | None,
          time_limit: float, clock: Clock, memory_limit: int, jobs: int, params: tuple[str, ...], out: Path,
          morph: bool, relation_names: str | None, published_shape: bool, db: Path | None, progress_mode: str) -> None:
@@ -799,7 +842,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     from crosscheck.solvers.registry import default_solvers_for, plugin_modules
 
     _check_solver_names(solver_names)
-    externals = _parse_externals(external_specs)
+    externals = _parse_externals(external_specs, external_sources)
     _refuse_runs_on_none(solver_names, externals, {puzzle_name}, f"hunt {puzzle_name} draws only {{}} instances")
     externals = [e for e in externals if e.applies_to(puzzle_name)]
     try:
@@ -822,6 +865,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
                         database=db, published_shape=published_shape, morph=relations if morph else None)
     outcome = run_hunt(config, HuntProgress(progress_mode))
     click.echo(explain(outcome, config))
+    _warn_changed(config.versions)
     paths = written(outcome, config)
     for path in paths:
         click.echo(f"written: {path}")

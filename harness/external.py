@@ -32,7 +32,7 @@ import re
 import shlex
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,11 @@ class External:
     name: str
     command: str
     puzzle: str | None = None  # None: every puzzle
+    sources: tuple[str, ...] = ()  # files or folders it depends on besides those its command names
+
+    def with_source(self, path: str) -> External:
+        """This program depending on `path` too (``--external-source``)."""
+        return replace(self, sources=(*self.sources, path))
 
     @classmethod
     def parse(cls, spec: str) -> External:

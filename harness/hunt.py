@@ -60,6 +60,7 @@ from crosscheck.harness.morph import Where, run_related
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import run_tasks
 from crosscheck.harness.unanswered import Unanswered
+from crosscheck.harness.versions import Pinned
 from crosscheck.harness.verdicts import HUNT_STOPS, InstanceVerdict, Verdict, judge
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.models.registry import RELATIONS, get_relation
@@ -89,6 +90,7 @@ class HuntConfig:
     database: Path | None = None  # the hunt database; default: OUT/hunt-db
     published_shape: bool = False  # draw and shrink only within the published inputs' shape
     morph: tuple[str, ...] | None = None  # hunt a morph-mismatch with these relations (empty: all); None: no
+    versions: Pinned = field(default_factory=Pinned, compare=False)  # each solver's version, pinned at its first run
 
     def key(self) -> bytes:
         """Identifies the hunt in the example database: puzzle, formulations, ranges and shape."""
@@ -251,12 +253,13 @@ class _Judge:
     def _tasks(self, path: str, name: str) -> list[Task]:
         config = self.config
 
-        def task(solver: str, external: str | None = None) -> Task:
-            return Task(path=path, instance=name, puzzle=config.puzzle.name, solver=solver, external=external,
-                        time_limit=config.time_limit, clock=config.clock, memory_limit_mb=config.memory_limit_mb,
-                        plugins=config.plugins)
+        def task(solver: str, external: External | None = None) -> Task:
+            return Task(path=path, instance=name, puzzle=config.puzzle.name, solver=solver,
+                        external=None if external is None else external.command, time_limit=config.time_limit,
+                        clock=config.clock, memory_limit_mb=config.memory_limit_mb, plugins=config.plugins,
+                        identity=config.versions(solver, external))
 
-        return [task(solver) for solver in config.solvers] + [task(e.name, e.command) for e in config.externals]
+        return [task(solver) for solver in config.solvers] + [task(e.name, e) for e in config.externals]
 
     def _tally(self, judged: Judged) -> None:
         outcome = self.outcome

@@ -49,6 +49,7 @@ from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import formulations_of, ready_server, run_tasks
 from crosscheck.harness.verdicts import JudgedRuns, Verdict, judged
+from crosscheck.harness.versions import Pinned
 from crosscheck.models.base import Instance, InvalidInstance
 from crosscheck.models.registry import RELATIONS, get_puzzle, load_instance
 from crosscheck.models.relations import DRAWS_PER_ASKED, Answer, NotApplicable, Related, Relation, distinct_draws
@@ -80,10 +81,11 @@ class MorphConfig:
     memory_limit_mb: int | None = 8192
     jobs: int = 1
     progress: str = "none"  # on stderr: one of `crosscheck.harness.formats.PROGRESS_MODES`
+    versions: Pinned = field(default_factory=Pinned, compare=False)  # each solver's version, pinned at its first run
 
     def choice(self) -> Choice:
         return Choice(solver_names=self.solvers, externals=self.externals, time_limit=self.time_limit,
-                      memory_limit=self.memory_limit_mb, clock=self.clock)
+                      memory_limit=self.memory_limit_mb, clock=self.clock, versions=self.versions)
 
 
 @dataclass(frozen=True)

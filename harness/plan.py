@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from crosscheck.harness.external import External
 from crosscheck.harness.index import INSTANCE_SUFFIX, Expected, Indexes, InstanceFile, discover
 from crosscheck.harness.records import UNREADABLE, RunKey, RunRecord, Task
+from crosscheck.harness.versions import Pinned
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.harness.wording import counted
 from crosscheck.models.registry import detect_puzzle, known_formats, load_instance, refuse_special_file
@@ -29,7 +30,8 @@ class Choice:
     instances of their puzzle (of every puzzle when they name none); `variants` adds a
     run of each instance's variant where the transform applies; every run is made
     `repeat` times (repeat index 0, 1, ...); `cpsat_workers` None means CP-SAT's default;
-    `clock` is what `time_limit` counts (`crosscheck.solvers.base.Deadline`).
+    `clock` is what `time_limit` counts (`crosscheck.solvers.base.Deadline`); `versions` pins
+    each solver's version as its first run is planned (`crosscheck.harness.versions.Pinned`).
     """
 
     solver_names: tuple[str, ...] = ()
@@ -40,6 +42,7 @@ class Choice:
     repeat: int = 1
     cpsat_workers: int | None = None
     clock: Clock = "wall"
+    versions: Pinned = field(default_factory=Pinned, compare=False)
 
 
 def discover_all(paths: Iterable[Path], indexes: Indexes | None = None) -> list[InstanceFile]:
@@ -73,12 +76,13 @@ def unique_names(files: list[InstanceFile]) -> list[InstanceFile]:
 
 
 def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, choice: Choice,
-         external: str | None = None, repeat: int = 0) -> tuple[Task, Expected]:
-    """The run of `solver` on one instance (or its variant), with what the index expects of it."""
+         external: External | None = None, repeat: int = 0) -> tuple[Task, Expected]:
+    """The run of `solver` (the program `external`, when it is one) on one instance (or its
+    variant), with what the index expects of it, and its solver's version pinned (`Choice.versions`)."""
     run = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
                variant=variant, time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit,
-               plugins=plugin_modules(), external=external, repeat=repeat, cpsat_workers=choice.cpsat_workers,
-               clock=choice.clock)
+               plugins=plugin_modules(), external=None if external is None else external.command, repeat=repeat,
+               cpsat_workers=choice.cpsat_workers, clock=choice.clock, identity=choice.versions(solver, external))
     return run, instance_file.variant_expected if variant else instance_file.expected
 
 
@@ -98,10 +102,10 @@ def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[Run
     which = [False]
     if choice.variants and variant_applies(puzzle, instance):
         which.append(True)
-    runs: list[tuple[str, bool, str | None]] = [(name, variant, None) for variant in which for name in names]
-    runs += [(e.name, variant, e.command) for variant in which for e in mine]
-    return [], [task(instance_file, puzzle.name, name, variant, choice, command, number)
-                for name, variant, command in runs for number in range(choice.repeat)]
+    runs: list[tuple[str, bool, External | None]] = [(name, variant, None) for variant in which for name in names]
+    runs += [(e.name, variant, e) for variant in which for e in mine]
+    return [], [task(instance_file, puzzle.name, name, variant, choice, external, number)
+                for name, variant, external in runs for number in range(choice.repeat)]
 
 
 def plan_comparison(files: Iterable[InstanceFile], choice: Choice, done: Mapping[RunKey, RunRecord]

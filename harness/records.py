@@ -56,6 +56,8 @@ class Task(BaseModel):
     cpsat_workers: int | None = None  # CP-SAT's worker threads (None: crosscheck.solvers.cpsat.WORKERS)
     cores: tuple[int, ...] = ()  # the cores the run is pinned to (empty: not pinned)
     start: dict[str, Any] = Field(default_factory=dict)  # `start_facts` as the run started (empty: not yet)
+    identity: dict[str, str] | None = None  # its solver's version, pinned as the invocation started
+    # (`crosscheck.harness.versions.Pinned`); None: computed as the record is made
 
     @property
     def key(self) -> RunKey:
@@ -246,20 +248,32 @@ def plugin_files(solver_class: type) -> dict[str, Path]:
     return {**closure, name: Path(file)}
 
 
-def command_source(command: str) -> str | None:
+def command_source(command: str, sources: tuple[str, ...] = ()) -> str | None:
     """A short digest of the files an external command names (its program, its script,
-    any file it reads given by path; names and contents), None when it names none."""
+    any file it reads given by path) and of `sources`, files or folders it depends on
+    besides (`source_files`); names and contents; None when there are none."""
     try:
         words = shlex.split(command)
     except ValueError:
-        return None
-    files = sorted({Path(word).resolve() for word in words if "{path}" not in word and Path(word).is_file()})
+        words = []
+    named = {Path(word).resolve() for word in words if "{path}" not in word and Path(word).is_file()}
+    files = sorted(named | {path.resolve() for source in sources for path in source_files(Path(source))})
     if not files:
         return None
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.as_posix().encode() + b"\0" + _file_digest(path).encode() + b"\0")
     return digest.hexdigest()[:12]
+
+
+def source_files(source: Path) -> list[Path]:
+    """The files of a source an external program depends on: the file itself, or every
+    file below a folder but those in ``__pycache__`` or a hidden folder and hidden files
+    (written by running or by version control, not the program's code)."""
+    if not source.is_dir():
+        return [source] if source.is_file() else []
+    return [path for path in source.rglob("*") if path.is_file() and not any(
+        part == "__pycache__" or part.startswith(".") for part in path.relative_to(source).parts)]
 
 
 def _file_digest(path: Path) -> str:

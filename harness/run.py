@@ -46,13 +46,13 @@ from crosscheck.harness.external import run_external
 from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage
-from crosscheck.harness.records import RunRecord, Task, command_source, environment, plugin_source, start_facts
+from crosscheck.harness.records import RunRecord, Task, environment, start_facts
+from crosscheck.harness.versions import identity
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
-from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups, origin,
-                                         registered)
+from crosscheck.solvers.registry import add_plugins, built_in_packages, get_solver, name_warm_ups
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -175,25 +175,11 @@ def _environment(task: Task) -> dict[str, Any]:
 
 
 def solver_identity(task: Task) -> dict[str, str]:
-    """Which version of the task's solver ran: ``solver_source``, the digest of an external
-    program's files or of a plugin's module, and ``solver_distribution`` and ``solver_version``
-    of one from an entry point; nothing for a built-in (the record's ``source`` covers it).
-
-    Every record of the run carries it, also one written for a run that crashed, timed out
-    or met an unreadable file.  A solver not registered in this process (a built-in not
-    imported yet) is not imported for it: only plugins have an identity, and they are
-    registered wherever runs are made."""
-    if task.external is not None:
-        digest = command_source(task.external)
-        return {} if digest is None else {"solver_source": digest}
-    solver = registered(task.solver)
-    if solver is None:
-        return {}
-    digest, source = plugin_source(type(solver)), origin(task.solver)
-    identity = {} if digest is None else {"solver_source": digest}
-    if source.distribution is not None and source.version is not None:
-        identity.update(solver_distribution=source.distribution, solver_version=source.version)
-    return identity
+    """Which version of the task's solver ran (`crosscheck.harness.versions.identity`): the
+    one pinned in the task as its invocation started, else (a task made without one) its
+    version now.  Every record of the run carries it, also one written for a run that
+    crashed, timed out or met an unreadable file."""
+    return dict(task.identity) if task.identity is not None else identity(task.solver, task.external)
 
 
 # --- isolation -----------------------------------------------------------------------

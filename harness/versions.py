@@ -2,7 +2,9 @@
 the runs of one formulation that come from more than one version.
 
 A plugin's ``solver_source`` digests its own code (`crosscheck.harness.records.plugin_source`),
-an external program's the files its command names (`crosscheck.harness.records.command_source`);
+an external program's the files its command names and those given as its sources
+(`crosscheck.harness.records.command_source`); each is computed once per invocation, before
+any run (`Pinned`), so that every record of one invocation names the same version;
 a built-in formulation has none (the record's ``source`` and ``commit`` name crosscheck's
 code).  A record without the entry is of an unknown version: it is never judged stale.
 
@@ -18,23 +20,72 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from crosscheck.harness.records import RunKey, RunRecord, command_source, plugin_source
 from crosscheck.harness.wording import counted
-from crosscheck.solvers.registry import registered
+from crosscheck.solvers.registry import origin, registered
+
+if TYPE_CHECKING:
+    from crosscheck.harness.external import External
 
 #: What a run records when its solver's version is not known.
 UNKNOWN = "unknown"
 
 
-def current_source(solver: str, externals: Mapping[str, str]) -> str | None:
-    """The ``solver_source`` a run of `solver` would record now: the digest of its command's
-    files for an external program (`externals`: name to command), of its code for a plugin
-    registered in this process; None for a built-in or a solver not registered here."""
-    if solver in externals:
-        return command_source(externals[solver])
+def identity(solver: str, command: str | None = None, sources: Iterable[str] = ()) -> dict[str, str]:
+    """Which version of `solver`'s code would run now: ``solver_source``, the digest of the
+    files of an external program's `command` and of its `sources` (files or folders), or of
+    a plugin's module and its helpers, and ``solver_distribution`` and ``solver_version`` of
+    one from an entry point; nothing for a built-in (the record's ``source`` covers it).
+
+    A solver not registered in this process (a built-in not imported yet) is not imported
+    for it: only plugins have an identity, and they are registered wherever runs are made."""
+    if command is not None:
+        digest = command_source(command, tuple(sources))
+        return {} if digest is None else {"solver_source": digest}
     found = registered(solver)
-    return None if found is None else plugin_source(type(found))
+    if found is None:
+        return {}
+    digest, source = plugin_source(type(found)), origin(solver)
+    pinned = {} if digest is None else {"solver_source": digest}
+    if source.distribution is not None and source.version is not None:
+        pinned.update(solver_distribution=source.distribution, solver_version=source.version)
+    return pinned
+
+
+class Pinned:
+    """The `identity` of each solver of one invocation, computed the first time it is asked
+    for (as the runs are planned, before any starts) and then kept: every record of the
+    invocation names the code as it was when the invocation started, not as it was when
+    the record was written.  `changed` says which solvers' code differs by the end."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[External | None, dict[str, str]]] = {}
+
+    def __call__(self, solver: str, external: External | None = None) -> dict[str, str]:
+        """`solver`'s identity as pinned (`external`: its program, when it is one)."""
+        if solver not in self._known:
+            self._known[solver] = (external, self._now(solver, external))
+        return dict(self._known[solver][1])
+
+    @staticmethod
+    def _now(solver: str, external: External | None) -> dict[str, str]:
+        return identity(solver) if external is None else identity(solver, external.command, external.sources)
+
+    def changed(self) -> list[str]:
+        """A warning per solver whose ``solver_source`` now differs from the pinned one: its
+        files were edited during the invocation, so runs after the edit may have run other
+        code than their records name."""
+        warnings = []
+        for solver, (external, pinned) in self._known.items():
+            before, now = pinned.get("solver_source"), self._now(solver, external).get("solver_source")
+            if before != now:
+                warnings.append(f"the code of {solver} changed during this run (solver_source {before or UNKNOWN} "
+                                f"as it started, {now or UNKNOWN} now): its records name the first, but runs that "
+                                "started after the edit may have run the new code, so its results mix versions; "
+                                "run them again (compare --resume runs again the runs of another version)")
+        return warnings
 
 
 @dataclass(frozen=True)
@@ -58,10 +109,10 @@ class StaleRuns:
                 "keeps both records (the later one counts)" for solver, old in by_solver.items()]
 
 
-def stale_runs(records: Iterable[RunRecord], externals: Mapping[str, str]) -> StaleRuns:
-    """The `records` of a known version (``solver_source``) other than their solver's
-    `current_source`.  A solver neither among `externals` nor registered in this process is
-    not checked: it is not run either."""
+def stale_runs(records: Iterable[RunRecord], externals: Mapping[str, External], pinned: Pinned) -> StaleRuns:
+    """The `records` of a known version (``solver_source``) other than the one their solver
+    has now (`pinned`, `externals` by name).  A solver neither among `externals` nor
+    registered in this process is not checked: it is not run either."""
     now: dict[str, str | None] = {}
     stale = []
     for record in records:
@@ -69,7 +120,7 @@ def stale_runs(records: Iterable[RunRecord], externals: Mapping[str, str]) -> St
         if recorded is None or (record.solver not in externals and registered(record.solver) is None):
             continue
         if record.solver not in now:
-            now[record.solver] = current_source(record.solver, externals)
+            now[record.solver] = pinned(record.solver, externals.get(record.solver)).get("solver_source")
         if recorded != now[record.solver]:
             stale.append(record)
     return StaleRuns(tuple(stale), now)

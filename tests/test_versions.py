@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from crosscheck.harness.records import RunRecord, plugin_source, read_records
+from crosscheck.harness.records import RunRecord, command_source, plugin_source, read_records
 from crosscheck.harness.versions import mixed_versions
 from crosscheck.solvers.base import Status
 from tests.plugin_solvers import Plain
@@ -80,3 +80,72 @@ def test_report_notes_mixed_versions_in_every_format(tmp_path: Path) -> None:
     assert note in invoke("report", str(out), "--format", "csv").stderr
     invoke("report", str(out), "--format", "html", "-o", str(tmp_path / "report.html"))
     assert note in (tmp_path / "report.html").read_text()
+
+
+#: An external program that edits its own file as it runs (as a researcher saving an edit
+#: in the middle of a long comparison would), then claims 8.
+SELF_EDITING = "import sys\nopen(sys.argv[1])\nwith open(__file__, 'a') as own:\n    own.write('# ran\\n')\nprint(8)\n"
+
+
+def test_every_record_of_one_invocation_names_the_version_it_started_with(tmp_path: Path) -> None:
+    """The program's file changes during the first run: the records of both runs name the
+    version as the invocation started (not one each), and a warning says the results mix versions."""
+    (tmp_path / "a.txt").write_text(VAULT)
+    (tmp_path / "b.txt").write_text(VAULT)
+    script, out = tmp_path / "mine.py", tmp_path / "runs.jsonl"
+    script.write_text(SELF_EDITING)
+    command = f"{sys.executable} {script} {{path}}"
+    before = command_source(command)
+    result = invoke("compare", str(tmp_path), "--external", f"mine={command}", "--jobs", "1", "--out", str(out))
+    assert script.read_text() == SELF_EDITING + "# ran\n" * 2  # each run edited it
+    assert [r.environment["solver_source"] for r in read_records(out)] == [before, before]
+    [warning] = [line for line in result.stderr.splitlines() if "changed during this run" in line]
+    assert warning.startswith(f"warning: the code of mine changed during this run (solver_source {before} as it "
+                              f"started, {command_source(command)} now)")
+
+
+def test_an_unchanged_program_gets_no_warning_of_a_change(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(VAULT)
+    script = tmp_path / "mine.py"
+    script.write_text(CLAIM)
+    result = invoke("solve", str(tmp_path / "a.txt"), "--external", f"mine={sys.executable} {script} {{path}}")
+    assert result.exit_code == 0 and "changed during this run" not in result.output
+
+
+#: An external program whose answer comes from its own helper module, beside it.
+IMPORTING = "import sys\nsys.path.insert(0, sys.argv[2])\nimport helper\nopen(sys.argv[1])\nprint(helper.ANSWER)\n"
+
+
+def test_an_external_source_is_digested_so_resume_sees_its_edit(tmp_path: Path) -> None:
+    """The helper module is named by --external-source (a file, or its folder): editing it
+    changes solver_source and --resume runs the program again; bytecode written beside it does not."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "helper.py").write_text("ANSWER = 8\n")
+    (tmp_path / "a.txt").write_text(VAULT)
+    script = tmp_path / "mine.py"
+    script.write_text(IMPORTING)
+    for source in (lib / "helper.py", lib):
+        out = tmp_path / f"runs-{source.name}.jsonl"
+        command = ("compare", str(tmp_path / "a.txt"), "--external", f"mine={sys.executable} {script} {{path}} {lib}",
+                   "--external-source", f"mine={source}", "--out", str(out))
+        assert invoke(*command).exit_code == 0
+        (lib / "__pycache__").mkdir(exist_ok=True)  # bytecode, written by running: no source
+        (lib / "__pycache__" / "helper.cpython.pyc").write_bytes(source.name.encode())
+        assert invoke(*command, "--resume").output.count("another version") == 0
+        (lib / "helper.py").write_text("ANSWER = 8  # edited\n")
+        resumed = invoke(*command, "--resume")
+        assert "1 run of mine made by another version" in resumed.output, source
+        first, again = read_records(out)
+        assert first.environment["solver_source"] != again.environment["solver_source"]
+        (lib / "helper.py").write_text("ANSWER = 8\n")
+
+
+def test_an_external_source_must_name_an_external_and_an_existing_path(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(VAULT)
+    external = ("--external", f"mine={sys.executable} mine.py {{path}}")
+    for spec, why in ((f"theirs={tmp_path}", "'theirs' is no --external program (given: mine)"),
+                      (f"mine={tmp_path / 'gone.py'}", "gone.py: no such file or folder"),
+                      ("mine", "expected NAME=PATH")):
+        result = invoke("solve", str(tmp_path / "a.txt"), *external, "--external-source", spec)
+        assert result.exit_code == 2 and why in result.output, spec
