@@ -156,7 +156,8 @@ def format_of(instance_file: InstanceFile) -> str | None:
 
 
 def holds_nothing(path: Path, files: list[InstanceFile]) -> str | None:
-    """Why `path`, as given, holds nothing to run, in one line naming it and the files
+    """Why `path`, as given, holds nothing to run, in one line naming it (and up to three
+    files in no format, so the researcher sees which) and the files
     expected: no instance file below a folder, or only files that every puzzle's format
     refuses (`format_of`); None when it holds an instance, or a file that cannot be read
     (its run reports that: one bad file is an error record, not a usage error)."""
@@ -166,7 +167,8 @@ def holds_nothing(path: Path, files: list[InstanceFile]) -> str | None:
     if not path.is_dir():
         found, expected = "it is in no puzzle's format", "an instance file"
     elif files:
-        found = f"{counted(len(files), '*' + INSTANCE_SUFFIX + ' file')} below it, in no puzzle's format"
+        named = ", ".join(str(instance_file.path) for instance_file in files[:3]) + (", ..." if len(files) > 3 else "")
+        found = f"{counted(len(files), '*' + INSTANCE_SUFFIX + ' file')} below it ({named}), in no puzzle's format"
     else:
         found = f"no *{INSTANCE_SUFFIX} file below it"
     return f"{path}: no instance to run: {found} (expected {expected}, {known_formats()})"

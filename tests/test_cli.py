@@ -634,7 +634,8 @@ def test_compare_names_a_records_file_only_when_it_was_written(folder: Path, tmp
 def test_a_path_with_no_instance_to_run_is_a_usage_error(folder: Path, tmp_path: Path, holding: str,
                                                          command: str) -> None:
     """An empty folder, one without *.txt files, one whose files no puzzle's format claims, or
-    such a file: exit 2 with one line naming the path and the files expected, nothing run,
+    such a file: exit 2 with one line naming the path (and the files no format claims) and the
+    files expected, nothing run,
     also beside a path that does hold instances."""
     path = tmp_path / "given"
     path.mkdir()
@@ -651,6 +652,7 @@ def test_a_path_with_no_instance_to_run_is_a_usage_error(folder: Path, tmp_path:
     assert line.startswith(f"Error: {path}: no instance to run: ")
     assert "key vault" in line and "elevator" in line and "amphipod burrow" in line
     assert ("*.txt files below it" in line) == (holding != "a file of no puzzle")
+    assert ("shopping.txt" in line) == (holding in ("text of no puzzle", "a file of no puzzle"))
     assert not out.exists()
 
 
