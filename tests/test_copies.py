@@ -148,6 +148,14 @@ def _is_odd(k: int) -> bool:
     return _is_even(less)
 
 
+def _even_positive(n: int) -> bool:
+    return n > 0 and _even(n)
+
+
+def _is_even_positive(k: int) -> bool:
+    return k > 0 and _is_even(k)
+
+
 def _count(n: int) -> int:
     if n == 0:
         return 0
@@ -162,10 +170,12 @@ def _tally(k: int) -> int:
     return 1 + _tally(rest)
 
 
-@pytest.mark.parametrize("order", [(_even, _odd, _is_odd, _is_even), (_is_odd, _odd, _is_even, _even)])
+@pytest.mark.parametrize("order", [(_even_positive, _odd, _is_odd, _is_even_positive, _even, _is_even),
+                                   (_is_even_positive, _is_odd, _odd, _even_positive, _is_even, _even)])
 def test_recursion_ends_and_a_renamed_copy_of_a_cycle_matches_in_any_order(order: tuple[FunctionType, ...]) -> None:
-    """Whichever function of a cycle is hashed first, each hashes alike (nothing in a
-    cycle is kept for later calls to reuse from another entry point)."""
+    """Whichever function of a cycle is hashed first, and from where (`_even_positive`
+    enters the cycle at `_even`), each hashes alike: a hash of a function in a cycle
+    depends on where the cycle was entered, so none is kept for reuse."""
     for function in order:
         copies._CONTENT.pop(function, None)
     found = {function: copies.fingerprint.__wrapped__(function) for function in order}
