@@ -247,6 +247,8 @@ class _Normalised(ast.NodeTransformer):
     def _called(self, value: object) -> ast.Name | None:
         """The placeholder for a reference to `value` (module docstring); None when it is
         no function followed (or one without source): the reference stays as written."""
+        if not (callable(value) or isinstance(value, property | staticmethod | classmethod)):
+            return None  # not unwrapped: an object that imports on look-up (`crosscheck.solvers.cpsat`'s) would
         value = unwrapped(value)
         if not (isinstance(value, FunctionType) and _followed(value, self.function)):
             return None

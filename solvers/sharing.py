@@ -90,7 +90,7 @@ from crosscheck.models import amphipods, elevator, keys
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.considered import Considered
 from crosscheck.solvers.copies import fingerprints, same_code, unwrapped
-from crosscheck.solvers.receivers import Receivers, definition
+from crosscheck.solvers.receivers import Receivers, assignments, definition
 from crosscheck.solvers.trusted import is_trusted, lemmas_of
 
 PACKAGE = "crosscheck"
@@ -301,9 +301,35 @@ def _attribute_references(node: ast.Attribute, receivers: Receivers, scope: froz
     for holder, value in receivers.attributes(node):
         yield from _functions_of(value, holder, scope)
     known = receivers.of(node.value)
+    for holder in [*known.classes, *(sub for base in known.open for sub in methods.modules.subclasses(base))]:
+        if inspect.getattr_static(holder, node.attr, None) is None:  # not the class's: maybe set in __init__
+            yield from _set_in_init(holder, scope).get(node.attr, [])
     yield from methods.of_subclasses(node.attr, known.open)
     if not known.complete:
         yield from methods.named(node.attr)
+
+
+@cache
+def _set_in_init(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]]:
+    """By attribute name, the functions of `scope` that the ``__init__`` of `holder` or of a
+    base in `scope` assigns to ``self.name`` (a plain assignment of a value that resolves
+    exactly, as rule 1: ``self.rule = helper``, ``self.rule = self.method``, a partial in a
+    global), with the class their ``self`` is: ``self.rule(x)`` runs them.  Every base's
+    ``__init__`` counts, called through ``super()`` or not: errs towards sharing."""
+    found: dict[str, list[Reached]] = {}
+    for base in holder.__mro__:
+        init = vars(base).get("__init__")
+        tree = definition(init) if isinstance(init, FunctionType) and _in_scope(base, scope) else None
+        if tree is None or not isinstance(init, FunctionType):
+            continue
+        imported = _local_imports(tree.body, scope)
+        for node in ast.walk(tree):
+            for target, value, _ in assignments(node):
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id == "self" and value is not None:
+                    resolved, owner = _resolve(value, init, holder, imported)
+                    found.setdefault(target.attr, []).extend(_functions_of(resolved, owner, scope))
+    return found
 
 
 def _local_imports(body: list[ast.stmt], scope: frozenset[str]) -> dict[str, object]:
