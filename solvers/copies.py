@@ -8,15 +8,27 @@ that a verbatim copy in another module, or one renamed, hashes alike:
 - positions, comments, docstrings and annotations are left out (none changes what runs);
 - the function's own name is left out, and its parameters and local names are numbered in
   order of appearance (a copy may rename them);
-- ``module.name`` (through any chain of modules: ``q.labelled_plan``,
-  ``crosscheck.models.elevator.all_safe``) becomes the plain ``name``, as a copy that
-  pastes the helpers it calls next to it writes it;
-- other names (globals, builtins, attributes) stay as they are: a copy that renames the
-  helpers it calls, or changes any expression, is different code.
+- a reference to a function of the ``crosscheck`` package or of the referring function's own
+  top-level package (a module global, ``module.f`` through any chain of modules,
+  ``Class.method``, ``self.method`` or ``cls.method`` in a method of a class its module
+  names) stands for that function's own content hash, its tree normalised so in turn
+  (Merkle-style): a copy that pastes the helpers it calls next to it and renames them
+  (``_neighbours`` -> ``nbrs``) hashes alike when the helpers are copies too, and a helper
+  changed changes every function that calls it.  A reference back to a function being
+  hashed (recursion, mutual recursion) stands for its distance up the chain being hashed.
+  A library's functions stay names (their source differs from one installation to the next);
+- ``module.name`` naming anything else (through any chain of modules:
+  ``crosscheck.models.elevator.DOWN``) becomes the plain ``name``, as a copy that pastes it
+  next to it writes it;
+- other names (globals, builtins, attributes) stay as they are: a copy that renames a class
+  it uses, or changes any expression, is different code.
 
 A function is compared only if it is *substantial* (`MIN_STATEMENTS` statements or
-`MIN_NODES` syntax nodes, after normalising): ``return self.start`` in two modules is no
-evidence of copying.
+`MIN_NODES` syntax nodes, after normalising, counted on its own tree, where a function it
+refers to is one name: calling a large helper makes no function substantial):
+``return self.start`` in two modules is no evidence of copying.  The built-ins' fingerprints
+are stored (`crosscheck.solvers.footprints`): they hold on every Python from 3.11 on
+(`_serialised`).
 """
 
 from __future__ import annotations

@@ -21,7 +21,10 @@ A footprint is the union of two derivations from the code:
   1. names that resolve exactly: a module function or class through the module's
      imports or the function's own, ``module.f``, ``Class.method``, ``self.method`` on
      the solver's or helper's own class, ``super().method``; a class named other than as
-     an attribute's receiver (called, passed on) stands for all its methods;
+     an attribute's receiver (called, passed on) stands for all its methods; an attribute
+     that the ``__init__`` of the receiver's class (``self``'s, or one item 2 knows) or of a
+     base sets to such a name (``self.rule = helper``; then ``self.rule(x)`` runs ``helper``,
+     whether or not the walk reaches that ``__init__``);
   2. ``receiver.name`` where the receiver's class is known from annotations
      (`crosscheck.solvers.receivers`: an annotated parameter such as ``instance:
      Vault``, an annotated or assigned local, ``self.attr`` annotated in the class body
@@ -51,8 +54,9 @@ A footprint is the union of two derivations from the code:
      the object bound as its first argument, and the functions bound as its arguments.
 
   Still not seen statically: a module imported by a computed name
-  (``importlib.import_module(table[puzzle])``), a function kept in a container or
-  set on an object and called from there (``rules[kind](cell)``), a name looked up otherwise
+  (``importlib.import_module(table[puzzle])``), a function kept in a container and
+  called from there (``rules[kind](cell)``), one set on an object other than by its class's
+  ``__init__`` or called on an object of unknown class, a name looked up otherwise
   than by ``getattr`` (``operator.attrgetter``, ``vars(x)[name]``), a subclass defined
   outside the modules item 3 looks in, a method of a class outside those modules called
   on an unknown receiver, and code outside the formulation packages;

@@ -178,9 +178,9 @@ def test_recursion_ends_and_a_renamed_copy_of_a_cycle_matches_in_any_order(order
     depends on where the cycle was entered, so none is kept for reuse."""
     for function in order:
         copies._CONTENT.pop(function, None)
-    found = {function: copies.fingerprint.__wrapped__(function) for function in order}
-    assert found[_even] == found[_is_even] and found[_odd] == found[_is_odd]
-    assert found[_even] is not None and found[_even] != found[_odd]
+    found = {function.__name__: copies.fingerprint.__wrapped__(function) for function in order}
+    assert found["_even"] == found["_is_even"] and found["_odd"] == found["_is_odd"]
+    assert found["_even"] is not None and found["_even"] != found["_odd"]
     assert copies.fingerprint(_count) == copies.fingerprint(_tally) is not None
 
 
