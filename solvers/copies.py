@@ -8,15 +8,27 @@ that a verbatim copy in another module, or one renamed, hashes alike:
 - positions, comments, docstrings and annotations are left out (none changes what runs);
 - the function's own name is left out, and its parameters and local names are numbered in
   order of appearance (a copy may rename them);
-- ``module.name`` (through any chain of modules: ``q.labelled_plan``,
-  ``crosscheck.models.elevator.all_safe``) becomes the plain ``name``, as a copy that
-  pastes the helpers it calls next to it writes it;
-- other names (globals, builtins, attributes) stay as they are: a copy that renames the
-  helpers it calls, or changes any expression, is different code.
+- a reference to a function of the ``crosscheck`` package or of the referring function's own
+  top-level package (a module global, ``module.f`` through any chain of modules,
+  ``Class.method``, ``self.method`` or ``cls.method`` in a method of a class its module
+  names) stands for that function's own content hash, its tree normalised so in turn
+  (Merkle-style): a copy that pastes the helpers it calls next to it and renames them
+  (``_neighbours`` -> ``nbrs``) hashes alike when the helpers are copies too, and a helper
+  changed changes every function that calls it.  A reference back to a function being
+  hashed (recursion, mutual recursion) stands for its distance up the chain being hashed.
+  A library's functions stay names (their source differs from one installation to the next);
+- ``module.name`` naming anything else (through any chain of modules:
+  ``crosscheck.models.elevator.DOWN``) becomes the plain ``name``, as a copy that pastes it
+  next to it writes it;
+- other names (globals, builtins, attributes) stay as they are: a copy that renames a class
+  it uses, or changes any expression, is different code.
 
 A function is compared only if it is *substantial* (`MIN_STATEMENTS` statements or
-`MIN_NODES` syntax nodes, after normalising): ``return self.start`` in two modules is no
-evidence of copying.
+`MIN_NODES` syntax nodes, after normalising, counted on its own tree, where a function it
+refers to is one name: calling a large helper makes no function substantial):
+``return self.start`` in two modules is no evidence of copying.  The built-ins' fingerprints
+are stored (`crosscheck.solvers.footprints`): they hold on every Python from 3.11 on
+(`_serialised`).
 """
 
 from __future__ import annotations
@@ -30,7 +42,7 @@ from contextlib import suppress
 from functools import cache
 from types import FunctionType, ModuleType
 
-from crosscheck.solvers.considered import imported_or_none
+from crosscheck.solvers.considered import PACKAGE, imported_or_none
 from crosscheck.solvers.receivers import definition
 
 #: A function with fewer statements than this (its own definition not counted) and fewer
@@ -79,17 +91,83 @@ def unwrapped(value: object) -> object:
 @cache
 def fingerprint(function: FunctionType) -> str | None:
     """`function`'s fingerprint (see the module docstring); None when its source is not
-    available or it is not substantial."""
-    found = definition(function)
+    available or it is not substantial (counted on its own tree, where a called function
+    is one name: calling a large helper makes no function substantial)."""
+    found = _Merkle().normalised(function)
     if found is None:
         return None
-    found = copy.deepcopy(found)  # `definition` is cached: the walk reads that tree
-    tree = _Normalised(function, found).visit(found)
+    tree, _ = found
     statements = sum(isinstance(node, ast.stmt) for node in ast.walk(tree)) - 1
     nodes = sum(not isinstance(node, _CONTEXTS) for node in ast.walk(tree)) - 1
     if statements < MIN_STATEMENTS and nodes < MIN_NODES:
         return None
+    return _digest(tree)
+
+
+def _digest(tree: ast.AST) -> str:
     return hashlib.sha256(_serialised(tree).encode()).hexdigest()[:24]
+
+
+#: The content hash (`_Merkle.content`) of each function whose hash does not depend on
+#: where it was reached from, whatever its size.
+_CONTENT: dict[FunctionType, str] = {}
+
+
+class _Merkle:
+    """Content hashes of functions: a function's normalised tree, each function it calls
+    that `_followed` allows standing for that function's own content hash.  That is the
+    hash of the call graph unfolded from the function, a call back to a function being
+    hashed (recursion) standing for its distance up `stack`; so a function in a cycle
+    hashes by where the unfolding entered the cycle, and only one in no cycle (or calling
+    only itself) is kept in `_CONTENT`."""
+
+    def __init__(self) -> None:
+        self.stack: list[FunctionType] = []
+        self.called_back: set[int] = set()  # positions in `stack` a deeper function calls
+
+    def normalised(self, function: FunctionType) -> tuple[ast.AST, int] | None:
+        """`function`'s definition normalised (module docstring), and the lowest position
+        in `stack` that it or a function it calls refers back to (its own position when
+        none lower); None when its source is not available."""
+        found = definition(function)
+        if found is None:
+            return None
+        found = copy.deepcopy(found)  # `definition` is cached: the walk reads that tree
+        self.stack.append(function)
+        try:
+            normaliser = _Normalised(function, found, self)
+            return normaliser.visit(found), normaliser.lowest
+        finally:
+            self.stack.pop()
+
+    def content(self, function: FunctionType) -> tuple[str, int] | None:
+        """`function`'s content hash and the lowest position in `stack` it refers back to;
+        None when its source is not available."""
+        position = len(self.stack)
+        if function in _CONTENT:
+            return _CONTENT[function], position
+        found = self.normalised(function)
+        called_back, self.called_back = position in self.called_back, self.called_back - {position}
+        if found is None:
+            return None
+        tree, lowest = found
+        digest = _digest(tree)
+        if lowest >= position and not called_back:  # the same from wherever it is reached
+            _CONTENT[function] = digest
+        return digest, lowest
+
+    def called(self, callee: FunctionType) -> tuple[str, int] | None:
+        """What a reference to `callee` from the function on top of `stack` stands for (a
+        placeholder name, and the lowest position in `stack` referred back to); None when
+        it is left as written (no source)."""
+        caller = len(self.stack) - 1
+        if callee in self.stack:
+            position = self.stack.index(callee)
+            if position < caller:
+                self.called_back.add(position)
+            return f"@cycle{caller - position}", position
+        found = self.content(callee)
+        return None if found is None else (f"@{found[0]}", found[1])
 
 
 def _serialised(node: object) -> str:
@@ -127,15 +205,21 @@ def same_code(mine: dict[str, str], theirs: dict[str, str]) -> frozenset[str]:
 
 
 class _Normalised(ast.NodeTransformer):
-    """Rewrites a function's definition as `fingerprint` compares it (module docstring)."""
+    """Rewrites a function's definition as `fingerprint` compares it (module docstring),
+    each reference to a function `_followed` allows by what `merkle` says it stands for;
+    `lowest`: the lowest position in `merkle`'s stack those refer back to."""
 
-    def __init__(self, function: FunctionType, tree: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    def __init__(self, function: FunctionType, tree: ast.FunctionDef | ast.AsyncFunctionDef, merkle: _Merkle) -> None:
+        self.function, self.merkle = function, merkle
         self.namespace = function.__globals__
+        self.receiver = _receiver(function, tree)
+        self.lowest = len(merkle.stack) - 1
         self.top = tree
         self.locals: dict[str, str] = {}
-        for node in ast.walk(tree):  # numbered in a fixed order of the tree: alike for alike trees
-            for name in _binds(node):
-                self.locals.setdefault(name, f"_{len(self.locals)}")
+        for child in ast.iter_child_nodes(tree):  # its own name is not local: a call of it is a call
+            for node in ast.walk(child):  # numbered in a fixed order of the tree: alike for alike trees
+                for name in _binds(node):
+                    self.locals.setdefault(name, f"_{len(self.locals)}")
 
     def _def(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> ast.AST:
         if not isinstance(node, ast.Lambda):
@@ -156,12 +240,67 @@ class _Normalised(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id not in self.locals:
+            called = self._called(self.namespace.get(node.id))
+            if called is not None:
+                return called
         return ast.Name(id=self.locals.get(node.id, node.id), ctx=node.ctx)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        if isinstance(_lookup(node.value, self.namespace, self.locals), ModuleType):
+        base = _lookup(node.value, self.namespace, self.locals, self.receiver)
+        if isinstance(node.ctx, ast.Load) and isinstance(base, ModuleType | type):
+            called = self._called(_member(base, node.attr))
+            if called is not None:
+                return called
+        if isinstance(base, ModuleType):
             return ast.Name(id=node.attr, ctx=node.ctx)
         return self.generic_visit(node)
+
+    def _called(self, value: object) -> ast.Name | None:
+        """The placeholder for a reference to `value` (module docstring); None when it is
+        no function followed (or one without source): the reference stays as written."""
+        if not (callable(value) or isinstance(value, property | staticmethod | classmethod)):
+            return None  # not unwrapped: an object that imports on look-up (`crosscheck.solvers.cpsat`'s) would
+        value = unwrapped(value)
+        if not (isinstance(value, FunctionType) and _followed(value, self.function)):
+            return None
+        found = self.merkle.called(value)
+        if found is None:
+            return None
+        placeholder, lowest = found
+        self.lowest = min(self.lowest, lowest)
+        return ast.Name(id=placeholder, ctx=ast.Load())
+
+
+def _followed(callee: FunctionType, caller: FunctionType) -> bool:
+    """Whether a reference to `callee` in `caller` stands for `callee`'s content: a function
+    of the ``crosscheck`` package or of `caller`'s own top-level package (a plugin's), not
+    library code, whose source differs from one installation to the next."""
+    return _top(callee.__module__) in (PACKAGE, _top(caller.__module__))
+
+
+def _top(module: str | None) -> str:
+    return (module or "").partition(".")[0]
+
+
+def _receiver(function: FunctionType, tree: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, type] | None:
+    """For a method of a class its module names (``self``'s or ``cls``'s class known): the
+    name of its first parameter and the class; else None."""
+    parts = function.__qualname__.split(".")
+    if len(parts) < 2 or "<locals>" in parts:
+        return None
+    owner = function.__globals__.get(parts[0])
+    for part in parts[1:-1]:
+        owner = inspect.getattr_static(owner, part, None)
+    positional = [*tree.args.posonlyargs, *tree.args.args]
+    if not isinstance(owner, type) or not positional or positional[0].arg not in ("self", "cls"):
+        return None
+    return positional[0].arg, owner
+
+
+def _member(holder: ModuleType | type, name: str) -> object:
+    """Attribute `name` of a module, or what a class holds under `name` (nothing run)."""
+    return getattr(holder, name, None) if isinstance(holder, ModuleType) else inspect.getattr_static(holder, name, None)
 
 
 def _binds(node: ast.AST) -> list[str]:
@@ -176,11 +315,15 @@ def _binds(node: ast.AST) -> list[str]:
     return []
 
 
-def _lookup(node: ast.expr, namespace: dict[str, object], local: dict[str, str]) -> object:
-    """The module a name or attribute chain denotes in `namespace` (None for a local name)."""
+def _lookup(node: ast.expr, namespace: dict[str, object], local: dict[str, str],
+            receiver: tuple[str, type] | None) -> object:
+    """The module or class a name or attribute chain denotes in `namespace` (``self`` or
+    ``cls`` of a method: `receiver`'s class); None for a local name or anything else."""
     if isinstance(node, ast.Name):
+        if receiver is not None and node.id == receiver[0]:
+            return receiver[1]
         return None if node.id in local else namespace.get(node.id)
     if isinstance(node, ast.Attribute):
-        base = _lookup(node.value, namespace, local)
-        return getattr(base, node.attr, None) if isinstance(base, ModuleType) else None
+        base = _lookup(node.value, namespace, local, receiver)
+        return _member(base, node.attr) if isinstance(base, ModuleType | type) else None
     return None

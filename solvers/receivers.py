@@ -192,7 +192,7 @@ def _assigned_in_init(owner: type, name: str) -> Known:
     names = Receivers(found, init.__globals__, owner, lambda node: _lookup(node, init.__globals__))
     known: Known | None = None
     for node in ast.walk(found):
-        for target, value, annotation in _assignments(node):
+        for target, value, annotation in assignments(node):
             if (isinstance(target, ast.Attribute) and target.attr == name and isinstance(target.value, ast.Name)
                     and target.value.id == "self"):
                 this = annotated(annotation, init.__globals__) if annotation else names.of(value)
@@ -200,7 +200,7 @@ def _assigned_in_init(owner: type, name: str) -> Known:
     return known or UNKNOWN
 
 
-def _assignments(node: ast.AST) -> Iterator[tuple[ast.expr, ast.expr | None, ast.expr | None]]:
+def assignments(node: ast.AST) -> Iterator[tuple[ast.expr, ast.expr | None, ast.expr | None]]:
     """(target, value, annotation) of each binding `node` makes by plain assignment, a
     tuple assigned to a tuple of targets item by item (``a, b = x, y``)."""
     if isinstance(node, ast.Assign):
@@ -246,7 +246,7 @@ class Receivers:
         assignment (value, annotation), else (None, None): unknown."""
         plain: set[int] = set()
         for node in ast.walk(function):
-            for target, value, annotation in _assignments(node):
+            for target, value, annotation in assignments(node):
                 if isinstance(target, ast.Name):
                     plain.add(id(target))
                     self.bindings.setdefault(target.id, []).append((value, annotation))

@@ -21,7 +21,10 @@ A footprint is the union of two derivations from the code:
   1. names that resolve exactly: a module function or class through the module's
      imports or the function's own, ``module.f``, ``Class.method``, ``self.method`` on
      the solver's or helper's own class, ``super().method``; a class named other than as
-     an attribute's receiver (called, passed on) stands for all its methods;
+     an attribute's receiver (called, passed on) stands for all its methods; an attribute
+     that the ``__init__`` of the receiver's class (``self``'s, or one item 2 knows) or of a
+     base sets to such a name (``self.rule = helper``; then ``self.rule(x)`` runs ``helper``,
+     whether or not the walk reaches that ``__init__``);
   2. ``receiver.name`` where the receiver's class is known from annotations
      (`crosscheck.solvers.receivers`: an annotated parameter such as ``instance:
      Vault``, an annotated or assigned local, ``self.attr`` annotated in the class body
@@ -51,8 +54,9 @@ A footprint is the union of two derivations from the code:
      the object bound as its first argument, and the functions bound as its arguments.
 
   Still not seen statically: a module imported by a computed name
-  (``importlib.import_module(table[puzzle])``), a function kept in a container or
-  set on an object and called from there (``rules[kind](cell)``), a name looked up otherwise
+  (``importlib.import_module(table[puzzle])``), a function kept in a container and
+  called from there (``rules[kind](cell)``), one set on an object other than by its class's
+  ``__init__`` or called on an object of unknown class, a name looked up otherwise
   than by ``getattr`` (``operator.attrgetter``, ``vars(x)[name]``), a subclass defined
   outside the modules item 3 looks in, a method of a class outside those modules called
   on an unknown receiver, and code outside the formulation packages;
@@ -90,7 +94,7 @@ from crosscheck.models import amphipods, elevator, keys
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.considered import Considered
 from crosscheck.solvers.copies import fingerprints, same_code, unwrapped
-from crosscheck.solvers.receivers import Receivers, definition
+from crosscheck.solvers.receivers import Receivers, assignments, definition
 from crosscheck.solvers.trusted import is_trusted, lemmas_of
 
 PACKAGE = "crosscheck"
@@ -301,9 +305,35 @@ def _attribute_references(node: ast.Attribute, receivers: Receivers, scope: froz
     for holder, value in receivers.attributes(node):
         yield from _functions_of(value, holder, scope)
     known = receivers.of(node.value)
+    for holder in [*known.classes, *(sub for base in known.open for sub in methods.modules.subclasses(base))]:
+        if inspect.getattr_static(holder, node.attr, None) is None:  # not the class's: maybe set in __init__
+            yield from _set_in_init(holder, scope).get(node.attr, [])
     yield from methods.of_subclasses(node.attr, known.open)
     if not known.complete:
         yield from methods.named(node.attr)
+
+
+@cache
+def _set_in_init(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]]:
+    """By attribute name, the functions of `scope` that the ``__init__`` of `holder` or of a
+    base in `scope` assigns to ``self.name`` (a plain assignment of a value that resolves
+    exactly, as rule 1: ``self.rule = helper``, ``self.rule = self.method``, a partial in a
+    global), with the class their ``self`` is: ``self.rule(x)`` runs them.  Every base's
+    ``__init__`` counts, called through ``super()`` or not: errs towards sharing."""
+    found: dict[str, list[Reached]] = {}
+    for base in holder.__mro__:
+        init = vars(base).get("__init__")
+        tree = definition(init) if isinstance(init, FunctionType) and _in_scope(base, scope) else None
+        if tree is None or not isinstance(init, FunctionType):
+            continue
+        imported = _local_imports(tree.body, scope)
+        for node in ast.walk(tree):
+            for target, value, _ in assignments(node):
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id == "self" and value is not None:
+                    resolved, owner = _resolve(value, init, holder, imported)
+                    found.setdefault(target.attr, []).extend(_functions_of(resolved, owner, scope))
+    return found
 
 
 def _local_imports(body: list[ast.stmt], scope: frozenset[str]) -> dict[str, object]:

@@ -10,7 +10,10 @@ Each decides nothing (it answers `UNSUPPORTED`); what matters is what its code c
   (so it is taken to run every ``passable`` of the model and of this package: `_Rules`' too);
 - `OwnRules` calls only methods of its own class, one of them named ``passable`` too;
 - `OwnTable` calls its own class's method ``get``; `LooksUp` calls ``get`` on an object of
-  unknown class (a dict, as it happens).
+  unknown class (a dict, as it happens);
+- `KeepsItsRules` calls functions it keeps in attributes: one its ``__init__`` sets, one a
+  class attribute, one set in the ``__init__`` of a helper class it is handed (annotated)
+  but never makes.
 """
 
 from __future__ import annotations
@@ -107,3 +110,42 @@ class LooksUp(Solver):
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         tables = [instance.keys]
         return Answer(Status.UNSUPPORTED, message=str(tables[0].get("a")))
+
+
+def _wall_rule(char: str) -> bool:
+    """Reached only through ``self.wall`` (set in `KeepsItsRules.__init__`)."""
+    return char == "#"
+
+
+def _door_rule(_: object, char: str) -> bool:
+    """Reached only through the class attribute `KeepsItsRules.door` (a method so)."""
+    return char.isupper()
+
+
+def _key_rule(char: str) -> bool:
+    """Reached only through ``keeper.key`` (set in `_Keeper.__init__`)."""
+    return char.islower()
+
+
+class _Keeper:
+    def __init__(self) -> None:
+        self.key = _key_rule
+
+
+class KeepsItsRules(Solver):
+    name, puzzle, summary = "test-keeps-rules", "keys", "calls functions kept in attributes"
+    door = _door_rule
+
+    def __init__(self) -> None:
+        self.wall = _wall_rule
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return self._judged(instance, _handed())
+
+    def _judged(self, instance: Vault, keeper: _Keeper) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=f"{self.wall('#')} {self.door('A')} {keeper.key('a')}")
+
+
+def _handed() -> _Keeper:
+    """Stands for code outside the plugin handing it a keeper (not followed: never called here)."""
+    raise NotImplementedError

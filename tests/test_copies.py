@@ -1,16 +1,24 @@
 """Built-in code pasted or wrapped by a plugin is shared code (formulations in
 tests/copied_solvers.py): a copy is compared by content (`crosscheck.solvers.copies`),
-and a ``functools.partial`` kept in a global or a class attribute is followed."""
+a function it calls counts by its own content (so a copy that renames its helpers is
+still a copy, tests/renamed_quotient.py), and a ``functools.partial`` kept in a global or a
+class attribute is followed."""
 
 from __future__ import annotations
 
+from types import FunctionType
+
+import pytest
+
+from crosscheck.models.elevator import ElevatorMove, Facility
 from crosscheck.models.keys import door_key
 from crosscheck.solvers import copies, sharing
-from crosscheck.solvers.elevator.quotient import QuotientProblem
+from crosscheck.solvers.elevator.quotient import QuotientProblem, labelled_plan
 from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS
-from crosscheck.solvers.registry import get_solver
+from crosscheck.solvers.registry import get_solver, solvers_for
 from tests.copied_solvers import CopiesCanonical, CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
 from tests.receiver_solvers import OwnRules
+from tests.renamed_quotient import ChangedQuotient, RenamedQuotient
 
 QUOTIENT = "crosscheck.solvers.elevator.quotient"
 COMMON = "crosscheck.solvers.elevator.common"
@@ -80,3 +88,102 @@ def test_fingerprinting_leaves_the_walks_syntax_trees_alone() -> None:
 def test_stored_fingerprints_match_the_code() -> None:
     """What `python -m crosscheck.solvers.sharing` would write now is what is stored."""
     assert sharing.built_in_fingerprints(FOOTPRINTS) == FINGERPRINTS
+
+
+RENAMED = "tests.renamed_quotient"
+
+
+def test_a_copy_with_its_helpers_renamed_shares_with_the_original() -> None:
+    """elevator-quotient pasted with every helper (module functions, ``self._safe``) renamed:
+    each function whose helpers are copies too is the same code."""
+    shared = sharing.shared(get_solver("elevator-quotient"), RenamedQuotient())
+    assert {f"{QUOTIENT}.QuotientProblem.__init__ = {RENAMED}.RenamedProblem.__init__ (same code)",
+            f"{QUOTIENT}.QuotientProblem.successors = {RENAMED}.RenamedProblem.successors (same code)",
+            f"{QUOTIENT}.QuotientProblem.heuristic = {RENAMED}.RenamedProblem.heuristic (same code)",
+            f"{QUOTIENT}.labelled_plan = {RENAMED}.plan_with_names (same code)",
+            f"{COMMON}.crossing_bound = {RENAMED}.floor_bound (same code)"} <= shared
+
+
+def test_a_renamed_copy_whose_helper_changed_is_other_code_up_the_calls() -> None:
+    """The bound's constant changed: neither the bound nor the heuristic calling it is a
+    copy; the rest, which does not call it, still is."""
+    shared = sharing.shared(get_solver("elevator-quotient"), ChangedQuotient())
+    assert not [entry for entry in shared if "crossing_bound" in entry or "heuristic" in entry]
+    assert f"{QUOTIENT}.labelled_plan = {RENAMED}.plan_with_names (same code)" in shared
+
+
+def _short(facility: Facility) -> list[ElevatorMove]:
+    return labelled_plan(facility, [])
+
+
+def test_calling_a_large_helper_makes_no_function_substantial() -> None:
+    assert copies.fingerprint(labelled_plan) is not None and copies.fingerprint(_short) is None
+
+
+def _even(n: int) -> bool:
+    if n == 0:
+        return True
+    fewer = n - 1
+    return _odd(fewer)
+
+
+def _odd(n: int) -> bool:
+    if n == 0:
+        return False
+    fewer = n - 1
+    return _even(fewer)
+
+
+def _is_even(k: int) -> bool:
+    if k == 0:
+        return True
+    less = k - 1
+    return _is_odd(less)
+
+
+def _is_odd(k: int) -> bool:
+    if k == 0:
+        return False
+    less = k - 1
+    return _is_even(less)
+
+
+def _even_positive(n: int) -> bool:
+    return n > 0 and _even(n)
+
+
+def _is_even_positive(k: int) -> bool:
+    return k > 0 and _is_even(k)
+
+
+def _count(n: int) -> int:
+    if n == 0:
+        return 0
+    smaller = n - 1
+    return 1 + _count(smaller)
+
+
+def _tally(k: int) -> int:
+    if k == 0:
+        return 0
+    rest = k - 1
+    return 1 + _tally(rest)
+
+
+@pytest.mark.parametrize("order", [(_even_positive, _odd, _is_odd, _is_even_positive, _even, _is_even),
+                                   (_is_even_positive, _is_odd, _odd, _even_positive, _is_even, _even)])
+def test_recursion_ends_and_a_renamed_copy_of_a_cycle_matches_in_any_order(order: tuple[FunctionType, ...]) -> None:
+    """Whichever function of a cycle is hashed first, and from where (`_even_positive`
+    enters the cycle at `_even`), each hashes alike: a hash of a function in a cycle
+    depends on where the cycle was entered, so none is kept for reuse."""
+    for function in order:
+        copies._CONTENT.pop(function, None)
+    found = {function.__name__: copies.fingerprint.__wrapped__(function) for function in order}
+    assert found["_even"] == found["_is_even"] and found["_odd"] == found["_is_odd"]
+    assert found["_even"] is not None and found["_even"] != found["_odd"]
+    assert copies.fingerprint(_count) == copies.fingerprint(_tally) is not None
+
+
+@pytest.mark.parametrize(("puzzle", "count"), [("keys", 2), ("amphipods", 4), ("elevator", 2)])
+def test_built_in_independent_provers_stay_counted(puzzle: str, count: int) -> None:
+    assert len(sharing.independent_group(solvers_for(puzzle))) == count

@@ -18,8 +18,8 @@ from crosscheck.harness.verdicts import Verdict, judge_all
 from crosscheck.solvers import sharing
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.registry import get_solver, solvers_for
-from tests.receiver_solvers import (AsksAnnotated, AsksThroughAttribute, AsksThroughReturn, AsksUnknown, LooksUp,
-                                    OwnRules, OwnTable)
+from tests.receiver_solvers import (AsksAnnotated, AsksThroughAttribute, AsksThroughReturn, AsksUnknown,
+                                    KeepsItsRules, LooksUp, OwnRules, OwnTable)
 from tests.shared_solvers import Echo, Pacer, Strider, Walker
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"
@@ -109,6 +109,15 @@ def test_a_plugin_calling_only_its_own_methods_shares_nothing() -> None:
     assert "tests.receiver_solvers._Rules.passable" in footprint
     assert PASSABLE not in footprint
     assert sharing.shares(OwnRules(), solvers_for("keys")) == frozenset()
+
+
+def test_a_function_kept_in_an_attribute_is_followed_where_it_is_called() -> None:
+    """``self.wall = _wall_rule`` in ``__init__`` (which the walk from ``_solve`` never
+    reaches), ``door = _door_rule`` in the class body, and ``self.key = _key_rule`` in the
+    ``__init__`` of a class the plugin is handed: each call through the attribute runs it."""
+    footprint = sharing.static_footprint(KeepsItsRules)
+    assert {f"tests.receiver_solvers.{name}" for name in ("_wall_rule", "_door_rule", "_key_rule")} <= footprint
+    assert "tests.receiver_solvers._Keeper.__init__" not in footprint  # the keeper was made elsewhere
 
 
 def test_a_method_named_as_a_builtin_one_creates_no_sharing() -> None:
