@@ -95,7 +95,7 @@ def main() -> None:
     instance could not be read or a run crashed; compare and morph: 130 when interrupted
     (finished runs are saved).  hunt: 1 with a counterexample, 0 without, 130 when interrupted
     before a find.  report OLD --against NEW: 1 when NEW is worse on the answers (a
-    verdict got worse, an exact answer lost, a pair of OLD missing, fewer independent
+    verdict got worse, an exact answer changed or lost, a pair of OLD missing, fewer independent
     provers; with --fail-on-slower a pair judged slower), else 0.
     """
     from crosscheck.solvers.registry import add_variable_plugins
@@ -400,7 +400,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     records += _run_saving(tasks, jobs, scheduler, out, progress, pin_cores)
     runs = judged(records)
     _print(runs, fmt, environment=True)
-    mismatches = _morph_mismatches(records, related, out.parent, err=fmt not in HUMAN_FORMATS)
+    mismatches = _morph_mismatches(records, out.parent, err=fmt not in HUMAN_FORMATS) if related else 0
     _warn_changed(versions)
     click.echo(f"records: {out}" if out.exists() else f"records: none ({out} not written: no run was planned)",
                err=True)
@@ -424,6 +424,7 @@ def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRe
         click.echo(f"note: fewer related instances than asked: {line}", err=True)
     for one in related:
         for run, expected in plan_instance(one.file, choice)[1]:
+            run = run.model_copy(update={"related_to": morphing.link_of(one.related, one.relation, one.original)})
             if run.key in done:
                 records.append(done[run.key])
             else:
@@ -463,15 +464,14 @@ def _note_clashes(files: list[InstanceFile]) -> None:
                    f"instead: {', '.join(names)}", err=True)
 
 
-def _morph_mismatches(records: list[RunRecord], related: list[RelatedFile], folder: Path, err: bool) -> int:
-    """Print every morph-mismatch of ``--morph`` and how many pairs were judged (on stderr
-    with `err`, beside the data formats' notes); return their number."""
+def _morph_mismatches(records: list[RunRecord], folder: Path, err: bool) -> int:
+    """Print every morph-mismatch of ``--morph`` (the pairs `records` link, judged as
+    ``report`` judges them) and how many pairs were judged (on stderr with `err`, beside
+    the data formats' notes); return their number."""
     from crosscheck.harness import morph as morphing
     from crosscheck.harness.verdicts import Verdict
 
-    if not related:
-        return 0
-    pairs = morphing.judge_related(records, related)
+    pairs = morphing.recorded_verdicts(records)
     mismatches = [pair for pair in pairs if pair.verdict is Verdict.MORPH_MISMATCH]
     for pair in mismatches:
         click.echo(pair.line(folder), err=err)
@@ -752,7 +752,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     runs = outcome.judged_runs()
     verdicts = runs.verdicts
     for verdict in verdicts:
-        if verdict.verdict in FAILURES:
+        if verdict.verdict in FAILURES and verdict.verdict is not Verdict.MORPH_MISMATCH:  # its pair's line said it
             click.echo(verdict_line(verdict))
     if crashed(outcome.records):
         click.echo(crashed(outcome.records))
@@ -890,8 +890,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
               metavar="NEW.jsonl",
               help="Compare FILES (old) with this newer results file (repeatable, merged): status, verdict, "
                    "provers and time changes per instance and solver (times on CPU seconds when both sides ran "
-                   "with --clock cpu, else wall); exit 1 when a verdict got worse, an exact answer was lost, a "
-                   "pair run in OLD is missing from NEW, or an instance has fewer independent provers.")
+                   "with --clock cpu, else wall); exit 1 when a verdict got worse, an exact answer changed or was "
+                   "lost, a pair run in OLD is missing from NEW, or an instance has fewer independent provers.")
 @click.option("--fail-on-slower", is_flag=True,
               help="With --against: exit 1 also when a pair is judged slower (needs --repeat on both sides).")
 def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...],

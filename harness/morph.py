@@ -15,14 +15,18 @@ start from.
 Every related instance is saved under ``OUT/related/`` (its name is the original's with
 ``~RELATION-N``), so a mismatch can be replayed with ``solve``; every run is appended to
 ``OUT/morph.jsonl`` as it finishes (the originals under their own names, the related
-instances as ``related/...``), so ``report`` reads it like a comparison's results.
+instances as ``related/...``), so ``report`` reads it like a comparison's results.  A
+related instance's runs carry ``related_to`` (the original's name, the relation, its
+expectation: `link_of`), so ``report`` judges every pair from ``morph.jsonl`` alone, as
+``morph`` did (`recorded_verdicts`; `crosscheck.harness.verdicts.judged`).
 
 Each (instance, related instance, runner) pair is judged on exact answers only
-(`answer_of`): a proven optimum with a checked plan or a proof of infeasibility, and an
+(`crosscheck.harness.pairs.answer_of`): a proven optimum with a checked plan or a proof of infeasibility, and an
 external program's claim too, since the relation tests the program itself.  A timeout,
 a crash or an invalid plan is no answer, and the pair is ``unverified``.  Answers that
-break the relation's expectation make the pair a `Verdict.MORPH_MISMATCH`; every pair's
-verdict is appended to ``OUT/morph-verdicts.jsonl``.
+break the relation's expectation make the pair a `Verdict.MORPH_MISMATCH`, and the related
+instance's verdict too; every pair's verdict is appended to ``OUT/morph-verdicts.jsonl``
+(for reading: it holds pairs, not runs, and ``report`` is given ``morph.jsonl``).
 
 Each instance's own runs get the verdict ``compare`` gives them (`MorphOutcome.judged_runs`):
 an original's records carry its index entry (``expected``), so a runner answering other
@@ -41,22 +45,20 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 
-from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
-from crosscheck.harness.index import INFEASIBLE, Expected, InstanceFile
+from crosscheck.harness.index import Expected, InstanceFile
 from crosscheck.harness.plan import Choice, plan_instance
 from crosscheck.harness.progress import Progress
-from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
+from crosscheck.harness.pairs import Judged, answer_of, recorded_pairs
+from crosscheck.harness.records import RelatedTo, RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import formulations_of, ready_server, run_tasks
-from crosscheck.harness.verdicts import JudgedRuns, Verdict, judged
+from crosscheck.harness.verdicts import JudgedRuns, Verdict, judged, pair_verdict
 from crosscheck.harness.versions import Pinned
 from crosscheck.models.base import Instance, InvalidInstance
 from crosscheck.models.registry import RELATIONS, get_puzzle, load_instance
-from crosscheck.models.relations import DRAWS_PER_ASKED, Answer, NotApplicable, Related, Relation, distinct_draws
-from crosscheck.solvers.base import Clock, Status
+from crosscheck.models.relations import DRAWS_PER_ASKED, NotApplicable, Related, Relation, distinct_draws, parse_expectation
+from crosscheck.solvers.base import Clock
 
-#: Where a runner has no exact answer (a timeout, a crash, an invalid plan).
-Judged = int | str | None  # an optimum, INFEASIBLE, or None: no answer
 #: What runs a batch of tasks and returns their records, in task order.
 RunBatch = Callable[[list[tuple[Task, Expected]]], list[RunRecord]]
 
@@ -128,37 +130,31 @@ class MorphOutcome:
         return judged(self.records)
 
 
-def answer_of(record: RunRecord) -> Judged:
-    """The runner's exact answer (an optimum or INFEASIBLE), None without one.
-
-    An external program's claim counts (the relation tests the program itself), unless
-    its plan was rejected; a formulation's answer counts when it is exact."""
-    if record.plan_valid is False:
-        return None
-    if record.evidence is Evidence.CLAIM or record.exact:
-        if record.status is Status.INFEASIBLE:
-            return INFEASIBLE
-        if record.status is Status.OPTIMAL:
-            return record.checked_cost if record.checked_cost is not None else record.cost
-    return None
-
-
-def _relation_answer(judged: Judged) -> Answer:
-    """An exact answer as the relations take it (None: no solution)."""
-    return None if judged is None or judged == INFEASIBLE else int(judged)
+def link_of(related: Related, relation: str, original: str) -> RelatedTo:
+    """What a run of `related` (made by `relation` from the instance named `original`)
+    records of its link to the original."""
+    return RelatedTo(original=original, relation=relation, detail=related.detail,
+                     expectation=str(related.expectation))
 
 
 def judge_pair(related: Related, relation: str, original: RunRecord, again: RunRecord) -> PairVerdict:
     """The verdict on `original` (a runner's record of an instance) and `again` (the same
     runner's record of the `related` instance) by the relation's expectation."""
+    return judge_link(link_of(related, relation, original.instance), original, again)
+
+
+def judge_link(link: RelatedTo, original: RunRecord, again: RunRecord) -> PairVerdict:
+    """The verdict on a runner's records `original` and `again`, `again`'s instance linked
+    to `original`'s by `link` (`crosscheck.harness.verdicts.pair_verdict`)."""
     first, second = answer_of(original), answer_of(again)
-    verdict, reason = Verdict.UNVERIFIED, "no exact answer on " + (
-        "either" if first is None and second is None else "the original" if first is None else "the related instance")
-    if first is not None and second is not None:
-        broken = related.expectation.broken(_relation_answer(first), _relation_answer(second))
-        verdict, reason = (Verdict.MORPH_MISMATCH, broken) if broken else (Verdict.AGREE, f"{first} and {second}")
-    return PairVerdict(verdict, original.solver, relation, related.detail, str(related.expectation),
+    verdict, reason = pair_verdict(parse_expectation(link.expectation), first, second)
+    return PairVerdict(verdict, original.solver, link.relation, link.detail, link.expectation,
                        original.instance, again.instance, first, second, reason)
+
+
+def recorded_verdicts(records: list[RunRecord]) -> list[PairVerdict]:
+    """The verdict on every pair the records link (`crosscheck.harness.pairs.recorded_pairs`)."""
+    return [judge_link(pair.link, pair.original, pair.related) for pair in recorded_pairs(records)]
 
 
 def morph(files: list[InstanceFile], config: MorphConfig, on_pair: Callable[[PairVerdict], None] = lambda pair: None
@@ -249,7 +245,8 @@ def run_related(instance: Instance, relations: list[tuple[Relation, int]], origi
         name = save_related(where.folder, where.original, relation.name, number, related)
         for original, (run, _) in zip(originals, tasks, strict=True):
             if original.solver in runners:
-                update = {"path": str(where.folder / name), "instance": where.prefix + name}
+                update = {"path": str(where.folder / name), "instance": where.prefix + name,
+                          "related_to": link_of(related, relation.name, original.instance)}
                 related_tasks.append((run.model_copy(update=update), None))
                 pairs.append((related, relation.name, original))
     again = run_batch(related_tasks)
@@ -365,16 +362,3 @@ def related_files(instance_files: list[InstanceFile], count: int, seed: int, fol
         if len(seen) - 1 < count and fewer is not None:
             fewer.append(fewer_note("the relations drawn", instance_file.name, len(seen) - 1, count))
     return found
-
-
-def judge_related(records: list[RunRecord], related: list[RelatedFile]) -> list[PairVerdict]:
-    """Each runner's answers on each related instance and its original, judged (first
-    repetitions of the plain instances only)."""
-    runs = {(r.instance, r.solver): r for r in records if not r.variant and r.repeat == 0}
-    pairs = []
-    for one in related:
-        for (instance, solver), record in runs.items():
-            original = runs.get((one.original, solver))
-            if instance == one.file.name and original is not None:
-                pairs.append(judge_pair(one.related, one.relation, original, record))
-    return pairs

@@ -24,11 +24,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord, upgrade
 from crosscheck.harness.wording import counted
+from crosscheck.models.relations import parse_expectation
 from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
 
 #: The solver name of the record standing for a file that could not be read or parsed.
@@ -58,6 +59,7 @@ class Task(BaseModel):
     start: dict[str, Any] = Field(default_factory=dict)  # `start_facts` as the run started (empty: not yet)
     identity: dict[str, str] | None = None  # its solver's version, pinned as the invocation started
     # (`crosscheck.harness.versions.Pinned`); None: computed as the record is made
+    related_to: RelatedTo | None = None  # a related instance's link to its original (morph); None: an instance of its own
 
     @property
     def key(self) -> RunKey:
@@ -68,6 +70,24 @@ class Task(BaseModel):
     def evidence(self) -> Evidence:
         """The strength of this run's answer: an external program's is a claim."""
         return Evidence.PROOF if self.external is None else Evidence.CLAIM
+
+
+class RelatedTo(BaseModel):
+    """What makes a run's instance a related instance (``morph``, ``compare --morph``): the
+    `original` instance's name (as its records carry it), the `relation`'s name, what it
+    did (`detail`), and the `expectation` its answer must meet against the same runner's
+    answer on the original, written as `crosscheck.models.relations.parse_expectation` reads it."""
+
+    original: str
+    relation: str
+    detail: str = ""
+    expectation: str
+
+    @field_validator("expectation")
+    @classmethod
+    def _known(cls, text: str) -> str:
+        parse_expectation(text)  # ValueError (a record that cannot be judged) names what it reads
+        return text
 
 
 #: What identifies a run: instance, variant, solver and repetition.
@@ -115,6 +135,7 @@ class RunRecord(BaseModel):
     shares: list[str] = Field(default_factory=list)  # see `Solver.shares`: what makes answers dependent
     plan: list[Any] | None = None
     environment: dict[str, Any] = Field(default_factory=dict)
+    related_to: RelatedTo | None = None  # see `RelatedTo`: set on a related instance's runs
 
     @property
     def exact(self) -> bool:
@@ -355,10 +376,18 @@ def parse_record(line: bytes, where: str) -> RunRecord:
         raise MalformedRecord(f"{where}:{error.colno}: not JSON: {error.msg}") from None
     if not isinstance(data, dict):
         raise MalformedRecord(f"{where}: expected a JSON object (a run record), got a JSON {type(data).__name__}")
+    if _PAIR_FIELDS <= data.keys():
+        raise MalformedRecord(f"{where}: not a run record but a pair verdict of morph (morph-verdicts.jsonl); "
+                              "give the runs beside it, morph.jsonl: their pairs are judged from them")
     try:
         return RunRecord.model_validate(upgrade(data, where))
     except ValidationError as error:
         raise MalformedRecord(f"{where}: not a run record: {_first_problem(error)}") from None
+
+
+#: The fields of a line of ``morph-verdicts.jsonl`` (`crosscheck.harness.morph.PairVerdict`),
+#: which a reader given it instead of ``morph.jsonl`` recognises.
+_PAIR_FIELDS = frozenset({"runner", "relation", "original_answer", "related_answer"})
 
 
 def _first_problem(error: ValidationError) -> str:

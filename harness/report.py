@@ -6,7 +6,8 @@ end of `compare` come from the same records through `render`.
 Human formats (``table``, ``markdown``) show one row per (instance, solver): with
 repeated runs (``compare --repeat``) the row gives the median, minimum and interquartile
 range of the solver's seconds over the repetitions.  The verdict and how many
-independent formulations proved the answer stand on the instance's first row, and the
+independent formulations proved the answer (on ``wrong-expected``: the answer that
+contradicts the index) stand on the instance's first row, and the
 reasons behind every verdict other than ``agree`` follow the table (`notes`), as do the
 agreements that rest on one line of evidence (``independent`` 1).
 

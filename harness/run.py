@@ -46,7 +46,7 @@ from crosscheck.harness.external import run_external
 from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage
-from crosscheck.harness.records import RunRecord, Task, environment, start_facts
+from crosscheck.harness.records import RelatedTo, RunRecord, Task, environment, start_facts
 from crosscheck.harness.versions import identity
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
@@ -82,6 +82,7 @@ class _Shared(TypedDict):
     evidence: Evidence  # a claim for an external program, else a proof
     expected: Expected
     environment: dict[str, Any]
+    related_to: RelatedTo | None  # a related instance's link to its original (morph)
     features: NotRequired[dict[str, int]]  # known once the instance is parsed
     shares: NotRequired[list[str]]  # the solver's shared answer-deciding components
 
@@ -96,7 +97,7 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     add_plugins(task.plugins)
     base = _Shared(instance=task.instance, solver=task.solver, variant=task.variant, repeat=task.repeat,
                    cpsat_workers=default_workers(), evidence=task.evidence, expected=expected,
-                   environment=_environment(task))
+                   environment=_environment(task), related_to=task.related_to)
     try:
         puzzle, instance = load_instance(task.path)
         if task.variant:
@@ -251,7 +252,7 @@ def failure(task: Task, expected: Expected, status: Status, message: str, second
     return RunRecord(instance=task.instance, puzzle=task.puzzle, solver=task.solver, variant=task.variant,
                      repeat=task.repeat, status=status, message=message, evidence=task.evidence,
                      seconds=seconds, expected=expected, environment=_environment(task),
-                     cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
+                     related_to=task.related_to, cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
 
 
 def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | ForkServerContext:

@@ -11,6 +11,10 @@ Every record written carries ``schema_version``.  History:
   Older records get it by the rule used before the field existed: ``claim`` when their
   ``stats`` hold ``external`` (the command of an external program), else ``proof``; so
   an old results file is judged as it was.
+- 4: adds ``related_to`` (`crosscheck.harness.records.RelatedTo`): on the runs of a related
+  instance (``morph``, ``compare --morph``), the original's name, the relation and its
+  expectation, so ``report`` judges the pairs as the run did.  Older records take None
+  (no pair can be judged from them; their run's ``morph-verdicts.jsonl`` or output has them).
 
 The ``environment`` mapping is open: entries join it without a new version, and readers
 treat a missing entry as unknown (``pinned_cores``, ``solver_source``; ``started``,
@@ -31,7 +35,7 @@ from typing import Any
 from crosscheck.harness.evidence import Evidence
 
 #: The version of the records this crosscheck writes.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The version of a record that has no ``schema_version`` field (written before it existed).
 UNVERSIONED = 1
 #: The first version whose records carry ``evidence``.

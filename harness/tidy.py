@@ -15,7 +15,8 @@ then the instance's size measures as ``feature_NAME``):
 - ``status``; ``exact`` (bool: a proven optimum with an accepted plan, or a proof of
   infeasibility); ``evidence`` (``proof``, or ``claim`` for an external program's answer;
   see `crosscheck.harness.evidence`); ``verdict`` and ``independent`` of the instance (on every row: how many
-  formulations sharing no answer-deciding component proved the agreed answer);
+  formulations sharing no answer-deciding component proved its exact answer: the agreed
+  one on ``agree``, the one contradicting the index on ``wrong-expected``; else 0);
 - ``expected`` (the index's optimum, empty when unknown or infeasible) and
   ``expected_infeasible`` (bool);
 - ``cost``, ``bound``, ``checked_cost``, ``plan_valid`` (bool, empty without a plan),

@@ -13,8 +13,10 @@ The verdicts, what each means and what follows from it are one table, `VERDICTS`
 first: an instance's verdict is the worst that applies.  `FAILURES` (a non-zero exit
 status of ``solve`` and ``compare``), `HUNT_STOPS` (where ``hunt`` stops and shrinks) and
 `SEVERITY` (the order reports count verdicts in) are read from it.  `morph-mismatch` is
-the one verdict on a pair of instances rather than one: `crosscheck.harness.morph` gives it
-to a solver whose answers on an instance and a related instance break the relation's law.
+the one verdict on a pair of instances rather than one (`pair_verdict`): a solver's answers
+on an instance and a related instance break the relation's law.  `judged` gives it to the
+related instance (its runs' records link it to the original: `crosscheck.harness.pairs`),
+so ``compare``, ``morph`` and ``report`` judge the same records alike.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from itertools import combinations
 
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.index import INFEASIBLE
+from crosscheck.harness.pairs import Judged, answer_of, recorded_pairs
 from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.wording import first_line
+from crosscheck.models.relations import Answer, Expectation, parse_expectation
 from crosscheck.solvers.base import Status
 
 
@@ -96,7 +100,9 @@ class Judgement:
     verdict: Verdict
     answer: int | str | None  # the agreed optimum, INFEASIBLE, or None
     reason: str
-    provers: tuple[str, ...] = ()  # the solvers whose exact answers agree (for `agree`)
+    # The solvers whose exact answers agree: on `agree`, the answer; on `wrong-expected`, the
+    # answer that contradicts the index (none when a checked plan, a bound or a claim does).
+    provers: tuple[str, ...] = ()
     independent: int = 0  # how many of them share no answer-deciding component (`Solver.shares`)
 
 
@@ -163,12 +169,13 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
         if contradiction:
             return Judgement(Verdict.WRONG_EXPECTED, None, contradiction)
         return Judgement(Verdict.UNVERIFIED, None, _unverified_reason(proofs, best_plan))
-    if expected is not None and answer != expected:
-        return Judgement(Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}")
     by_solver = {r.solver: r for r in provers}  # a solver run twice proves once
     names, independent = tuple(by_solver), independent_count(list(by_solver.values()))
-    return Judgement(Verdict.AGREE, answer, f"{len(names)} exact ({independent} independent): {', '.join(names)}",
-                     names, independent)
+    evidence = f"{len(names)} exact ({independent} independent): {', '.join(names)}"
+    if expected is not None and answer != expected:  # the provers stand against the index: how firmly matters
+        return Judgement(Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}: {evidence}",
+                         names, independent)
+    return Judgement(Verdict.AGREE, answer, evidence, names, independent)
 
 
 def independent_count(provers: list[RunRecord]) -> int:
@@ -263,6 +270,42 @@ class JudgedRuns:
 
 
 def judged(records: Iterable[RunRecord]) -> JudgedRuns:
-    """`records` and their verdicts (`judge_all`)."""
+    """`records` and their verdicts: `judge_all`'s, where a related instance's (one whose
+    runs carry ``related_to``) becomes `Verdict.MORPH_MISMATCH` when a runner's answers on
+    it and on its original break the relation (`with_morph`)."""
     records = list(records)
-    return JudgedRuns(records, judge_all(records))
+    return JudgedRuns(records, with_morph(judge_all(records), records))
+
+
+def pair_verdict(expectation: Expectation, first: Judged, second: Judged) -> tuple[Verdict, str]:
+    """The verdict on a runner's exact answers `first` (on an instance) and `second` (on a
+    related one), by the relation's `expectation`, and why: `Verdict.UNVERIFIED` without
+    both answers, `Verdict.MORPH_MISMATCH` when they break it, else `Verdict.AGREE`."""
+    if first is None or second is None:
+        return Verdict.UNVERIFIED, "no exact answer on " + (
+            "either" if first is None and second is None else "the original" if first is None
+            else "the related instance")
+    broken = expectation.broken(_relation_answer(first), _relation_answer(second))
+    return (Verdict.MORPH_MISMATCH, broken) if broken else (Verdict.AGREE, f"{first} and {second}")
+
+
+def _relation_answer(judged: Judged) -> Answer:
+    """An exact answer as the relations take it (None: no solution)."""
+    return None if judged is None or judged == INFEASIBLE else int(judged)
+
+
+def with_morph(verdicts: list[InstanceVerdict], records: list[RunRecord]) -> list[InstanceVerdict]:
+    """`verdicts` with each related instance whose recorded pairs (`recorded_pairs`) hold a
+    morph-mismatch judged `Verdict.MORPH_MISMATCH` (unless its own runs' verdict is worse),
+    the reason naming each runner, relation and original."""
+    broken: dict[str, list[str]] = {}
+    for pair in recorded_pairs(records):
+        verdict, reason = pair_verdict(parse_expectation(pair.link.expectation), answer_of(pair.original),
+                                       answer_of(pair.related))
+        if verdict is Verdict.MORPH_MISMATCH:
+            broken.setdefault(pair.related.instance, []).append(
+                f"{pair.related.solver}: ~{pair.link.relation} of {pair.link.original}: {reason}")
+    return [InstanceVerdict(Verdict.MORPH_MISMATCH, v.answer, "; ".join(broken[v.instance]),
+                            instance=v.instance, variant=v.variant)
+            if not v.variant and v.instance in broken and SEVERITY[v.verdict] > SEVERITY[Verdict.MORPH_MISMATCH]
+            else v for v in verdicts]

@@ -19,7 +19,9 @@ others and from the original (as texts), and a relation with few images (a ring 
 has one) yields only those.
 
 An answer is an ``int`` optimum, or None for "no solution".  `Expectation.broken`
-names what a pair of answers breaks, or returns None when they agree.
+names what a pair of answers breaks, or returns None when they agree.  An expectation's
+text (``same``, ``not larger``, ``offset N``) is how records keep it; `parse_expectation`
+reads it back.
 """
 
 from __future__ import annotations
@@ -88,6 +90,19 @@ class Offset:
 
 
 Expectation = Same | NotLarger | Offset
+
+
+def parse_expectation(text: str) -> Expectation:
+    """The expectation `str` wrote as `text` (``same``, ``not larger``, ``offset N``), as
+    records keep it; `ValueError` saying what is read for anything else."""
+    if text == str(Same()):
+        return Same()
+    if text == str(NotLarger()):
+        return NotLarger()
+    word, _, amount = text.partition(" ")
+    if word == "offset" and amount.isdigit():
+        return Offset(int(amount))
+    raise ValueError(f"expected 'same', 'not larger' or 'offset N', got {text!r}")
 
 
 @dataclass(frozen=True)

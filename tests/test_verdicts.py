@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.records import RunRecord
-from crosscheck.harness.verdicts import Verdict, judge
+from crosscheck.harness.report import render
+from crosscheck.harness.verdicts import Verdict, judge, judged
 from crosscheck.solvers.base import Status
 
 
@@ -155,3 +159,24 @@ def test_a_lone_claim_against_the_index_is_flagged() -> None:
     assert verdict(infeasible) is Verdict.WRONG_EXPECTED
     assert verdict(external(Status.OPTIMAL, 15).model_copy(update={"expected": 15})) is Verdict.UNVERIFIED
     assert verdict(external(Status.INFEASIBLE).model_copy(update={"expected": "infeasible"})) is Verdict.UNVERIFIED
+
+
+def test_wrong_expected_names_how_many_independent_provers_stand_against_the_index() -> None:
+    """Three formulations (two sharing a bound: two independent) prove 10, the index says 8:
+    how firmly the index is contradicted is what a reader weighs, so it is counted as for agree."""
+    runs = [record("grid", Status.OPTIMAL, 10, 10, True, 8, shares=("bound",)),
+            record("graph", Status.OPTIMAL, 10, 10, True, 8, shares=("bound",)),
+            record("cpsat", Status.OPTIMAL, 10, 10, True, 8)]
+    outcome = judge(runs)
+    assert (outcome.verdict, outcome.answer, outcome.provers, outcome.independent) == (
+        Verdict.WRONG_EXPECTED, 10, ("grid", "graph", "cpsat"), 2)
+    assert outcome.reason == "solvers agree on 10, index says 8: 3 exact (2 independent): grid, graph, cpsat"
+    rows = list(csv.DictReader(io.StringIO(render(judged(runs), "csv"))))
+    assert {row["independent"] for row in rows} == {"2"}  # the tidy rows carry it
+    table = render(judged(runs)).splitlines()
+    assert table[1].split()[-2:] == ["wrong-expected", "2"]  # the table's first row of the instance
+
+
+def test_wrong_expected_without_an_exact_answer_has_no_provers() -> None:
+    outcome = judge([record("a", Status.FEASIBLE, 7, 0, True, 8)])  # a checked plan below the index's optimum
+    assert (outcome.verdict, outcome.provers, outcome.independent) == (Verdict.WRONG_EXPECTED, (), 0)
