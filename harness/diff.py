@@ -15,10 +15,13 @@ longer than every OLD run and the medians differ by more than `NOISE_FACTOR`,
 side there is no noise estimate and nothing is judged (``one run``).
 
 `regressions` names what makes ``--against`` exit 1: a verdict that got worse, an exact
+answer changed (the same solver proved another optimum, or infeasible against an optimum,
+on the same instance: one of the two answers is wrong, whatever the verdicts say), an exact
 answer lost (OLD exact, NEW not, or the pair not run in NEW), a pair run in OLD missing
 from NEW (an unreadable file read in NEW is no missing run), an instance with fewer independent provers; and, when asked, a pair ``slower``.
-`changes` lists the pairs whose status, instance verdict or provers changed or that are
-flagged slower or faster; `summary` counts everything, the unchanged included.
+`changes` lists the pairs whose status, exact answer, instance verdict or provers changed
+or that are flagged slower or faster; `summary` counts everything, the unchanged included.
+Verdicts are `crosscheck.harness.verdicts.judged`'s, morph-mismatches of recorded pairs included.
 """
 
 from __future__ import annotations
@@ -29,12 +32,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from crosscheck.harness.aggregate import Cell, cells, geometric_mean, positive
+from crosscheck.harness.index import INFEASIBLE
 from crosscheck.harness.diff_basis import NOISE_FACTOR, Basis
 from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import UNREADABLE, RunRecord
-from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.verdicts import InstanceVerdict, Verdict, judged
 from crosscheck.harness.wording import counted
-from crosscheck.solvers.base import FAILED_STATUSES
+from crosscheck.solvers.base import FAILED_STATUSES, Status
 
 DIFF_COLUMNS = ("instance", "solver", "old status", "new status", "old verdict", "new verdict", "provers",
                 "old s", "new s", "new/old", "time")
@@ -103,6 +107,12 @@ class Change:
         return _provers(self.old_verdict) != _provers(self.new_verdict)
 
     @property
+    def answer_changed(self) -> bool:
+        """Both sides exact, with other answers (`exact_answers`)."""
+        before, after = exact_answers(self.old), exact_answers(self.new)
+        return bool(before) and bool(after) and before != after
+
+    @property
     def lost_exact(self) -> bool:
         """OLD had an exact answer, NEW has none (or did not run the pair)."""
         return self.old is not None and self.old.exact and (self.new is None or not self.new.exact)
@@ -110,13 +120,16 @@ class Change:
     @property
     def listed(self) -> bool:
         """Whether `changes` shows this row."""
-        return (self.status_changed or self.verdict_changed or self.provers_changed or self.lost_exact
-                or self.timing in ("slower", "faster"))
+        return (self.status_changed or self.answer_changed or self.verdict_changed or self.provers_changed
+                or self.lost_exact or self.timing in ("slower", "faster"))
 
     def row(self) -> list[str]:
         """The change as table cells (columns `DIFF_COLUMNS`)."""
         before, after = _provers(self.old_verdict), _provers(self.new_verdict)
-        return [self.instance, self.solver, _status(self.old), _status(self.new), _verdict(self.old_verdict),
+        old_status, new_status = (
+            (f"{_status(self.old)} {exact_answers(self.old)}", f"{_status(self.new)} {exact_answers(self.new)}")
+            if self.answer_changed else (_status(self.old), _status(self.new)))
+        return [self.instance, self.solver, old_status, new_status, _verdict(self.old_verdict),
                 _verdict(self.new_verdict), str(before) if before == after else f"{before}->{after}",
                 self._seconds(self.old), self._seconds(self.new),
                 "-" if self.ratio is None else significant(self.ratio), self._time_cell()]
@@ -139,6 +152,15 @@ def _status(cell: Cell | None) -> str:
     return "absent" if cell is None else "/".join(dict.fromkeys(r.status.value for r in cell.runs))
 
 
+def exact_answers(cell: Cell | None) -> str:
+    """The exact answers of a cell's runs (``19``, ``infeasible``; ``19/21`` when its
+    repetitions differ), '' unless every run is exact."""
+    if cell is None or not cell.exact:
+        return ""
+    answers = {INFEASIBLE if r.status is Status.INFEASIBLE else str(r.checked_cost) for r in cell.runs}
+    return "/".join(sorted(answers))
+
+
 def _verdict(verdict: InstanceVerdict | None) -> str:
     return "absent" if verdict is None else verdict.verdict.value
 
@@ -152,7 +174,7 @@ def diff(old: Iterable[RunRecord], new: Iterable[RunRecord], basis: Basis = Basi
     """Every (instance, solver) of either comparison, OLD's order first, times on `basis`;
     unreadable files appear under the solver ``-``."""
     old, new = list(old), list(new)
-    verdicts = [{(v.instance, v.variant): v for v in judge_all(records)} for records in (old, new)]
+    verdicts = [{(v.instance, v.variant): v for v in judged(records).verdicts} for records in (old, new)]
     grids = [{(*c.key, c.solver): c for c in cells(records)} for records in (old, new)]
     for side, records in enumerate((old, new)):  # unreadable files: no cell, but a verdict
         for record in records:
@@ -200,9 +222,11 @@ def worse(changes: list[Change]) -> list[InstanceVerdict]:
 
 def regressions(changes: list[Change], fail_slower: bool = False) -> list[str]:
     """One line per reason to exit 1 (see the module doc), worst kind first: ``worse:``,
-    ``fewer provers:``, ``lost:``, ``missing:`` and, with `fail_slower`, ``slower:``."""
+    ``changed:``, ``fewer provers:``, ``lost:``, ``missing:`` and, with `fail_slower`, ``slower:``."""
     lines = [f"worse: {v.instance}{' [variant]' if v.variant else ''}: {v.verdict.value}: {v.reason}"
              for v in worse(changes)]
+    lines += [f"changed: {c.instance} {c.solver}: exact answer {exact_answers(c.old)} -> {exact_answers(c.new)}"
+              for c in changes if c.answer_changed]
     instances = {c.instance: c for c in changes}.values()
     lines += [f"fewer provers: {c.instance}: {_provers(c.old_verdict)} -> {_provers(c.new_verdict)} independent "
               f"({_provers_named(c.old_verdict)} -> {_provers_named(c.new_verdict)})"
@@ -238,5 +262,6 @@ def summary(changes: list[Change]) -> str:
     return (f"{counted(len(instances), 'instance')}, {counted(len(changes), '(instance, solver) pair')}: "
             f"{counted(len(worse(changes)), 'verdict')} worse, {better} better; {one_side}"
             f"{counted(sum(c.status_changed for c in both), 'status change')}, "
+            f"{counted(sum(c.answer_changed for c in both), 'exact answer')} changed, "
             f"{counted(sum(c.lost_exact for c in changes), 'exact answer')} lost; "
             + ", ".join(f"{count} {name}" for name, count in timings.items()) + mean)

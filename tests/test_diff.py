@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from crosscheck.harness.aggregate import FAMILY_COLUMNS, VIRTUAL_BEST, cells, family_rows
 from crosscheck.harness.cli import main
-from crosscheck.harness.diff import diff, summary, worse
+from crosscheck.harness.diff import diff, regressions, summary, worse
 from crosscheck.harness.latex import escape
 from crosscheck.harness.numbers import significant
 from crosscheck.harness.paired import compare_all
@@ -144,5 +144,42 @@ def test_the_summary_line_counts_in_the_singular_and_the_plural() -> None:
     one = [r for r in OLD if r.instance == "keys/a.txt" and r.solver == "fast"]
     changed = [r.model_copy(update={"plan_valid": False}) for r in one]
     assert summary(diff(one, changed)).startswith("1 instance, 1 (instance, solver) pair: 1 verdict worse, 0 better; "
-                                                  "0 status changes, 1 exact answer lost; ")
+                                                  "0 status changes, 0 exact answers changed, 1 exact answer lost; ")
     assert summary(diff(OLD, OLD)).startswith("2 instances, 4 (instance, solver) pairs: 0 verdicts worse, ")
+
+
+def lone(cost: int | None, status: Status = Status.OPTIMAL, solver: str = "lift", instance: str = "e.txt") -> RunRecord:
+    """A formulation's exact answer on an instance the index does not list (no expected optimum)."""
+    return RunRecord(instance=instance, puzzle="elevator", solver=solver, status=status, cost=cost, bound=cost,
+                     plan_valid=True if cost is not None else None, checked_cost=cost, plan=[] if cost else None)
+
+
+def test_a_changed_optimum_of_one_formulation_is_a_regression_though_both_sides_agree(tmp_path: Path) -> None:
+    """Two moves longer and still called optimal: agree on both sides, no status change, yet one
+    of the two answers is wrong."""
+    paths = [tmp_path / "old.jsonl", tmp_path / "new.jsonl"]
+    for path, records in zip(paths, ([lone(19), lone(15, instance="f.txt")], [lone(21), lone(15, instance="f.txt")])):
+        for record in records:
+            append_record(path, record)
+    result = CliRunner().invoke(main, ["report", str(paths[0]), "--against", str(paths[1])])
+    assert result.exit_code == 1, result.output
+    assert "changed: e.txt lift: exact answer 19 -> 21" in result.output and "changed: f.txt" not in result.output
+    assert any(line.split()[:8] == ["e.txt", "lift", "optimal", "19", "optimal", "21", "agree", "agree"]
+               for line in result.output.splitlines()), result.output
+    assert "0 status changes, 1 exact answer changed, 0 exact answers lost" in result.output
+
+
+def test_an_optimum_turned_infeasible_is_a_changed_answer_and_a_same_answer_is_not() -> None:
+    [change] = diff([lone(19)], [lone(None, Status.INFEASIBLE)])
+    assert change.answer_changed and change.listed and "exact answer 19 -> infeasible" in regressions([change])[0]
+    [same] = diff([lone(19)], [lone(19)])
+    assert not same.answer_changed and not same.listed and not regressions([same])
+
+
+def test_two_formulations_that_agreed_and_now_disagree_are_a_worse_verdict() -> None:
+    old = [lone(19, solver="a"), lone(19, solver="b")]
+    changes = diff(old, [lone(21, solver="a"), lone(19, solver="b")])
+    [verdict] = worse(changes)
+    assert verdict.verdict.value == "false-optimal"  # a claims 21, b's checked plan costs 19
+    assert regressions(changes)[:2] == ["worse: e.txt: false-optimal: a claimed optimum 21, b has a checked plan "
+                                        "of cost 19", "changed: e.txt a: exact answer 19 -> 21"]
