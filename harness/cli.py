@@ -425,9 +425,9 @@ def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRe
     for one in related:
         for run, expected in plan_instance(one.file, choice)[1]:
             run = run.model_copy(update={"related_to": morphing.link_of(one.related, one.relation, one.original)})
-            if run.key in done:
+            if run.key in done and done[run.key].related_to is not None:
                 records.append(done[run.key])
-            else:
+            else:  # not run yet, or recorded before runs kept their link: run again, so report can judge it
                 tasks.append((run, expected))
     return related
 

@@ -87,3 +87,21 @@ def test_a_recorded_expectation_that_cannot_be_read_names_the_line() -> None:
     line = claim("a~r-1.txt", 9, SAME).model_dump_json().replace('"same"', '"similar"')
     with pytest.raises(MalformedRecord, match=r"runs.jsonl:4: not a run record: field 'related_to.expectation'"):
         parse_record(line.encode(), "runs.jsonl:4")
+
+
+def test_compare_resume_runs_again_a_related_run_recorded_without_its_link(tmp_path: Path) -> None:
+    """A file of before related_to: its related runs are run again (nothing else), so that
+    compare and a later report judge the same pairs."""
+    out = tmp_path / "runs.jsonl"
+    args = ["compare", str(INSTANCES / "elevator/three-matched.txt"), "--morph", "2", "--external", INITIALS,
+            "--out", str(out), "--progress", "none"]
+    assert CliRunner().invoke(main, args).exit_code == 1
+    lines = out.read_text(encoding="utf-8").splitlines()
+    unlinked = [RunRecord.model_validate_json(line).model_copy(update={"related_to": None}) for line in lines]
+    out.write_text("".join(record.model_dump_json() + "\n" for record in unlinked), encoding="utf-8")
+    resumed = CliRunner().invoke(main, [*args, "--resume"])
+    assert resumed.exit_code == 1 and "morph: 2 pairs judged, 1 morph-mismatch" in resumed.output, resumed.output
+    again = [RunRecord.model_validate_json(line) for line in out.read_text(encoding="utf-8").splitlines()[len(lines):]]
+    assert len(again) == 2 and all(r.related_to is not None and r.related_to.original == "elevator/three-matched.txt"
+                                   for r in again)
+    assert CliRunner().invoke(main, ["report", str(out)]).exit_code == 1
