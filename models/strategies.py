@@ -66,13 +66,22 @@ def parse_range(text: str) -> Range:
     try:
         return int(low), int(high or low)
     except ValueError:
-        raise ValueError(f"expected a number or a range LOW-HIGH, got {text!r}") from None
+        raise ValueError(f"expected an integer or a range LOW-HIGH such as 3-5, got {text!r}") from None
 
 
 def parse_ranges(params: Iterable[str]) -> dict[str, Range]:
-    """``NAME=LOW-HIGH`` (or ``NAME=N``) options as a dict of ranges; `ValueError` for a
-    malformed range (the names are checked by `ranges_for`)."""
-    return {name: parse_range(text) for name, _, text in (param.partition("=") for param in params)}
+    """``NAME=LOW-HIGH`` (or ``NAME=N``) options as a dict of ranges; `ValueError` naming
+    the option for a malformed one (the names are checked by `ranges_for`)."""
+    ranges = {}
+    for param in params:
+        name, separator, text = param.partition("=")
+        if not separator:
+            raise ValueError(f"{param!r}: expected NAME=RANGE such as floors=2-4 or pairs=3")
+        try:
+            ranges[name] = parse_range(text)
+        except ValueError as error:
+            raise ValueError(f"{param}: {error}") from None
+    return ranges
 
 
 def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:
