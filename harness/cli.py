@@ -604,8 +604,9 @@ def _run(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None,
     try:
         from crosscheck.harness.cluster import ClusterError, run_on_cluster  # Dask is optional, and slow to import
     except ImportError as error:
-        raise click.UsageError(f"--scheduler needs the cluster extra (pip install 'crosscheck[cluster]'): "
-                               f"{error}") from None
+        from crosscheck.harness.extras import missing_extra
+
+        raise click.UsageError(missing_extra("--scheduler", "cluster", str(error))) from None
     try:
         return run_on_cluster(tasks, scheduler, on_record, progress.started, progress.ended,
                               report=lambda message: click.echo(message, err=True))
@@ -952,10 +953,11 @@ def _need_analysis_extra(what: str) -> None:
     """`BadInput` (exit 2, one line) when pandas or pyarrow, the analysis extra `what` needs, is missing."""
     from importlib.util import find_spec
 
+    from crosscheck.harness.extras import missing_extra
+
     missing = [name for name in ("pandas", "pyarrow") if find_spec(name) is None]
     if missing:
-        raise BadInput(f"{what} needs the analysis extra ({' and '.join(missing)} not installed): "
-                       "pip install 'crosscheck[analysis]'")
+        raise BadInput(missing_extra(what, "analysis", f"{' and '.join(missing)} not installed"))
 
 
 def _html(runs: JudgedRuns, files: list[tuple[str, list[RunRecord]]], read_notes: list[str]) -> str:

@@ -295,9 +295,19 @@ def test_parquet_without_the_analysis_extra_says_which_extra(tmp_path: Path, mon
     path = _results(tmp_path, _line("c.txt").strip())
     result = invoke("report", str(path), "--format", "parquet", "-o", str(tmp_path / "runs.parquet"))
     assert result.output == (f"Error: --format parquet needs the analysis extra ({module} not installed): "
-                             "pip install 'crosscheck[analysis]'\n")
+                             ".venv/bin/pip install -e '.[analysis]' (in the clone)\n")
     assert result.exit_code == EXIT_USAGE
     assert not (tmp_path / "runs.parquet").exists()
+
+
+def test_scheduler_without_the_cluster_extra_names_the_same_install_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "crosscheck.harness.cluster", None)  # as when Dask is not installed
+    (tmp_path / "small.txt").write_text(VAULT)
+    result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--scheduler", "tcp://localhost:1")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output.splitlines()[-1].startswith("Error: --scheduler needs the cluster extra (")
+    assert result.output.splitlines()[-1].endswith("): .venv/bin/pip install -e '.[cluster]' (in the clone)")
 
 
 def test_a_text_no_puzzle_claims_says_what_each_puzzle_looks_for(tmp_path: Path) -> None:
