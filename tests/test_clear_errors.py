@@ -84,6 +84,23 @@ def test_a_cut_last_line_is_still_skipped_by_every_reader(tmp_path: Path) -> Non
     assert f"<li>{html.escape(note)}</li>" in (tmp_path / "report.html").read_text()
 
 
+def test_resume_and_solve_out_note_the_cut_last_line_they_drop(tmp_path: Path) -> None:
+    """Appending drops a last line cut short; it says so, in the readers' words."""
+    (tmp_path / "a.txt").write_text(VAULT)
+    path = tmp_path / "runs.jsonl"
+    note = f"note: {path}:2: last line cut short (a run interrupted while its record was written); left out\n"
+    path.write_text(_line("b.txt") + _line("c.txt")[:30])
+    result = invoke("compare", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(path), "--resume")
+    assert result.exit_code == 0 and result.stderr.startswith(note), result.stderr
+    assert [r.instance for r in read_records(path)] == ["b.txt", "a.txt"]
+    path.write_text(_line("b.txt") + _line("c.txt")[:30])
+    result = invoke("solve", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(path))
+    assert result.exit_code == 0 and result.stderr.startswith(note), result.stderr
+    path.write_text(_line("b.txt") + "  ")  # blanks only: nothing left out, nothing to say
+    result = invoke("solve", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(path))
+    assert "cut short" not in result.stderr
+
+
 @pytest.mark.parametrize("fmt", ["table", "html"])
 def test_a_file_without_records_is_unusable_input(tmp_path: Path, fmt: str) -> None:
     empty, full = tmp_path / "empty.jsonl", tmp_path / "runs.jsonl"
