@@ -434,16 +434,22 @@ def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRe
 def _discovered(paths: tuple[Path, ...]) -> list[InstanceFile]:
     """The instance files of `paths` (`crosscheck.harness.plan.discover_all`), with a
     warning on stderr for each index entry that names no instance file, and the notes of
-    `_note_clashes`.  A path holding no instance to run (`crosscheck.harness.plan.holds_nothing`)
+    `_note_clashes`, and one for the files below a folder that are in a puzzle's format but
+    not named ``*.txt`` (`crosscheck.harness.lookalikes`).  A path holding no instance to run (`crosscheck.harness.plan.holds_nothing`)
     is `BadInput`: a run of nothing must not look like a success."""
     from crosscheck.harness.index import Indexes, discover
+    from crosscheck.harness.lookalikes import lookalikes, lookalikes_note
     from crosscheck.harness.plan import discover_all, holds_nothing
 
     indexes = Indexes()
     for path in paths:
+        unread = lookalikes(path) if path.is_dir() else []
+        note = lookalikes_note(path, unread) if unread else ""
         why = holds_nothing(path, discover(path, indexes))
         if why is not None:
-            raise BadInput(why)
+            raise BadInput(f"{why}; {note}" if note else why)
+        if note:
+            click.echo(f"note: {note}", err=True)
     files = discover_all(paths, indexes)
     for warning in indexes.unmatched():
         click.echo(f"warning: {warning}", err=True)

@@ -228,13 +228,18 @@ def judged_by(index_path: Path, name: str) -> bool:
     return not any((parent / INDEX_NAME).is_file() for parent in between)
 
 
+def is_instance_name(path: Path) -> bool:
+    """Whether `path` is named like an instance file: ``*.txt``, in any case (``LOOP.TXT``)."""
+    return path.suffix.lower() == INSTANCE_SUFFIX
+
+
 def discover(target: Path, indexes: Indexes | None = None) -> list[InstanceFile]:
     """Instance files at `target` (a file, or a folder searched recursively), sorted, each
     with what the index of its own folder says of it (`Indexes`; pass one to share its
     loaded indexes between calls).  The index of `target` itself is loaded too, so that
     an unusable one is reported even when no instance below it uses it.
 
-    Every ``*.txt`` path that is not a folder counts, a FIFO, a device or a dangling link
+    Every ``*.txt`` path (any case: ``*.TXT`` too) that is not a folder counts, a FIFO, a device or a dangling link
     too: reading it then fails with an error record, so it is reported, not skipped.
     """
     indexes = indexes or Indexes()
@@ -242,7 +247,7 @@ def discover(target: Path, indexes: Indexes | None = None) -> list[InstanceFile]
     own_index = indexes.nearest(searched)
     if own_index:
         indexes.entries(own_index)
-    files = sorted(p for p in target.rglob(f"*{INSTANCE_SUFFIX}") if not p.is_dir()) if target.is_dir() else [target]
+    files = sorted(p for p in target.rglob("*") if is_instance_name(p) and not p.is_dir()) if target.is_dir() else [target]
     return [indexes.instance_file(path, searched) for path in files]
 
 

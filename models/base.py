@@ -126,7 +126,7 @@ def instance_name(source: str) -> str:
     """The name an instance parsed from `source` (a path or a label) goes by: its file name
     without the folder and without a ``.txt`` suffix."""
     base = source.replace("\\", "/").rsplit("/", 1)[-1]
-    return base.removesuffix(".txt")
+    return base[:-4] if base.lower().endswith(".txt") else base
 
 
 def with_article(word: str) -> str:
