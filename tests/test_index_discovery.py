@@ -18,6 +18,7 @@ from crosscheck.harness.index import InstanceFile, discover
 from crosscheck.harness.plan import discover_all, unique_names
 from crosscheck.harness.records import read_records
 from crosscheck.harness.verdicts import Verdict, judge_all
+from crosscheck.models.registry import load_instance
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
 SHORT_VAULT = "#######\n#@.a..#\n#######\n"  # optimum 2; VAULT's is 8
@@ -134,6 +135,7 @@ def test_an_upper_case_txt_is_an_instance_and_its_name_drops_the_suffix(tmp_path
     assert (found.name, found.expected) == ("LOOP.TXT", 8)
     result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--out", str(tmp_path / "runs.jsonl"))
     assert result.exit_code == 0 and "1 instance: 1 agree" in result.output
+    assert load_instance(str(tmp_path / "LOOP.TXT"))[1].name == "LOOP"
 
 
 def test_files_in_a_format_but_not_named_txt_are_named_in_one_note(tmp_path: Path) -> None:
