@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crosscheck.harness.extras import missing_extra
 from crosscheck.harness.measure import own_usage
 from crosscheck.harness.records import RunRecord, Task
 from crosscheck.harness.run import run_isolated
@@ -74,8 +75,7 @@ class Timer:
             raise ValueError(f"need repeat >= 1, warmups >= 0 and a clock in {CLOCKS}")
         if save is not None and importlib.util.find_spec("pyperf") is None:
             # Said before any timing: the file would be written only after the whole run.
-            raise SystemExit(f"error: --save {save} needs pyperf, which the 'analysis' extra installs: "
-                             "pip install -e '.[analysis]'")
+            raise SystemExit(f"error: {missing_extra(f'--save {save}', 'analysis', 'pyperf not installed')}")
         self.warmups, self.repeat, self.clock, self.path = warmups, repeat, clock, save
         #: Per timed instance: name, timed values, warm-up values, metadata (pyperf's, for `save`).
         self.kept: list[tuple[str, list[float], list[float], dict[str, str | int]]] = []

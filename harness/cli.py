@@ -34,7 +34,7 @@ import click
 from crosscheck.harness.formats import FORMATS, HEARTBEAT, HUMAN_FORMATS, PLOT_FORMATS, PNG_DPI, PROGRESS_MODES
 from crosscheck.harness.measure import cores
 from crosscheck.harness.wording import counted, with_article
-from crosscheck.models.base import InvalidInstance, Puzzle
+from crosscheck.models.base import InvalidInstance, Puzzle, generator_argument
 from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
 
 if TYPE_CHECKING:  # what each command needs is imported when it runs, so that --help starts fast
@@ -435,16 +435,22 @@ def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRe
 def _discovered(paths: tuple[Path, ...]) -> list[InstanceFile]:
     """The instance files of `paths` (`crosscheck.harness.plan.discover_all`), with a
     warning on stderr for each index entry that names no instance file, and the notes of
-    `_note_clashes`.  A path holding no instance to run (`crosscheck.harness.plan.holds_nothing`)
+    `_note_clashes`, and one for the files below a folder that are in a puzzle's format but
+    not named ``*.txt`` (`crosscheck.harness.lookalikes`).  A path holding no instance to run (`crosscheck.harness.plan.holds_nothing`)
     is `BadInput`: a run of nothing must not look like a success."""
     from crosscheck.harness.index import Indexes, discover
+    from crosscheck.harness.lookalikes import lookalikes, lookalikes_note
     from crosscheck.harness.plan import discover_all, holds_nothing
 
     indexes = Indexes()
     for path in paths:
+        unread = lookalikes(path) if path.is_dir() else []
+        note = lookalikes_note(path, unread) if unread else ""
         why = holds_nothing(path, discover(path, indexes))
         if why is not None:
-            raise BadInput(why)
+            raise BadInput(f"{why}; {note}" if note else why)
+        if note:
+            click.echo(f"note: {note}", err=True)
     files = discover_all(paths, indexes)
     for warning in indexes.unmatched():
         click.echo(f"warning: {warning}", err=True)
@@ -604,8 +610,9 @@ def _run(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None,
     try:
         from crosscheck.harness.cluster import ClusterError, run_on_cluster  # Dask is optional, and slow to import
     except ImportError as error:
-        raise click.UsageError(f"--scheduler needs the cluster extra (pip install 'crosscheck[cluster]'): "
-                               f"{error}") from None
+        from crosscheck.harness.extras import missing_extra
+
+        raise click.UsageError(missing_extra("--scheduler", "cluster", str(error))) from None
     try:
         return run_on_cluster(tasks, scheduler, on_record, progress.started, progress.ended,
                               report=lambda message: click.echo(message, err=True))
@@ -952,10 +959,11 @@ def _need_analysis_extra(what: str) -> None:
     """`BadInput` (exit 2, one line) when pandas or pyarrow, the analysis extra `what` needs, is missing."""
     from importlib.util import find_spec
 
+    from crosscheck.harness.extras import missing_extra
+
     missing = [name for name in ("pandas", "pyarrow") if find_spec(name) is None]
     if missing:
-        raise BadInput(f"{what} needs the analysis extra ({' and '.join(missing)} not installed): "
-                       "pip install 'crosscheck[analysis]'")
+        raise BadInput(missing_extra(what, "analysis", f"{' and '.join(missing)} not installed"))
 
 
 def _html(runs: JudgedRuns, files: list[tuple[str, list[RunRecord]]], read_notes: list[str]) -> str:
@@ -1057,6 +1065,8 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
 
 
 def _generator_values(puzzle: Puzzle, params: tuple[str, ...]) -> dict[str, object]:
+    """The generator's keyword arguments from ``NAME=VALUE`` options, each of its parameter's
+    type (`generator_argument`); `click.BadParameter` (exit 2) naming the one that is not."""
     values: dict[str, object] = {}
     for param in params:
         name, separator, text = param.partition("=")
@@ -1064,21 +1074,11 @@ def _generator_values(puzzle: Puzzle, params: tuple[str, ...]) -> dict[str, obje
             known = ", ".join(f"{key} ({meaning})" for key, meaning in puzzle.generator_params.items())
             raise click.BadParameter(f"{param!r}: expected NAME=VALUE with NAME one of: {known}",
                                      param_hint="--param")
-        values[name] = _literal(text)
-    return values
-
-
-def _literal(text: str) -> object:
-    """An int, float or boolean where the text is one; the text otherwise."""
-    lowered = text.strip().lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for kind in (int, float):
         try:
-            return kind(text)
-        except ValueError:
-            continue
-    return text
+            values[name] = generator_argument(puzzle, name, text)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--param") from None
+    return values
 
 
 @main.command()
@@ -1089,19 +1089,29 @@ def _literal(text: str) -> object:
               help="Export the puzzle's variant (four robots, deep burrow, extended elevator).")
 def export(path: Path, folder: Path, variant: bool) -> None:
     """Write a PDDL domain and problem with action costs for each instance file at PATH
-    (a file or a folder), as the Fast Downward solvers (*-fd) see them."""
+    (a file or a folder), as the Fast Downward solvers (*-fd) see them.
+
+    An instance file that cannot be parsed (or has no variant) gets one line on stderr
+    naming its file, line and column; the others are still exported, and the exit status
+    is then 2.
+    """
     from crosscheck.harness.index import discover
     from crosscheck.solvers.planner.export import export as export_pddl
 
+    unusable = 0
     for instance_file in discover(path):
         try:
             puzzle, instance = load_instance(str(instance_file.path))
             if variant:
                 instance = puzzle.variant(instance)
         except InvalidInstance as error:
-            raise click.ClickException(str(error)) from None
+            click.echo(f"Error: {error}", err=True)
+            unusable += 1
+            continue
         for written in export_pddl(puzzle.name, instance, folder):
             click.echo(str(written))
+    if unusable:
+        sys.exit(EXIT_USAGE)
 
 
 @main.command("record-optima")

@@ -450,7 +450,7 @@ def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
                else f"within the budget ({_budget(config)})")
         return (f"No wrong verdict on {counted(outcome.tried, config.puzzle.name + ' instance')} "
                 f"({_ranges(outcome.sizes)}), "
-                f"{why}.{_unanswered(outcome)}{_crashes(outcome)}")
+                f"{why}.{_unanswered(outcome)}{_crashes(outcome)}\n{_not_evidence(outcome, config)}")
     shrunk, first = outcome.shrunk, outcome.first
     features = config.puzzle.features
     shrunk_name = "Smallest so far (shrinking was interrupted)" if outcome.interrupted else "Shrunk instance"
@@ -459,6 +459,17 @@ def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
             f"{counted(outcome.tried, 'instance')} in {outcome.seconds_to_find:.1f} s; shrinking judged "
             f"{outcome.shrink_tried} more in {outcome.seconds_to_shrink:.1f} s. Answers on the shrunk instance: "
             f"{'; '.join(_answer(r) for r in shrunk.records)}.{_unanswered(outcome)}{_crashes(outcome)}")
+
+
+def _not_evidence(outcome: HuntOutcome, config: HuntConfig) -> str:
+    """The line after a hunt that found nothing: that is no evidence of correctness (a
+    wrong answer may need instances this search did not draw), and what to try next."""
+    tries = (["wider -p ranges"] if outcome.exhausted else
+             ["a larger --budget (or --examples)", "another --seed" if config.seed is not None else "running it again "
+              "(a new seed each time)", "narrower -p ranges around the sizes you suspect"])
+    tries += [] if config.morph is not None else ["--morph"]
+    return (f"Finding none is no evidence that the formulations are right: a wrong answer may need an instance "
+            f"this search did not draw. Try {', '.join(tries[:-1])} or {tries[-1]}.")
 
 
 def _budget(config: HuntConfig) -> str:

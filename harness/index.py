@@ -95,6 +95,38 @@ def _check_entry(path: Path, text: str, name: str, entry: object) -> None:
         wanted, in_words = ENTRY_FIELDS[key]
         if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
             raise BadIndex(f"{_place(path, text, name, key)}: {key} = {value!r} in [\"{name}\"] (expected {in_words})")
+    problem = _contradiction(entry)
+    if problem:
+        key, beside, expected = problem
+        raise BadIndex(f"{_place(path, text, name, key)}: {key} = {_toml(entry[key])} in [\"{name}\"]{beside} "
+                       f"(expected {expected})")
+
+
+def _contradiction(entry: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    """The key of a well-typed entry whose value is impossible or contradicts another, what
+    it contradicts, and what was expected; None when the entry holds together.  An optimum
+    beside ``infeasible = true`` would be silently ignored, and evidence (``provers``,
+    ``independent``, ``shared``) for no answer vouches for nothing."""
+    for key in ("optimum", "variant_optimum"):
+        if entry.get(key, 0) < 0:
+            return key, "", "a cost: an integer, 0 or more"
+    if "optimum" in entry and entry.get("infeasible"):
+        return ("optimum", " beside infeasible = true",
+                "one of them: an optimum for an instance with a solution, infeasible = true for one without")
+    has_answer = "optimum" in entry or entry.get("infeasible") is True
+    for key in EVIDENCE_FIELDS:
+        if key in entry and not has_answer:
+            return key, " with no answer", "optimum = N or infeasible = true in the same entry, the answer it is evidence for"
+    provers, independent = entry.get("provers"), entry.get("independent")
+    if independent is not None and not 1 <= independent <= (independent if provers is None else len(provers)):
+        most = "" if provers is None else f" and at most the {len(provers)} provers listed"
+        return "independent", "", f"at least 1{most}"
+    return None
+
+
+def _toml(value: object) -> str:
+    """`value` as TOML writes it (``true``, not Python's ``True``)."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
 
 
 def _place(path: Path, text: str, table: str | None, key: str) -> str:
@@ -196,13 +228,18 @@ def judged_by(index_path: Path, name: str) -> bool:
     return not any((parent / INDEX_NAME).is_file() for parent in between)
 
 
+def is_instance_name(path: Path) -> bool:
+    """Whether `path` is named like an instance file: ``*.txt``, in any case (``LOOP.TXT``)."""
+    return path.suffix.lower() == INSTANCE_SUFFIX
+
+
 def discover(target: Path, indexes: Indexes | None = None) -> list[InstanceFile]:
     """Instance files at `target` (a file, or a folder searched recursively), sorted, each
     with what the index of its own folder says of it (`Indexes`; pass one to share its
     loaded indexes between calls).  The index of `target` itself is loaded too, so that
     an unusable one is reported even when no instance below it uses it.
 
-    Every ``*.txt`` path that is not a folder counts, a FIFO, a device or a dangling link
+    Every ``*.txt`` path (any case: ``*.TXT`` too) that is not a folder counts, a FIFO, a device or a dangling link
     too: reading it then fails with an error record, so it is reported, not skipped.
     """
     indexes = indexes or Indexes()
@@ -210,7 +247,7 @@ def discover(target: Path, indexes: Indexes | None = None) -> list[InstanceFile]
     own_index = indexes.nearest(searched)
     if own_index:
         indexes.entries(own_index)
-    files = sorted(p for p in target.rglob(f"*{INSTANCE_SUFFIX}") if not p.is_dir()) if target.is_dir() else [target]
+    files = sorted(p for p in target.rglob("*") if is_instance_name(p) and not p.is_dir()) if target.is_dir() else [target]
     return [indexes.instance_file(path, searched) for path in files]
 
 

@@ -341,14 +341,19 @@ class ResultsFile:
         records of older schema versions (read with defaults for the fields added since)."""
         notes = []
         if self.cut_line is not None:
-            notes.append(f"{name}:{self.cut_line}: last line cut short (a run interrupted while its record was "
-                         "written); left out")
+            notes.append(cut_short_note(name, self.cut_line))
         old = Counter(r.schema_version for r in self.records if r.schema_version < SCHEMA_VERSION)
         if old:
             versions = " and ".join(str(version) for version in sorted(old))
             notes.append(f"{name}: {counted(old.total(), 'record')} of schema version {versions} (this crosscheck "
                          f"writes {SCHEMA_VERSION}): fields added since take their defaults")
         return notes
+
+
+def cut_short_note(name: str, line: int) -> str:
+    """The note on the last line `line` of the results file `name`, cut short and left out
+    (every reader and `repair_tail` say it in these words)."""
+    return f"{name}:{line}: last line cut short (a run interrupted while its record was written); left out"
 
 
 def read_results(path: Path) -> ResultsFile:
@@ -412,12 +417,18 @@ def json_schema() -> dict[str, Any]:
 
 
 def repair_tail(path: Path) -> None:
-    """Drop a last line cut short by a kill, so appending continues cleanly."""
+    """Drop a last line cut short by a kill, so appending continues cleanly, and say so on
+    stderr (``note: FILE:LINE: last line cut short ...``, `cut_short_note`) unless it held
+    only blanks: the readers would have left it out with that note, so must this."""
     if not path.exists():
         return
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
-        path.write_bytes(data[: data.rfind(b"\n") + 1])
+        kept = data.rfind(b"\n") + 1
+        path.write_bytes(data[:kept])
+        if data[kept:].strip():
+            line = data.count(b"\n") + 1
+            print(f"note: {cut_short_note(str(path), line)}", file=sys.stderr)
 
 
 def dump_records(records: Iterable[RunRecord]) -> str:

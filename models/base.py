@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, get_args, get_type_hints
 
 
 class InvalidInstance(ValueError):
@@ -100,11 +100,33 @@ class Puzzle:
     shape: str = ""
 
 
+def generator_argument(puzzle: Puzzle, name: str, text: str) -> int | bool | str:
+    """The value of the generator parameter `name` written as `text`, of the type its
+    ``generate`` annotation gives (an integer, true/false, or a word); `ValueError` naming
+    the parameter, the text and what was expected otherwise.  Ranges are the generator's
+    own to check (it raises `ValueError` too)."""
+    hint = get_type_hints(puzzle.generate)[name]
+    kinds = set(get_args(hint)) - {type(None)} or {hint}  # `int | None`: None is the default, never written
+    meaning = puzzle.generator_params.get(name, "")
+    if kinds == {bool}:
+        if text.strip().lower() in ("true", "false"):
+            return text.strip().lower() == "true"
+        raise ValueError(f"{name}={text}: expected true or false ({meaning}), got {text!r}")
+    if kinds == {int}:
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{name}={text}: expected an integer ({meaning}), got {text!r}") from None
+    if kinds == {str}:
+        return text
+    raise TypeError(f"{puzzle.name}.generate: parameter {name!r} has a type no option can give: {hint}")
+
+
 def instance_name(source: str) -> str:
     """The name an instance parsed from `source` (a path or a label) goes by: its file name
     without the folder and without a ``.txt`` suffix."""
     base = source.replace("\\", "/").rsplit("/", 1)[-1]
-    return base.removesuffix(".txt")
+    return base[:-4] if base.lower().endswith(".txt") else base
 
 
 def with_article(word: str) -> str:

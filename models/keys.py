@@ -262,6 +262,8 @@ def generate(
         raise ValueError(f"keys must be between 1 and 26, got {keys}")
     if robots not in (1, 4):
         raise ValueError(f"robots must be 1 or 4, got {robots}")
+    if loops < 0:
+        raise ValueError(f"loops must be >= 0, got {loops}")
     doors = max(0, keys - 2) if doors is None else doors
     if not 0 <= doors <= keys:
         raise ValueError(f"doors must be between 0 and keys, got {doors}")

@@ -45,6 +45,10 @@ RANGES: dict[str, dict[str, Range]] = {
 _MINIMA = {"keys": {"height": 1, "width": 1, "keys": 1, "robots": 1}, "amphipods": {"depth": 1},
            "elevator": {"floors": 1, "pairs": 1}}
 
+#: The largest value a parameter may take, where there is one: the key letters a to z, the
+#: element names of a facility, one or four robots.
+_MAXIMA = {"keys": {"keys": 26, "robots": 4}, "elevator": {"pairs": len(elevator.ELEMENT_NAMES)}}
+
 
 #: What each parameter means (for error messages and ``--help``).
 MEANINGS: dict[str, dict[str, str]] = {
@@ -66,13 +70,22 @@ def parse_range(text: str) -> Range:
     try:
         return int(low), int(high or low)
     except ValueError:
-        raise ValueError(f"expected a number or a range LOW-HIGH, got {text!r}") from None
+        raise ValueError(f"expected an integer or a range LOW-HIGH such as 3-5, got {text!r}") from None
 
 
 def parse_ranges(params: Iterable[str]) -> dict[str, Range]:
-    """``NAME=LOW-HIGH`` (or ``NAME=N``) options as a dict of ranges; `ValueError` for a
-    malformed range (the names are checked by `ranges_for`)."""
-    return {name: parse_range(text) for name, _, text in (param.partition("=") for param in params)}
+    """``NAME=LOW-HIGH`` (or ``NAME=N``) options as a dict of ranges; `ValueError` naming
+    the option for a malformed one (the names are checked by `ranges_for`)."""
+    ranges = {}
+    for param in params:
+        name, separator, text = param.partition("=")
+        if not separator:
+            raise ValueError(f"{param!r}: expected NAME=RANGE such as floors=2-4 or pairs=3")
+        try:
+            ranges[name] = parse_range(text)
+        except ValueError as error:
+            raise ValueError(f"{param}: {error}") from None
+    return ranges
 
 
 def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:
@@ -86,8 +99,10 @@ def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:
         raise ValueError(f"unknown parameter {unknown[0]!r} for {puzzle}; valid: {', '.join(defaults)}")
     merged = {**defaults, **given}
     for name, (low, high) in merged.items():
-        if low > high or low < _MINIMA[puzzle][name]:
-            raise ValueError(f"{name}={low}-{high}: need {_MINIMA[puzzle][name]} <= low <= high")
+        most = _MAXIMA.get(puzzle, {}).get(name)
+        if low > high or low < _MINIMA[puzzle][name] or (most is not None and high > most):
+            at_most = "" if most is None else f" <= {most}"
+            raise ValueError(f"{name}={low}-{high}: need {_MINIMA[puzzle][name]} <= low <= high{at_most}")
     if puzzle == "keys" and not {1, 4} & set(range(merged["robots"][0], merged["robots"][1] + 1)):
         raise ValueError("robots must allow 1 or 4")
     return merged

@@ -166,6 +166,8 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.keys.warm_start.walk',
     }),
     'keys-fd': frozenset({
+        'crosscheck.harness.extras.install_command',
+        'crosscheck.harness.extras.missing_extra',
         'crosscheck.models.keys.Vault.open_neighbours',
         'crosscheck.models.keys.Vault.passable',
         'crosscheck.models.keys.door_key',
@@ -308,6 +310,8 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.amphipods.cpsat.walk',
     }),
     'amphipods-fd': frozenset({
+        'crosscheck.harness.extras.install_command',
+        'crosscheck.harness.extras.missing_extra',
         'crosscheck.models.amphipods.path',
         'crosscheck.solvers.planner.downward._call',
         'crosscheck.solvers.planner.downward._numbers',
@@ -436,6 +440,8 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'lemma: elevator: plans map to plans under renaming of elements',
     }),
     'elevator-fd': frozenset({
+        'crosscheck.harness.extras.install_command',
+        'crosscheck.harness.extras.missing_extra',
         'crosscheck.models.elevator.all_safe',
         'crosscheck.models.elevator.is_safe',
         'crosscheck.solvers.planner.downward._call',
@@ -470,6 +476,8 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
 
 #: Qualified name -> fingerprint (None: too small to compare) of each function named above.
 FINGERPRINTS: dict[str, str | None] = {
+    'crosscheck.harness.extras.install_command': None,
+    'crosscheck.harness.extras.missing_extra': None,
     'crosscheck.models.amphipods.path': 'bbb16d6dd55a7f49c185d403',
     'crosscheck.models.amphipods.settled': '3202a90199e3e0630e1cd94d',
     'crosscheck.models.elevator.all_safe': None,
@@ -814,8 +822,8 @@ FINGERPRINTS: dict[str, str | None] = {
     'crosscheck.solvers.planner.downward._numbers': '2ac5d79bf955918001927e63',
     'crosscheck.solvers.planner.downward._progress': 'f65a0a14e731c206c768eea7',
     'crosscheck.solvers.planner.downward._read_plan': '6122f9d9c7be77fa84d17540',
-    'crosscheck.solvers.planner.downward.binaries': '716ba9494c387fb6b4aa6dab',
-    'crosscheck.solvers.planner.downward.solve': 'd6134294ed0650ea236b90e7',
+    'crosscheck.solvers.planner.downward.binaries': 'd039199db9b99130c481bd83',
+    'crosscheck.solvers.planner.downward.solve': '854b324e338728d0874fb7a8',
     'crosscheck.solvers.planner.downward.version': None,
     'crosscheck.solvers.planner.fd.FastDownward._solve': '90005d7343dc708d231a0347',
     'crosscheck.solvers.planner.fd.FastDownward.unavailable': '0049f6af37db7eabc9b6ca1b',

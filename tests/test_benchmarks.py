@@ -63,7 +63,8 @@ def test_timing_needs_pyperf_only_to_save_and_says_so_before_timing(tmp_path: Pa
     timer.solve(Counting(), generate(0, pairs=1), 1.0)
     timer.save()
     assert Counting.calls == 2
-    with pytest.raises(SystemExit, match=r"--save .*run\.json needs pyperf.*\[analysis\]"):
+    with pytest.raises(SystemExit, match=r"--save .*run\.json needs the analysis extra \(pyperf not installed\): "
+                       r"\.venv/bin/pip install -e '\.\[analysis\]'"):
         Timer(save=tmp_path / "run.json")
 
 

@@ -84,6 +84,23 @@ def test_a_cut_last_line_is_still_skipped_by_every_reader(tmp_path: Path) -> Non
     assert f"<li>{html.escape(note)}</li>" in (tmp_path / "report.html").read_text()
 
 
+def test_resume_and_solve_out_note_the_cut_last_line_they_drop(tmp_path: Path) -> None:
+    """Appending drops a last line cut short; it says so, in the readers' words."""
+    (tmp_path / "a.txt").write_text(VAULT)
+    path = tmp_path / "runs.jsonl"
+    note = f"note: {path}:2: last line cut short (a run interrupted while its record was written); left out\n"
+    path.write_text(_line("b.txt") + _line("c.txt")[:30])
+    result = invoke("compare", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(path), "--resume")
+    assert result.exit_code == 0 and result.stderr.startswith(note), result.stderr
+    assert [r.instance for r in read_records(path)] == ["b.txt", "a.txt"]
+    path.write_text(_line("b.txt") + _line("c.txt")[:30])
+    result = invoke("solve", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(path))
+    assert result.exit_code == 0 and result.stderr.startswith(note), result.stderr
+    path.write_text(_line("b.txt") + "  ")  # blanks only: nothing left out, nothing to say
+    result = invoke("solve", str(tmp_path / "a.txt"), "--solver", "test-plain", "--out", str(path))
+    assert "cut short" not in result.stderr
+
+
 @pytest.mark.parametrize("fmt", ["table", "html"])
 def test_a_file_without_records_is_unusable_input(tmp_path: Path, fmt: str) -> None:
     empty, full = tmp_path / "empty.jsonl", tmp_path / "runs.jsonl"
@@ -259,6 +276,13 @@ KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent
      f'3: unknown key \'optimun\' in ["small.txt"] (expected one of: {KNOWN_KEYS})'),
     ('["small.txt"]\noptimum = "8"\n', '2: optimum = \'8\' in ["small.txt"] (expected an integer)'),
     ('optimum = 8\n', "1: 'optimum' is not a table (expected a [\"optimum\"] header followed by KEY = VALUE lines)"),
+    ('["small.txt"]\ninfeasible = true\noptimum = 20\n', '3: optimum = 20 in ["small.txt"] beside infeasible = '
+     'true (expected one of them: an optimum for an instance with a solution, infeasible = true for one without)'),
+    ('["small.txt"]\noptimum = -5\n', '2: optimum = -5 in ["small.txt"] (expected a cost: an integer, 0 or more)'),
+    ('["small.txt"]\norigin = "x"\nindependent = 7\n', '3: independent = 7 in ["small.txt"] with no answer '
+     '(expected optimum = N or infeasible = true in the same entry, the answer it is evidence for)'),
+    ('["small.txt"]\noptimum = 8\nprovers = ["a", "b"]\nindependent = 3\n',
+     '4: independent = 3 in ["small.txt"] (expected at least 1 and at most the 2 provers listed)'),
 ])
 @pytest.mark.parametrize("command", ["compare", "solve"])
 def test_an_unusable_index_is_one_line_naming_file_line_and_what_was_expected(
@@ -288,9 +312,19 @@ def test_parquet_without_the_analysis_extra_says_which_extra(tmp_path: Path, mon
     path = _results(tmp_path, _line("c.txt").strip())
     result = invoke("report", str(path), "--format", "parquet", "-o", str(tmp_path / "runs.parquet"))
     assert result.output == (f"Error: --format parquet needs the analysis extra ({module} not installed): "
-                             "pip install 'crosscheck[analysis]'\n")
+                             ".venv/bin/pip install -e '.[analysis]' (in the clone)\n")
     assert result.exit_code == EXIT_USAGE
     assert not (tmp_path / "runs.parquet").exists()
+
+
+def test_scheduler_without_the_cluster_extra_names_the_same_install_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "crosscheck.harness.cluster", None)  # as when Dask is not installed
+    (tmp_path / "small.txt").write_text(VAULT)
+    result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--scheduler", "tcp://localhost:1")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output.splitlines()[-1].startswith("Error: --scheduler needs the cluster extra (")
+    assert result.output.splitlines()[-1].endswith("): .venv/bin/pip install -e '.[cluster]' (in the clone)")
 
 
 def test_a_text_no_puzzle_claims_says_what_each_puzzle_looks_for(tmp_path: Path) -> None:
@@ -301,3 +335,54 @@ def test_a_text_no_puzzle_claims_says_what_each_puzzle_looks_for(tmp_path: Path)
     assert result.exit_code == EXIT_USAGE  # the one instance given could not be read: nothing ran
     assert f"{path}:1:1: not an instance of any known puzzle (expected one of: key vault, " in result.output
     assert "holds a robot '@'" in result.output and "'The first floor contains'" in result.output
+
+
+@pytest.mark.parametrize("puzzle, param, problem", [
+    ("elevator", "pairs=abc", "pairs=abc: expected an integer (number of elements (default 5)), got 'abc'"),
+    ("elevator", "safe=maybe", "safe=maybe: expected true or false (redraw until the start is safe (default true)), "
+                               "got 'maybe'"),
+    ("keys", "size=abc", "size=abc: expected an integer (grid side, 4k+1 (default 81)), got 'abc'"),
+    ("keys", "loops=-1", "loops must be >= 0, got -1"),
+    ("amphipods", "depth=x", "depth=x: expected an integer (room depth, >= 1 (default 2)), got 'x'"),
+    ("amphipods", "swaps=1.5", "swaps=1.5: expected an integer"),
+])
+def test_generate_names_a_parameter_value_of_the_wrong_kind(tmp_path: Path, puzzle: str, param: str,
+                                                           problem: str) -> None:
+    result = invoke("generate", puzzle, "--count", "2", "-p", param, "-o", str(tmp_path / "g"))
+    assert result.exit_code == EXIT_USAGE
+    assert result.output.splitlines()[-1].startswith(f"Error: Invalid value for --param: {problem}"), result.output
+    assert not list(tmp_path.glob("g/*.txt"))
+
+
+def test_every_generator_parameter_can_be_given_on_the_command_line() -> None:
+    """Each parameter `crosscheck list --params` names has a type an option's text converts to."""
+    from crosscheck.models.base import generator_argument
+    from crosscheck.models.registry import PUZZLES
+
+    for puzzle in PUZZLES.values():
+        for name in puzzle.generator_params:
+            value = generator_argument(puzzle, name, "true" if name == "safe" else "3")
+            assert value is True if name == "safe" else value in (3, "3")
+
+
+@pytest.mark.parametrize("param, problem", [
+    ("floors=x", "floors=x: expected an integer or a range LOW-HIGH such as 3-5, got 'x'"),
+    ("pairs", "'pairs': expected NAME=RANGE such as floors=2-4 or pairs=3"),
+    ("pairs=1-30", "pairs=1-30: need 1 <= low <= high <= 28"),
+])
+def test_hunt_names_a_size_range_it_cannot_read(tmp_path: Path, param: str, problem: str) -> None:
+    result = invoke("hunt", "elevator", "-p", param, "--out", str(tmp_path / "hunt"))
+    assert result.exit_code == EXIT_USAGE
+    assert result.output.splitlines()[-1] == f"Error: Invalid value for --param: {problem}"
+
+
+def test_export_names_an_instance_it_cannot_parse_and_exports_the_others(tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "good.txt").write_text(VAULT)
+    bad = tmp_path / "in" / "bad.txt"
+    bad.write_text("#########\n#b.A.@.?#\n#########\n")
+    for target in (bad, tmp_path / "in"):
+        result = invoke("export", str(target), "--pddl", str(tmp_path / "pddl"))
+        assert result.exit_code == EXIT_USAGE
+        assert f"Error: {bad}:2:8: " in result.output
+    assert (tmp_path / "pddl" / "good-problem.pddl").is_file()

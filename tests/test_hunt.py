@@ -305,6 +305,9 @@ def test_no_counterexample_exits_0_and_says_what_was_tried(tmp_path: Path) -> No
                           "-p", "pairs=1", "-p", "floors=2", examples=20)
     assert status == 0
     assert "No wrong verdict on" in output and "pairs 1" in output and "floors 2" in output
+    assert "Hypothesis ran out of distinct instances" in output
+    assert output.endswith("\nFinding none is no evidence that the formulations are right: a wrong answer may need an "
+                           "instance this search did not draw. Try wider -p ranges or --morph.\n")
     assert not (tmp_path / "counterexample-elevator.txt").exists()
 
 
@@ -317,6 +320,9 @@ def test_every_judged_instance_and_its_runs_are_kept_and_a_later_hunt_numbers_af
     status, output = hunt(tmp_path, "elevator", *args, examples=8)
     assert status == 0 and "runs crashed or ran out of memory (their instances are in judged/" in output
     assert "No wrong verdict on 8 elevator instances" in output and "within the budget (8 instances)" in output
+    assert ("Finding none is no evidence that the formulations are right: a wrong answer may need an instance this "
+            "search did not draw. Try a larger --budget (or --examples), another --seed, narrower -p ranges around "
+            "the sizes you suspect or --morph.") in output
     records = read_records(tmp_path / "judged.jsonl")
     files = sorted((tmp_path / "judged").glob("hunt-*.txt"))
     tried = 8

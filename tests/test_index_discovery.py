@@ -18,6 +18,7 @@ from crosscheck.harness.index import InstanceFile, discover
 from crosscheck.harness.plan import discover_all, unique_names
 from crosscheck.harness.records import read_records
 from crosscheck.harness.verdicts import Verdict, judge_all
+from crosscheck.models.registry import load_instance
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
 SHORT_VAULT = "#######\n#@.a..#\n#######\n"  # optimum 2; VAULT's is 8
@@ -125,3 +126,42 @@ def test_an_index_entry_that_judges_no_file_is_warned_of_with_its_line(nest: Pat
     assert [line.split(": ")[1] for line in warnings] == [f"{nest / 'index.toml'}:1", f"{nest / 'index.toml'}:4"]
     assert all("names no instance file this index judges" in line for line in warnings)
     assert '["small.txt"]' not in result.stderr
+
+
+def test_an_upper_case_txt_is_an_instance_and_its_name_drops_the_suffix(tmp_path: Path) -> None:
+    (tmp_path / "LOOP.TXT").write_text(VAULT)
+    (tmp_path / "index.toml").write_text('["LOOP.TXT"]\noptimum = 8\n')
+    [found] = discover(tmp_path)
+    assert (found.name, found.expected) == ("LOOP.TXT", 8)
+    result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--out", str(tmp_path / "runs.jsonl"))
+    assert result.exit_code == 0 and "1 instance: 1 agree" in result.output
+    assert load_instance(str(tmp_path / "LOOP.TXT"))[1].name == "LOOP"
+
+
+def test_files_in_a_format_but_not_named_txt_are_named_in_one_note(tmp_path: Path) -> None:
+    """Sniffed: small regular files only, never hidden ones, index.toml or a file in no format."""
+    (tmp_path / "run.txt").write_text(VAULT)
+    lookalikes = ["a.in", "b.dat", "deep/c", "deep/d.vault"]
+    for name in lookalikes:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(SHORT_VAULT)
+    (tmp_path / ".hidden.in").write_text(VAULT)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "x.in").write_text(VAULT)
+    (tmp_path / "notes.md").write_text("# a vault\n")
+    (tmp_path / "big.in").write_text("#" * 300_000 + "@\n")
+    result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--out", str(tmp_path / "runs.jsonl"))
+    assert result.exit_code == 0 and "\n1 instance: " in result.output  # run.txt alone
+    [note] = [line for line in result.stderr.splitlines() if "not read" in line]
+    named = ", ".join(str(tmp_path / name) for name in lookalikes[:3])
+    assert note == (f"note: {tmp_path}: 4 files in a puzzle's format not read, not being named *.txt: {named} and "
+                    "1 more (rename to NAME.txt to include)")
+
+
+def test_a_folder_of_lookalikes_only_names_them_in_its_error(tmp_path: Path) -> None:
+    (tmp_path / "loop.in").write_text(VAULT)
+    result = invoke("compare", str(tmp_path), "--solver", "test-plain")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output.startswith(f"Error: {tmp_path}: no instance to run: no *.txt file below it")
+    assert result.output.endswith(f"; {tmp_path}: 1 file in a puzzle's format not read, not being named *.txt: "
+                                  f"{tmp_path / 'loop.in'} (rename to NAME.txt to include)\n")

@@ -28,6 +28,7 @@ from enum import Enum
 from pathlib import Path
 from typing import BinaryIO
 
+from crosscheck.harness.extras import missing_extra
 from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
 from crosscheck.solvers.planner.pddl import GroundAction
 
@@ -70,7 +71,7 @@ def binaries() -> Path:
     """The folder holding the ``downward`` search binary and the translator package."""
     spec = importlib.util.find_spec("up_fast_downward")
     if spec is None or spec.origin is None:
-        raise PlannerMissing("Fast Downward is not installed: pip install -e '.[planners]' (up-fast-downward)")
+        raise PlannerMissing(missing_extra("Fast Downward", "planners", "up-fast-downward not installed"))
     folder = Path(spec.origin).parent / "downward" / "builds" / "release" / "bin"
     if not (folder / "downward").exists():
         raise PlannerMissing(f"up-fast-downward is installed but has no search binary in {folder}")

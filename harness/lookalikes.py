@@ -1,0 +1,57 @@
+"""Files below a folder that look like instances but are not named ``*.txt``.
+
+Only ``*.txt`` files (in any case: ``LOOP.TXT`` too) are instances (`crosscheck.harness.index.discover`);
+a ``loop.in`` in a puzzle's format would be skipped without a word.  `lookalikes` finds such
+files, cheaply (small regular files only; hidden files and folders, ``__pycache__`` and
+``index.toml`` left alone), so that `compare` and `morph` can name them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from crosscheck.harness.index import INDEX_NAME, INSTANCE_SUFFIX, is_instance_name
+from crosscheck.harness.wording import counted
+from crosscheck.models.registry import PUZZLES
+
+#: Files larger than this are never read to sniff their format (instances are a few KB).
+SNIFF_BYTES = 256 * 1024
+#: How many of them a note names.
+NAMED = 3
+
+
+def lookalikes(folder: Path) -> list[Path]:
+    """The files below `folder` (searched recursively, sorted) that some puzzle's `detect`
+    claims but that are not named ``*.txt``: regular files of at most `SNIFF_BYTES`, not
+    hidden, not in a hidden folder or ``__pycache__``, not an ``index.toml``.  A file that
+    cannot be read or is not UTF-8 is none."""
+    found = []
+    for root, folders, names in os.walk(folder):
+        folders[:] = sorted(name for name in folders if not name.startswith(".") and name != "__pycache__")
+        for name in sorted(names):
+            path = Path(root) / name
+            if not (name.startswith(".") or name == INDEX_NAME or is_instance_name(path)) and \
+                    _in_a_format(path):
+                found.append(path)
+    return found
+
+
+def _in_a_format(path: Path) -> bool:
+    """Whether `path` is a small regular file some puzzle's format claims (a FIFO or device
+    is never opened)."""
+    try:
+        if not path.is_file() or path.stat().st_size > SNIFF_BYTES:
+            return False
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return any(puzzle.detect(text) for puzzle in PUZZLES.values())
+
+
+def lookalikes_note(folder: Path, found: list[Path]) -> str:
+    """One line naming up to `NAMED` of the `found` files below `folder` that were not read."""
+    named = ", ".join(str(path) for path in found[:NAMED]) + (
+        f" and {len(found) - NAMED} more" if len(found) > NAMED else "")
+    return (f"{folder}: {counted(len(found), 'file')} in a puzzle's format not read, not being named "
+            f"*{INSTANCE_SUFFIX}: {named} (rename to NAME{INSTANCE_SUFFIX} to include)")
