@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crosscheck.harness.extras import missing_extra
+from crosscheck.extras import missing_extra
 from crosscheck.harness.measure import own_usage
 from crosscheck.harness.records import RunRecord, Task
 from crosscheck.harness.run import run_isolated

@@ -610,7 +610,7 @@ def _run(tasks: list[tuple[Task, Expected]], jobs: int, scheduler: str | None,
     try:
         from crosscheck.harness.cluster import ClusterError, run_on_cluster  # Dask is optional, and slow to import
     except ImportError as error:
-        from crosscheck.harness.extras import missing_extra
+        from crosscheck.extras import missing_extra
 
         raise click.UsageError(missing_extra("--scheduler", "cluster", str(error))) from None
     try:
@@ -959,7 +959,7 @@ def _need_analysis_extra(what: str) -> None:
     """`BadInput` (exit 2, one line) when pandas or pyarrow, the analysis extra `what` needs, is missing."""
     from importlib.util import find_spec
 
-    from crosscheck.harness.extras import missing_extra
+    from crosscheck.extras import missing_extra
 
     missing = [name for name in ("pandas", "pyarrow") if find_spec(name) is None]
     if missing:

@@ -166,8 +166,8 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.keys.warm_start.walk',
     }),
     'keys-fd': frozenset({
-        'crosscheck.harness.extras.install_command',
-        'crosscheck.harness.extras.missing_extra',
+        'crosscheck.extras.install_command',
+        'crosscheck.extras.missing_extra',
         'crosscheck.models.keys.Vault.open_neighbours',
         'crosscheck.models.keys.Vault.passable',
         'crosscheck.models.keys.door_key',
@@ -310,8 +310,8 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'crosscheck.solvers.amphipods.cpsat.walk',
     }),
     'amphipods-fd': frozenset({
-        'crosscheck.harness.extras.install_command',
-        'crosscheck.harness.extras.missing_extra',
+        'crosscheck.extras.install_command',
+        'crosscheck.extras.missing_extra',
         'crosscheck.models.amphipods.path',
         'crosscheck.solvers.planner.downward._call',
         'crosscheck.solvers.planner.downward._numbers',
@@ -440,8 +440,8 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
         'lemma: elevator: plans map to plans under renaming of elements',
     }),
     'elevator-fd': frozenset({
-        'crosscheck.harness.extras.install_command',
-        'crosscheck.harness.extras.missing_extra',
+        'crosscheck.extras.install_command',
+        'crosscheck.extras.missing_extra',
         'crosscheck.models.elevator.all_safe',
         'crosscheck.models.elevator.is_safe',
         'crosscheck.solvers.planner.downward._call',
@@ -476,8 +476,8 @@ FOOTPRINTS: dict[str, frozenset[str]] = {
 
 #: Qualified name -> fingerprint (None: too small to compare) of each function named above.
 FINGERPRINTS: dict[str, str | None] = {
-    'crosscheck.harness.extras.install_command': None,
-    'crosscheck.harness.extras.missing_extra': None,
+    'crosscheck.extras.install_command': None,
+    'crosscheck.extras.missing_extra': None,
     'crosscheck.models.amphipods.path': 'bbb16d6dd55a7f49c185d403',
     'crosscheck.models.amphipods.settled': '3202a90199e3e0630e1cd94d',
     'crosscheck.models.elevator.all_safe': None,

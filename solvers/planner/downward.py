@@ -28,7 +28,7 @@ from enum import Enum
 from pathlib import Path
 from typing import BinaryIO
 
-from crosscheck.harness.extras import missing_extra
+from crosscheck.extras import missing_extra
 from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
 from crosscheck.solvers.planner.pddl import GroundAction
 

@@ -1,4 +1,5 @@
-"""The one wording of every hint to install an optional extra.
+"""The one wording of every hint to install an optional extra (beside the layers: the
+harness, the solvers and the benchmarks all ask for extras).
 
 An extra (``analysis``, ``cluster``, ``planners``) is installed into the clone's venv as the
 README does it, so every message that asks for one names that same command.
