@@ -52,7 +52,8 @@ from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzl
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
-from crosscheck.solvers.registry import add_plugins, built_in_packages, get_solver, name_warm_ups
+from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups,
+                                         pass_import_path, plugin_errors)
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -106,13 +107,23 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     base["features"] = puzzle.features(instance)
     if task.external is not None:
         return _external(task, task.external, instance, puzzle, base)
-    solver = get_solver(task.solver)
+    try:
+        solver = get_solver(task.solver)
+    except KeyError as error:  # a plugin the command has but this process could not load
+        return RunRecord(puzzle=puzzle.name, status=Status.ERROR, message=_unknown(error), **base)
     base["shares"] = sorted(solver.shares)
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
     result = solver.solve(instance, task.time_limit, task.clock)
     return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
+
+
+def _unknown(error: KeyError) -> str:
+    """One line on a solver this run's process does not know (`get_solver`'s `error`), with
+    why each plugin that failed here was not loaded."""
+    failed = "; ".join(plugin_errors())
+    return f"{error.args[0]} in the run's process" + (f" (plugins not loaded: {failed})" if failed else "")
 
 
 def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:
@@ -271,6 +282,7 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
     context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *built_in_packages(solvers),
                                     "crosscheck.harness.warm"])
     name_warm_ups(solvers)  # read by the server when it starts (it inherits this environment)
+    pass_import_path()  # so that it imports plugins from where this process does, not the current folder
     return context
 
 
