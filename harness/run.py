@@ -46,7 +46,7 @@ from crosscheck.harness.external import run_external
 from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage
-from crosscheck.harness.records import RunRecord, Task, environment, start_facts
+from crosscheck.harness.records import RunRecord, Task, environment, run_environment, start_facts
 from crosscheck.harness.versions import identity
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
@@ -177,12 +177,8 @@ def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], in
 
 
 def _environment(task: Task) -> dict[str, Any]:
-    """The record's environment: `environment`, the facts of the run's start (`Task.start`, else
-    `start_facts` now for a task that carries none) and the task's limits."""
-    pinned = {"pinned_cores": list(task.cores)} if task.cores else {}
-    return {**environment(), **(task.start or start_facts(None)), "time_limit": task.time_limit,
-            "clock": task.clock, "memory_limit_mb": task.memory_limit_mb,
-            **pinned, **solver_identity(task)}
+    """The record's environment: `run_environment` and its solver's version (`solver_identity`)."""
+    return {**run_environment(task), **solver_identity(task)}
 
 
 def solver_identity(task: Task) -> dict[str, str]:
