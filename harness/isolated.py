@@ -6,9 +6,10 @@ is out of reach there.  `run_launched` starts this module instead as a plain sub
 a session of its own (its own process group, killed as a whole), writes
 ``{"task": ..., "expected": ...}`` as JSON to its standard input and reads the record as
 JSON from its standard output.  It imports plugins from where the launching process does
-(`crosscheck.solvers.registry.take_import_path`), not from the current folder.  Inside, the run has the same memory cap, the same crash
-handling and the same lifeline (harness/lifeline.py) as a forkserver child; whatever the
-solver prints goes to standard error.
+(`crosscheck.solvers.registry.take_import_path`), not from the current folder.  Inside,
+the run has the same memory cap, the same crash handling and the same lifeline
+(harness/lifeline.py) as a forkserver child; whatever the solver prints goes to standard
+error.
 
 The price is a fresh interpreter per run (starting Python and importing the solvers takes
 one to three seconds); workers started with ``DASK_DISTRIBUTED__WORKER__DAEMON=False``
