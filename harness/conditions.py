@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from crosscheck.harness.records import RunRecord
+from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.wording import counted
 
 
@@ -26,7 +26,11 @@ SUMMED = ("started", "argv", "commit", "cpu_model", "cpus", "system", "host", "j
 
 def conditions(records: Sequence[RunRecord]) -> list[tuple[str, str]]:
     """(entry, value) pairs: ``runs`` (first to last start time, UTC), ``command``, ``commit``,
-    ``machine`` (CPU model, logical CPUs, system, host), ``jobs`` and ``load average``."""
+    ``machine`` (CPU model, logical CPUs, system, host), ``jobs`` and ``load average``.
+
+    Only the solver runs count (`solver_runs`): the record of an unreadable file is no run
+    (it has no ``jobs``), unless there is nothing else."""
+    records = solver_runs(records) or list(records)
     return [
         ("runs", _date_range(records)),
         ("command", _values(records, lambda env: env.get("argv"))),

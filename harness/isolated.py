@@ -5,9 +5,11 @@ start children from a daemonic process, so `crosscheck.harness.run.run_isolated`
 is out of reach there.  `run_launched` starts this module instead as a plain subprocess in
 a session of its own (its own process group, killed as a whole), writes
 ``{"task": ..., "expected": ...}`` as JSON to its standard input and reads the record as
-JSON from its standard output.  Inside, the run has the same memory cap, the same crash
-handling and the same lifeline (harness/lifeline.py) as a forkserver child; whatever the
-solver prints goes to standard error.
+JSON from its standard output.  It imports plugins from where the launching process does
+(`crosscheck.solvers.registry.take_import_path`), not from the current folder.  Inside,
+the run has the same memory cap, the same crash handling and the same lifeline
+(harness/lifeline.py) as a forkserver child; whatever the solver prints goes to standard
+error.
 
 The price is a fresh interpreter per run (starting Python and importing the solvers takes
 one to three seconds); workers started with ``DASK_DISTRIBUTED__WORKER__DAEMON=False``
@@ -32,6 +34,7 @@ from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import killed_usage, own_usage
 from crosscheck.harness.records import RunRecord, Task
 from crosscheck.harness.run import hard_limit, kill_group, measured_record, settled, waited
+from crosscheck.solvers.registry import pass_import_path, take_import_path
 
 #: Seconds a launched interpreter may take to start and import the solvers; the run's
 #: own clock starts only then, so a loaded machine's slow start never eats its time limit.
@@ -46,6 +49,7 @@ def main() -> None:
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # what the solver prints cannot corrupt the record
     die_with_reader(out.fileno())
+    take_import_path()  # before any plugin is imported
     request = json.load(sys.stdin)
     task = Task.model_validate(request["task"])
     out.write(STARTED)
@@ -67,8 +71,9 @@ def run_launched(task: Task, expected: Expected = None, should_stop: Callable[[]
     request = json.dumps({"task": task.model_dump(mode="json"), "expected": expected}).encode()
     usage, ended = None, False
     start = time.perf_counter()
-    with subprocess.Popen([sys.executable, "-m", "crosscheck.harness.isolated"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          start_new_session=True) as process:
+    pass_import_path()  # -P: not the current folder first; the run takes this process's path instead
+    with subprocess.Popen([sys.executable, "-P", "-m", "crosscheck.harness.isolated"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, start_new_session=True) as process:
         assert process.stdin is not None and process.stdout is not None
         output = _Output(process.stdout.fileno())
         try:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from crosscheck.harness.external import External
 from crosscheck.harness.index import INSTANCE_SUFFIX, Expected, Indexes, InstanceFile, discover
-from crosscheck.harness.records import UNREADABLE, RunKey, RunRecord, Task
+from crosscheck.harness.records import UNREADABLE, RunKey, RunRecord, Task, run_environment
 from crosscheck.harness.versions import Pinned
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.harness.wording import counted
@@ -86,14 +86,22 @@ def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, c
     return run, instance_file.variant_expected if variant else instance_file.expected
 
 
+def _unreadable(instance_file: InstanceFile, message: str, choice: Choice) -> RunRecord:
+    """The `error` record of a file no puzzle reads, with the provenance every run of the
+    invocation carries (command, commit, versions, when, the limits asked for)."""
+    limits = Task(path=str(instance_file.path), instance=instance_file.name, solver=UNREADABLE,
+                  time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit, clock=choice.clock)
+    return RunRecord(instance=instance_file.name, puzzle=None, solver=UNREADABLE, status=Status.ERROR,
+                     message=message, expected=instance_file.expected, environment=run_environment(limits))
+
+
 def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
     """The runs one instance file needs (repetitions of a run next to each other), or an
     error record when it cannot be read."""
     try:
         puzzle, instance = load_instance(str(instance_file.path))
     except InvalidInstance as error:
-        return [RunRecord(instance=instance_file.name, puzzle=None, solver=UNREADABLE, status=Status.ERROR,
-                          message=str(error), expected=instance_file.expected)], []
+        return [_unreadable(instance_file, str(error), choice)], []
     candidates = solvers_for(puzzle.name) if choice.solver_names else default_solvers_for(puzzle.name)
     names = [s.name for s in candidates if not choice.solver_names or s.name in choice.solver_names]
     if choice.externals and not choice.solver_names:

@@ -157,8 +157,18 @@ def solver_runs(records: Iterable[RunRecord]) -> list[RunRecord]:
 
 def environment() -> dict[str, Any]:
     """Versions and machine facts recorded with every run (computed once per process,
-    see `crosscheck.harness.preload`), and the command line that started the run."""
-    return {**_machine_facts(), "argv": " ".join(Path(sys.argv[0]).name.split() + sys.argv[1:])}
+    see `crosscheck.harness.preload`), and the command line that started the run, quoted as
+    a shell would need it (``shlex.join``: it can be pasted back)."""
+    return {**_machine_facts(), "argv": shlex.join([*Path(sys.argv[0]).name.split(), *sys.argv[1:]])}
+
+
+def run_environment(task: Task) -> dict[str, Any]:
+    """The environment of a record of `task` but its solver's version: `environment`, the facts
+    of the run's start (`Task.start`, else `start_facts` now for a task that carries none) and
+    the task's limits (and cores, when pinned)."""
+    pinned = {"pinned_cores": list(task.cores)} if task.cores else {}
+    return {**environment(), **(task.start or start_facts(None)), "time_limit": task.time_limit,
+            "clock": task.clock, "memory_limit_mb": task.memory_limit_mb, **pinned}
 
 
 def start_facts(jobs: int | None) -> dict[str, Any]:

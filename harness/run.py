@@ -46,13 +46,14 @@ from crosscheck.harness.external import run_external
 from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage
-from crosscheck.harness.records import RelatedTo, RunRecord, Task, environment, start_facts
+from crosscheck.harness.records import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
 from crosscheck.harness.versions import identity
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
-from crosscheck.solvers.registry import add_plugins, built_in_packages, get_solver, name_warm_ups
+from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups,
+                                         pass_import_path, plugin_errors)
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -107,13 +108,23 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     base["features"] = puzzle.features(instance)
     if task.external is not None:
         return _external(task, task.external, instance, puzzle, base)
-    solver = get_solver(task.solver)
+    try:
+        solver = get_solver(task.solver)
+    except KeyError as error:  # a plugin the command has but this process could not load
+        return RunRecord(puzzle=puzzle.name, status=Status.ERROR, message=_unknown(error), **base)
     base["shares"] = sorted(solver.shares)
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
     result = solver.solve(instance, task.time_limit, task.clock)
     return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
+
+
+def _unknown(error: KeyError) -> str:
+    """One line on a solver this run's process does not know (`get_solver`'s `error`), with
+    why each plugin that failed here was not loaded."""
+    failed = "; ".join(plugin_errors())
+    return f"{error.args[0]} in the run's process" + (f" (plugins not loaded: {failed})" if failed else "")
 
 
 def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:
@@ -167,12 +178,8 @@ def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], in
 
 
 def _environment(task: Task) -> dict[str, Any]:
-    """The record's environment: `environment`, the facts of the run's start (`Task.start`, else
-    `start_facts` now for a task that carries none) and the task's limits."""
-    pinned = {"pinned_cores": list(task.cores)} if task.cores else {}
-    return {**environment(), **(task.start or start_facts(None)), "time_limit": task.time_limit,
-            "clock": task.clock, "memory_limit_mb": task.memory_limit_mb,
-            **pinned, **solver_identity(task)}
+    """The record's environment: `run_environment` and its solver's version (`solver_identity`)."""
+    return {**run_environment(task), **solver_identity(task)}
 
 
 def solver_identity(task: Task) -> dict[str, str]:
@@ -272,6 +279,7 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
     context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *built_in_packages(solvers),
                                     "crosscheck.harness.warm"])
     name_warm_ups(solvers)  # read by the server when it starts (it inherits this environment)
+    pass_import_path()  # so that it imports plugins from where this process does, not the current folder
     return context
 
 

@@ -12,6 +12,12 @@ list of `Solver` classes, named in either of two ways:
 - the environment variable ``CROSSCHECK_SOLVERS`` (comma-separated module names), passed
   on to every process the harness starts.
 
+A run's process imports plugins from the files the command's own process would: a process
+started afresh for runs (the forkserver, a launched run) takes the command's module search
+path (`pass_import_path`, `take_import_path`) instead of its own, which would look in the
+current folder first (``python -c`` and ``python -m`` put it there) and could find another
+module of the same name.
+
 A plugin that cannot be loaded (import error, no ``SOLVERS``, a name already taken) is
 left out and its error kept in `PLUGIN_ERRORS`, so one broken plugin never stops the
 tool; the command line prints them.
@@ -27,6 +33,7 @@ puzzle is asked for (`solvers_for`), or a name no built-in has.  `load_all` impo
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import sys
 from collections.abc import Iterable
@@ -41,6 +48,8 @@ PLUGIN_VARIABLE = "CROSSCHECK_SOLVERS"
 #: The formulations a forkserver warms up (`name_warm_ups`).
 WARM_UP_VARIABLE = "CROSSCHECK_WARM_UP"
 ENTRY_POINT_GROUP = "crosscheck.solvers"
+#: The module search path (a JSON list) of the process that starts runs (`pass_import_path`).
+IMPORT_PATH_VARIABLE = "CROSSCHECK_IMPORT_PATH"
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,23 @@ def _load_built_ins(puzzle: str) -> None:
         return
     planner = [c for c in _solver_classes(PLANNER_PACKAGE) if c.puzzle == puzzle]
     _register(_solver_classes(BUILT_IN_PACKAGES[puzzle]) + planner, BUILT_IN)
+
+
+def pass_import_path() -> None:
+    """Have the processes started from now on (which inherit this environment) import from
+    where this one does (`take_import_path`): its ``sys.path``, with ``""`` (the current
+    folder, for ``python -c``) spelled out as the folder it is now."""
+    folder = os.getcwd()
+    os.environ[IMPORT_PATH_VARIABLE] = json.dumps([entry or folder for entry in sys.path])
+
+
+def take_import_path() -> None:
+    """Make this process's ``sys.path`` the one `pass_import_path` passed (unchanged when none
+    was): called before any plugin is imported, so that a module of the current folder cannot
+    take the place of the plugin the starting process imported under the same name."""
+    passed = os.environ.get(IMPORT_PATH_VARIABLE)
+    if passed is not None:
+        sys.path[:] = json.loads(passed)
 
 
 def name_warm_ups(names: Iterable[str] | None) -> None:

@@ -4,8 +4,13 @@ remark that unrepeated runs leave the noise unknown, and provenance of old and n
 
 from __future__ import annotations
 
+import html
+import shlex
+import sys
 from datetime import datetime, timedelta
 from pathlib import Path
+
+import pytest
 
 from click.testing import CliRunner
 
@@ -14,7 +19,9 @@ from crosscheck.harness.conditions import conditions
 from crosscheck.harness.html_report import build
 from crosscheck.harness.latex import escape
 from crosscheck.harness.plots import plot_all, plots, svg
-from crosscheck.harness.records import RunRecord, Task, append_record, cpu_model
+from crosscheck.harness.index import InstanceFile
+from crosscheck.harness.plan import Choice, plan_instance
+from crosscheck.harness.records import RunRecord, Task, append_record, cpu_model, environment, start_facts
 from crosscheck.harness.report import render
 from crosscheck.harness.run import run_task, run_tasks
 from crosscheck.harness.verdicts import judged
@@ -113,3 +120,31 @@ def test_each_record_names_the_jobs_of_its_command_and_when_it_started() -> None
     assert all(datetime.fromisoformat(r.environment["started"]).utcoffset() == timedelta(0) for r in records)
     alone = run_task(tasks[0][0])
     assert "jobs" not in alone.environment and alone.environment["started"]  # run outside a command: unknown
+
+
+def test_the_command_is_recorded_and_shown_quoted_as_a_shell_needs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ["/venv/bin/crosscheck", "compare", "study/", "--external", "elevator:wrong=python3 /tmp/wrong.py {path}"]
+    monkeypatch.setattr(sys, "argv", argv)
+    recorded = environment()["argv"]
+    assert shlex.split(recorded) == ["crosscheck", *argv[1:]]  # pasted back, it is the same command
+    runs = judged([run("keys/gen/0.txt", "a", 1.0, argv=recorded)])
+    assert f"% command: {recorded}\n" in render(runs, "latex")
+    assert f"<td>{html.escape(recorded)}</td>" in build(runs)
+    assert f"command: {recorded}\n" in render(runs, "table", environment=True)
+
+
+def test_an_unreadable_file_carries_the_provenance_of_every_run(tmp_path: Path) -> None:
+    """Its record has every entry a run's has (command, commit, versions, start, limits), and the
+    conditions of a report are those of the runs, with nothing unknown for it."""
+    (tmp_path / "cut.txt").write_text("#########\n#b.A.@.a#\n####\n")  # a row cut short
+    unreadable, planned = plan_instance(InstanceFile(tmp_path / "cut.txt", "cut.txt", None, None), Choice(time_limit=5))
+    [record] = unreadable
+    assert record.status is Status.ERROR and not planned
+    solved = run_task(Task(path=str(INSTANCES / "keys" / "one-robot-1.txt"), instance="one", solver="keys-grid",
+                           time_limit=5, start=start_facts(1)))
+    assert set(record.environment) == set(solved.environment) - {"jobs"}
+    for entry in ("argv", "commit", "source", "python", "crosscheck", "time_limit", "clock"):
+        assert record.environment[entry] == solved.environment[entry], entry
+    assert record.environment["started"]
+    table = dict(conditions([solved, record]))
+    assert "unknown" not in table["command"] + table["commit"] + table["jobs"] + table["runs"], table

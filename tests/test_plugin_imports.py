@@ -1,0 +1,110 @@
+"""A run's process imports a plugin from the file the command imported it from, never from a
+module of the same name in the current folder; a solver the run's process does not know
+becomes an ``error`` record of one line.
+
+The plugin is installed the way a test can: its module and a hand-made ``.dist-info`` (with
+its entry point) in a folder on ``PYTHONPATH``.  The command is started the way the installed
+``crosscheck`` script is (``python SCRIPT``: its folder, not the current one, is on the path).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from crosscheck.harness.isolated import run_launched
+from crosscheck.harness.records import Task
+from crosscheck.harness.run import run_task
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.registry import IMPORT_PATH_VARIABLE
+
+ROOT = Path(__file__).resolve().parent.parent
+VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8
+
+PLUGIN = '''\
+"""The researcher's installed formulation."""
+from tests.plugin_solvers import Plain
+
+class Honest(Plain):
+    name = "test-cwd-bfs"
+
+SOLVERS = [Honest]
+'''
+
+SHADOW = '''\
+"""Another module of the same name in the current folder, with another formulation under the same name."""
+from crosscheck.solvers.base import Answer, Status
+from tests.plugin_solvers import Plain
+
+class Shadow(Plain):
+    name = "test-cwd-bfs"
+
+    def _solve(self, instance, deadline):
+        return Answer(Status.INFEASIBLE, message="the shadow in the current folder ran")
+
+SOLVERS = [Shadow]
+'''
+
+#: What the installed ``crosscheck`` script does.
+LAUNCHER = "from crosscheck.harness.cli import main\nif __name__ == '__main__':\n    main()\n"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    """A folder holding the plugin module ``lift_formulations`` and its distribution's metadata,
+    with the entry point ``lift = lift_formulations``."""
+    site = tmp_path / "site"
+    info = site / "lift_plugin-0.2.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lift-plugin\nVersion: 0.2\n")
+    (info / "entry_points.txt").write_text('[crosscheck.solvers]\nlift = lift_formulations\n')
+    (site / "lift_formulations.py").write_text(PLUGIN)
+    return site
+
+
+@pytest.fixture
+def shadowed(tmp_path: Path) -> Path:
+    """The current folder of the runs: a shadowing ``lift_formulations.py`` and a vault."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "lift_formulations.py").write_text(SHADOW)
+    (folder / "vault.txt").write_text(VAULT)
+    return folder
+
+
+def test_compare_runs_the_installed_plugin_not_a_module_of_the_current_folder(site: Path, shadowed: Path,
+                                                                              tmp_path: Path) -> None:
+    launcher = tmp_path / "bin" / "crosscheck"
+    launcher.parent.mkdir()
+    launcher.write_text(LAUNCHER)
+    out = tmp_path / "runs.jsonl"
+    done = subprocess.run([sys.executable, str(launcher), "compare", "vault.txt", "--solver", "test-cwd-bfs",
+                           "--out", str(out), "--format", "jsonl"], cwd=shadowed,
+                          env={"PYTHONPATH": f"{site}:{ROOT}", "PATH": ""}, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    [record] = map(json.loads, out.read_text().splitlines())
+    assert (record["status"], record["cost"], record["plan_valid"]) == ("optimal", 8, True), record["message"]
+    assert record["environment"]["solver_distribution"] == "lift-plugin"
+
+
+def test_a_launched_run_imports_plugins_from_where_the_launching_process_does(
+        site: Path, shadowed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The launcher of Dask's daemonic workers (harness/isolated.py), started in a folder
+    holding a module of the plugin's name."""
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.chdir(shadowed)
+    monkeypatch.delenv(IMPORT_PATH_VARIABLE, raising=False)  # restored after the test
+    task = Task(path="vault.txt", instance="vault.txt", solver="test-cwd-bfs", plugins=("lift_formulations",))
+    record = run_launched(task)
+    assert (record.status, record.cost, record.plan_valid) == (Status.OPTIMAL, 8, True), record.message
+
+
+def test_a_solver_the_run_does_not_know_is_an_error_of_one_line(tmp_path: Path) -> None:
+    (tmp_path / "vault.txt").write_text(VAULT)
+    record = run_task(Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-nowhere"))
+    assert record.status is Status.ERROR and record.puzzle == "keys"
+    assert record.message.startswith("unknown solver 'test-nowhere'") and "\n" not in record.message
