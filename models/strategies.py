@@ -65,10 +65,11 @@ _CELL_KINDS = st.sampled_from((0, 0, 1, 2, 3))
 
 
 def parse_range(text: str) -> Range:
-    """``"3"`` or ``"2-5"`` as an inclusive range; `ValueError` otherwise."""
-    low, _, high = text.partition("-")
+    """``"3"`` or ``"2-5"`` as an inclusive range; `ValueError` otherwise (``"3-"`` too: an
+    open end is not a range)."""
+    low, dash, high = text.partition("-")
     try:
-        return int(low), int(high or low)
+        return int(low), int(high if dash else low)
     except ValueError:
         raise ValueError(f"expected an integer or a range LOW-HIGH such as 3-5, got {text!r}") from None
 

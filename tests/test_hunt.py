@@ -212,8 +212,9 @@ def test_size_ranges_are_checked() -> None:
                                  ("keys", {"robots": (2, 3)}), ("amphipods", {"depth": (0, 2)})):
         with pytest.raises(ValueError):
             ranges_for(puzzle, given_ranges)
-    with pytest.raises(ValueError):
-        parse_range("two")
+    for malformed in ("two", "3-", "-3", "2-x"):
+        with pytest.raises(ValueError):
+            parse_range(malformed)
     with pytest.raises(ValueError):
         parse_ranges(["floors=two"])
 
