@@ -6,7 +6,8 @@ is out of reach there.  `run_launched` starts this module instead as a plain sub
 a session of its own (its own process group, killed as a whole), writes
 ``{"task": ..., "expected": ...}`` as JSON to its standard input and reads the record as
 JSON from its standard output.  It imports plugins from where the launching process does
-(`crosscheck.solvers.registry.take_import_path`), not from the current folder.  Inside,
+(`crosscheck.solvers.registry.take_import_path`), not from the current folder, and its
+record names the plugin version it ran (`crosscheck.harness.versions.as_run_here`).  Inside,
 the run has the same memory cap, the same crash handling and the same lifeline
 (harness/lifeline.py) as a forkserver child; whatever the solver prints goes to standard
 error.
@@ -34,6 +35,7 @@ from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import killed_usage, own_usage
 from crosscheck.harness.records import RunRecord, Task
 from crosscheck.harness.run import hard_limit, kill_group, measured_record, settled, waited
+from crosscheck.harness.versions import as_run_here
 from crosscheck.solvers.registry import pass_import_path, take_import_path
 
 #: Seconds a launched interpreter may take to start and import the solvers; the run's
@@ -55,7 +57,7 @@ def main() -> None:
     out.write(STARTED)
     out.flush()
     startup = own_usage().cpu_seconds  # starting the interpreter is not part of the run
-    record = measured_record(task, request["expected"])
+    record = as_run_here(measured_record(task, request["expected"]), task)
     if record.cpu_seconds is not None:
         record = record.model_copy(update={"cpu_seconds": round(record.cpu_seconds - startup, 6)})
     out.write(record.model_dump_json().encode())

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crosscheck.harness.records import RunKey, RunRecord, command_source, plugin_source
+from crosscheck.harness.records import RunKey, RunRecord, Task, command_source, plugin_source
 from crosscheck.harness.wording import counted
 from crosscheck.solvers.registry import origin, registered
 
@@ -86,6 +86,24 @@ class Pinned:
                                 "started after the edit may have run the new code, so its results mix versions; "
                                 "run them again (compare --resume runs again the runs of another version)")
         return warnings
+
+
+def as_run_here(record: RunRecord, task: Task) -> RunRecord:
+    """`record` naming the plugin version this process ran, where that is not the pinned one.
+
+    For a run in an interpreter of its own (`crosscheck.harness.isolated`, as on a Dask
+    worker), the plugin's code is what that interpreter imported, which may be another copy
+    (a worker's own installation) or an edit made after the invocation pinned its version:
+    the record then names the version found here (read after the run, from the files it
+    imported), so `report` notes the mix (`mixed_versions`) instead of misattributing the
+    results.  An external program's version stays pinned: `Task` carries its command but
+    not the further files it was given."""
+    if task.external is not None:
+        return record
+    here = identity(task.solver)
+    if not here or {key: record.environment.get(key) for key in here} == here:
+        return record
+    return record.model_copy(update={"environment": {**record.environment, **here}})
 
 
 @dataclass(frozen=True)

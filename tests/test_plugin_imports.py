@@ -9,6 +9,7 @@ its entry point) in a folder on ``PYTHONPATH``.  The command is started the way 
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from crosscheck.harness.isolated import run_launched
-from crosscheck.harness.records import Task
+from crosscheck.harness.records import Task, plugin_source
 from crosscheck.harness.run import run_task
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import IMPORT_PATH_VARIABLE
@@ -108,3 +109,19 @@ def test_a_solver_the_run_does_not_know_is_an_error_of_one_line(tmp_path: Path) 
     record = run_task(Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-nowhere"))
     assert record.status is Status.ERROR and record.puzzle == "keys"
     assert record.message.startswith("unknown solver 'test-nowhere'") and "\n" not in record.message
+
+
+def test_a_launched_run_names_the_plugin_version_it_ran_not_a_pinned_other(
+        site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Dask worker's interpreter may hold another copy of the plugin than the command
+    pinned (its own installation, or an edit since): the record names the one that ran."""
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delenv(IMPORT_PATH_VARIABLE, raising=False)  # restored after the test
+    (tmp_path / "vault.txt").write_text(VAULT)
+    ran = plugin_source(importlib.import_module("lift_formulations").Honest)
+    assert ran is not None
+    task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-cwd-bfs",
+                plugins=("lift_formulations",), identity={"solver_source": "another copy"})
+    record = run_launched(task)
+    assert record.status is Status.OPTIMAL, record.message
+    assert record.environment["solver_source"] == ran
