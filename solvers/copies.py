@@ -14,8 +14,8 @@ that a verbatim copy in another module, or one renamed, hashes alike:
   names) stands for that function's own content hash, its tree normalised so in turn
   (Merkle-style): a copy that pastes the helpers it calls next to it and renames them
   (``_neighbours`` -> ``nbrs``) hashes alike when the helpers are copies too, and a helper
-  changed changes every function that calls it.  A reference back to a function being
-  hashed (recursion, mutual recursion) stands for its distance up the chain being hashed.
+  changed changes every function that calls it.  Functions that call each other
+  (recursion) are hashed together (`content`), so a renamed copy of them all hashes alike.
   A library's functions stay names (their source differs from one installation to the next);
 - ``module.name`` naming anything else (through any chain of modules:
   ``crosscheck.models.elevator.DOWN``) becomes the plain ``name``, as a copy that pastes it
@@ -37,8 +37,9 @@ import ast
 import copy
 import hashlib
 import inspect
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import suppress
+from dataclasses import dataclass
 from functools import cache
 from types import FunctionType, ModuleType
 
@@ -93,94 +94,139 @@ def fingerprint(function: FunctionType) -> str | None:
     """`function`'s fingerprint (see the module docstring); None when its source is not
     available or it is not substantial (counted on its own tree, where a called function
     is one name: calling a large helper makes no function substantial)."""
-    found = _Merkle().normalised(function)
+    shape = _shape(function)
+    if shape is None or (shape.statements < MIN_STATEMENTS and shape.nodes < MIN_NODES):
+        return None
+    return content(function)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """A function's normalised tree (module docstring), each reference to a function
+    `_followed` allows written ``@ref<i>`` for the i-th of `callees`; and its size."""
+
+    tree: ast.AST
+    callees: tuple[FunctionType, ...]
+    statements: int
+    nodes: int
+
+
+@cache
+def _shape(function: FunctionType) -> _Shape | None:
+    """`function`'s `_Shape`; None when its source is not available."""
+    found = definition(function)
     if found is None:
         return None
-    tree, _ = found
+    found = copy.deepcopy(found)  # `definition` is cached: the walk reads that tree
+    normaliser = _Normalised(function, found)
+    tree = normaliser.visit(found)
     statements = sum(isinstance(node, ast.stmt) for node in ast.walk(tree)) - 1
     nodes = sum(not isinstance(node, _CONTEXTS) for node in ast.walk(tree)) - 1
-    if statements < MIN_STATEMENTS and nodes < MIN_NODES:
-        return None
-    return _digest(tree)
+    return _Shape(tree, tuple(normaliser.callees), statements, nodes)
 
 
-def _digest(tree: ast.AST) -> str:
-    return hashlib.sha256(_serialised(tree).encode()).hexdigest()[:24]
-
-
-#: The content hash (`_Merkle.content`) of each function whose hash does not depend on
-#: where it was reached from, whatever its size.
+#: The content hash of each function hashed so far (`content`), whatever its size.
 _CONTENT: dict[FunctionType, str] = {}
 
 
-class _Merkle:
-    """Content hashes of functions: a function's normalised tree, each function it calls
-    that `_followed` allows standing for that function's own content hash.  That is the
-    hash of the call graph unfolded from the function, a call back to a function being
-    hashed (recursion) standing for its distance up `stack`; so a function in a cycle
-    hashes by where the unfolding entered the cycle, and only one in no cycle (or calling
-    only itself) is kept in `_CONTENT`."""
-
-    def __init__(self) -> None:
-        self.stack: list[FunctionType] = []
-        self.called_back: set[int] = set()  # positions in `stack` a deeper function calls
-
-    def normalised(self, function: FunctionType) -> tuple[ast.AST, int] | None:
-        """`function`'s definition normalised (module docstring), and the lowest position
-        in `stack` that it or a function it calls refers back to (its own position when
-        none lower); None when its source is not available."""
-        found = definition(function)
-        if found is None:
+def content(function: FunctionType) -> str | None:
+    """`function`'s content hash: its `_Shape`, each function it refers to standing for
+    that function's own content hash (Merkle-style).  Functions calling each other (a
+    strongly connected part of the call graph: recursion) are hashed together, in time
+    linear in the calls: each member's references inside the part first stand for one
+    placeholder, giving each member a first hash; a member's content hash is then its tree
+    with those references standing for the callees' first hashes, and the sorted first
+    hashes of the whole part.  So a renamed copy of the whole part hashes alike, whichever
+    member is hashed first.  None when its source is not available."""
+    if function not in _CONTENT:
+        if _shape(function) is None:
             return None
-        found = copy.deepcopy(found)  # `definition` is cached: the walk reads that tree
-        self.stack.append(function)
-        try:
-            normaliser = _Normalised(function, found, self)
-            return normaliser.visit(found), normaliser.lowest
-        finally:
-            self.stack.pop()
-
-    def content(self, function: FunctionType) -> tuple[str, int] | None:
-        """`function`'s content hash and the lowest position in `stack` it refers back to;
-        None when its source is not available."""
-        position = len(self.stack)
-        if function in _CONTENT:
-            return _CONTENT[function], position
-        found = self.normalised(function)
-        called_back, self.called_back = position in self.called_back, self.called_back - {position}
-        if found is None:
-            return None
-        tree, lowest = found
-        digest = _digest(tree)
-        if lowest >= position and not called_back:  # the same from wherever it is reached
-            _CONTENT[function] = digest
-        return digest, lowest
-
-    def called(self, callee: FunctionType) -> tuple[str, int] | None:
-        """What a reference to `callee` from the function on top of `stack` stands for (a
-        placeholder name, and the lowest position in `stack` referred back to); None when
-        it is left as written (no source)."""
-        caller = len(self.stack) - 1
-        if callee in self.stack:
-            position = self.stack.index(callee)
-            if position < caller:
-                self.called_back.add(position)
-            return f"@cycle{caller - position}", position
-        found = self.content(callee)
-        return None if found is None else (f"@{found[0]}", found[1])
+        for part in _parts_below(function):
+            _hash_part(part)
+    return _CONTENT[function]
 
 
-def _serialised(node: object) -> str:
+def _hash_part(part: list[FunctionType]) -> None:
+    """Hash the strongly connected `part` (its callees outside it already hashed)."""
+    shapes = {member: _known_shape(member) for member in part}
+    if len(part) == 1 and part[0] not in shapes[part[0]].callees:  # no recursion: plain Merkle
+        _CONTENT[part[0]] = _digest(shapes[part[0]], {})
+        return
+    first = {member: _digest(shape, dict.fromkeys(part, "part")) for member, shape in shapes.items()}
+    whole = "+".join(sorted(first.values()))
+    for member, shape in shapes.items():
+        _CONTENT[member] = _digest(shape, first, whole)
+
+
+def _known_shape(function: FunctionType) -> _Shape:
+    """The `_Shape` of a function in the call graph: one with source (`_Normalised` follows
+    no other)."""
+    shape = _shape(function)
+    assert shape is not None, function
+    return shape
+
+
+def _digest(shape: _Shape, inside: dict[FunctionType, str], salt: str = "") -> str:
+    """The hash of `shape`'s tree, each callee standing for ``@`` and its hash: `inside`'s
+    for a callee in the part being hashed, else its content hash."""
+    names = {f"@ref{index}": "@" + (inside[callee] if callee in inside else _CONTENT[callee])
+             for index, callee in enumerate(shape.callees)}
+    return hashlib.sha256((_serialised(shape.tree, names) + salt).encode()).hexdigest()[:24]
+
+
+def _parts_below(function: FunctionType) -> list[list[FunctionType]]:
+    """The strongly connected parts of the call graph below `function` not hashed yet,
+    callees' parts before their callers' (Tarjan's algorithm, without recursion: a call
+    chain may be deeper than Python's stack)."""
+    index: dict[FunctionType, int] = {}
+    low: dict[FunctionType, int] = {}
+    stack: list[FunctionType] = []
+    parts: list[list[FunctionType]] = []
+    work: list[tuple[FunctionType, Iterator[FunctionType]]] = []
+
+    def enter(node: FunctionType) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        work.append((node, iter(_callees(node))))
+
+    enter(function)
+    while work:
+        node, callees = work[-1]
+        callee = next(callees, None)
+        if callee is None:
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = [stack.pop()]
+                while part[-1] is not node:
+                    part.append(stack.pop())
+                parts.append(part)
+        elif callee not in index:
+            enter(callee)
+        elif callee in stack:
+            low[node] = min(low[node], index[callee])
+    return parts
+
+
+def _callees(function: FunctionType) -> list[FunctionType]:
+    """The functions `function` refers to that are not hashed yet."""
+    return [callee for callee in _known_shape(function).callees if callee not in _CONTENT]
+
+
+def _serialised(node: object, names: Mapping[str, str]) -> str:
     """The normalised tree as text that every Python from 3.11 on writes alike, for stored
     fingerprints to hold on all of them (``ast.dump`` does not: 3.12 adds an empty
     ``type_params``, 3.13 leaves out empty fields): each node's class and fields, fields that
-    are None or empty left out, ``type_params`` too."""
+    are None or empty left out, ``type_params`` too; a name in `names` written as it maps."""
+    if isinstance(node, ast.Name) and node.id in names:
+        return f"Name(id={names[node.id]!r}, ctx=Load())"
     if isinstance(node, ast.AST):
-        fields = [f"{name}={_serialised(value)}" for name, value in ast.iter_fields(node)
+        fields = [f"{name}={_serialised(value, names)}" for name, value in ast.iter_fields(node)
                   if name != "type_params" and value is not None and value != []]
         return f"{type(node).__name__}({', '.join(fields)})"
     if isinstance(node, list):
-        return f"[{', '.join(_serialised(item) for item in node)}]"
+        return f"[{', '.join(_serialised(item, names) for item in node)}]"
     return repr(node)
 
 
@@ -206,14 +252,14 @@ def same_code(mine: dict[str, str], theirs: dict[str, str]) -> frozenset[str]:
 
 class _Normalised(ast.NodeTransformer):
     """Rewrites a function's definition as `fingerprint` compares it (module docstring),
-    each reference to a function `_followed` allows by what `merkle` says it stands for;
-    `lowest`: the lowest position in `merkle`'s stack those refer back to."""
+    each reference to a function `_followed` allows (with source) as ``@ref<i>``, the
+    function being the i-th of `callees`."""
 
-    def __init__(self, function: FunctionType, tree: ast.FunctionDef | ast.AsyncFunctionDef, merkle: _Merkle) -> None:
-        self.function, self.merkle = function, merkle
+    def __init__(self, function: FunctionType, tree: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.function = function
+        self.callees: list[FunctionType] = []
         self.namespace = function.__globals__
         self.receiver = _receiver(function, tree)
-        self.lowest = len(merkle.stack) - 1
         self.top = tree
         self.locals: dict[str, str] = {}
         for child in ast.iter_child_nodes(tree):  # its own name is not local: a call of it is a call
@@ -258,18 +304,15 @@ class _Normalised(ast.NodeTransformer):
 
     def _called(self, value: object) -> ast.Name | None:
         """The placeholder for a reference to `value` (module docstring); None when it is
-        no function followed (or one without source): the reference stays as written."""
+        no function followed, or one without source: the reference stays as written."""
         if not (callable(value) or isinstance(value, property | staticmethod | classmethod)):
-            return None  # not unwrapped: an object that imports on look-up (`crosscheck.solvers.cpsat`'s) would
+            return None  # not unwrapped: an object that imports on look-up (`crosscheck.solvers.cpsat`'s) would import
         value = unwrapped(value)
-        if not (isinstance(value, FunctionType) and _followed(value, self.function)):
+        if not (isinstance(value, FunctionType) and _followed(value, self.function)) or definition(value) is None:
             return None
-        found = self.merkle.called(value)
-        if found is None:
-            return None
-        placeholder, lowest = found
-        self.lowest = min(self.lowest, lowest)
-        return ast.Name(id=placeholder, ctx=ast.Load())
+        if value not in self.callees:
+            self.callees.append(value)
+        return ast.Name(id=f"@ref{self.callees.index(value)}", ctx=ast.Load())
 
 
 def _followed(callee: FunctionType, caller: FunctionType) -> bool:

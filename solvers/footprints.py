@@ -781,7 +781,7 @@ FINGERPRINTS: dict[str, str | None] = {
     'crosscheck.solvers.keys.grid_spans.SpanBound.__init__': '380ffdf916327d6cdc41623d',
     'crosscheck.solvers.keys.grid_spans.SpanBound._ascend': '49601a8eb7cffab53bbfaaaf',
     'crosscheck.solvers.keys.grid_spans.SpanBound._weights': '5077f9a0a0dcd4c08fb99714',
-    'crosscheck.solvers.keys.grid_spans.SpanBound.bound': '94ec24e6d134d5ded4c45b83',
+    'crosscheck.solvers.keys.grid_spans.SpanBound.bound': '389c1f0a438e74ebf97d8b48',
     'crosscheck.solvers.keys.grid_spans._door_free_distances': 'a576a1aa5ad26bcdcbf6eb02',
     'crosscheck.solvers.keys.grid_spans._members': '07868ca0d125cdca4ebdd8a2',
     'crosscheck.solvers.keys.grid_spans._spanning_tree': 'bda98afc7fae1c1473f32927',

@@ -6,6 +6,9 @@ class attribute is followed."""
 
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
 from types import FunctionType
 
 import pytest
@@ -174,8 +177,8 @@ def _tally(k: int) -> int:
                                    (_is_even_positive, _is_odd, _odd, _even_positive, _is_even, _even)])
 def test_recursion_ends_and_a_renamed_copy_of_a_cycle_matches_in_any_order(order: tuple[FunctionType, ...]) -> None:
     """Whichever function of a cycle is hashed first, and from where (`_even_positive`
-    enters the cycle at `_even`), each hashes alike: a hash of a function in a cycle
-    depends on where the cycle was entered, so none is kept for reuse."""
+    enters the cycle at `_even`), each hashes alike: the functions of a cycle are hashed
+    together."""
     for function in order:
         copies._CONTENT.pop(function, None)
     found = {function.__name__: copies.fingerprint.__wrapped__(function) for function in order}
@@ -187,3 +190,49 @@ def test_recursion_ends_and_a_renamed_copy_of_a_cycle_matches_in_any_order(order
 @pytest.mark.parametrize(("puzzle", "count"), [("keys", 2), ("amphipods", 4), ("elevator", 2)])
 def test_built_in_independent_provers_stay_counted(puzzle: str, count: int) -> None:
     assert len(sharing.independent_group(solvers_for(puzzle))) == count
+
+
+def _generated(folder: Path, module: str, source: str) -> dict[str, FunctionType]:
+    """The functions of `source`, imported as `module` from a file in `folder` (so that
+    their source is there to read)."""
+    (folder / f"{module}.py").write_text(source)
+    sys.path.insert(0, str(folder))
+    try:
+        imported = importlib.import_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    return {name: value for name, value in vars(imported).items() if isinstance(value, FunctionType)}
+
+
+def _chain(prefix: str, length: int) -> str:
+    """`length` functions, each calling the next."""
+    return "".join(f"def {prefix}{i}(n):\n    m = n - 1\n    k = m * 2\n    return k + {prefix}{i + 1}(m) if n else {i}\n\n"
+                   for i in range(length - 1)) + f"def {prefix}{length - 1}(n):\n    return n\n"
+
+
+def _web(prefix: str, size: int) -> str:
+    """`size` functions in one cycle, each calling the next three (many paths through it)."""
+    return "".join(f"def {prefix}{i}(n):\n    if n <= 0:\n        return {i}\n    m = n - 1\n"
+                   f"    return {' + '.join(f'{prefix}{(i + step) % size}(m)' for step in (1, 2, 3))}\n\n"
+                   for i in range(size))
+
+
+def test_a_call_chain_deeper_than_pythons_stack_is_hashed(tmp_path: Path) -> None:
+    """Hashing follows calls without recursion: a plugin's deep chain of helpers (deeper
+    than the interpreter's recursion limit allows nested walks) never makes its sharing,
+    and so every run beside it, fail."""
+    functions = _generated(tmp_path, "crosscheck_test_chain", _chain("step", 2 * sys.getrecursionlimit()))
+    assert copies.fingerprint(functions["step0"]) is not None
+
+
+def test_each_function_of_a_dense_cycle_is_read_once_and_a_renamed_copy_matches(tmp_path: Path) -> None:
+    """A cycle with many paths through it is hashed in time linear in its calls: each
+    function's tree is built once (an unfolding of the paths would take exponential time),
+    and a renamed copy of the whole cycle hashes alike."""
+    original = _generated(tmp_path, "crosscheck_test_web", _web("node", 30))
+    renamed = _generated(tmp_path, "crosscheck_test_web_renamed", _web("other", 30))
+    before = copies._shape.cache_info().misses
+    found = copies.fingerprint(original["node0"])
+    assert copies._shape.cache_info().misses - before == 30
+    assert found is not None and found == copies.fingerprint(renamed["other0"])
+    assert copies.fingerprint(original["node1"]) == copies.fingerprint(renamed["other1"]) != found
