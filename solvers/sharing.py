@@ -316,7 +316,7 @@ def _attribute_references(node: ast.Attribute, receivers: Receivers, scope: froz
 @cache
 def _set_in_init(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]]:
     """By attribute name, the functions of `scope` that the ``__init__`` of `holder` or of a
-    base in `scope` assigns to ``self.name`` (a plain assignment of a value that resolves
+    base in `scope` assigns to ``self.name`` (``self``: its first parameter; a plain assignment of a value that resolves
     exactly, as rule 1: ``self.rule = helper``, ``self.rule = self.method``, a partial in a
     global), with the class their ``self`` is: ``self.rule(x)`` runs them.  Every base's
     ``__init__`` counts, called through ``super()`` or not: errs towards sharing."""
@@ -327,10 +327,12 @@ def _set_in_init(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]
         if tree is None or not isinstance(init, FunctionType):
             continue
         imported = _local_imports(tree.body, scope)
+        positional = [*tree.args.posonlyargs, *tree.args.args]
+        own = positional[0].arg if positional else None  # ``self``, whatever it is called
         for node in ast.walk(tree):
             for target, value, _ in assignments(node):
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                        and target.value.id == "self" and value is not None:
+                        and target.value.id == own and value is not None:
                     resolved, owner = _resolve(value, init, holder, imported)
                     found.setdefault(target.attr, []).extend(_functions_of(resolved, owner, scope))
     return found

@@ -128,8 +128,8 @@ def _key_rule(char: str) -> bool:
 
 
 class _Keeper:
-    def __init__(self) -> None:
-        self.key = _key_rule
+    def __init__(this) -> None:  # noqa: N805 -- ``self`` by another name is still followed
+        this.key = _key_rule
 
 
 class KeepsItsRules(Solver):
