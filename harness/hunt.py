@@ -66,7 +66,7 @@ from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.models.registry import RELATIONS, get_relation
 from crosscheck.models.strategies import Range, instances
 from crosscheck.solvers.base import Clock
-from crosscheck.harness.wording import counted
+from crosscheck.harness.wording import alternatives, counted
 
 @dataclass(frozen=True)
 class HuntConfig:
@@ -469,7 +469,7 @@ def _not_evidence(outcome: HuntOutcome, config: HuntConfig) -> str:
               "(a new seed each time)", "narrower -p ranges around the sizes you suspect"])
     tries += [] if config.morph is not None else ["--morph"]
     return (f"Finding none is no evidence that the formulations are right: a wrong answer may need an instance "
-            f"this search did not draw. Try {', '.join(tries[:-1])} or {tries[-1]}.")
+            f"this search did not draw. Try {alternatives(tries)}.")
 
 
 def _budget(config: HuntConfig) -> str:

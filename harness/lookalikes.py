@@ -12,8 +12,9 @@ import os
 from pathlib import Path
 
 from crosscheck.harness.index import INDEX_NAME, INSTANCE_SUFFIX, is_instance_name
-from crosscheck.harness.wording import counted
-from crosscheck.models.registry import PUZZLES
+from crosscheck.harness.wording import counted, some_named
+from crosscheck.models.base import InvalidInstance
+from crosscheck.models.registry import load_instance
 
 #: Files larger than this are never read to sniff their format (instances are a few KB).
 SNIFF_BYTES = 256 * 1024
@@ -22,8 +23,8 @@ NAMED = 3
 
 
 def lookalikes(folder: Path) -> list[Path]:
-    """The files below `folder` (searched recursively, sorted) that some puzzle's `detect`
-    claims but that are not named ``*.txt``: regular files of at most `SNIFF_BYTES`, not
+    """The files below `folder` (searched recursively, sorted) that parse as some puzzle's
+    instance but are not named ``*.txt``: regular files of at most `SNIFF_BYTES`, not
     hidden, not in a hidden folder or ``__pycache__``, not an ``index.toml``.  A file that
     cannot be read or is not UTF-8 is none."""
     found = []
@@ -32,26 +33,26 @@ def lookalikes(folder: Path) -> list[Path]:
         for name in sorted(names):
             path = Path(root) / name
             if not (name.startswith(".") or name == INDEX_NAME or is_instance_name(path)) and \
-                    _in_a_format(path):
+                    _is_an_instance(path):
                 found.append(path)
     return found
 
 
-def _in_a_format(path: Path) -> bool:
-    """Whether `path` is a small regular file some puzzle's format claims (a FIFO or device
-    is never opened)."""
+def _is_an_instance(path: Path) -> bool:
+    """Whether `path` is a small regular file that parses as some puzzle's instance (a FIFO
+    or device is never opened).  Parsed, not only sniffed: a format's first-line check
+    alone (a vault's ``#`` and ``@``) also claims Markdown and Python files."""
     try:
         if not path.is_file() or path.stat().st_size > SNIFF_BYTES:
             return False
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        load_instance(str(path))
+    except (OSError, InvalidInstance):
         return False
-    return any(puzzle.detect(text) for puzzle in PUZZLES.values())
+    return True
 
 
 def lookalikes_note(folder: Path, found: list[Path]) -> str:
     """One line naming up to `NAMED` of the `found` files below `folder` that were not read."""
-    named = ", ".join(str(path) for path in found[:NAMED]) + (
-        f" and {len(found) - NAMED} more" if len(found) > NAMED else "")
+    named = some_named([str(path) for path in found], NAMED)
     return (f"{folder}: {counted(len(found), 'file')} in a puzzle's format not read, not being named "
             f"*{INSTANCE_SUFFIX}: {named} (rename to NAME{INSTANCE_SUFFIX} to include)")

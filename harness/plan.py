@@ -15,7 +15,7 @@ from crosscheck.harness.index import INSTANCE_SUFFIX, Expected, Indexes, Instanc
 from crosscheck.harness.records import UNREADABLE, RunKey, RunRecord, Task, run_environment
 from crosscheck.harness.versions import Pinned
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
-from crosscheck.harness.wording import counted
+from crosscheck.harness.wording import counted, some_named
 from crosscheck.models.registry import detect_puzzle, known_formats, load_instance, refuse_special_file
 from crosscheck.solvers.base import Clock, Status
 from crosscheck.solvers.registry import default_solvers_for, get_solver, plugin_modules, solvers_for
@@ -175,7 +175,7 @@ def holds_nothing(path: Path, files: list[InstanceFile]) -> str | None:
     if not path.is_dir():
         found, expected = "it is in no puzzle's format", "an instance file"
     elif files:
-        named = ", ".join(str(instance_file.path) for instance_file in files[:3]) + (", ..." if len(files) > 3 else "")
+        named = some_named([str(instance_file.path) for instance_file in files])
         found = f"{counted(len(files), '*' + INSTANCE_SUFFIX + ' file')} below it ({named}), in no puzzle's format"
     else:
         found = f"no *{INSTANCE_SUFFIX} file below it"

@@ -16,6 +16,7 @@ import itertools
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -310,6 +311,13 @@ def test_no_counterexample_exits_0_and_says_what_was_tried(tmp_path: Path) -> No
     assert output.endswith("\nFinding none is no evidence that the formulations are right: a wrong answer may need an "
                            "instance this search did not draw. Try wider -p ranges or --morph.\n")
     assert not (tmp_path / "counterexample-elevator.txt").exists()
+
+
+def test_the_advice_after_an_exhausted_hunt_with_morph_reads_as_one_choice() -> None:
+    """Hypothesis ran out of instances and ``--morph`` was given: one thing left to try."""
+    outcome, config = SimpleNamespace(exhausted=True), SimpleNamespace(seed=1, morph=("rename",))
+    not_evidence: Any = getattr(crosscheck.harness.hunt, "_not_evidence")
+    assert not_evidence(outcome, config).endswith(" Try wider -p ranges.")
 
 
 def test_every_judged_instance_and_its_runs_are_kept_and_a_later_hunt_numbers_after_them(

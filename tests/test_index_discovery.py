@@ -139,7 +139,8 @@ def test_an_upper_case_txt_is_an_instance_and_its_name_drops_the_suffix(tmp_path
 
 
 def test_files_in_a_format_but_not_named_txt_are_named_in_one_note(tmp_path: Path) -> None:
-    """Sniffed: small regular files only, never hidden ones, index.toml or a file in no format."""
+    """Parsed: small regular files only, never hidden ones, index.toml or a file that only
+    passes a format's first check (Markdown, Python)."""
     (tmp_path / "run.txt").write_text(VAULT)
     lookalikes = ["a.in", "b.dat", "deep/c", "deep/d.vault"]
     for name in lookalikes:
@@ -149,6 +150,8 @@ def test_files_in_a_format_but_not_named_txt_are_named_in_one_note(tmp_path: Pat
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "x.in").write_text(VAULT)
     (tmp_path / "notes.md").write_text("# a vault\n")
+    (tmp_path / "README.md").write_text("# My vaults\nmail me@example.org\n")  # a vault's first-line check passes
+    (tmp_path / "gen.py").write_text("#!/usr/bin/env python3\n@dataclass\nclass Vault: ...\n")
     (tmp_path / "big.in").write_text("#" * 300_000 + "@\n")
     result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--out", str(tmp_path / "runs.jsonl"))
     assert result.exit_code == 0 and "\n1 instance: " in result.output  # run.txt alone
