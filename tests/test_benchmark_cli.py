@@ -9,6 +9,7 @@ import inspect
 import pkgutil
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pyperf
@@ -21,10 +22,10 @@ from benchmarks.inputs import BAD_INPUT
 BENCHMARKS = Path(benchmarks.__file__).parent
 
 
-def _refused(capsys: pytest.CaptureFixture[str], run: object, *names: str) -> str:
+def _refused(capsys: pytest.CaptureFixture[str], run: Callable[[], object], *names: str) -> str:
     """Run `run` (a callable), expect exit status 2, and return its one line of standard error."""
     with pytest.raises(SystemExit) as stopped:
-        run()  # type: ignore[operator]
+        run()
     assert stopped.value.code == BAD_INPUT
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err
