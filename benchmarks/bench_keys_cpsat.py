@@ -57,6 +57,10 @@ def timed_run(timer: Timer, solver: KeysCpSat, vault: Vault, limit: float) -> Ti
     return timed
 
 
+#: What ``--example`` must be.
+EXPECTED = "a key vault in the puzzle's text format (instances/keys/one-robot-4.txt), or 'skip'"
+
+
 def read_vault(path: Path) -> Vault:
     """The vault in the file at `path`; exits 2 with one line naming the file (with the line and
     column the model's parser gives) when it cannot be read or is no vault."""
@@ -66,10 +70,6 @@ def read_vault(path: Path) -> Vault:
     except InvalidInstance as error:
         where = "".join(f":{n}" for n in (error.line, error.column) if n is not None)
         refuse(path, EXPECTED, error.reason + (f", expected {error.expected}" if error.expected else ""), where)
-
-
-#: What ``--example`` must be.
-EXPECTED = "a key vault in the puzzle's text format (instances/keys/one-robot-4.txt), or 'skip'"
 
 
 def main() -> None:
