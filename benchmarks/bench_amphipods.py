@@ -31,6 +31,7 @@ from pathlib import Path
 
 from benchmarks.targets import report
 from benchmarks.timing import Timed, Timer, add_options
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import RunRecord
 from crosscheck.models.amphipods import Burrow, generate, parse
 from crosscheck.solvers.amphipods.cpsat import ScheduleModel
@@ -52,7 +53,7 @@ def describe(timings: list[Timed]) -> str:
     times = [t.median for t in timings]
     statuses = ", ".join(f"{status}: {sum(t.result.status == status for t in timings)}" for status in Status
                          if any(t.result.status == status for t in timings))
-    return f"median {statistics.median(times):.3f} s, max {max(times):.3f} s ({statuses})"
+    return f"median {significant(statistics.median(times))} s, max {significant(max(times))} s ({statuses})"
 
 
 def isolated(timer: Timer, solver: str, burrows: list[Burrow]) -> list[RunRecord]:
@@ -66,7 +67,8 @@ def isolated(timer: Timer, solver: str, burrows: list[Burrow]) -> list[RunRecord
         record = Timer.median_record(runs)
         records.append(record)
         print(f"  {burrow.name:22} {solver:16} {record.status:10} cost {record.cost} "
-              f"wall {record.seconds:6.2f} s cpu {record.cpu_seconds or 0:6.2f} s peak {record.peak_memory_mb or 0:5.0f} MB "
+              f"wall {significant(record.seconds):>6} s cpu {significant(record.cpu_seconds or 0):>6} s "
+              f"peak {record.peak_memory_mb or 0:5.0f} MB "
               f"{record.stats.get('expanded')} expanded, {record.stats.get('stacks', '-')} stacks")
     return records
 
@@ -86,10 +88,11 @@ def real_size(timer: Timer, seeds: int, solvers: list[str]) -> None:
             wall, cpu = [r.seconds for r in picked], [r.cpu_seconds or 0 for r in picked]
             proved = sum(r.status in (Status.OPTIMAL, Status.INFEASIBLE) for r in picked)
             print(f"{solver}, real kind, depth 4, {label}: proved {proved}/{len(picked)} within "
-                  f"{REAL_SIZE_LIMIT:.0f} s; wall median {statistics.median(wall):.2f} max {max(wall):.2f} s; "
-                  f"cpu median {statistics.median(cpu):.2f} max {max(cpu):.2f} s; "
+                  f"{REAL_SIZE_LIMIT:.0f} s; "
+                  f"wall median {significant(statistics.median(wall))} max {significant(max(wall))} s; "
+                  f"cpu median {significant(statistics.median(cpu))} max {significant(max(cpu))} s; "
                   f"peak {max(r.peak_memory_mb or 0 for r in picked):.0f} MB; "
-                  f"median cpu / amphipods-search's {statistics.median(cpu) / max(base, 1e-9):.1f}")
+                  f"median cpu / amphipods-search's {significant(statistics.median(cpu) / max(base, 1e-9))}")
 
 
 def steps_everywhere(timer: Timer) -> None:
@@ -129,7 +132,7 @@ def main() -> None:
     examples = [parse(path.read_text(encoding="utf-8"), path.name) for path in sorted(EXAMPLES.glob("depth*.txt"))]
     print("amphipods-search on the published examples:")
     for burrow, timed in zip(examples, run(timer, MacroSearch(), examples, 60), strict=True):
-        print(f"  {burrow.name:16} {timed.result.status:8} {timed.result.cost} in {timed.median:.3f} s, "
+        print(f"  {burrow.name:16} {timed.result.status:8} {timed.result.cost} in {significant(timed.median)} s, "
               f"{timed.result.stats['expanded']} expanded")
 
     solvable: list[Burrow] = []
@@ -140,7 +143,7 @@ def main() -> None:
         unsolvable = [t for t in results if t.result.status is Status.INFEASIBLE]
         median = statistics.median(t.median for t in solved)
         print(f"amphipods-search, real kind, depth {depth}: solvable {describe(solved)}; "
-              f"ratio to the {target} s target {median / target:.2f}")
+              f"ratio to the {target} s target {significant(median / target)}")
         if unsolvable:
             print(f"  without solution: {describe(unsolvable)}")
         if depth == 4:
@@ -153,7 +156,7 @@ def main() -> None:
         for timed in cpsat:
             result = timed.result
             print(f"  {result.instance:22} {result.status:8} cost {result.cost} bound {result.bound} "
-                  f"in {timed.median:.1f} s, {result.stats.get('conflicts')} conflicts")
+                  f"in {significant(timed.median)} s, {result.stats.get('conflicts')} conflicts")
     timer.save()
 
 

@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import read_records
 from crosscheck.harness.verdicts import Verdict, judge_all
 
@@ -91,9 +92,10 @@ def timed_compare(paths: list[str], options: list[str], out: Path) -> tuple[floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("paths", nargs="*", default=DEFAULT_PATHS)
+    parser.add_argument("paths", nargs="*", default=DEFAULT_PATHS,
+                        help="instance files or folders to compare (default: instances/keys, amphipods, elevator)")
     parser.add_argument("--solver", action="append", help=f"default: {', '.join(DEFAULT_SOLVERS)}")
-    parser.add_argument("--time-limit", type=float, default=20.0)
+    parser.add_argument("--time-limit", type=float, default=20.0, help="seconds per run (crosscheck compare's)")
     parser.add_argument("--launcher", action="store_true", help="also time daemonic workers (one interpreter per run)")
     args = parser.parse_args()
     options = [arg for name in (args.solver or DEFAULT_SOLVERS) for arg in ("--solver", name)]
@@ -112,10 +114,11 @@ def main() -> None:
                                             Path(folder) / f"{label}.jsonl")
     print(f"{'setup':<30} {'wall s':>8} {'run CPU s':>10} {'same verdicts':>14}")
     for label, (wall, cpu, verdicts) in rows.items():
-        print(f"{label:<30} {wall:>8.1f} {cpu:>10.1f} {str(verdicts == rows['local, --jobs 2'][2]):>14}")
+        same = verdicts == rows['local, --jobs 2'][2]
+        print(f"{label:<30} {significant(wall):>8} {significant(cpu):>10} {str(same):>14}")
     two, one = rows["cluster, 2 workers"][0], rows["cluster, 1 worker"][0]
-    print(f"overhead ratio (2-worker cluster / local --jobs 2): {two / rows['local, --jobs 2'][0]:.2f}")
-    print(f"speed-up of 2 workers over 1: {one / two:.2f}")
+    print(f"overhead ratio (2-worker cluster / local --jobs 2): {significant(two / rows['local, --jobs 2'][0])}")
+    print(f"speed-up of 2 workers over 1: {significant(one / two)}")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

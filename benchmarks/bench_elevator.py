@@ -31,6 +31,7 @@ from pathlib import Path
 
 from benchmarks.targets import report
 from benchmarks.timing import Timed, Timer, add_options
+from crosscheck.harness.numbers import significant
 from crosscheck.models.elevator import Facility, check_plan, extended, generate, parse
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
@@ -62,12 +63,12 @@ def run_cpsat(timer: Timer, instances: list[Facility], label: str, proven: Statu
         times.append(timed.median)
         values.append(timed.median if result.status is proven else math.inf)
         print(f"{instance.name}: {result.status.value} cost={result.cost} bound={result.bound} "
-              f"horizons={result.stats.get('horizons')} {timed.median:.1f} s, "
-              f"{(time.process_time() - cpu) / (timer.warmups + timer.repeat):.1f} s CPU per solve, "
+              f"horizons={result.stats.get('horizons')} {significant(timed.median)} s, "
+              f"{significant((time.process_time() - cpu) / (timer.warmups + timer.repeat))} s CPU per solve, "
               f"load {os.getloadavg()[0]:.1f}", flush=True)
     if times:
         print(f"proved {proven.value} within {CPSAT_LIMIT:.0f} s: {sum(map(math.isfinite, values))}/{len(times)}; "
-              f"median {statistics.median(times):.1f} s, max {max(times):.1f} s")
+              f"median {significant(statistics.median(times))} s, max {significant(max(times))} s")
     return values
 
 
@@ -77,6 +78,17 @@ def cpsat_targets(timer: Timer, instances: list[Facility], pairs: int, proven: S
     values = run_cpsat(timer, instances, label, proven)
     if values:
         report(f"elevator-cpsat, {label}, proven {proven.value} ({timer.clock})", values, max_limit=CPSAT_LIMIT)
+
+
+def quotient_row(pairs: int, solved: list[float], medians: list[float]) -> str:
+    """The table row of `pairs` pairs: the feasible instances' count, median and maximum seconds
+    (`solved`), the median over all (`medians`), the target and the ratio of the median to it;
+    every number to three significant digits (`significant`), ``-`` where there is none."""
+    median = statistics.median(solved) if solved else math.nan
+    cells = [significant(value) if math.isfinite(value) else "-" for value in (
+        median, max(solved, default=math.nan), statistics.median(medians) if medians else math.nan, TARGETS[pairs],
+        median / TARGETS[pairs])]
+    return (f"{pairs:>5} {len(solved):>8} {cells[0]:>9} {cells[1]:>8} {cells[2]:>9} {cells[3]:>8} {cells[4]:>6}")
 
 
 def main() -> None:
@@ -102,9 +114,7 @@ def main() -> None:
         solved = [t.median for t in timings if t.result.status is Status.OPTIMAL]
         feasible[pairs] = [i for i, t in zip(instances, timings, strict=True) if t.result.status is Status.OPTIMAL]
         unsolvable[pairs] = [i for i, t in zip(instances, timings, strict=True) if t.result.status is Status.INFEASIBLE]
-        median = statistics.median(solved)
-        print(f"{pairs:>5} {len(solved):>8} {median:>9.3f} {max(solved):>8.3f} "
-              f"{statistics.median(t.median for t in timings):>9.3f} {TARGETS[pairs]:>8.2f} {median / TARGETS[pairs]:>6.2f}")
+        print(quotient_row(pairs, solved, [t.median for t in timings]))
         if args.quotient_targets:
             report(f"elevator-quotient, {pairs} pairs, feasible ({timer.clock})", solved, median_limit=TARGETS[pairs])
     if args.cpsat:

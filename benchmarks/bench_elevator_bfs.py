@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from benchmarks.targets import report
 from benchmarks.timing import Timer, add_options
 from crosscheck.harness.measure import own_usage
+from crosscheck.harness.numbers import significant
 from crosscheck.models.elevator import Facility, check_plan, extended, generate
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
@@ -66,9 +67,10 @@ def summary(label: str, runs: list[tuple[Run, Run]]) -> str:
     exact = [run for run in bfs if run.status in (Status.OPTIMAL, Status.INFEASIBLE)]
     ratio = statistics.median(r.cpu for r in bfs) / max(statistics.median(r.cpu for r in quotient), 1e-6)
     return (f"{label:<26} {len(runs):>3} {len(exact):>5} "
-            f"{statistics.median(r.seconds for r in bfs):>8.2f} {max(r.seconds for r in bfs):>7.2f} "
-            f"{statistics.median(r.cpu for r in bfs):>8.2f} {max(r.cpu for r in bfs):>7.2f} "
-            f"{statistics.median(r.cpu for r in quotient):>9.3f} {ratio:>7.0f}")
+            f"{significant(statistics.median(r.seconds for r in bfs)):>8} "
+            f"{significant(max(r.seconds for r in bfs)):>7} "
+            f"{significant(statistics.median(r.cpu for r in bfs)):>8} {significant(max(r.cpu for r in bfs)):>7} "
+            f"{significant(statistics.median(r.cpu for r in quotient)):>9} {significant(ratio):>7}")
 
 
 def main() -> None:
@@ -90,8 +92,9 @@ def main() -> None:
             bfs = solve(timer, "elevator-bfs", facility, args.limit, family)
             quotient = solve(timer, "elevator-quotient", facility, args.limit, family)
             agree &= (bfs.status, bfs.cost) == (quotient.status, quotient.cost) or bfs.status is Status.TIMEOUT
-            print(f"{facility.name:<34} {bfs.status.value:>10} {bfs.cost or '-':>4} {bfs.seconds:>7.2f} {bfs.cpu:>6.2f}"
-                  f" {quotient.status.value:>10} {quotient.cost or '-':>4} {quotient.cpu:>6.3f}",
+            print(f"{facility.name:<34} {bfs.status.value:>10} {bfs.cost or '-':>4} "
+                  f"{significant(bfs.seconds):>7} {significant(bfs.cpu):>6}"
+                  f" {quotient.status.value:>10} {quotient.cost or '-':>4} {significant(quotient.cpu):>6}",
                   flush=True)
             kind = "feasible" if quotient.status is Status.OPTIMAL else "infeasible"
             groups.setdefault(f"{family}, {kind}", []).append((bfs, quotient))

@@ -21,6 +21,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, Phase, given, settings
 
+from crosscheck.harness.numbers import significant
 from crosscheck.models import elevator
 from crosscheck.models.base import InvalidPlan
 from crosscheck.models.strategies import instances, parse_ranges, ranges_for
@@ -49,9 +50,10 @@ def exposed(facility: elevator.Facility, reference: Result, planted: Result) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--draws", type=int, default=400)
+    parser.add_argument("--draws", type=int, default=400, help="facilities drawn from the hunt's strategy")
     parser.add_argument("--time-limit", type=float, default=3.0, help="CPU seconds per solve")
-    parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=LOW-HIGH")
+    parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=LOW-HIGH",
+                        help="a range of the drawn facilities' parameter NAME, as hunt -p (repeatable)")
     args = parser.parse_args()
     reference = get_solver("elevator-quotient")
     counts: Counter[str] = Counter()
@@ -79,7 +81,7 @@ def main() -> None:
     print(f"{counts['drawn']} facilities drawn, {args.time_limit:g} CPU s per solve")
     for key in ("safe, 3+ pairs", *(mistake.name for mistake in MISTAKES), "timeouts"):
         print(f"{key:<22} {counts[key]:>5}")
-    print(f"{'CPU seconds':<22} {seconds:>7.1f}")
+    print(f"{'CPU seconds':<22} {significant(seconds):>7}")
 
 
 if __name__ == "__main__":

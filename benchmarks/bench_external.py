@@ -39,6 +39,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from benchmarks.targets import figure
 from benchmarks.timing import Timer, add_options
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
@@ -156,10 +157,6 @@ def outcome(records: Sequence[RunRecord]) -> str:
     return f"{record.solver}: {record.status.value}{answer}, {figure(wall)} s wall, {figure(cpu)} s cpu"
 
 
-def figure(value: float) -> str:
-    return f"{value:.3g}" if math.isfinite(value) else "none"
-
-
 def run_variant(timer: Timer, args: argparse.Namespace, program: External, variant: str) -> Tally:
     """Both runners on every seed of `variant`, one progress line per instance."""
     tally = Tally()
@@ -183,7 +180,7 @@ def run_variant(timer: Timer, args: argparse.Namespace, program: External, varia
 def ratio(external: float, builtin: float) -> str:
     if not (math.isfinite(external) and math.isfinite(builtin)) or builtin <= 0:
         return "none"
-    return f"{external / builtin:.3g}"
+    return figure(external / builtin)
 
 
 def print_times(tallies: dict[str, Tally], program: str, solver: str, runs: int) -> None:
@@ -224,7 +221,7 @@ def print_answers(tallies: dict[str, Tally], program: str, solver: str) -> list[
 def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, External]:
     """The options, checked: the program, the variants and the built-in formulation."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--puzzle", required=True, choices=sorted(VARIANTS))
+    parser.add_argument("--puzzle", required=True, choices=sorted(VARIANTS), help="the puzzle your program solves")
     parser.add_argument("--external", required=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
                         help="your program, as to crosscheck compare --external")
     parser.add_argument("--seeds", type=int, default=5, help="instances per variant (seeds 0..N-1)")

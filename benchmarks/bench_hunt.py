@@ -26,6 +26,7 @@ from pathlib import Path
 
 from crosscheck.harness.external import External
 from crosscheck.harness.hunt import HuntConfig, HuntOutcome, Judged, hunt
+from crosscheck.harness.numbers import significant
 from crosscheck.models.registry import get_puzzle
 from crosscheck.models.strategies import Range
 from crosscheck.solvers.registry import add_plugins
@@ -82,19 +83,20 @@ def line(name: str, planted: Planted, seed: int, outcome: HuntOutcome, load: flo
         return " ".join(f"{key}={value}" for key, value in features(judged.instance).items())
 
     return (head + f"{outcome.first.verdict.verdict.value} after {outcome.tried} instances, "
-            f"{outcome.seconds_to_find:.0f} s; as found {sizes(outcome.first)}; shrunk {sizes(outcome.shrunk)} "
-            f"({outcome.shrink_tried} more, {outcome.seconds_to_shrink:.0f} s)")
+            f"{significant(outcome.seconds_to_find)} s; as found {sizes(outcome.first)}; "
+            f"shrunk {sizes(outcome.shrunk)} "
+            f"({outcome.shrink_tried} more, {significant(outcome.seconds_to_shrink)} s)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3], help="hunt seeds, one hunt each per mistake")
     parser.add_argument("--budget", type=float, default=120.0, help="seconds of search per hunt")
     parser.add_argument("--shrink-budget", type=float, default=30.0, help="seconds of shrinking once found")
     parser.add_argument("--examples", type=int, help="instances judged per hunt, instead of --budget")
     parser.add_argument("--shrink-examples", type=int,
                         help="instances judged while shrinking, instead of --shrink-budget")
-    parser.add_argument("--only", nargs="+", choices=sorted(PLANTED))
+    parser.add_argument("--only", nargs="+", choices=sorted(PLANTED), help="hunt only these planted mistakes")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs of one instance at a time")
     parser.add_argument("--out", type=Path, help="folder for the hunts' outputs (default: a temporary one)")
     args = parser.parse_args()
@@ -114,7 +116,7 @@ def main() -> None:
                 print(line(name, PLANTED[name], seed, outcome, load), flush=True)
                 if outcome.first is not None:
                     found.append(outcome.seconds_to_find)
-            median = f"median {statistics.median(found):.0f} s to find" if found else "never found"
+            median = f"median {significant(statistics.median(found))} s to find" if found else "never found"
             summary.append(f"{name:<22} found with {len(found)}/{len(args.seeds)} seeds, {median}")
         print("\n" + "\n".join(summary))
 

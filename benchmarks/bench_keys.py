@@ -20,6 +20,7 @@ import statistics
 
 from benchmarks.targets import report
 from benchmarks.timing import Timer, add_options
+from crosscheck.harness.numbers import significant
 from crosscheck.models.keys import check_plan, generate
 from crosscheck.solvers.registry import get_solver
 
@@ -33,7 +34,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[5],
                         help="vaults per variant: N for seeds 0..N-1, or the seeds themselves (two or more)")
     parser.add_argument("--loops", type=int, nargs="*", default=[0, 20], help="loop counts to try")
-    parser.add_argument("--solver", default="keys-graph")
+    parser.add_argument("--solver", default="keys-graph", help="the formulation timed")
     parser.add_argument("--limit", type=float, default=60.0, help="time limit per run (s)")
     add_options(parser)
     args = parser.parse_args()
@@ -55,7 +56,8 @@ def main() -> None:
                 costs.append(str(result.cost) if result.status == "optimal" else result.status.value)
             median = statistics.median(times)
             target = TARGETS_BY_LOOPS.get((robots, loops), TARGETS[robots])
-            print(f"{robots:>6} {loops:>5} {median:>9.3f} {max(times):>8.3f} {target:>8.2f} {median / target:>6.2f}  {' '.join(costs)}")
+            print(f"{robots:>6} {loops:>5} {significant(median):>9} {significant(max(times)):>8} "
+                  f"{significant(target):>8} {significant(median / target):>6}  {' '.join(costs)}")
             report(f"{args.solver}, {robots} robot{'s' * (robots > 1)}, loops={loops} ({timer.clock})", times,
                    median_limit=target, max_limit=MAX_BY_LOOPS.get((robots, loops)))
     timer.save()

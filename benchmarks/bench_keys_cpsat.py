@@ -23,8 +23,11 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
+from benchmarks.inputs import read_text, refuse
 from benchmarks.targets import report
 from benchmarks.timing import Timed, Timer, add_options
+from crosscheck.harness.numbers import significant
+from crosscheck.models.base import InvalidInstance
 from crosscheck.models.keys import Vault, check_plan, generate, parse
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.cpsat import default_workers
@@ -50,19 +53,36 @@ def timed_run(timer: Timer, solver: KeysCpSat, vault: Vault, limit: float) -> Ti
     if result.cost is not None and result.bound is not None:
         gap = f"{(result.cost - result.bound) / max(result.cost, 1):.1%}"
     print(f"  {vault.name:32} {result.status.value:9} cost {result.cost} bound {result.bound} gap {gap}"
-          f" {timed.median:6.2f} s conflicts {result.stats.get('conflicts')}", flush=True)
+          f" {significant(timed.median):>6} s conflicts {result.stats.get('conflicts')}", flush=True)
     return timed
+
+
+#: What ``--example`` must be.
+EXPECTED = "a key vault in the puzzle's text format (instances/keys/one-robot-4.txt), or 'skip'"
+
+
+def read_vault(path: Path) -> Vault:
+    """The vault in the file at `path`; exits 2 with one line naming the file (with the line and
+    column the model's parser gives) when it cannot be read or is no vault."""
+    text = read_text(path, EXPECTED)
+    try:
+        return parse(text, str(path))
+    except InvalidInstance as error:
+        where = "".join(f":{n}" for n in (error.line, error.column) if n is not None)
+        refuse(path, EXPECTED, error.reason + (f", expected {error.expected}" if error.expected else ""), where)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
-    parser.add_argument("--robots", type=int, nargs="+", default=[1, 4])
-    parser.add_argument("--loops", type=int, default=71)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4], help="seeds of the family vaults")
+    parser.add_argument("--robots", type=int, nargs="+", default=[1, 4], help="robot counts of the family vaults")
+    parser.add_argument("--loops", type=int, default=71, help="loops added to each family vault")
     parser.add_argument("--limit", type=float, default=FAMILY_LIMIT, help="seconds per family vault")
     parser.add_argument("--example", type=Path, default=EXAMPLE, help="the published example (none: 'skip')")
     add_options(parser)
     args = parser.parse_args()
+    # Read before any solve: a bad --example is said at once, not after the family's minutes.
+    example = None if str(args.example) == "skip" else read_vault(args.example)
     solver = KeysCpSat()
     timer = Timer.from_args(args)
     print(f"keys-cpsat, {timer.clock} clock, limit {args.limit:g} s, num_workers {default_workers()},"
@@ -71,14 +91,13 @@ def main() -> None:
         runs = [timed_run(timer, solver, generate(seed, size=81, keys=26, loops=args.loops, robots=robots), args.limit)
                 for seed in args.seeds]
         statuses = Counter(timed.result.status.value for timed in runs)
-        print(f"robots={robots} loops={args.loops}: median {statistics.median(t.median for t in runs):.2f} s,"
+        print(f"robots={robots} loops={args.loops}: median {significant(statistics.median(t.median for t in runs))} s,"
               f" {dict(statuses)}")
         report(f"keys-cpsat, 81x81 k26 l{args.loops} r{robots}, proven ({timer.clock})",
                [proven_seconds(timed) for timed in runs], max_limit=FAMILY_LIMIT)
-    if str(args.example) != "skip":
-        vault = parse(args.example.read_text(encoding="utf-8"), str(args.example))
-        timed = timed_run(timer, solver, vault, FAMILY_LIMIT)
-        report(f"keys-cpsat, {vault.name}, proven ({timer.clock})", [proven_seconds(timed)], max_limit=EXAMPLE_LIMIT)
+    if example is not None:
+        timed = timed_run(timer, solver, example, FAMILY_LIMIT)
+        report(f"keys-cpsat, {example.name}, proven ({timer.clock})", [proven_seconds(timed)], max_limit=EXAMPLE_LIMIT)
     timer.save()
 
 

@@ -31,6 +31,7 @@ import sys
 
 from benchmarks.targets import report
 from benchmarks.timing import Timer, add_options
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import RunRecord
 from crosscheck.models.keys import generate
 
@@ -59,7 +60,8 @@ def seconds(timer: Timer, record: RunRecord) -> float:
 
 def row(name: str, seed: int, robots: int, loops: int, record: RunRecord) -> str:
     return (f"  r{robots} l{loops} s{seed} {name:10} {record.status.value:8} cost {record.cost}"
-            f" plan {record.plan_valid} wall {record.seconds:6.2f} s cpu {record.cpu_seconds or 0:6.2f} s"
+            f" plan {record.plan_valid} wall {significant(record.seconds):>6} s"
+            f" cpu {significant(record.cpu_seconds or 0):>6} s"
             f" peak {record.peak_memory_mb or 0:5.0f} MB expanded {record.stats.get('expanded')}")
 
 
@@ -69,9 +71,9 @@ def summary(robots: int, loops: int, grid: list[RunRecord], graph: list[RunRecor
     ratio = statistics.median(cpu) / max(statistics.median(record.cpu_seconds or 0.0 for record in graph), 1e-9)
     peak = max((record.peak_memory_mb or 0.0) for record in grid)
     return (f"robots={robots} loops={loops}: keys-grid proved {sum(map(exact, grid))}/{len(grid)},"
-            f" wall median {statistics.median(wall):.2f} max {max(wall):.2f} s,"
-            f" cpu median {statistics.median(cpu):.2f} max {max(cpu):.2f} s,"
-            f" peak {peak:.0f} MB, cpu ratio to keys-graph {ratio:.2f}")
+            f" wall median {significant(statistics.median(wall))} max {significant(max(wall))} s,"
+            f" cpu median {significant(statistics.median(cpu))} max {significant(max(cpu))} s,"
+            f" peak {peak:.0f} MB, cpu ratio to keys-graph {significant(ratio)}")
 
 
 def against_graph(timer: Timer, args: argparse.Namespace, lines: list[str]) -> bool:
@@ -112,11 +114,11 @@ def loopy(timer: Timer, args: argparse.Namespace) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
-    parser.add_argument("--robots", type=int, nargs="+", default=[1, 4])
-    parser.add_argument("--loops", type=int, nargs="+", default=[0, 20])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3], help="seeds of the 81x81 vaults")
+    parser.add_argument("--robots", type=int, nargs="+", default=[1, 4], help="robot counts of the 81x81 vaults")
+    parser.add_argument("--loops", type=int, nargs="+", default=[0, 20], help="loop counts of the 81x81 vaults")
     parser.add_argument("--loopy-seeds", type=int, default=10, help="seeds 0..N-1 of the loopy family (0: skip it)")
-    parser.add_argument("--loopy-robots", type=int, nargs="+", default=[1, 4])
+    parser.add_argument("--loopy-robots", type=int, nargs="+", default=[1, 4], help="robot counts of the loopy family")
     parser.add_argument("--limit", type=float, default=60.0, help="time limit per run (s)")
     add_options(parser)
     parser.set_defaults(warmups=0, repeat=1)

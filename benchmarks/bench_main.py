@@ -22,6 +22,7 @@ from pathlib import Path
 
 from benchmarks.targets import report
 from crosscheck.harness.evidence import Evidence
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import read_records, solver_runs
 from crosscheck.harness.report import SUMMARY_COLUMNS, render_table, summary_rows
 
@@ -31,7 +32,7 @@ MEMORY_LIMIT = 8192.0  # MB, any run
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--folder", type=Path, default=Path("instances"))
+    parser.add_argument("--folder", type=Path, default=Path("instances"), help="the folder compared (default: instances)")
     parser.add_argument("--keep", type=Path, help="keep the run records in this file (default: a temporary one)")
     parser.add_argument("extra", nargs="*", help="more options for crosscheck compare (after --)")
     args = parser.parse_args(argv)
@@ -44,12 +45,12 @@ def main(argv: list[str] | None = None) -> None:
         wall = time.perf_counter() - start
         print(ended.stdout.splitlines()[-1] if ended.stdout else "(no output)")  # the verdict summary
         print(ended.stderr, end="")
-        print(f"exit status {ended.returncode}, {wall:.0f} s wall")
+        print(f"exit status {ended.returncode}, {significant(wall)} s wall")
         records = read_records(out) if out.exists() else []
     runs = solver_runs(records)  # an unreadable file shows in the summary line
     built_in = [r for r in runs if r.evidence is Evidence.PROOF]
     print(render_table(SUMMARY_COLUMNS, summary_rows(runs), "table"))  # as `crosscheck report --by solver`
-    print(f"CPU seconds of all runs: {sum(r.cpu_seconds or 0.0 for r in runs):.0f}")
+    print(f"CPU seconds of all runs: {significant(sum(r.cpu_seconds or 0.0 for r in runs))}")
     report("main command, wall", [wall], median_limit=WALL_LIMIT, max_limit=WALL_LIMIT)
     report("main command, built-in runs not exact (count)",
            [sum(not r.exact for r in built_in) if built_in else math.inf], unit="", max_limit=0)

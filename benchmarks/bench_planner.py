@@ -16,6 +16,7 @@ import statistics
 from typing import Any
 
 from benchmarks.timing import Timer, add_options
+from crosscheck.harness.numbers import significant
 from crosscheck.models.registry import PUZZLES
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
@@ -55,17 +56,19 @@ def run(timer: Timer, puzzle: str, seeds: int, limit: float) -> None:
             exact = result.status in (Status.OPTIMAL, Status.INFEASIBLE)
             times.append(seconds if exact else limit)
             solved += [seconds] if exact else []
-        most = f"{max(solved):.2f}" if solved else "-"
-        print(f"{label:<32} {len(solved):>3}/{seeds:<3} {statistics.median(times):>9.2f} {most:>13}", flush=True)
+        most = significant(max(solved)) if solved else "-"
+        median = significant(statistics.median(times))
+        print(f"{label:<32} {len(solved):>3}/{seeds:<3} {median:>9} {most:>13}", flush=True)
         if not solved:
             stopped.add(family)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time-limit", type=float, default=60.0)
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--puzzle", choices=sorted(LADDERS), action="append")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per solve")
+    parser.add_argument("--seeds", type=int, default=3, help="generated instances per size (seeds 0..N-1)")
+    parser.add_argument("--puzzle", choices=sorted(LADDERS), action="append",
+                        help="a puzzle whose ladder runs (repeatable; default every one)")
     add_options(parser)
     parser.set_defaults(warmups=0, repeat=1)
     arguments = parser.parse_args()

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.targets import report
+from crosscheck.harness.numbers import significant
 
 VAULT = "#####\n#@.a#\n#####\n"
 #: prctl option making this process the reaper of its orphaned descendants (Linux).
@@ -127,11 +128,12 @@ def _print(figures: dict[str, tuple[float, float, list[float]]], runs: int, repe
     print(f"median of {repeat} runs per command, load average at the end {os.getloadavg()[0]:.2f}")
     print(f"{'command':<16} {'wall s':>8} {'cpu s':>8}")
     for name, (wall, cpu, _) in figures.items():
-        print(f"{name:<16} {wall:8.3f} {cpu:8.3f}")
+        print(f"{name:<16} {significant(wall):>8} {significant(cpu):>8}")
     for kind in ("compare", "hunt"):
         (wall_1, cpu_1, _), (wall_k, cpu_k, _) = figures[f"{kind}-1"], figures[f"{kind}-{runs}"]
-        print(f"{kind} per run (over {runs - 1} more runs): {(wall_k - wall_1) / (runs - 1):.3f} s wall, "
-              f"{(cpu_k - cpu_1) / (runs - 1):.3f} s cpu; fixed part {wall_1:.3f} s wall, {cpu_1:.3f} s cpu")
+        print(f"{kind} per run (over {runs - 1} more runs): {significant((wall_k - wall_1) / (runs - 1))} s wall, "
+              f"{significant((cpu_k - cpu_1) / (runs - 1))} s cpu; "
+              f"fixed part {significant(wall_1)} s wall, {significant(cpu_1)} s cpu")
     report("startup --help wall", figures["--help"][2], median_limit=0.3)
     report("startup trivial solve wall", figures["solve"][2], median_limit=0.6)
 

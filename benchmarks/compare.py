@@ -23,9 +23,12 @@ import argparse
 import statistics
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pyperf
 
+from benchmarks.inputs import read_json, shaped
+from crosscheck.harness.numbers import significant
 
 @dataclass(frozen=True)
 class Change:
@@ -76,20 +79,32 @@ def compare(old: pyperf.BenchmarkSuite, new: pyperf.BenchmarkSuite, threshold: f
     return changes, notes
 
 
+#: What `main` expects of each file it is given.
+EXPECTED = "a pyperf JSON file, as a benchmark's --save writes"
+
+
+def load(path: str) -> pyperf.BenchmarkSuite:
+    """The saved run at `path`; exits 2 with one line naming the file when it is no such run."""
+    read_json(Path(path), EXPECTED)  # missing, unreadable or not JSON: said with the line and column
+    suite = shaped(path, EXPECTED, lambda: pyperf.BenchmarkSuite.load(path))
+    shaped(path, EXPECTED, lambda: [bench.get_values() for bench in suite.get_benchmarks()])
+    return suite
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("old")
-    parser.add_argument("new")
+    parser.add_argument("old", help="the earlier run's --save file (pyperf JSON)")
+    parser.add_argument("new", help="the later run's --save file (pyperf JSON)")
     parser.add_argument("--threshold", type=float, default=0.1, help="smallest relative change reported (0.1: 10%%)")
     parser.add_argument("--min-seconds", type=float, default=MIN_SECONDS,
                         help="smallest absolute change of a median reported")
     args = parser.parse_args(argv)
-    changes, notes = compare(pyperf.BenchmarkSuite.load(args.old), pyperf.BenchmarkSuite.load(args.new),
-                             args.threshold, args.min_seconds)
+    changes, notes = compare(load(args.old), load(args.new), args.threshold, args.min_seconds)
     width = max((len(c.name) for c in changes), default=10)
     print(f"{'benchmark':<{width}} {'old s':>9} {'new s':>9} {'ratio':>6}  verdict")
     for c in changes:
-        print(f"{c.name:<{width}} {c.old:>9.4f} {c.new:>9.4f} {c.ratio:>6.2f}  {c.verdict}")
+        old, new, ratio = significant(c.old), significant(c.new), significant(c.ratio)
+        print(f"{c.name:<{width}} {old:>9} {new:>9} {ratio:>6}  {c.verdict}")
     for note in notes:
         print(note)
     slower = [c for c in changes if c.verdict == "slower"]

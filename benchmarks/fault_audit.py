@@ -42,7 +42,9 @@ from pathlib import Path
 
 from benchmarks.fault_catalogue import FAULTS, Fault
 from benchmarks.fault_relations import Relations, fed_formulations, run_morph, subprocess_runner
-from benchmarks.results_file import Provenance, section, update
+from benchmarks.inputs import read_json, shaped
+from benchmarks.results_file import Provenance, current_text, section, update
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import environment, read_records
 from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
 from crosscheck.solvers.base import FAILED_STATUSES
@@ -267,7 +269,7 @@ def audit_fault(fault: Fault, sets: dict[str, list[Path]], answers: dict[str, in
     shutil.rmtree(copy)
     outcome = Outcome(fault, judge_crosscheck(answers, verdicts, failed_runs), relations, failed, line)
     print(f"{fault.name}: {outcome.crosscheck.summary()}; relations {relations.summary()}; "
-          f"tests {'FAILED' if failed else 'passed'} ({line}); {time.monotonic() - start:.0f} s", flush=True)
+          f"tests {'FAILED' if failed else 'passed'} ({line}); {significant(time.monotonic() - start)} s", flush=True)
     return outcome
 
 
@@ -333,15 +335,24 @@ def save(outcome: Outcome, path: Path) -> None:
                     encoding="utf-8")
 
 
+#: What a kept outcome in ``--out`` must be.
+KEPT = "a fault's outcome as fault_audit keeps it (JSON; delete the file to audit the fault again)"
+
+
 def load(fault: Fault, path: Path) -> Outcome | None:
-    """The outcome kept at `path`; None when it was kept before the relations column (to run again)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if "relations" not in data:
+    """The outcome kept at `path`; None when it was kept before the relations column (to run again).
+    Exits 2 with one line naming the file when it is no kept outcome (delete it to audit the fault again)."""
+    data = read_json(path, KEPT)
+    if isinstance(data, dict) and "relations" not in data:
         return None
-    check = CrossCheck(data["wrong_agreed"], data["one_line"], Counter(data["verdicts"]), data["failed_runs"])
-    r = data["relations"]
-    relations = Relations(r["pairs"], Counter(r["mismatches"]), Counter(r["related_failures"]), r["unverified"])
-    return Outcome(fault, check, relations, data["tests_failed"], data["tests_line"])
+
+    def outcome() -> Outcome:
+        check = CrossCheck(data["wrong_agreed"], data["one_line"], Counter(data["verdicts"]), data["failed_runs"])
+        r = data["relations"]
+        relations = Relations(r["pairs"], Counter(r["mismatches"]), Counter(r["related_failures"]), r["unverified"])
+        return Outcome(fault, check, relations, data["tests_failed"], data["tests_line"])
+
+    return shaped(path, KEPT, outcome)
 
 
 def run_all(faults: Sequence[Fault], out: Path, jobs: int, resume: bool) -> list[Outcome]:
@@ -403,6 +414,8 @@ def main(argv: list[str] | None = None) -> None:
         for fault in faults:
             print(f"{fault.name} ({fault.area}, in {enclosing(fault)}): {fault.description}")
         return
+    if args.write is not None:
+        current_text(args.write)  # an unreadable file is said now, not after the audit
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     if args.kept:
@@ -425,7 +438,7 @@ def main(argv: list[str] | None = None) -> None:
                                 machine=f"host {facts['host']}, {facts['cpus']} cpus")
         update(args.write, "fault-audit", section("fault-audit", provenance, text,
                                                   f"{len(outcomes)} of {len(faults)} faults audited, "
-                                                  f"{time.monotonic() - start:.0f} s wall"))
+                                                  f"{significant(time.monotonic() - start)} s wall"))
     sys.exit(1 if len(outcomes) < len(faults) or any(o.missed_by_both for o in outcomes) else 0)
 
 

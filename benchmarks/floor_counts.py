@@ -18,6 +18,7 @@ import argparse
 import time
 from itertools import combinations_with_replacement, product
 
+from crosscheck.harness.numbers import significant
 from crosscheck.models.elevator import ELEMENT_NAMES, Facility, all_safe
 from crosscheck.models.strategies import parse_range
 from crosscheck.solvers.registry import get_solver
@@ -50,7 +51,7 @@ def check(floors: int, pairs: int, seconds: float) -> None:
     first = f"; first: chips {wrong[0][0].chips} generators {wrong[0][0].generators}: {wrong[0][1:]}" if wrong else ""
     partial = "" if checked == len(candidates) else f" (partial: {len(candidates)} safe starts)"
     print(f"floors {floors}, pairs {pairs}: {checked} starts checked{partial}, {len(wrong)} disagree, "
-          f"{cpu:.1f} s CPU{first}", flush=True)
+          f"{significant(cpu)} s CPU{first}", flush=True)
 
 
 def main() -> None:

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.inputs import read_text
+
 #: ``<!-- speed:NAME -->`` opens a benchmark's section, ``<!-- /speed:NAME -->`` closes it.
 MARK = "<!-- speed:{name} -->"
 CLOSE = "<!-- /speed:{name} -->"
@@ -52,10 +54,21 @@ def section(name: str, provenance: Provenance, output: str, status: str) -> str:
     ]) + "\n"
 
 
+#: What a results file given to ``--write`` must be.
+EXPECTED = "a UTF-8 Markdown results file (docs/results.md) or a path where none is yet"
+
+
+def current_text(path: Path) -> str:
+    """The text of the results file at `path` ("" when there is none); exits 2 with one line
+    naming it when it is there but unreadable (a folder, not UTF-8).  Called before a run, so a
+    bad ``--write`` costs no measurement."""
+    return read_text(path, EXPECTED) if path.exists() else ""
+
+
 def update(path: Path, name: str, text: str) -> None:
     """Write `text` (a `section`) as benchmark `name`'s section of the file at `path`, replacing the
     one there, else before the `END` line, else at the end; a missing file is created."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    old = current_text(path)
     existing = re.compile(re.escape(MARK.format(name=name)) + r".*?" + re.escape(CLOSE.format(name=name)) + r"\n?",
                           re.DOTALL)
     if existing.search(old):

@@ -29,8 +29,9 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.results_file import Provenance, section, update
+from benchmarks.results_file import Provenance, current_text, section, update
 from benchmarks.targets import PREFIX, Measured, parse, table
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import environment
 
 #: The speed tables of docs/results.md, row group by row group: a name and the benchmark's command line.
@@ -61,7 +62,8 @@ BENCHMARKS: dict[str, list[str]] = {
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("speed-runs") / time.strftime("%Y%m%d-%H%M%S"))
+    parser.add_argument("--out", type=Path, default=Path("speed-runs") / time.strftime("%Y%m%d-%H%M%S"),
+                        help="folder keeping each benchmark's output as NAME.txt (default: speed-runs/DATE-TIME)")
     parser.add_argument("--write", type=Path, metavar="FILE",
                         help="replace each benchmark's section of this results file (docs/results.md)")
     parser.add_argument("--only", nargs="+", choices=sorted(BENCHMARKS), help="run only these")
@@ -72,6 +74,8 @@ def main(argv: list[str] | None = None) -> None:
         for name in chosen:
             print(f"{name}: {_command_text(name)}")
         return
+    if args.write is not None:
+        current_text(args.write)  # an unreadable file is said now, not after the run
     args.out.mkdir(parents=True, exist_ok=True)
     provenance, _ = _provenance("speed", "python -m benchmarks.speed" + (" --only " + " ".join(chosen) if args.only else ""))
     start = time.perf_counter()
@@ -81,7 +85,8 @@ def main(argv: list[str] | None = None) -> None:
     print(summary)
     (args.out / "targets.txt").write_text(summary + "\n", encoding="utf-8")
     if args.write is not None and not args.only:
-        ending = f"{len(chosen) - len(failed)} of {len(chosen)} benchmarks ran, {time.perf_counter() - start:.0f} s wall"
+        ending = (f"{len(chosen) - len(failed)} of {len(chosen)} benchmarks ran, "
+                  f"{significant(time.perf_counter() - start)} s wall")
         update(args.write, "targets", section("targets", provenance, summary, ending))
     print(f"outputs in {args.out}" + (f"; failed: {', '.join(failed)}" if failed else ""))
     sys.exit(1 if failed else 0)
@@ -120,7 +125,7 @@ def _run(name: str, path: Path, results: Path | None, targets: list[Measured]) -
             kept.write(line)
             output.append(line)
         code = process.wait()
-        ending = f"exit status {code}, {time.perf_counter() - start:.0f} s wall"
+        ending = f"exit status {code}, {significant(time.perf_counter() - start)} s wall"
         kept.write(f"# {ending}\n")
     print(f"# {ending}", flush=True)
     targets.extend(parse(output))

@@ -19,6 +19,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.report import render_table
 
 #: The prefix of a target's line in a benchmark's output.
@@ -79,11 +80,13 @@ def parse(lines: Iterable[str]) -> list[Measured]:
     return found
 
 
+def figure(value: float) -> str:
+    """A measured `value` to three significant digits (`significant`); "none" for a run that did not finish."""
+    return significant(value) if math.isfinite(value) else "none"
+
+
 def table(targets: Sequence[Measured]) -> str:
     """One line per target: median and max with their limits and ratios, and whether it is met."""
-    def figure(value: float) -> str:
-        return f"{value:.3g}" if math.isfinite(value) else "none"
-
     def quantity(value: float, unit: str) -> str:
         """`value` with its unit; "none" (a run that did not finish) has no unit."""
         return f"{figure(value)} {unit}".rstrip() if math.isfinite(value) else figure(value)

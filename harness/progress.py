@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from crosscheck.harness.formats import HEARTBEAT, PROGRESS_MODES
+from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import RunKey, RunRecord, Task
 from crosscheck.harness.wording import first_line
 from crosscheck.solvers.base import FAILED_STATUSES
@@ -49,7 +50,8 @@ def clock(seconds: float) -> str:
 def finished_line(record: RunRecord) -> str:
     """One finished run for ``lines`` mode: instance, solver, status, cost (and bound
     when it differs), the solver's seconds; a crashed run is ``FAILED`` with the first
-    line of its message, a rejected plan says so."""
+    line of its message, a rejected plan says so.  Seconds to three significant digits
+    (a fast run's ``0.00400 s``, not ``0.00 s``)."""
     run = f"{record.instance}{' [variant]' if record.variant else ''} {record.solver}" + (
         f" #{record.repeat}" if record.repeat else "")
     if record.status in FAILED_STATUSES:
@@ -57,7 +59,7 @@ def finished_line(record: RunRecord) -> str:
     cost = "" if record.cost is None else f" {record.cost}"
     bound = "" if record.bound is None or record.bound == record.cost else f" bound {record.bound}"
     rejected = " PLAN REJECTED" if record.plan_valid is False else ""
-    return f"{run} {record.status.value}{cost}{bound}{rejected} {record.seconds:.2f} s"
+    return f"{run} {record.status.value}{cost}{bound}{rejected} {significant(record.seconds)} s"
 
 
 class Progress:

@@ -168,7 +168,7 @@ def test_speed_runs_each_benchmark_keeps_its_output_and_reports_failures(tmp_pat
     assert ended.value.code == 1 and "failed: broken" in capsys.readouterr().out
     kept = (tmp_path / "quick.txt").read_text()
     assert kept.startswith("# python -m benchmarks.bench_elevator --seeds 1") and "load average" in kept
-    assert "elevator-quotient" in kept and re.search(r"\n# exit status 0, \d+ s wall\n$", kept)
+    assert "elevator-quotient" in kept and re.search(r"\n# exit status 0, [\d.e+-]+ s wall\n$", kept)
     assert "# exit status 2" in (tmp_path / "broken.txt").read_text()
     targets = (tmp_path / "targets.txt").read_text()  # the benchmark's targets, gathered into one table
     assert re.search(r"^elevator-quotient, 5 pairs, feasible \(wall\) +1 +[\d.e-]+ s +0.05 s", targets, re.M)
@@ -184,7 +184,8 @@ def test_a_target_reads_back_as_printed_and_an_unfinished_run_never_meets_it(
     exact = report("none wrong", [0.0], unit="", max_limit=0)
     wrong = report("one wrong", [1.0], unit="", max_limit=0)
     rows = table([met, missed, exact, wrong]).splitlines()
-    assert rows[1].split() == ["quick", "3", "0.2", "s", "0.5", "s", "0.4", "0.4", "s", "0.5", "s", "0.8", "yes"]
+    assert rows[1].split() == ["quick", "3", "0.200", "s", "0.5", "s", "0.400", "0.400", "s", "0.5", "s", "0.800",
+                               "yes"]
     assert rows[2].split()[-5:] == ["none", "60", "s", "inf", "NO"]  # an unfinished run: "none", no unit
     assert rows[3].split()[-2:] == ["0", "yes"] and rows[4].split()[-2:] == ["inf", "NO"]  # a limit of 0
     with pytest.raises(ValueError, match="no limit"):
