@@ -1128,7 +1128,8 @@ def _exported_instances(path: Path, folder: Path, variant: bool) -> tuple[list[t
             continue
         below = instance_file.path.parent.relative_to(path) if path.is_dir() else Path()
         loaded[instance_file.path] = (puzzle, instance, folder / below)
-    writers = Counter(target for _, instance, subfolder in loaded.values() for target in pddl_paths(instance, subfolder))
+    writers = Counter(target for _, instance, subfolder in loaded.values()
+                      for target in pddl_paths(instance, subfolder))
     for source, (_, instance, subfolder) in list(loaded.items()):
         if any(writers[target] > 1 for target in pddl_paths(instance, subfolder)):
             click.echo(f"Error: {source}: not exported: another instance file there would write "
@@ -1161,7 +1162,8 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     and said so on stderr.  An agreement of
     fewer than --min-agreeing independent provers is refused, and said so on stderr, as is
     every instance whose verdict is not agree (with why); a last line on stderr counts
-    them.  Exit status 0 unless the input is unusable (2).
+    them.  stdout holds the index tables added, as TOML, exactly as appended to the index
+    (nothing when none was).  Exit status 0 unless the input is unusable (2).
     """
     from crosscheck.harness.index import append_entries, judged_by, load_index, refresh_entries
     from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
@@ -1172,7 +1174,7 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     index = load_index(index_path) if index_path.exists() else {}  # an unusable index stops it before any output
     if refresh and index:
         for name in refresh_entries(index_path, refreshed_evidence(runs, index)):
-            click.echo(f"{name}: evidence refreshed")
+            click.echo(f"{name}: evidence refreshed", err=True)
     entries, refused, skipped = agreed_entries(runs, required)
     elsewhere = [name for name in entries if not judged_by(index_path, name)]
     entries = {name: entry for name, entry in entries.items() if name not in elsewhere}
@@ -1187,9 +1189,8 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
                    f"(--allow-single records it anyway)", err=True)
     for verdict in skipped:
         click.echo(f"{verdict.instance}: not recorded: {verdict.verdict.value}: {verdict.reason}", err=True)
-    added = append_entries(index_path, entries)
-    for name in added:
-        click.echo(f"{name}: {entries[name]}")
+    added, written = append_entries(index_path, entries)
+    click.echo(written, nl=False)  # stdout: the index tables added, as written to the index
     click.echo(_recorded_summary(len(added), len(entries) - len(added), len(refused),
                                  Counter(v.verdict for v in skipped), len(elsewhere)), err=True)
 

@@ -70,7 +70,8 @@ def test_export_of_a_folder_keeps_each_subfolder_so_same_named_instances_keep_th
     result = CliRunner().invoke(main, ["export", str(tmp_path / "dup"), "--pddl", str(tmp_path / "pddl")])
     assert result.exit_code == 0, result.output
     written = result.output.split()
-    assert written == [str(tmp_path / "pddl" / below / f"x-{kind}.pddl") for below in "ab" for kind in ("domain", "problem")]
+    assert written == [str(tmp_path / "pddl" / below / f"x-{kind}.pddl")
+                       for below in "ab" for kind in ("domain", "problem")]
     problems = [(tmp_path / "pddl" / below / "x-problem.pddl").read_text() for below in "ab"]
     assert problems[0] != problems[1]  # each its own instance
 
@@ -82,7 +83,8 @@ def test_export_refuses_files_that_would_write_the_same_output_and_exports_the_r
     result = CliRunner().invoke(main, ["export", str(tmp_path / "in"), "--pddl", str(tmp_path / "pddl")])
     assert result.exit_code == 2
     for name in ("x.txt", "x.TXT"):
-        assert f"Error: {tmp_path / 'in' / name}: not exported: another instance file there would write" in result.output
+        assert f"Error: {tmp_path / 'in' / name}: not exported: another instance file there would write" \
+            in result.output
     assert sorted(p.name for p in (tmp_path / "pddl").iterdir()) == ["y-domain.pddl", "y-problem.pddl"]
 
 
