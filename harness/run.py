@@ -283,6 +283,17 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
     return context
 
 
+def _runner(isolate: bool, start_method: Start, solvers: tuple[str, ...]) -> Callable[[Task, Expected], RunRecord]:
+    """How `run_tasks` runs each task: `run_task` in this process, or `run_isolated` started as
+    `start_method` says, its forkserver readied for the formulations `solvers` names only;
+    runs forked from this process start with those warmed up here (`_warm_up_here`)."""
+    if not isolate:
+        return run_task
+    if start_method == "fork":
+        _warm_up_here(solvers)
+    return functools.partial(run_isolated, start_method=start_method, solvers=solvers)
+
+
 def _warm_up_here(solvers: tuple[str, ...]) -> None:
     """Warm up the formulations `solvers` names in this process, as the forkserver's
     `crosscheck.harness.warm` does for its runs: runs forked from this process then start
@@ -466,10 +477,7 @@ def run_tasks(
     (module doc).
     """
     tasks = list(tasks)
-    solvers = tuple(sorted(formulations_of(task for task, _ in tasks)))  # the server readies only these
-    if isolate and start_method == "fork":
-        _warm_up_here(solvers)
-    run = functools.partial(run_isolated, start_method=start_method, solvers=solvers) if isolate else run_task
+    run = _runner(isolate, start_method, tuple(sorted(formulations_of(task for task, _ in tasks))))
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
     for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
         groups.put(group)
