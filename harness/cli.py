@@ -34,7 +34,7 @@ import click
 from crosscheck.harness.formats import FORMATS, HEARTBEAT, HUMAN_FORMATS, PLOT_FORMATS, PNG_DPI, PROGRESS_MODES
 from crosscheck.harness.measure import cores
 from crosscheck.harness.wording import counted, with_article
-from crosscheck.models.base import InvalidInstance, Puzzle, generator_argument
+from crosscheck.models.base import Instance, InvalidInstance, Puzzle, generator_argument
 from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
 
 if TYPE_CHECKING:  # what each command needs is imported when it runs, so that --help starts fast
@@ -1084,20 +1084,38 @@ def _generator_values(puzzle: Puzzle, params: tuple[str, ...]) -> dict[str, obje
 @main.command()
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--pddl", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder for the PDDL files (NAME-domain.pddl and NAME-problem.pddl per instance).")
+              help="Folder for the PDDL files (NAME-domain.pddl and NAME-problem.pddl per instance; "
+                   "for a folder PATH, in the subfolder the instance file has below PATH).")
 @click.option("--variant", "--four-robots", "--deep", "--extended", "variant", is_flag=True,
               help="Export the puzzle's variant (four robots, deep burrow, extended elevator).")
 def export(path: Path, folder: Path, variant: bool) -> None:
     """Write a PDDL domain and problem with action costs for each instance file at PATH
     (a file or a folder), as the Fast Downward solvers (*-fd) see them.
 
-    An instance file that cannot be parsed (or has no variant) gets one line on stderr
-    naming its file, line and column; the others are still exported, and the exit status
-    is then 2.
+    The files of an instance in a subfolder of PATH go to the same subfolder of the
+    output folder, so that instances of the same name in different folders keep their
+    own files.  An instance file that cannot be parsed (or has no variant) gets one line
+    on stderr naming its file, line and column, and so does each of the files that would
+    write the same output files (``x.txt`` beside ``x.TXT``), which are then not
+    exported; the others are still exported, and the exit status is then 2.
     """
-    from crosscheck.harness.index import discover
     from crosscheck.solvers.planner.export import export as export_pddl
 
+    loaded, unusable = _exported_instances(path, folder, variant)
+    for puzzle, instance, subfolder in loaded:
+        for written in export_pddl(puzzle.name, instance, subfolder):
+            click.echo(str(written))
+    if unusable:
+        sys.exit(EXIT_USAGE)
+
+
+def _exported_instances(path: Path, folder: Path, variant: bool) -> tuple[list[tuple[Puzzle, Instance, Path]], int]:
+    """The instances at `path` `export` writes, each with the folder it writes them to, and
+    how many files it reported on stderr (unparsable, or clashing with another's output)."""
+    from crosscheck.harness.index import discover
+    from crosscheck.solvers.planner.export import pddl_paths
+
+    loaded: dict[Path, tuple[Puzzle, Instance, Path]] = {}
     unusable = 0
     for instance_file in discover(path):
         try:
@@ -1108,10 +1126,17 @@ def export(path: Path, folder: Path, variant: bool) -> None:
             click.echo(f"Error: {error}", err=True)
             unusable += 1
             continue
-        for written in export_pddl(puzzle.name, instance, folder):
-            click.echo(str(written))
-    if unusable:
-        sys.exit(EXIT_USAGE)
+        below = instance_file.path.parent.relative_to(path) if path.is_dir() else Path()
+        loaded[instance_file.path] = (puzzle, instance, folder / below)
+    writers = Counter(target for _, instance, subfolder in loaded.values()
+                      for target in pddl_paths(instance, subfolder))
+    for source, (_, instance, subfolder) in list(loaded.items()):
+        if any(writers[target] > 1 for target in pddl_paths(instance, subfolder)):
+            click.echo(f"Error: {source}: not exported: another instance file there would write "
+                       f"{pddl_paths(instance, subfolder)[0]} too", err=True)
+            del loaded[source]
+            unusable += 1
+    return list(loaded.values()), unusable
 
 
 @main.command("record-optima")
@@ -1137,7 +1162,8 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     and said so on stderr.  An agreement of
     fewer than --min-agreeing independent provers is refused, and said so on stderr, as is
     every instance whose verdict is not agree (with why); a last line on stderr counts
-    them.  Exit status 0 unless the input is unusable (2).
+    them.  stdout holds the index tables added, as TOML, exactly as appended to the index
+    (nothing when none was).  Exit status 0 unless the input is unusable (2).
     """
     from crosscheck.harness.index import append_entries, judged_by, load_index, refresh_entries
     from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
@@ -1148,7 +1174,7 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     index = load_index(index_path) if index_path.exists() else {}  # an unusable index stops it before any output
     if refresh and index:
         for name in refresh_entries(index_path, refreshed_evidence(runs, index)):
-            click.echo(f"{name}: evidence refreshed")
+            click.echo(f"{name}: evidence refreshed", err=True)
     entries, refused, skipped = agreed_entries(runs, required)
     elsewhere = [name for name in entries if not judged_by(index_path, name)]
     entries = {name: entry for name, entry in entries.items() if name not in elsewhere}
@@ -1163,9 +1189,8 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
                    f"(--allow-single records it anyway)", err=True)
     for verdict in skipped:
         click.echo(f"{verdict.instance}: not recorded: {verdict.verdict.value}: {verdict.reason}", err=True)
-    added = append_entries(index_path, entries)
-    for name in added:
-        click.echo(f"{name}: {entries[name]}")
+    added, written = append_entries(index_path, entries)
+    click.echo(written, nl=False)  # stdout: the index tables added, as written to the index
     click.echo(_recorded_summary(len(added), len(entries) - len(added), len(refused),
                                  Counter(v.verdict for v in skipped), len(elsewhere)), err=True)
 

@@ -278,15 +278,17 @@ def _first_table(text: str) -> int:
     return len(text.splitlines())
 
 
-def append_entries(path: Path, entries: Mapping[str, Mapping[str, object]]) -> list[str]:
-    """Add index tables for instances the index does not list yet; return their names.
+def append_entries(path: Path, entries: Mapping[str, Mapping[str, object]]) -> tuple[list[str], str]:
+    """Add index tables for instances the index does not list yet; return their names and
+    the TOML text of those tables, as appended to the file ("" when none was).
 
     Existing entries (and the file's comments) are left exactly as they are: a known
     optimum is never overwritten, only contradicted by a `wrong-expected` verdict.
     """
     index = load_index(path) if path.exists() else {}
     new = {name: entry for name, entry in sorted(entries.items()) if name not in index}
+    text = tomli_w.dumps(new) if new else ""
     if new:
         with open(path, "a", encoding="utf-8") as handle:
-            handle.write("\n" + tomli_w.dumps(new))
-    return list(new)
+            handle.write("\n" + text)
+    return list(new), text

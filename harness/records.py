@@ -60,6 +60,9 @@ class Task(BaseModel):
     identity: dict[str, str] | None = None  # its solver's version, pinned as the invocation started
     # (`crosscheck.harness.versions.Pinned`); None: computed as the record is made
     related_to: RelatedTo | None = None  # a related instance's link to its original (morph); None: an instance of its own
+    # The command line of the invocation (`command_line`), read where the task is made: a Dask
+    # worker or a launched interpreter that runs it records the researcher's command, not its own.
+    argv: str = Field(default_factory=lambda: command_line())
 
     @property
     def key(self) -> RunKey:
@@ -156,18 +159,24 @@ def solver_runs(records: Iterable[RunRecord]) -> list[RunRecord]:
 
 
 def environment() -> dict[str, Any]:
-    """Versions and machine facts recorded with every run (computed once per process,
-    see `crosscheck.harness.preload`), and the command line that started the run, quoted as
-    a shell would need it (``shlex.join``: it can be pasted back)."""
-    return {**_machine_facts(), "argv": shlex.join([*Path(sys.argv[0]).name.split(), *sys.argv[1:]])}
+    """Versions and machine facts of this process (computed once per process, see
+    `crosscheck.harness.preload`), and its `command_line` as ``argv``."""
+    return {**_machine_facts(), "argv": command_line()}
+
+
+def command_line() -> str:
+    """The command line that started this process, quoted as a shell would need it
+    (``shlex.join``: it can be pasted back)."""
+    return shlex.join([*Path(sys.argv[0]).name.split(), *sys.argv[1:]])
 
 
 def run_environment(task: Task) -> dict[str, Any]:
-    """The environment of a record of `task` but its solver's version: `environment`, the facts
-    of the run's start (`Task.start`, else `start_facts` now for a task that carries none) and
-    the task's limits (and cores, when pinned)."""
+    """The environment of a record of `task` but its solver's version: the machine facts of
+    the process that makes the record (`environment`), the invocation's command line the task
+    carries (`Task.argv`), the facts of the run's start (`Task.start`, else `start_facts` now
+    for a task that carries none) and the task's limits (and cores, when pinned)."""
     pinned = {"pinned_cores": list(task.cores)} if task.cores else {}
-    return {**environment(), **(task.start or start_facts(None)), "time_limit": task.time_limit,
+    return {**environment(), "argv": task.argv, **(task.start or start_facts(None)), "time_limit": task.time_limit,
             "clock": task.clock, "memory_limit_mb": task.memory_limit_mb, **pinned}
 
 

@@ -53,7 +53,7 @@ from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
 from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups,
-                                         pass_import_path, plugin_errors)
+                                         pass_import_path, plugin_errors, share_named, warm_up_named)
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -283,6 +283,27 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
     return context
 
 
+def _runner(isolate: bool, start_method: Start, solvers: tuple[str, ...]) -> Callable[[Task, Expected], RunRecord]:
+    """How `run_tasks` runs each task: `run_task` in this process, or `run_isolated` started as
+    `start_method` says, its forkserver readied for the formulations `solvers` names only;
+    runs forked from this process start with those warmed up here (`_warm_up_here`)."""
+    if not isolate:
+        return run_task
+    if start_method == "fork":
+        _warm_up_here(solvers)
+    return functools.partial(run_isolated, start_method=start_method, solvers=solvers)
+
+
+def _warm_up_here(solvers: tuple[str, ...]) -> None:
+    """Warm up the formulations `solvers` names in this process, as the forkserver's
+    `crosscheck.harness.warm` does for its runs: runs forked from this process then start
+    with that done (a numba kernel compiled or loaded), and their clocks count the same
+    work as a forkserver child's."""
+    name_warm_ups(solvers)
+    warm_up_named()
+    share_named()
+
+
 def formulations_of(tasks: Iterable[Task]) -> set[str]:
     """The formulations `tasks` run in-process (external programs left out)."""
     return {task.solver for task in tasks if task.external is None}
@@ -456,8 +477,7 @@ def run_tasks(
     (module doc).
     """
     tasks = list(tasks)
-    solvers = tuple(sorted(formulations_of(task for task, _ in tasks)))  # the server readies only these
-    run = functools.partial(run_isolated, start_method=start_method, solvers=solvers) if isolate else run_task
+    run = _runner(isolate, start_method, tuple(sorted(formulations_of(task for task, _ in tasks))))
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
     for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
         groups.put(group)

@@ -264,7 +264,7 @@ class Solver(ABC):
     def warm_up(cls) -> None:
         """Do once what every run would otherwise redo (compile code, load a cache).
 
-        Called in the process the runs of `compare` and `hunt` are forked from, before any
+        Called in the process the runs of `compare`, `hunt` and `solve` are forked from, before any
         run starts, so the runs inherit the result.  It must not depend on an instance and
         may be skipped; the default does nothing."""
 

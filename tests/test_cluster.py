@@ -73,6 +73,8 @@ def test_the_cluster_gives_the_records_and_verdicts_of_a_local_run(scheduler: st
     assert verdicts[0] == verdicts[1] and len(verdicts[0]) == 5
     workers = {r.environment.get("worker") for r in read_records(tmp_path / "cluster.jsonl") if r.solver != "-"}
     assert len(workers) == 2 and None not in workers  # records say where they ran, and both workers ran
+    commands = {r.environment["argv"] for r in read_records(tmp_path / "cluster.jsonl")}
+    assert commands == {f"cli.py compare {mixed} {' '.join(solvers)} --scheduler {scheduler} --out {tmp_path}/cluster.jsonl"}
 
 
 def _sleepers(folder: Path, count: int) -> list[Path]:

@@ -448,6 +448,22 @@ def test_recorded_optima_keep_their_provers_and_what_they_share(tmp_path: Path) 
     assert (entry["optimum"], entry["provers"], entry["independent"], entry["shared"]) == (8, ["a", "b", "c"], 2, ["routes"])
 
 
+def test_record_optima_prints_the_index_tables_it_adds_as_written(tmp_path: Path) -> None:
+    """stdout is TOML: exactly the text appended to the index, nothing when nothing was added."""
+    path = save(tmp_path / "runs.jsonl", [record("a", shares=("routes",)), record("c", shares=("bounds",))])
+    (tmp_path / "x.txt").touch()  # an index names files under its folder
+    index = tmp_path / "index.toml"
+    index.write_text('# kept\n["y.txt"]\noptimum = 5\n')
+    before = index.read_text()
+    result = invoke("record-optima", str(path), "--index", str(index))
+    assert result.exit_code == 0 and result.stdout.startswith('["x.txt"]\noptimum = 8\n')
+    assert index.read_text() == before + "\n" + result.stdout
+    assert tomllib.loads(result.stdout) == {"x.txt": tomllib.loads(index.read_text())["x.txt"]}
+    again = invoke("record-optima", str(path), "--index", str(index), "--refresh")
+    assert again.exit_code == 0 and again.stdout == ""  # listed already: nothing added
+    assert "x.txt: evidence refreshed" in again.stderr
+
+
 def test_refresh_rewrites_evidence_but_never_an_answer(tmp_path: Path) -> None:
     index = tmp_path / "index.toml"
     index.write_text('# kept\n\n["x.txt"]\noptimum = 8\norigin = "published example"\nindependent = 3\n\n'

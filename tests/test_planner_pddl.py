@@ -60,6 +60,34 @@ def test_export_writes_domain_and_problem(tmp_path: Path) -> None:
     assert "(held k-b)" in (tmp_path / "pddl" / "small-problem.pddl").read_text()
 
 
+OTHER_VAULT = "#######\n#a.@.A#\n#b....#\n#######\n"
+
+
+def test_export_of_a_folder_keeps_each_subfolder_so_same_named_instances_keep_their_files(tmp_path: Path) -> None:
+    for below, text in (("a", VAULT), ("b", OTHER_VAULT)):
+        (tmp_path / "dup" / below).mkdir(parents=True)
+        (tmp_path / "dup" / below / "x.txt").write_text(text)
+    result = CliRunner().invoke(main, ["export", str(tmp_path / "dup"), "--pddl", str(tmp_path / "pddl")])
+    assert result.exit_code == 0, result.output
+    written = result.output.split()
+    assert written == [str(tmp_path / "pddl" / below / f"x-{kind}.pddl")
+                       for below in "ab" for kind in ("domain", "problem")]
+    problems = [(tmp_path / "pddl" / below / "x-problem.pddl").read_text() for below in "ab"]
+    assert problems[0] != problems[1]  # each its own instance
+
+
+def test_export_refuses_files_that_would_write_the_same_output_and_exports_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    for name in ("x.txt", "x.TXT", "y.txt"):
+        (tmp_path / "in" / name).write_text(VAULT)
+    result = CliRunner().invoke(main, ["export", str(tmp_path / "in"), "--pddl", str(tmp_path / "pddl")])
+    assert result.exit_code == 2
+    for name in ("x.txt", "x.TXT"):
+        assert f"Error: {tmp_path / 'in' / name}: not exported: another instance file there would write" \
+            in result.output
+    assert sorted(p.name for p in (tmp_path / "pddl").iterdir()) == ["y-domain.pddl", "y-problem.pddl"]
+
+
 def test_without_the_planner_the_solver_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
     def missing() -> Path:
         raise downward.PlannerMissing("Fast Downward is not installed")

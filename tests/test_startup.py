@@ -68,9 +68,23 @@ def test_solve_of_a_vault_imports_only_the_vault_formulations_and_starts_no_fork
     facts = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--format", "csv")
     assert facts["code"] == 0 and facts["stdout"].count(",optimal,") == facts["stdout"].count("\n") - 1 >= 2
     assert under(facts["modules"], "crosscheck.solvers.keys.grid_search", "crosscheck.solvers.keys.graph_search")
-    assert under(facts["modules"], "ortools", "numpy", "crosscheck.solvers.elevator", "crosscheck.solvers.amphipods",
+    assert under(facts["modules"], "ortools", "crosscheck.solvers.elevator", "crosscheck.solvers.amphipods",
                  "crosscheck.models.strategies") == []
+    assert under(facts["modules"], "numba")  # keys-graph's warm-up, before its run, as in compare
     assert facts["forkserver"] is None  # its runs were forked from the command itself
+    alone = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--solver", "keys-grid", "--format", "csv")
+    assert alone["code"] == 0 and under(alone["modules"], "numpy", "ortools") == []  # keys-grid: nothing to warm
+
+
+def test_solve_runs_start_warmed_up_by_the_command_they_are_forked_from(tmp_path: Path) -> None:
+    """As compare's forkserver does (below): `Solver.warm_up` runs before the runs, for the
+    formulations they name only, so a run's seconds count the same work in both commands."""
+    (tmp_path / "vault.txt").write_text(VAULT)
+    facts = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--solver", "test-warmed", "--format", "json",
+                    plugins="tests.warm_solvers")
+    assert facts["forkserver"] is None
+    [record] = json.loads(facts["stdout"])
+    assert record["message"] == "warmed up before the run; others warmed: []"
 
 
 def test_a_solve_without_forkserver_still_enforces_time_and_memory_limits(tmp_path: Path) -> None:
