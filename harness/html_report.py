@@ -175,7 +175,9 @@ def _families(records: Sequence[RunRecord]) -> str:
             "instances on which the solver's exact answer was the fastest; times over the <em>common</em> "
             "instances, those every solver of the family solved exactly. The virtual best takes the fastest "
             f"exact answer per instance. A family is a puzzle and a folder. The geometric mean counts times below "
-            f"{MIN_SECONDS:g} s as {MIN_SECONDS:g} s (a logarithm cannot take 0); the median does not.</p>")
+            f"{MIN_SECONDS:g} s as {MIN_SECONDS:g} s (a logarithm cannot take 0); the median does not. A family "
+            "whose common is 0 (some solver solved none of the instances the others did) has no times: "
+            "<code>report --exclude-solver NAME</code> compares the others.</p>")
     return note + _table(FAMILY_COLUMNS, family_rows(records), ' id="family-table"')
 
 
