@@ -1050,11 +1050,16 @@ def schema() -> None:
 def plot(files: tuple[Path, ...], folder: Path, fmt: str) -> None:
     """Draw the report's figures from results files (from --out): a cactus plot, per puzzle a
     performance profile, a scatter plot per pair of solvers and time against size, and with
-    repeats the spread; each figure's caption goes to captions.txt in the folder."""
-    from crosscheck.harness.plots import plot_all  # matplotlib is slow to import; only this command needs it
+    repeats the spread; each figure's caption goes to captions.txt in the folder.  Variant
+    runs are curves of their own; a figure not drawn (time against size when every instance
+    has one size) is named, with why, in captions.txt and on stderr."""
+    from crosscheck.harness.plots import figure_notes, plot_all  # matplotlib is slow to import
 
-    for path in plot_all(_read_all(files), folder, fmt):
+    records = _read_all(files)
+    for path in plot_all(records, folder, fmt):
         click.echo(str(path))
+    for note in figure_notes(records):
+        click.echo(f"note: {note}", err=True)
 
 
 @main.command()

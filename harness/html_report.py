@@ -35,7 +35,7 @@ from crosscheck.harness.aggregate import MIN_SECONDS, FAMILY_COLUMNS, cells, fam
 from crosscheck.harness.conditions import SUMMED, conditions, tallied
 from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
-from crosscheck.harness.plots import Plot, plots, svg
+from crosscheck.harness.plots import Plot, figure_notes, plots, svg
 from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, row_cells,
                                        summary_line, summary_rows, why_failed)
@@ -207,7 +207,8 @@ def _noise_unknown(results: Sequence[Paired]) -> str:
 
 
 def _figures(records: Sequence[RunRecord]) -> str:
-    """Every figure as an embedded SVG; the scatter plots behind one chooser."""
+    """Every figure as an embedded SVG; the scatter plots behind one chooser; a note on each
+    figure left out (`crosscheck.harness.plots.figure_notes`)."""
     found = plots(records)
     scatters = [plot for plot in found if plot.kind == "scatter"]
     parts = []
@@ -222,6 +223,7 @@ def _figures(records: Sequence[RunRecord]) -> str:
                               for p in scatters)
             parts.append(f'<div class="controls"><label>Pair <select id="pair">{options}</select></label></div>')
         parts += [_figure(plot) for plot in chosen]
+    parts += [f'<p class="note figure-note">{html.escape(note)}</p>' for note in figure_notes(records)]
     return "\n".join(parts) if parts else "<p>No solver runs to draw.</p>"
 
 
