@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 from click.testing import CliRunner
 
 from crosscheck.harness.cli import main
@@ -26,11 +27,16 @@ def _study(sizes: bool) -> list[RunRecord]:
             for n in range(3) for solver in ("a", "b") for variant in (False, True)]
 
 
-def _curves(name: str, records: list[RunRecord]) -> dict[str, list[float]]:
-    """The x values of each labelled line of the figure `name`."""
+def _curves(name: str, records: list[RunRecord], axis: int = 0) -> dict[str, list[float]]:
+    """The x (`axis` 0) or y (1) values of each labelled line of the figure `name`."""
     figure = next(plot for plot in plots(records) if plot.name == name).draw()
-    return {line.get_label(): [float(x) for x in line.get_xdata()]
-            for axes in figure.axes for line in axes.get_lines() if not line.get_label().startswith("_")}
+    found: dict[str, list[float]] = {}
+    for axes in figure.axes:
+        for line in axes.get_lines():
+            label = str(line.get_label())
+            if not label.startswith("_"):  # matplotlib's unlabelled lines
+                found[label] = np.asarray(line.get_data()[axis], dtype=float).tolist()
+    return found
 
 
 def test_the_cactus_plot_draws_a_curve_per_solver_and_variant() -> None:
@@ -40,9 +46,7 @@ def test_the_cactus_plot_draws_a_curve_per_solver_and_variant() -> None:
 
 
 def test_the_profile_counts_variant_instances_apart() -> None:
-    figure = next(plot for plot in plots(_study(sizes=True)) if plot.name == "profile-keys").draw()
-    tops = {line.get_label(): max(line.get_ydata()) for line in figure.axes[0].get_lines()
-            if not line.get_label().startswith("_")}
+    tops = {label: max(ys) for label, ys in _curves("profile-keys", _study(sizes=True), axis=1).items()}
     assert tops == {"a": 1.0, "a [variant]": 1.0, "b": 1.0, "b [variant]": 1.0}
 
 
