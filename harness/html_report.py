@@ -31,7 +31,8 @@ from collections import Counter
 from collections.abc import Sequence
 from importlib import resources
 
-from crosscheck.harness.aggregate import MIN_SECONDS, FAMILY_COLUMNS, cells, family, family_rows, repetitions
+from crosscheck.harness.aggregate import (MIN_SECONDS, FAMILY_COLUMNS, cells, empty_common, family, family_rows,
+                                          repetitions)
 from crosscheck.harness.conditions import SUMMED, conditions, tallied
 from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
@@ -178,7 +179,9 @@ def _families(records: Sequence[RunRecord]) -> str:
             f"{MIN_SECONDS:g} s as {MIN_SECONDS:g} s (a logarithm cannot take 0); the median does not. A family "
             "whose common is 0 (some solver solved none of the instances the others did) has no times: "
             "<code>report --exclude-solver NAME</code> compares the others.</p>")
-    return note + _table(FAMILY_COLUMNS, family_rows(records), ' id="family-table"')
+    table = family_rows(records)
+    empty = "".join(f'<p class="note common-empty">{html.escape(line)}</p>' for line in empty_common(table))
+    return note + _table(FAMILY_COLUMNS, table, ' id="family-table"') + empty
 
 
 def _paired(records: Sequence[RunRecord]) -> str:

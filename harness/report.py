@@ -26,7 +26,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from crosscheck.harness.aggregate import FAMILY_COLUMNS, MIN_SECONDS, family_rows, repetitions
+from crosscheck.harness.aggregate import FAMILY_COLUMNS, MIN_SECONDS, empty_common, family_rows, repetitions
 from crosscheck.harness.conditions import condition_lines
 from crosscheck.harness.formats import MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
@@ -60,7 +60,7 @@ def leave_out(records: Sequence[RunRecord], keep: Sequence[str] = (),
     left_out = [name for name in present if (keep and name not in keep) or name in drop]
     kept = [r for r in records if r.solver not in left_out]
     if not solver_runs(kept):
-        raise ValueError(f"no run left once {', '.join(left_out)} are left out")
+        raise ValueError(f"no run left without {', '.join(left_out)}")
     if not left_out:
         return kept, []
     runs = Counter(r.solver for r in records if r.solver in left_out)
@@ -186,12 +186,14 @@ def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment:
                 "jsonl": lambda: to_jsonl(judged)}[fmt]()
     else:
         columns, table = rows(judged)
+    empty = empty_common(table) if by == "family" else []
     if fmt == "latex":
         floor = [f"geo mean: times below {MIN_SECONDS:g} s count as {MIN_SECONDS:g} s"] if by == "family" else []
         return tabular(columns, _dashed(columns, table) if by == "run" else table,
                        [f"crosscheck report --by {by}: {counted(len(records), 'run')}", *remarks,
-                        *condition_lines(records), *floor])
+                        *condition_lines(records), *floor, *empty])
     return ("".join(f"{remark}\n\n" for remark in remarks) + render_table(columns, table, fmt)
+            + "".join(f"{line}\n" for line in empty)
             + (environment_block(records, fmt) if environment else "") + notes(judged))
 
 

@@ -77,3 +77,24 @@ def test_a_name_that_ran_nowhere_is_refused_naming_those_that_ran(tmp_path: Path
     assert code == 2 and "give one of them" in err
     code, _, err = _report(path, "--against", path, "--solver", "a")
     assert code == 2 and "--against" in err
+
+
+def test_a_family_without_common_instances_says_why_it_has_no_times(tmp_path: Path) -> None:
+    """'idle' times out on every vault: common is 0, and every format says so and names it."""
+    path = tmp_path / "runs.jsonl"
+    for n in range(2):
+        name = f"keys/gen/{n}.txt"
+        for record in (_exact(name, "a", 8, 0.1), RunRecord(instance=name, puzzle="keys", solver="idle",
+                                                             status=Status.TIMEOUT, seconds=60.0)):
+            append_record(path, record)
+    line = ("keys keys/gen: common 0, no times: no instance was solved exactly by every solver (idle solved none "
+            "exactly); report --exclude-solver NAME compares the others")
+    _, table, _ = _report(str(path), "--by", "family")
+    assert f"\n{line}\n" in table
+    _, latex, _ = _report(str(path), "--by", "family", "--format", "latex")
+    assert f"% {line}\n" in latex
+    page = tmp_path / "report.html"
+    _report(str(path), "--format", "html", "-o", str(page))
+    assert f'<p class="note common-empty">{line}</p>' in page.read_text(encoding="utf-8")
+    _, kept, _ = _report(str(path), "--by", "family", "--exclude-solver", "idle")
+    assert "common 0" not in kept
