@@ -152,6 +152,21 @@ def family_rows(records: Iterable[RunRecord]) -> list[list[str]]:
     return table
 
 
+def empty_common(table: Sequence[Sequence[str]]) -> list[str]:
+    """A line per family of `family_rows`' `table` whose *common* set is empty (so it has no
+    times), naming its solvers that solved none of its instances exactly: the table keeps to
+    equal terms rather than time each solver on its own instances, and says so."""
+    lines = []
+    for puzzle, name, solver, *counts in table:
+        if solver == VIRTUAL_BEST and counts[4] == "0":
+            idle = [row[2] for row in table if list(row[:2]) == [puzzle, name] and row[2] != VIRTUAL_BEST
+                    and row[5] == "0"]
+            lines.append(f"{puzzle} {name}: common 0, no times: no instance was solved exactly by every solver"
+                         + (f" ({', '.join(idle)} solved none exactly)" if idle else "")
+                         + "; report --exclude-solver NAME compares the others")
+    return lines
+
+
 def _family_row(name: str, solver: str, own: list[Cell], fastest: int, times: list[float]) -> list[str]:
     return [name, solver, str(len(own)), str(sum(c.solved for c in own)), str(sum(c.exact for c in own)),
             str(fastest), str(len(times)), *_summary(times)]

@@ -901,13 +901,21 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
                    "lost, a pair run in OLD is missing from NEW, or an instance has fewer independent provers.")
 @click.option("--fail-on-slower", is_flag=True,
               help="With --against: exit 1 also when a pair is judged slower (needs --repeat on both sides).")
+@click.option("--solver", "kept", multiple=True, metavar="NAME",
+              help="Report only this solver's runs (repeatable): verdicts are judged again from them, and the "
+                   "report names the solvers left out.")
+@click.option("--exclude-solver", "dropped", multiple=True, metavar="NAME",
+              help="Leave this solver's runs out (repeatable; a formulation that solved nothing, say): verdicts "
+                   "are judged again without them, and the report names them.")
 def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...],
-           fail_on_slower: bool) -> None:
+           fail_on_slower: bool, kept: tuple[str, ...], dropped: tuple[str, ...]) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
     merged into one run each: a run recorded twice keeps its later record, with a
     warning), or with --against, what changed between two comparisons.  A table for
     people is followed by the environment of the runs (when, by which command and
-    commit, on which machine, how many at a time), then the verdict notes.
+    commit, on which machine, how many at a time), then the verdict notes.  --solver or
+    --exclude-solver leave formulations out: every format then names them (above a
+    table, in LaTeX comments, under the HTML page's lead, on stderr).
 
     A line that is not a run record (a last line cut short by a kill aside: a note says
     so), or files without a record (on either side of --against), stop it: exit 2 with
@@ -919,6 +927,9 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
     from crosscheck.harness.verdicts import judged
 
     if against:
+        if kept or dropped:
+            raise click.UsageError("--solver and --exclude-solver choose the runs of one report; --against "
+                                   "compares every run of both sides")
         if by != "run":
             raise click.UsageError("--by summarises one comparison; --against lists changes per instance and "
                                    "solver: drop --by, or report each file with --by on its own")
@@ -930,17 +941,35 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
         raise click.UsageError("--format html holds every table; --by is for the other formats")
     named, read_notes = _read_files(files)
     records, warnings = _merged(named)
+    records, remarks = _chosen_solvers(records, kept, dropped)
     runs = judged(records)
     if parquet is not None:
         from crosscheck.harness.tidy import write_parquet
 
         write_parquet(runs, parquet)
     else:
-        _write(_html(runs, named, [*read_notes, *warnings]) if fmt == "html"
-               else render(runs, fmt, by, environment=True), output)
+        _write(_html(runs, named, [*read_notes, *warnings, *remarks]) if fmt == "html"
+               else render(runs, fmt, by, environment=True, remarks=remarks), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(runs), err=True, nl=False)
     sys.exit(_exit_status(runs))
+
+
+def _chosen_solvers(records: list[RunRecord], kept: tuple[str, ...],
+                    dropped: tuple[str, ...]) -> tuple[list[RunRecord], list[str]]:
+    """`crosscheck.harness.report.leave_out` for report's --solver and --exclude-solver, its
+    remark also on stderr; a usage error for a name that ran nowhere, or both options."""
+    from crosscheck.harness.report import leave_out
+
+    if kept and dropped:
+        raise click.UsageError("--solver keeps, --exclude-solver drops: give one of them")
+    try:
+        chosen, remarks = leave_out(records, kept, dropped)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--solver" if kept else "--exclude-solver") from None
+    for remark in remarks:
+        click.echo(f"note: {remark}", err=True)
+    return chosen, remarks
 
 
 def _parquet_file(by: str, output: Path | None) -> Path:
@@ -1021,11 +1050,16 @@ def schema() -> None:
 def plot(files: tuple[Path, ...], folder: Path, fmt: str) -> None:
     """Draw the report's figures from results files (from --out): a cactus plot, per puzzle a
     performance profile, a scatter plot per pair of solvers and time against size, and with
-    repeats the spread; each figure's caption goes to captions.txt in the folder."""
-    from crosscheck.harness.plots import plot_all  # matplotlib is slow to import; only this command needs it
+    repeats the spread; each figure's caption goes to captions.txt in the folder.  Variant
+    runs are curves of their own; a figure not drawn (time against size when every instance
+    has one size) is named, with why, in captions.txt and on stderr."""
+    from crosscheck.harness.plots import figure_notes, plot_all  # matplotlib is slow to import
 
-    for path in plot_all(_read_all(files), folder, fmt):
+    records = _read_all(files)
+    for path in plot_all(records, folder, fmt):
         click.echo(str(path))
+    for note in figure_notes(records):
+        click.echo(f"note: {note}", err=True)
 
 
 @main.command()

@@ -26,15 +26,17 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from collections import Counter
 from collections.abc import Sequence
 from importlib import resources
 
-from crosscheck.harness.aggregate import MIN_SECONDS, FAMILY_COLUMNS, cells, family, family_rows, repetitions
+from crosscheck.harness.aggregate import (MIN_SECONDS, FAMILY_COLUMNS, cells, empty_common, family, family_rows,
+                                          repetitions)
 from crosscheck.harness.conditions import SUMMED, conditions, tallied
 from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
-from crosscheck.harness.plots import Plot, plots, svg
+from crosscheck.harness.plots import Plot, figure_notes, plots, svg
 from crosscheck.harness.records import RunRecord, solver_runs
 from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, row_cells,
                                        summary_line, summary_rows, why_failed)
@@ -45,6 +47,10 @@ from crosscheck.harness.wording import counted, first_line
 
 #: The filters of the run table: the row attribute each one reads, and its label.
 FILTERS = ("puzzle", "family", "solver", "status", "verdict")
+#: Columns of the run table sorted by number: each cell carries its leading number as
+#: ``data-key`` (``86`` of ``86 states``, ``5`` of ``5/6``; empty for an unknown value, sorted last).
+NUMERIC_COLUMNS = ("cost", "bound", "seconds", "runs", "median s", "min s", "iqr s", "effort", "independent")
+_LEADING_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 #: Environment entries shown under provenance, in this order (others follow by name); those
 #: the conditions table sums up (`crosscheck.harness.conditions.SUMMED`) are not repeated.
 ENVIRONMENT_ORDER = ("source", "crosscheck", "python", "ortools", "pydantic", "time_limit", "clock",
@@ -96,20 +102,32 @@ def _asset(name: str) -> str:
 
 
 def _table(columns: Sequence[str], body: Sequence[Sequence[str]], attributes: str = "",
-           row_attributes: Sequence[str] = ()) -> str:
-    """An HTML table, every cell escaped; numeric cells right-aligned."""
-    head = "".join(f'<th data-name="{html.escape(c)}">{html.escape(c)}</th>' for c in columns)
+           row_attributes: Sequence[str] = (), keyed: Sequence[str] = ()) -> str:
+    """An HTML table, every cell escaped; numeric cells right-aligned; the cells of the
+    `keyed` columns carry their `sort_key` (the page's script sorts them by number)."""
+    numeric = ' data-numeric="yes"'
+    head = "".join(f'<th data-name="{html.escape(c)}"{numeric if c in keyed else ""}>{html.escape(c)}</th>'
+                   for c in columns)
     lines = [f"<table{attributes}>", f"<thead><tr>{head}</tr></thead>", "<tbody>"]
     for number, row in enumerate(body):
         extra = row_attributes[number] if row_attributes else ""
-        lines.append(f"<tr{extra}>" + "".join(_cell(value) for value in row) + "</tr>")
+        lines.append(f"<tr{extra}>" + "".join(_cell(value, name in keyed)
+                                              for name, value in zip(columns, row, strict=True)) + "</tr>")
     lines += ["</tbody>", "</table>"]
     return "\n".join(lines)
 
 
-def _cell(value: str) -> str:
+def sort_key(cell: str) -> str:
+    """The number a numeric column's `cell` sorts by: its leading number (``86`` of
+    ``86 states``, ``5`` of the repetitions' ``5/6``); '' for an empty or unknown cell."""
+    found = _LEADING_NUMBER.match(cell.strip())
+    return found[0] if found else ""
+
+
+def _cell(value: str, keyed: bool = False) -> str:
     align = ' class="num"' if value == "-" or is_number(value) else ""
-    return f"<td{align}>{html.escape(value)}</td>"
+    key = f' data-key="{sort_key(value)}"' if keyed else ""
+    return f"<td{align}{key}>{html.escape(value)}</td>"
 
 
 def _name(verdict: InstanceVerdict) -> str:
@@ -158,8 +176,12 @@ def _families(records: Sequence[RunRecord]) -> str:
             "instances on which the solver's exact answer was the fastest; times over the <em>common</em> "
             "instances, those every solver of the family solved exactly. The virtual best takes the fastest "
             f"exact answer per instance. A family is a puzzle and a folder. The geometric mean counts times below "
-            f"{MIN_SECONDS:g} s as {MIN_SECONDS:g} s (a logarithm cannot take 0); the median does not.</p>")
-    return note + _table(FAMILY_COLUMNS, family_rows(records), ' id="family-table"')
+            f"{MIN_SECONDS:g} s as {MIN_SECONDS:g} s (a logarithm cannot take 0); the median does not. A family "
+            "whose common is 0 (some solver solved none of the instances the others did) has no times: "
+            "<code>report --exclude-solver NAME</code> compares the others.</p>")
+    table = family_rows(records)
+    empty = "".join(f'<p class="note common-empty">{html.escape(line)}</p>' for line in empty_common(table))
+    return note + _table(FAMILY_COLUMNS, table, ' id="family-table"') + empty
 
 
 def _paired(records: Sequence[RunRecord]) -> str:
@@ -188,7 +210,8 @@ def _noise_unknown(results: Sequence[Paired]) -> str:
 
 
 def _figures(records: Sequence[RunRecord]) -> str:
-    """Every figure as an embedded SVG; the scatter plots behind one chooser."""
+    """Every figure as an embedded SVG; the scatter plots behind one chooser; a note on each
+    figure left out (`crosscheck.harness.plots.figure_notes`)."""
     found = plots(records)
     scatters = [plot for plot in found if plot.kind == "scatter"]
     parts = []
@@ -203,6 +226,7 @@ def _figures(records: Sequence[RunRecord]) -> str:
                               for p in scatters)
             parts.append(f'<div class="controls"><label>Pair <select id="pair">{options}</select></label></div>')
         parts += [_figure(plot) for plot in chosen]
+    parts += [f'<p class="note figure-note">{html.escape(note)}</p>' for note in figure_notes(records)]
     return "\n".join(parts) if parts else "<p>No solver runs to draw.</p>"
 
 
@@ -243,11 +267,13 @@ def _runs(judged: JudgedRuns) -> str:
                        "</select></label>")
     controls = ('<div class="controls">' + "".join(selects) + '<label>search <input id="search" type="search">'
                 '</label><span id="shown"></span></div>')
-    note = '<p class="note">Click a column to sort; the view is kept in the address, so it can be bookmarked.</p>'
+    note = ('<p class="note">Click a column to sort (numbers by value; empty cells last either way); the view '
+            "is kept in the address, so it can be bookmarked. A filter in the address that matches no row of "
+            "this page shows no row, and says so.</p>")
     attributes = ["".join(f' data-{name}="{html.escape(value)}"' for name, value in values.items()) + title
                   for values, title in zip(filtered, titles, strict=True)]
     columns = ("puzzle", "family", *columns_for(repeated), "message")
-    return note + controls + _table(columns, body, ' id="runs"', attributes)
+    return note + controls + _table(columns, body, ' id="runs"', attributes, NUMERIC_COLUMNS)
 
 
 def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]]) -> str:

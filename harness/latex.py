@@ -1,13 +1,19 @@
-"""Tables as LaTeX ``tabular`` environments with booktabs rules, ready to ``\\input``.
+"""Tables as LaTeX tables with booktabs rules, ready to ``\\input``.
 
 The output is one ``tabular`` (no floating ``table`` around it, so the paper chooses
-placement and caption) and needs ``\\usepackage{booktabs}`` in the preamble.  Every cell
-is escaped, so instance and solver names with ``_``, ``%`` or ``&`` typeset as written;
-columns whose cells are all numbers (or ``-`` for unknown) are right-aligned.
+placement and caption) and needs ``\\usepackage{booktabs}`` in the preamble; a table of
+more than `LONG_TABLE_ROWS` rows (the run table of a study) is a ``longtable`` instead,
+which breaks across pages and repeats its header on each (``\\usepackage{longtable}``; it
+is not put in a float). Every cell is escaped, so instance and solver names with ``_``,
+``%`` or ``&`` typeset as written; a number in scientific form
+(`crosscheck.harness.numbers.significant`'s ``8.69e-04``) is set in math as
+``$8.69\\times10^{-4}$``; columns whose cells are all numbers (or ``-`` for unknown) are
+right-aligned.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from crosscheck.harness.numbers import is_number
@@ -18,6 +24,9 @@ _ESCAPES = {
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
     "<": r"\textless{}", ">": r"\textgreater{}",  # the default OT1 encoding prints them as ¡ and ¿
 }
+#: More rows than this make a ``longtable`` (a page holds about this many rows of a table).
+LONG_TABLE_ROWS = 40
+_SCIENTIFIC = re.compile(r"(-?\d(?:\.\d+)?)e([-+])0*(\d+)")
 
 
 def escape(text: str) -> str:
@@ -25,17 +34,35 @@ def escape(text: str) -> str:
     return "".join(_ESCAPES.get(char, char) for char in text)
 
 
-def _numeric(cell: str) -> bool:
-    return cell in ("", "-") or is_number(cell)
+def cell(text: str) -> str:
+    """A table cell: a number in scientific form (``8.69e-04``) in math (``$8.69\\times10^{-4}$``),
+    anything else `escape`d."""
+    found = _SCIENTIFIC.fullmatch(text)
+    if found is None:
+        return escape(text)
+    mantissa, sign, exponent = found.groups()
+    return f"${mantissa}\\times10^{{{'-' if sign == '-' else ''}{exponent}}}$"
+
+
+def _numeric(text: str) -> bool:
+    return text in ("", "-") or is_number(text)
 
 
 def tabular(columns: Sequence[str], body: Sequence[Sequence[str]], comments: Sequence[str] = ()) -> str:
-    """`body` under `columns` as a booktabs ``tabular``; `comments` (lines saying where the
-    table came from) go above it as LaTeX comments."""
+    """`body` under `columns` as a booktabs ``tabular``, or a ``longtable`` past
+    `LONG_TABLE_ROWS` rows (its header repeated on every page); `comments` (lines saying
+    where the table came from) go above it as LaTeX comments."""
     align = "".join("r" if body and all(_numeric(row[i]) for row in body) else "l" for i in range(len(columns)))
-    lines = [*(f"% {' '.join(comment.split())}" for comment in comments), "% needs \\usepackage{booktabs}",
-             f"\\begin{{tabular}}{{{align}}}", r"\toprule",
-             " & ".join(escape(name) for name in columns) + r" \\", r"\midrule"]
-    lines += [" & ".join(escape(cell) for cell in row) + r" \\" for row in body]
-    lines += [r"\bottomrule", r"\end{tabular}"]
+    head = [r"\toprule", " & ".join(escape(name) for name in columns) + r" \\", r"\midrule"]
+    if len(body) > LONG_TABLE_ROWS:
+        needs, environment = r"\usepackage{booktabs} and \usepackage{longtable}", "longtable"
+        head += [r"\endhead", r"\bottomrule", r"\endfoot"]  # every page, the last too, ends with the rule
+    else:
+        needs, environment = r"\usepackage{booktabs}", "tabular"
+    lines = [*(f"% {' '.join(comment.split())}" for comment in comments), f"% needs {needs}",
+             f"\\begin{{{environment}}}{{{align}}}", *head]
+    lines += [" & ".join(cell(text) for text in row) + r" \\" for row in body]
+    if environment == "tabular":
+        lines.append(r"\bottomrule")
+    lines.append(f"\\end{{{environment}}}")
     return "\n".join(line for line in lines if line) + "\n"

@@ -8,6 +8,11 @@ proofs take about 5e-5 s) are drawn at it, as are the times in the ratios of ``p
 and ``spread``.  Where some time lies below it, a dotted line marks the floor, and every
 figure's `Plot.caption` states it.
 
+Variant runs (``variant``: the instance solved under the puzzle's variant rules) are kept
+apart from base runs as the tables keep them apart: cactus, profile and size draw a
+curve per solver and variant (`series`: ``keys-grid [variant]``), so one curve never counts
+an instance twice.
+
 - ``cactus``: per puzzle, each solver's exactly solved instances sorted by time:
   x = instances solved, y = seconds.  A curve further right and lower is better.
 - ``scatter-PUZZLE-A-vs-B``: A's time (x) against B's (y) on the instances both ran;
@@ -23,7 +28,8 @@ figure's `Plot.caption` states it.
   time over the family's exactly solved instances, and per solver a line through the
   diamonds: at each size, the median of the solver's diamonds of that size (the diamond
   itself where one family has that size).  Generated families share their size
-  parameters, so the line shows how each formulation scales.
+  parameters, so the line shows how each formulation scales.  Not drawn when every
+  instance of the puzzle has the same size (one vertical stripe): `figure_notes` says so.
 - ``spread``: with repetitions (``compare --repeat``), every run's seconds divided by
   the median of its cell, per solver: how far one run can be from another.
 """
@@ -33,7 +39,7 @@ from __future__ import annotations
 import io
 import math
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
@@ -60,7 +66,8 @@ FLOOR = (f"Times below {MIN_SECONDS:g} s are drawn at {MIN_SECONDS:g} s (a log s
 RATIO_FLOOR = f"Times below {MIN_SECONDS:g} s count as {MIN_SECONDS:g} s in the ratios (a log scale cannot show 0)."
 #: The caption of each kind of figure: what is plotted, its axes and scales, and the floor.
 CAPTIONS = {
-    "cactus": "Cactus plot, a panel per puzzle: each solver's instances solved exactly, sorted by time; "
+    "cactus": "Cactus plot, a panel per puzzle: each solver's instances solved exactly, sorted by time (its "
+              "variant runs a curve of their own, marked [variant]); "
               "x: instances solved (linear), y: seconds, the median over an instance's repetitions (log). "
               f"Further right and lower is better. {FLOOR}",
     "profile": "Dolan-More performance profile over the instances some solver solved exactly: x: tau "
@@ -95,6 +102,36 @@ class Plot:
     caption: str
 
 
+def series(cell: Cell) -> str:
+    """The curve a cell belongs to: its solver, marked `` [variant]`` for a variant run."""
+    return cell.solver + (" [variant]" if cell.first.variant else "")
+
+
+def size_feature(grid: list[Cell]) -> str:
+    """The size measure `time_by_size` draws: the first feature the cells record ('' for none)."""
+    return next((name for c in grid for name in c.first.features), "")
+
+
+def _one_size(grid: list[Cell]) -> str:
+    """Why the size figure of `grid` (one puzzle's cells) is not drawn: every instance has
+    the same size (or none records one); '' when it is drawn."""
+    feature = size_feature(grid)
+    sizes = {c.first.features[feature] for c in grid if feature in c.first.features}
+    if len(sizes) > 1:
+        return ""
+    measure = f"{feature} {next(iter(sizes))}" if sizes else "no size measure"
+    return (f"size-{grid[0].puzzle} not drawn: every instance has {measure}, so time against size would be "
+            "one vertical stripe")
+
+
+def figure_notes(records: Iterable[RunRecord]) -> list[str]:
+    """The figures `plots` leaves out and why (the size figure of a puzzle whose instances
+    all have one size), for captions.txt, the plot command and the HTML page."""
+    grid = [c for c in cells(records) if c.puzzle]
+    return [note for puzzle in sorted({c.puzzle for c in grid})
+            if (note := _one_size([c for c in grid if c.puzzle == puzzle]))]
+
+
 def plots(records: Iterable[RunRecord]) -> list[Plot]:
     """Every figure the records support (see the module doc), cactus first."""
     grid = [c for c in cells(records) if c.puzzle]
@@ -107,8 +144,9 @@ def plots(records: Iterable[RunRecord]) -> list[Plot]:
         for a, b in combinations(sorted({c.solver for c in own}), 2):
             found.append(Plot(f"scatter-{puzzle}-{a}-vs-{b}", "scatter", puzzle, partial(scatter, own, a, b),
                               f"{puzzle}: {a} (x) against {b} (y). {CAPTIONS['scatter']}"))
-        found.append(Plot(f"size-{puzzle}", "size", puzzle, partial(time_by_size, own),
-                          f"{puzzle}: {CAPTIONS['size']}"))
+        if not _one_size(own):
+            found.append(Plot(f"size-{puzzle}", "size", puzzle, partial(time_by_size, own),
+                              f"{puzzle}: {CAPTIONS['size']}"))
     if any(len(c.runs) > 1 for c in grid):
         found.append(Plot("spread", "spread", "", partial(spread, grid), CAPTIONS["spread"]))
     return found
@@ -118,10 +156,10 @@ def plots(records: Iterable[RunRecord]) -> list[Plot]:
 _NO_DATE = {"png": None, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
 
-def plot_all(records: Iterable[RunRecord], folder: Path, fmt: str = "png") -> list[Path]:
+def plot_all(records: Sequence[RunRecord], folder: Path, fmt: str = "png") -> list[Path]:
     """Draw every plot into `folder` (created if needed) as `fmt` (one of `PLOT_FORMATS`; a
     PNG at `PNG_DPI`), and its caption into ``captions.txt`` there (``FILE: caption`` per
-    line); return the figure files written."""
+    line, then the `figure_notes` on figures not drawn); return the figure files written."""
     if fmt not in PLOT_FORMATS:
         raise ValueError(f"no figure format {fmt!r} (valid: {', '.join(PLOT_FORMATS)})")
     folder.mkdir(parents=True, exist_ok=True)
@@ -133,6 +171,7 @@ def plot_all(records: Iterable[RunRecord], folder: Path, fmt: str = "png") -> li
         plt.close(figure)
         written.append(path)
         captions.append(f"{path.name}: {plot.caption}\n")
+    captions += [f"{note}\n" for note in figure_notes(records)]
     (folder / "captions.txt").write_text("".join(captions), encoding="utf-8")
     return written
 
@@ -151,9 +190,9 @@ def cactus(grid: list[Cell]) -> Figure:
     puzzles = sorted({c.puzzle for c in grid})
     figure, panels = plt.subplots(1, len(puzzles), figsize=(4.2 * len(puzzles), 4), squeeze=False)
     for axes, puzzle in zip(panels[0], puzzles, strict=True):
-        for solver in sorted({c.solver for c in grid if c.puzzle == puzzle}):
-            times = sorted(c.seconds for c in grid if c.puzzle == puzzle and c.solver == solver and c.exact)
-            axes.step(range(1, len(times) + 1), list(map(positive, times)), where="post", label=solver, marker=".")
+        for name in sorted({series(c) for c in grid if c.puzzle == puzzle}):
+            times = sorted(c.seconds for c in grid if c.puzzle == puzzle and series(c) == name and c.exact)
+            axes.step(range(1, len(times) + 1), list(map(positive, times)), where="post", label=name, marker=".")
         _mark_floor(axes, [c.seconds for c in grid if c.puzzle == puzzle and c.exact], "y")
         _label(axes, "instances solved exactly", "seconds (log)", puzzle)
         axes.set_yscale("log")
@@ -204,19 +243,21 @@ def _limit(grid: list[Cell]) -> float:
 
 
 def profile(grid: list[Cell]) -> Figure:
-    """The Dolan-More performance profile of the solvers of one puzzle."""
-    solvers = sorted({c.solver for c in grid})
+    """The Dolan-More performance profile of the solvers of one puzzle, a curve per `series`
+    (variant runs over the variant instances, base runs over the base ones)."""
     best: dict[tuple[str, bool], float] = {}
     for cell in grid:
         if cell.exact:
             best[cell.key] = min(best.get(cell.key, math.inf), positive(cell.seconds))
     figure, axes = plt.subplots(figsize=(6, 4))
     top = 2.0
-    for solver in solvers:
-        ratios = sorted(positive(c.seconds) / best[c.key] for c in grid if c.solver == solver and c.exact)
+    for name in sorted({series(c) for c in grid}):
+        own = [c for c in grid if series(c) == name]
+        ratios = sorted(positive(c.seconds) / best[c.key] for c in own if c.exact)
         top = max(top, *ratios, 2.0)
-        fractions = [(i + 1) / len(best) for i in range(len(ratios))]
-        axes.step([1.0, *ratios], [0.0, *fractions], where="post", label=solver)
+        instances = sum(variant == own[0].first.variant for _, variant in best)
+        fractions = [(i + 1) / instances for i in range(len(ratios))]
+        axes.step([1.0, *ratios], [0.0, *fractions], where="post", label=name)
     axes.set_xscale("log", base=2)
     axes.set_xlim(1, top * 1.1)
     axes.set_ylim(0, 1.02)
@@ -229,24 +270,24 @@ def profile(grid: list[Cell]) -> Figure:
 def time_by_size(grid: list[Cell]) -> Figure:
     """Time against the puzzle's first size feature: a dot per cell (hollow: not exact), a
     diamond per family's median, and per solver a line through them (see the module doc)."""
-    feature = next((name for c in grid for name in c.first.features), "")
+    feature = size_feature(grid)
     sized = [c for c in grid if feature in c.first.features]
     figure, axes = plt.subplots(figsize=(7, 4.5))
-    for number, solver in enumerate(sorted({c.solver for c in sized})):
+    for number, name in enumerate(sorted({series(c) for c in sized})):
         colour = f"C{number}"
-        own = [c for c in sized if c.solver == solver]
+        own = [c for c in sized if series(c) == name]
         for done, face in ((True, colour), (False, "none")):
             chosen = [c for c in own if c.exact == done]
             axes.scatter([c.first.features[feature] for c in chosen], [positive(c.seconds) for c in chosen],
                          s=14, facecolors=face, edgecolors=colour, alpha=0.5)
         medians = sorted((statistics.median(c.first.features[feature] for c in members),
                           statistics.median(positive(c.seconds) for c in members))
-                         for name in sorted({c.family for c in own})
-                         if (members := [c for c in own if c.family == name and c.exact]))
+                         for family in sorted({c.family for c in own})
+                         if (members := [c for c in own if c.family == family and c.exact]))
         axes.scatter([x for x, _ in medians], [y for _, y in medians], color=colour, marker="D", s=20)
         sizes = sorted({x for x, _ in medians})  # families of one size share a point of the line
         axes.plot(sizes, [statistics.median(y for x, y in medians if x == size) for size in sizes], color=colour,
-                  label=solver)
+                  label=name)
     _mark_floor(axes, [c.seconds for c in sized], "y")
     axes.set_yscale("log")
     _label(axes, feature or "size", "seconds (log)", f"{grid[0].puzzle}: time against {feature or 'size'} "

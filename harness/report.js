@@ -14,16 +14,17 @@
   let sortName = "";
   let descending = false;
 
-  function number(text) {
-    return text.trim() === "" || isNaN(Number(text)) ? null : Number(text);
+  // A cell's sort key: the number the page put in data-key for a numeric column, else its
+  // text; null for an empty cell, which sorts last whichever the direction.
+  function key(row, index) {
+    const cell = row.cells[index];
+    if (headers[index].dataset.numeric) return cell.dataset.key ? Number(cell.dataset.key) : null;
+    const text = cell.textContent.trim();
+    return text === "" ? null : text;
   }
 
-  function compare(a, b) {
-    const x = number(a), y = number(b);
-    if (x !== null && y !== null) return x - y;
-    if (x !== null) return -1;  // numbers before text and empty cells
-    if (y !== null) return 1;
-    return a.localeCompare(b);
+  function compare(x, y) {
+    return typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
   }
 
   function sortRows() {
@@ -31,8 +32,9 @@
     const rows = original.slice();
     if (index >= 0) {
       rows.sort(function (a, b) {
-        const order = compare(a.cells[index].textContent, b.cells[index].textContent);
-        return descending ? -order : order;
+        const x = key(a, index), y = key(b, index);
+        if (x === null || y === null) return (x === null) - (y === null);
+        return descending ? -compare(x, y) : compare(x, y);
       });
     }
     rows.forEach(function (row) { body.appendChild(row); });
@@ -51,7 +53,11 @@
       row.hidden = !visible;
       if (visible) count += 1;
     });
-    shown.textContent = count + " of " + original.length + " rows shown";
+    const unmatched = filters.filter(function (select) {
+      return select.selectedOptions.length && select.selectedOptions[0].dataset.unmatched;
+    }).map(function (select) { return select.dataset.filter + " " + select.value; });
+    shown.textContent = count + " of " + original.length + " rows shown" +
+      (unmatched.length ? "; no row on this page has " + unmatched.join(", ") : "");
   }
 
   function saveView() {
@@ -67,7 +73,13 @@
     const view = new URLSearchParams(location.hash.slice(1));
     filters.forEach(function (select) {
       const wanted = view.get(select.dataset.filter) || "";
-      select.value = Array.from(select.options).some(function (o) { return o.value === wanted; }) ? wanted : "";
+      if (!Array.from(select.options).some(function (o) { return o.value === wanted; })) {
+        // a bookmarked value no row has: keep it (no row shown, and a note), never drop the filter
+        const option = new Option(wanted + " (no row)", wanted);
+        option.dataset.unmatched = "yes";
+        select.add(option);
+      }
+      select.value = wanted;
     });
     search.value = view.get("q") || "";
     sortName = view.get("sort") || "";

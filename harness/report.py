@@ -26,7 +26,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from crosscheck.harness.aggregate import FAMILY_COLUMNS, MIN_SECONDS, family_rows, repetitions
+from crosscheck.harness.aggregate import FAMILY_COLUMNS, MIN_SECONDS, empty_common, family_rows, repetitions
 from crosscheck.harness.conditions import condition_lines
 from crosscheck.harness.formats import MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
@@ -44,6 +44,30 @@ COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "
 REPEAT_COLUMNS = ("runs", "median s", "min s", "iqr s")
 SUMMARY_COLUMNS = ("puzzle", "solver", "instances", "runs", "exact", "feasible", "timeout", "memout", "error",
                    "invalid plans", "median s (exact)", "max s (exact)", "median cpu s (exact)", "max peak MB")
+
+
+def leave_out(records: Sequence[RunRecord], keep: Sequence[str] = (),
+              drop: Sequence[str] = ()) -> tuple[list[RunRecord], list[str]]:
+    """`records` without the runs of the solvers not in `keep` (when given) or in `drop`,
+    and a remark naming those left out and their runs ([] when none is), for every format
+    to show: a table that hides a formulation must say so.  Records of unreadable files
+    (no solver) stay.  ValueError, naming the solvers present, for a name of `keep` or
+    `drop` that ran nowhere in `records`, or when no run would be left."""
+    present = list(dict.fromkeys(r.solver for r in solver_runs(records)))
+    unknown = [name for name in (*keep, *drop) if name not in present]
+    if unknown:
+        raise ValueError(f"no run of {', '.join(unknown)} in the records; their solvers: {', '.join(present)}")
+    left_out = [name for name in present if (keep and name not in keep) or name in drop]
+    kept = [r for r in records if r.solver not in left_out]
+    if not solver_runs(kept):
+        raise ValueError(f"no run left without {', '.join(left_out)}")
+    if not left_out:
+        return kept, []
+    runs = Counter(r.solver for r in records if r.solver in left_out)
+    option = "--exclude-solver" if drop else "--solver"
+    named = ", ".join(f"{name} ({counted(runs[name], 'run')})" for name in left_out)
+    return kept, [f"left out by {option}: {named}; verdicts, tables and figures are over the other "
+                  "formulations' runs"]
 
 
 def effort(record: RunRecord) -> str:
@@ -141,13 +165,15 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
     return table
 
 
-def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment: bool = False) -> str:
+def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment: bool = False,
+           remarks: Sequence[str] = ()) -> str:
     """The judged records in format `fmt`, one row per run (`by="run"`), per puzzle and solver
     (`by="solver"`: `summary_rows`) or per family and solver (`by="family"`:
-    `crosscheck.harness.aggregate.family_rows`): for people, the table followed (with
-    `environment`) by `environment_block` and by `notes`, whose summary line stays last;
-    ``latex``, a booktabs tabular; for programs, data only (see the module doc; a summary
-    as CSV is the summary table)."""
+    `crosscheck.harness.aggregate.family_rows`): for people, `remarks` (what the table
+    leaves out: `leave_out`) then the table followed (with `environment`) by
+    `environment_block` and by `notes`, whose summary line stays last; ``latex``, a
+    booktabs tabular, `remarks` among its comments; for programs, data only (see the
+    module doc; a summary as CSV is the summary table)."""
     records = judged.records
     columns: Sequence[str]
     if by != "run":
@@ -160,12 +186,15 @@ def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment:
                 "jsonl": lambda: to_jsonl(judged)}[fmt]()
     else:
         columns, table = rows(judged)
+    empty = empty_common(table) if by == "family" else []
     if fmt == "latex":
         floor = [f"geo mean: times below {MIN_SECONDS:g} s count as {MIN_SECONDS:g} s"] if by == "family" else []
         return tabular(columns, _dashed(columns, table) if by == "run" else table,
-                       [f"crosscheck report --by {by}: {counted(len(records), 'run')}", *condition_lines(records),
-                        *floor])
-    return render_table(columns, table, fmt) + (environment_block(records, fmt) if environment else "") + notes(judged)
+                       [f"crosscheck report --by {by}: {counted(len(records), 'run')}", *remarks,
+                        *condition_lines(records), *floor, *empty])
+    return ("".join(f"{remark}\n\n" for remark in remarks) + render_table(columns, table, fmt)
+            + "".join(f"{line}\n" for line in empty)
+            + (environment_block(records, fmt) if environment else "") + notes(judged))
 
 
 def environment_block(records: list[RunRecord], fmt: str) -> str:

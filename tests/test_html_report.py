@@ -185,6 +185,27 @@ def test_the_page_says_which_runs_crashed_and_why(tmp_path: Path) -> None:
     assert lead and lead[1] == "6 runs of 3 solvers on 3 instances from 1 file; 1 unreadable instance file"
 
 
+def test_numeric_columns_of_the_run_table_carry_number_sort_keys(page: Path) -> None:
+    """Every run-table column holding numbers (effort's ``86 states`` too) marks itself numeric
+    and gives each cell its leading number as data-key, empty for an unknown value; no other
+    column does (the script sorts keyed columns by number, the rest as text)."""
+    text = page.read_text(encoding="utf-8")
+    table = text.split('<table id="runs">')[1].split("</table>")[0]
+    heads = re.findall(r'<th data-name="([^"]+)"( data-numeric="yes")?>', table)
+    rows = [re.findall(r'<td[^>]*?(?: data-key="([^"]*)")?>(.*?)</td>', row)
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table)[1:]]
+    for index, (name, numeric) in enumerate(heads):
+        cells = [row[index] for row in rows]
+        starts_with_number = any(re.match(r"-?\d", html.unescape(cell)) for _, cell in cells)
+        assert bool(numeric) == starts_with_number, name
+        for key, cell in cells if numeric else ():
+            leading = re.match(r"-?\d+(\.\d+)?(e[-+]?\d+)?", html.unescape(cell))
+            assert key == (leading[0] if leading else ""), (name, cell)
+    assert {"effort", "independent", "median s"} <= {name for name, numeric in heads if numeric}
+    effort = [name for name, _ in heads].index("effort")
+    assert any(cell.endswith(" states") and key.isdigit() for key, cell in (row[effort] for row in rows))
+
+
 def _chromium() -> str:
     for name in ("chromium", "chromium-browser", "google-chrome"):
         found = shutil.which(name)
@@ -223,6 +244,44 @@ def test_a_headless_browser_runs_the_script_without_error(results: Path, page: P
     wrong = {v.instance for v in judge_all(records) if v.verdict.value == "invalid-plan"}
     pairs = {(r.instance, r.solver) for r in records}
     assert f"{sum(instance in wrong for instance, _ in pairs)} of {len(pairs)} rows shown" in dom
+
+
+def _browsed(browser: str, address: str, profile: Path) -> tuple[list[tuple[bool, list[str]]], str]:
+    """The run table's rows as the browser left them at `address`, (shown, cells) in page
+    order, and the whole DOM."""
+    done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+                           "--virtual-time-budget=5000", "--dump-dom", address],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and re.search(r'<html[^>]*data-ready="yes"', done.stdout), done.stderr[-2000:]
+    return [(re.search(r"\bhidden\b", attributes) is None, re.findall(r"<td[^>]*>(.*?)</td>", cells))
+            for attributes, cells in re.findall(r"<tr([^>]*)>(.*?)</tr>", done.stdout, re.S)
+            if "data-verdict" in attributes], done.stdout
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_the_browser_sorts_numbers_by_value_and_empty_cells_last(page: Path, browser: str, tmp_path: Path,
+                                                                  descending: bool) -> None:
+    """effort (``86 states``) sorts by its number, not as text, and cost by value; empty cells
+    (the liar reports no effort) come last in both directions."""
+    columns = ("puzzle", "family", *columns_for(True), "message")
+    empties = 0
+    for name in ("effort", "cost"):
+        address = page.resolve().as_uri() + f"#sort={name}" + ("&desc=1" if descending else "")
+        cells = [row[columns.index(name)] for _, row in _browsed(browser, address, tmp_path / name)[0]]
+        numbers = [float(cell.split()[0].split("/")[0]) for cell in cells if cell]
+        assert numbers == sorted(numbers, reverse=descending) and len(set(numbers)) > 1, (name, cells)
+        assert cells == [cell for cell in cells if cell] + [""] * cells.count(""), (name, cells)
+        empties += cells.count("")
+    assert empties  # the empties-last rule was exercised
+
+
+def test_a_bookmarked_filter_that_matches_nothing_shows_nothing_and_says_so(page: Path, browser: str,
+                                                                           tmp_path: Path) -> None:
+    address = page.resolve().as_uri() + "#verdict=unverified&solver=keys-grid"
+    rows, dom = _browsed(browser, address, tmp_path / "profile")
+    assert rows and not any(shown for shown, _ in rows)
+    assert f"0 of {len(rows)} rows shown; no row on this page has verdict unverified" in dom
+    assert re.search(r'<option value="unverified" data-unmatched="yes" selected', dom) or "unverified (no row)" in dom
 
 
 def test_records_and_the_page_say_when_how_and_where_the_runs_were_made(results: Path, page: Path) -> None:

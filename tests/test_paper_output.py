@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from crosscheck.harness.cli import main
 from crosscheck.harness.conditions import conditions
 from crosscheck.harness.html_report import build
-from crosscheck.harness.latex import escape
+from crosscheck.harness.latex import LONG_TABLE_ROWS, cell, escape
 from crosscheck.harness.plots import plot_all, plots, svg
 from crosscheck.harness.index import InstanceFile
 from crosscheck.harness.plan import Choice, plan_instance
@@ -89,6 +89,28 @@ def test_latex_escapes_angle_brackets_and_writes_unknowns_as_dashes() -> None:
     first, second = body.strip().splitlines()[:2]
     assert first.split(" & ")[3:5] == ["-", "-"]  # cost and bound unknown
     assert second.split(" & ")[0] == ""  # the instance stands on its first row only
+
+
+def test_latex_sets_small_times_in_math_not_as_raw_exponents() -> None:
+    assert [cell(text) for text in ("8.69e-04", "5.00e-05", "1.20e+05", "0.0523", "keys_1")] == [
+        r"$8.69\times10^{-4}$", r"$5.00\times10^{-5}$", r"$1.20\times10^{5}$", "0.0523", r"keys\_1"]
+    table = render(judged([run("keys/gen/0.txt", "a", 8.69e-4), run("keys/gen/0.txt", "b", 0.5)]), "latex")
+    assert r"$8.69\times10^{-4}$" in table and "e-04" not in table
+
+
+def test_a_long_latex_table_is_a_longtable_that_repeats_its_header() -> None:
+    """The run table of a study (more than a page of rows) breaks across pages; a short one
+    stays one tabular."""
+    short = render(judged(six({"a": 0.01, "b": 0.02})), "latex")
+    assert r"\begin{tabular}" in short and "longtable" not in short
+    times = {f"s{n}": 0.01 * (n + 1) for n in range(LONG_TABLE_ROWS // 6 + 1)}  # more than LONG_TABLE_ROWS rows
+    long = render(judged(six(times)), "latex")
+    lines = long.splitlines()
+    assert "% needs \\usepackage{booktabs} and \\usepackage{longtable}" in lines and "tabular" not in long
+    begin, end = lines.index(r"\begin{longtable}{lllrrlrrlr}"), lines.index(r"\end{longtable}")
+    assert lines[begin + 1:begin + 7:2] == [r"\toprule", r"\midrule", r"\bottomrule"]
+    assert lines[begin + 4] == r"\endhead" and lines[begin + 6] == r"\endfoot"
+    assert end - begin - 7 == 6 * len(times) > LONG_TABLE_ROWS  # every row, after the header and foot
 
 
 def test_cpu_model_comes_from_cpuinfo_else_the_platform(tmp_path: Path) -> None:

@@ -1,0 +1,72 @@
+"""Figures keep variant runs apart from base runs, as the tables do, and leave out a
+time-against-size figure that would be one vertical stripe, saying so (hand-made records)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from click.testing import CliRunner
+
+from crosscheck.harness.cli import main
+from crosscheck.harness.plots import figure_notes, plot_all, plots
+from crosscheck.harness.records import RunRecord, append_record
+from crosscheck.solvers.base import Status
+
+
+def _run(n: int, solver: str, variant: bool, keys: int) -> RunRecord:
+    return RunRecord(instance=f"keys/gen/{n}.txt", puzzle="keys", solver=solver, variant=variant,
+                     status=Status.OPTIMAL, cost=8, bound=8, plan_valid=True, checked_cost=8,
+                     seconds=0.01 * (n + 1) * (3 if variant else 1), plan=[], features={"keys": keys})
+
+
+def _study(sizes: bool) -> list[RunRecord]:
+    """Two solvers on three vaults, each run on the base rules and on the variant; the vaults
+    have three sizes, or all one."""
+    return [_run(n, solver, variant, 2 + n if sizes else 4)
+            for n in range(3) for solver in ("a", "b") for variant in (False, True)]
+
+
+def _curves(name: str, records: list[RunRecord], axis: int = 0) -> dict[str, list[float]]:
+    """The x (`axis` 0) or y (1) values of each labelled line of the figure `name`."""
+    figure = next(plot for plot in plots(records) if plot.name == name).draw()
+    found: dict[str, list[float]] = {}
+    for axes in figure.axes:
+        for line in axes.get_lines():
+            label = str(line.get_label())
+            if not label.startswith("_"):  # matplotlib's unlabelled lines
+                found[label] = np.asarray(line.get_data()[axis], dtype=float).tolist()
+    return found
+
+
+def test_the_cactus_plot_draws_a_curve_per_solver_and_variant() -> None:
+    curves = _curves("cactus", _study(sizes=True))
+    assert set(curves) == {"a", "a [variant]", "b", "b [variant]"}
+    assert all(max(xs) == 3 for xs in curves.values())  # three instances each, never six
+
+
+def test_the_profile_counts_variant_instances_apart() -> None:
+    tops = {label: max(ys) for label, ys in _curves("profile-keys", _study(sizes=True), axis=1).items()}
+    assert tops == {"a": 1.0, "a [variant]": 1.0, "b": 1.0, "b [variant]": 1.0}
+
+
+def test_the_size_figure_draws_a_line_per_solver_and_variant() -> None:
+    curves = _curves("size-keys", _study(sizes=True))
+    assert set(curves) == {"a", "a [variant]", "b", "b [variant]"}
+
+
+def test_a_size_figure_of_one_size_is_left_out_and_named(tmp_path: Path) -> None:
+    records = _study(sizes=False)
+    assert "size-keys" not in {plot.name for plot in plots(records)}
+    note = ("size-keys not drawn: every instance has keys 4, so time against size would be one vertical stripe")
+    assert figure_notes(records) == [note]
+    plot_all(records, tmp_path / "figures", "svg")
+    assert (tmp_path / "figures" / "captions.txt").read_text().splitlines()[-1] == note
+    results = tmp_path / "runs.jsonl"
+    for record in records:
+        append_record(results, record)
+    done = CliRunner().invoke(main, ["plot", str(results), "-o", str(tmp_path / "cli"), "--format", "svg"])
+    assert done.exit_code == 0 and f"note: {note}" in done.stderr
+    page = tmp_path / "report.html"
+    CliRunner().invoke(main, ["report", str(results), "--format", "html", "-o", str(page)])
+    assert f'<p class="note figure-note">{note}</p>' in page.read_text(encoding="utf-8")
