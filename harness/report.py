@@ -74,9 +74,9 @@ def effort(record: RunRecord) -> str:
     """The solver's own measure of work: states expanded, or CP-SAT conflicts."""
     stats = record.stats
     if "expanded" in stats:
-        return f"{stats['expanded']} states"
+        return counted(stats["expanded"], "state")
     if "conflicts" in stats:
-        return f"{stats['conflicts']} conflicts"
+        return counted(stats["conflicts"], "conflict")
     return ""
 
 

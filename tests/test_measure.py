@@ -26,7 +26,7 @@ from crosscheck.harness.index import Expected
 from crosscheck.harness.measure import core_groups, cores, oversubscription
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
-from crosscheck.harness.report import notes, render, spread
+from crosscheck.harness.report import effort, notes, render, spread
 from crosscheck.harness.run import _scheduled, failed_figures, memout_if_limited, run_task, settled, threads
 from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
@@ -568,3 +568,9 @@ def test_record_optima_says_why_each_instance_was_not_recorded(tmp_path: Path) -
     assert result.stderr.splitlines()[-1] == ("recorded 1; 1 already in the index; refused 1: too few independent "
                                               "provers; skipped 2: disagree (1), unverified (1)")
     assert set(tomllib.loads(index.read_text())) == {"w.txt", "x.txt"}
+
+
+def test_effort_reads_as_words_one_state_or_many() -> None:
+    one = record("grid").model_copy(update={"stats": {"expanded": 1}})
+    assert (effort(one), effort(record("grid"))) == ("1 state", "12 states")
+    assert effort(one.model_copy(update={"stats": {"conflicts": 1}})) == "1 conflict"
