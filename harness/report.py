@@ -72,11 +72,10 @@ def leave_out(records: Sequence[RunRecord], keep: Sequence[str] = (),
 
 def effort(record: RunRecord) -> str:
     """The solver's own measure of work: states expanded, or CP-SAT conflicts."""
-    stats = record.stats
-    if "expanded" in stats:
-        return counted(stats["expanded"], "state")
-    if "conflicts" in stats:
-        return counted(stats["conflicts"], "conflict")
+    for key, noun in (("expanded", "state"), ("conflicts", "conflict")):
+        if key in record.stats:
+            value = record.stats[key]  # a plugin's stats may hold any scalar
+            return counted(value, noun) if isinstance(value, int) else f"{value} {noun}s"
     return ""
 
 
