@@ -534,8 +534,17 @@ def printed(solver: Solver) -> dict[str, str]:
 
 def shared(first: Solver, second: Solver) -> frozenset[str]:
     """What two formulations both run: the names in both footprints, and ``a = b (same
-    code)`` for a function of each with one fingerprint, a copy (`crosscheck.solvers.copies`)."""
-    return frozenset(footprint(first) & footprint(second)) | same_code(printed(first), printed(second))
+    code)`` for a function of each with one fingerprint, a copy (`crosscheck.solvers.copies`).
+
+    Where the code of either cannot be analysed (a plugin's source the walk fails on), the
+    two count as sharing, under one entry naming both and the failure (``a ~ b (not
+    analysed: ...)``, alike from either side): their agreement is then one piece of
+    evidence, not two, and the runs of each still happen; other pairs are not touched."""
+    try:
+        return frozenset(footprint(first) & footprint(second)) | same_code(printed(first), printed(second))
+    except Exception as error:  # noqa: BLE001 (any failure of the analysis; see the docstring)
+        names = " ~ ".join(sorted((first.name, second.name)))
+        return frozenset({f"{names} (not analysed: {type(error).__name__})"})
 
 
 def shares(solver: Solver, others: list[Solver] | None = None) -> frozenset[str]:

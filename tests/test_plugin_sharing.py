@@ -140,3 +140,24 @@ def test_the_forkserver_computes_a_named_plugins_sharing_once_for_every_run(monk
 
     monkeypatch.setattr(sharing, "static_footprint", walked)
     assert "tests.shared_solvers.Walker._solve" in get_solver("test-echo").shares
+
+
+def test_a_formulation_whose_code_cannot_be_analysed_shares_with_each_other_and_nothing_more(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A walk that fails on a plugin's code (a `RecursionError`, say) makes that plugin and
+    each other formulation share one entry naming the two, conservatively; pairs without it
+    keep their computed sharing, and the others' `shares` (every run records it) do not fail."""
+    computed = sharing.footprint
+
+    def failing_for_walker(solver: Solver, traced: bool = False) -> frozenset[str]:
+        if isinstance(solver, Walker):
+            raise RecursionError("maximum recursion depth exceeded")
+        return computed(solver, traced)
+
+    monkeypatch.setattr(sharing, "footprint", failing_for_walker)
+    walker, strider, grid = Walker(), Strider(), get_solver("keys-grid")
+    entry = "test-strider ~ test-walker (not analysed: RecursionError)"
+    assert sharing.shared(walker, strider) == sharing.shared(strider, walker) == {entry}
+    assert sharing.shares(grid, [walker, strider, grid]) == {"keys-grid ~ test-walker (not analysed: RecursionError)"}
+    assert entry not in sharing.shared(strider, grid)
+    assert sharing.independent_group([walker, strider, grid]) == ["test-strider", "keys-grid"]
