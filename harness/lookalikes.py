@@ -8,10 +8,10 @@ files, cheaply (small regular files only; hidden files and folders, ``__pycache_
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from crosscheck.harness.index import INDEX_NAME, INSTANCE_SUFFIX, is_instance_name
+from crosscheck.harness.records import visible_files
 from crosscheck.harness.wording import counted, some_named
 from crosscheck.models.base import InvalidInstance
 from crosscheck.models.registry import load_instance
@@ -24,18 +24,11 @@ NAMED = 3
 
 def lookalikes(folder: Path) -> list[Path]:
     """The files below `folder` (searched recursively, sorted) that parse as some puzzle's
-    instance but are not named ``*.txt``: regular files of at most `SNIFF_BYTES`, not
-    hidden, not in a hidden folder or ``__pycache__``, not an ``index.toml``.  A file that
+    instance but are not named ``*.txt``: `visible_files` of at most `SNIFF_BYTES`, not an
+    ``index.toml``.  A file that
     cannot be read or is not UTF-8 is none."""
-    found = []
-    for root, folders, names in os.walk(folder):
-        folders[:] = sorted(name for name in folders if not name.startswith(".") and name != "__pycache__")
-        for name in sorted(names):
-            path = Path(root) / name
-            if not (name.startswith(".") or name == INDEX_NAME or is_instance_name(path)) and \
-                    _is_an_instance(path):
-                found.append(path)
-    return found
+    return [path for path in visible_files(folder)
+            if not (path.name == INDEX_NAME or is_instance_name(path)) and _is_an_instance(path)]
 
 
 def _is_an_instance(path: Path) -> bool:

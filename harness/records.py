@@ -307,13 +307,22 @@ def command_source(command: str, sources: tuple[str, ...] = ()) -> str | None:
 
 
 def source_files(source: Path) -> list[Path]:
-    """The files of a source an external program depends on: the file itself, or every
-    file below a folder but those in ``__pycache__`` or a hidden folder and hidden files
-    (written by running or by version control, not the program's code)."""
+    """The files of a source an external program depends on: the file itself, or the
+    `visible_files` below a folder."""
     if not source.is_dir():
         return [source] if source.is_file() else []
-    return [path for path in source.rglob("*") if path.is_file() and not any(
-        part == "__pycache__" or part.startswith(".") for part in path.relative_to(source).parts)]
+    return visible_files(source)
+
+
+def visible_files(folder: Path) -> list[Path]:
+    """The files below `folder` (searched recursively, in sorted order) but hidden ones and
+    those in a hidden folder or ``__pycache__`` (written by running or by version control,
+    not anyone's code or instances); those folders are not entered."""
+    found = []
+    for root, folders, names in os.walk(folder):
+        folders[:] = sorted(name for name in folders if not name.startswith(".") and name != "__pycache__")
+        found += [Path(root) / name for name in sorted(names) if not name.startswith(".")]
+    return [path for path in found if path.is_file()]
 
 
 def _file_digest(path: Path) -> str:
