@@ -11,14 +11,17 @@ figure's `Plot.caption` states it.
 Variant runs (``variant``: the instance solved under the puzzle's variant rules) are kept
 apart from base runs as the tables keep them apart: cactus, profile and size draw a
 curve per solver and variant (`series`: ``keys-grid [variant]``), so one curve never counts
-an instance twice.
+an instance twice; the spread has a column per solver and variant, and a scatter plot pairs
+base runs with base runs and variant with variant, drawing variant points in marks of their
+own (`VARIANT_MARKS`) with ``[variant]`` in the legend.
 
 - ``cactus``: per puzzle, each solver's exactly solved instances sorted by time:
   x = instances solved, y = seconds.  A curve further right and lower is better.
 - ``scatter-PUZZLE-A-vs-B``: A's time (x) against B's (y) on the instances both ran;
   points below the diagonal are instances B solved faster.  A cell not solved exactly is
   drawn on the axis' far edge (past the time limit): triangles for unproven (timeout,
-  answer without proof), red crosses for failures (error, memout, rejected plan).
+  answer without proof), red crosses for failures (error, memout, rejected plan); variant
+  runs as squares, downward triangles and pluses.
 - ``profile-PUZZLE``: Dolan-More performance profile over the instances some solver
   solved exactly: for each solver, the fraction of instances it solved within a factor
   tau of the fastest solver (x = tau, log2).  The value at 1 is how often it was the
@@ -31,7 +34,7 @@ an instance twice.
   parameters, so the line shows how each formulation scales.  Not drawn when every
   instance of the puzzle has the same size (one vertical stripe): `figure_notes` says so.
 - ``spread``: with repetitions (``compare --repeat``), every run's seconds divided by
-  the median of its cell, per solver: how far one run can be from another.
+  the median of its cell, per solver and variant: how far one run can be from another.
 """
 
 from __future__ import annotations
@@ -76,17 +79,22 @@ CAPTIONS = {
                f"right how often it solved the instance at all. {RATIO_FLOOR}",
     "scatter": "Seconds on the instances both ran (both axes log); below the diagonal the second was faster. "
                "Instances not solved exactly are drawn past the dotted lines at the far edge: triangles "
-               f"unproven (timeout, answer without proof), red crosses failed (error, memout, rejected plan). {FLOOR}",
+               "unproven (timeout, answer without proof), red crosses failed (error, memout, rejected plan); "
+               "variant runs (legend: [variant]) as squares, downward triangles and pluses. "
+               f"{FLOOR}",
     "size": "Time against the puzzle's first size measure: x: that measure (linear), y: seconds (log); a dot "
             "per instance and solver (hollow: not solved exactly), a diamond per family (its median size, "
             "the solver's median time over the family's instances it solved exactly), and per solver a "
             "line through, at each size, the median of its diamonds of that size (the diamond itself "
             f"where one family has that size). {FLOOR}",
-    "spread": "Run-to-run noise (compare --repeat): x: solver, y: each repeated run's seconds over the "
+    "spread": "Run-to-run noise (compare --repeat): x: solver (its variant runs apart, marked [variant]), "
+              "y: each repeated run's seconds over the "
               f"median of its instance's repetitions (log; 1 is the median). {RATIO_FLOOR}",
 }
 #: How each outcome of a cell is marked on a scatter plot's edge.
 _EDGE_MARKS = {"unproven": ("^", "tab:orange"), "failed": ("x", "tab:red")}
+#: The mark of a variant run's scatter point in place of a base run's of the same outcome.
+VARIANT_MARKS = {"o": "s", "^": "v", "x": "+"}
 
 
 @dataclass(frozen=True)
@@ -208,10 +216,7 @@ def scatter(grid: list[Cell], a: str, b: str) -> Figure:
     pairs = [(left[key], right[key]) for key in left if key in right]
     edge = 2 * max([_limit(grid), *(c.seconds for c in grid)])
     figure, axes = plt.subplots(figsize=(5, 5))
-    for outcome, (marker, colour) in {"exact": ("o", "tab:blue"), **_EDGE_MARKS}.items():
-        chosen = [(x, y) for x, y in pairs if _worst(x, y) == outcome]
-        axes.scatter([_place(x, edge) for x, _ in chosen], [_place(y, edge) for _, y in chosen], marker=marker,
-                     color=colour, s=22, label=f"{outcome} ({len(chosen)})", clip_on=False)
+    _scatter_points(axes, pairs, edge)
     low = min([positive(c.seconds) for pair in pairs for c in pair], default=1.0) / 2
     axes.plot([low, edge], [low, edge], color="grey", linewidth=0.8)
     for limit_line in (axes.axvline, axes.axhline):
@@ -225,6 +230,19 @@ def scatter(grid: list[Cell], a: str, b: str) -> Figure:
                                                  "(past the dotted lines: not solved exactly)")
     figure.tight_layout()
     return figure
+
+
+def _scatter_points(axes: Axes, pairs: list[tuple[Cell, Cell]], edge: float) -> None:
+    """A group of points per outcome (`_worst`) and kind of run: base runs in the outcome's
+    mark, variant runs (when there are any) in its `VARIANT_MARKS` one, ``[variant]`` in
+    the legend, as the other figures name a variant curve."""
+    kinds = sorted({x.first.variant for x, _ in pairs}) or [False]
+    for outcome, (marker, colour) in {"exact": ("o", "tab:blue"), **_EDGE_MARKS}.items():
+        for variant in kinds:
+            chosen = [(x, y) for x, y in pairs if _worst(x, y) == outcome and x.first.variant == variant]
+            axes.scatter([_place(x, edge) for x, _ in chosen], [_place(y, edge) for _, y in chosen],
+                         marker=VARIANT_MARKS[marker] if variant else marker, color=colour, s=22, clip_on=False,
+                         label=f"{outcome}{' [variant]' if variant else ''} ({len(chosen)})")
 
 
 def _worst(x: Cell, y: Cell) -> str:
@@ -297,16 +315,16 @@ def time_by_size(grid: list[Cell]) -> Figure:
 
 
 def spread(grid: list[Cell]) -> Figure:
-    """Every repeated run's seconds over its cell's median, per solver."""
+    """Every repeated run's seconds over its cell's median, a column per `series` (solver and variant)."""
     repeated = [c for c in grid if len(c.runs) > 1]
-    solvers = sorted({c.solver for c in repeated})
-    figure, axes = plt.subplots(figsize=(max(6, 0.7 * len(solvers) + 2), 4))
-    for position, solver in enumerate(solvers):
-        ratios = [positive(t) / positive(c.seconds) for c in repeated if c.solver == solver for t in c.times]
+    names = sorted({series(c) for c in repeated})
+    figure, axes = plt.subplots(figsize=(max(6, 0.7 * len(names) + 2), 4))
+    for position, name in enumerate(names):
+        ratios = [positive(t) / positive(c.seconds) for c in repeated if series(c) == name for t in c.times]
         offsets = [position + 0.3 * ((i * 0.618) % 1 - 0.5) for i in range(len(ratios))]  # spread the dots apart
         axes.scatter(offsets, ratios, s=10, alpha=0.6)
     axes.axhline(1.0, color="grey", linewidth=0.8)
-    axes.set_xticks(range(len(solvers)), solvers, rotation=30, ha="right")
+    axes.set_xticks(range(len(names)), names, rotation=30, ha="right")
     axes.set_yscale("log")
     _label(axes, "", "run seconds / median of its cell", "Spread of repeated runs")
     figure.tight_layout()
