@@ -941,8 +941,8 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
         raise click.UsageError("--format html holds every table; --by is for the other formats")
     named, read_notes = _read_files(files)
     records, warnings = _merged(named)
-    records, remarks = _chosen_solvers(records, kept, dropped)
-    runs = judged(records)
+    records, left_out, remarks = _chosen_solvers(records, kept, dropped)
+    runs = judged(records, left_out)
     if parquet is not None:
         from crosscheck.harness.tidy import write_parquet
 
@@ -956,7 +956,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
 
 
 def _chosen_solvers(records: list[RunRecord], kept: tuple[str, ...],
-                    dropped: tuple[str, ...]) -> tuple[list[RunRecord], list[str]]:
+                    dropped: tuple[str, ...]) -> tuple[list[RunRecord], list[str], list[str]]:
     """`crosscheck.harness.report.leave_out` for report's --solver and --exclude-solver, its
     remark also on stderr; a usage error for a name that ran nowhere, or both options."""
     from crosscheck.harness.report import leave_out
@@ -964,12 +964,12 @@ def _chosen_solvers(records: list[RunRecord], kept: tuple[str, ...],
     if kept and dropped:
         raise click.UsageError("--solver keeps, --exclude-solver drops: give one of them")
     try:
-        chosen, remarks = leave_out(records, kept, dropped)
+        chosen, left_out, remarks = leave_out(records, kept, dropped)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--solver" if kept else "--exclude-solver") from None
     for remark in remarks:
         click.echo(f"note: {remark}", err=True)
-    return chosen, remarks
+    return chosen, left_out, remarks
 
 
 def _parquet_file(by: str, output: Path | None) -> Path:

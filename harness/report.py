@@ -12,7 +12,10 @@ reasons behind every verdict other than ``agree`` follow the table (`notes`), as
 agreements that rest on one line of evidence (``independent`` 1).
 
 Machine formats (``csv``, ``jsonl``: the tidy rows of `crosscheck.harness.tidy`; ``json``: the full
-records as one JSON array) hold data only, one row per record; `notes` is for stderr.
+records as one JSON array) hold data only, one row per record; `notes` is for stderr.  The
+tidy rows and the summaries as data end in a ``left_out`` column: the solvers `leave_out`
+took out before judging, ``;``-separated (empty when none), so a file read later says its
+verdicts and summaries are over the other formulations.
 ``latex`` gives the same table as a booktabs tabular for a paper (`crosscheck.harness.latex`);
 its notes go to stderr too.
 """
@@ -47,10 +50,11 @@ SUMMARY_COLUMNS = ("puzzle", "solver", "instances", "runs", "exact", "feasible",
 
 
 def leave_out(records: Sequence[RunRecord], keep: Sequence[str] = (),
-              drop: Sequence[str] = ()) -> tuple[list[RunRecord], list[str]]:
+              drop: Sequence[str] = ()) -> tuple[list[RunRecord], list[str], list[str]]:
     """`records` without the runs of the solvers not in `keep` (when given) or in `drop`,
-    and a remark naming those left out and their runs ([] when none is), for every format
-    to show: a table that hides a formulation must say so.  Records of unreadable files
+    the solvers left out (for `crosscheck.harness.verdicts.judged`, whence the data formats'
+    ``left_out`` column) and a remark naming them and their runs ([] when none is), for
+    every format to show: a table that hides a formulation must say so.  Records of unreadable files
     (no solver) stay.  ValueError, naming the solvers present, for a name of `keep` or
     `drop` that ran nowhere in `records`, or when no run would be left."""
     present = list(dict.fromkeys(r.solver for r in solver_runs(records)))
@@ -62,12 +66,12 @@ def leave_out(records: Sequence[RunRecord], keep: Sequence[str] = (),
     if not solver_runs(kept):
         raise ValueError(f"no run left without {', '.join(left_out)}")
     if not left_out:
-        return kept, []
+        return kept, [], []
     runs = Counter(r.solver for r in records if r.solver in left_out)
     option = "--exclude-solver" if drop else "--solver"
     named = ", ".join(f"{name} ({counted(runs[name], 'run')})" for name in left_out)
-    return kept, [f"left out by {option}: {named}; verdicts, tables and figures are over the other "
-                  "formulations' runs"]
+    return kept, left_out, [f"left out by {option}: {named}; verdicts, tables and figures are over the other "
+                            "formulations' runs"]
 
 
 def effort(record: RunRecord) -> str:
@@ -179,7 +183,9 @@ def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment:
         columns, table = (SUMMARY_COLUMNS, summary_rows(records)) if by == "solver" else \
             (FAMILY_COLUMNS, family_rows(records))
         if fmt in MACHINE_FORMATS:
-            return _summary_data(columns, [dict(zip(columns, map(_number, row), strict=True)) for row in table], fmt)
+            left_out = ";".join(judged.left_out)
+            return _summary_data((*columns, "left_out"), [
+                {**dict(zip(columns, map(_number, row), strict=True)), "left_out": left_out} for row in table], fmt)
     elif fmt in MACHINE_FORMATS:
         return {"json": lambda: dump_records(records) + "\n", "csv": lambda: to_csv(judged),
                 "jsonl": lambda: to_jsonl(judged)}[fmt]()

@@ -17,6 +17,9 @@ then the instance's size measures as ``feature_NAME``):
   see `crosscheck.harness.evidence`); ``verdict`` and ``independent`` of the instance (on every row: how many
   formulations sharing no answer-deciding component proved its exact answer: the agreed
   one on ``agree``, the one contradicting the index on ``wrong-expected``; else 0);
+  ``left_out`` (the solvers ``report --solver/--exclude-solver`` left out before judging,
+  ``;``-separated, the same on every row; empty when none: then verdict and independent
+  are over every formulation that ran);
 - ``expected`` (the index's optimum, empty when unknown or infeasible) and
   ``expected_infeasible`` (bool);
 - ``cost``, ``bound``, ``checked_cost``, ``plan_valid`` (bool, empty without a plan),
@@ -55,7 +58,7 @@ Scalar = str | int | float | bool | None
 
 COLUMNS = (
     "instance", "variant", "puzzle", "solver", "repeat", "status", "exact", "evidence", "verdict", "independent",
-    "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
+    "left_out", "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
     "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
     "host", "cpu_model", "started", "jobs", "load_average", "schema_version", "message",
@@ -71,6 +74,7 @@ def rows(runs: JudgedRuns) -> list[dict[str, Scalar]]:
         verdict = runs.verdict_of(record.instance, record.variant)
         row = _fixed(record)
         row["verdict"], row["independent"] = verdict.verdict.value, verdict.independent
+        row["left_out"] = ";".join(runs.left_out)
         for name, value in sorted(record.stats.items()):
             if name not in _SKIPPED_STATS:
                 row[f"stat_{name}" if name in COLUMNS else name] = value

@@ -21,7 +21,7 @@ so ``compare``, ``morph`` and ``report`` judge the same records alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from enum import StrEnum
@@ -255,10 +255,13 @@ def judge_all(records: Iterable[RunRecord]) -> list[InstanceVerdict]:
 @dataclass(frozen=True)
 class JudgedRuns:
     """Run records with the verdict on each of their instances, judged once (`judged`) for
-    every table, note and exit status made of them."""
+    every table, note and exit status made of them; `left_out` names the solvers whose runs
+    were left out before judging (``report --solver/--exclude-solver``), for the data
+    formats to say so."""
 
     records: list[RunRecord]
     verdicts: list[InstanceVerdict]  # `judge_all(records)`, in first-seen order
+    left_out: tuple[str, ...] = ()
 
     def verdict_of(self, instance: str, variant: bool) -> InstanceVerdict:
         """The verdict on one instance (or its variant) of the records."""
@@ -269,12 +272,13 @@ class JudgedRuns:
         return {(v.instance, v.variant): v for v in self.verdicts}
 
 
-def judged(records: Iterable[RunRecord]) -> JudgedRuns:
+def judged(records: Iterable[RunRecord], left_out: Sequence[str] = ()) -> JudgedRuns:
     """`records` and their verdicts: `judge_all`'s, where a related instance's (one whose
     runs carry ``related_to``) becomes `Verdict.MORPH_MISMATCH` when a runner's answers on
-    it and on its original break the relation (`with_morph`)."""
+    it and on its original break the relation (`with_morph`); `left_out`, the solvers whose
+    runs were taken out of `records` first, is kept to be named."""
     records = list(records)
-    return JudgedRuns(records, with_morph(judge_all(records), records))
+    return JudgedRuns(records, with_morph(judge_all(records), records), tuple(left_out))
 
 
 def pair_verdict(expectation: Expectation, first: Judged, second: Judged) -> tuple[Verdict, str]:

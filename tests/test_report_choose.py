@@ -3,9 +3,13 @@ its verdicts too, and every format names it (hand-made records, no timing)."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
 from pathlib import Path
 
+import pandas
+import pytest
 from click.testing import CliRunner
 
 from crosscheck.harness.cli import main
@@ -67,6 +71,31 @@ def test_the_html_page_names_the_solver_left_out(tmp_path: Path) -> None:
     code, _, _ = _report(str(path), "--format", "html", "-o", str(page), "--exclude-solver", "wrong")
     notes = page.read_text(encoding="utf-8").split('<ul id="read-notes" class="note">')[1].split("</ul>")[0]
     assert code == 0 and "left out by --exclude-solver: wrong (3 runs)" in notes
+
+
+@pytest.mark.parametrize(("options", "left_out"), [
+    ((), ""), (("--exclude-solver", "wrong"), "wrong"), (("--solver", "a"), "b;wrong")])
+def test_data_files_name_the_solvers_left_out_in_a_column(tmp_path: Path, options: tuple[str, ...],
+                                                          left_out: str) -> None:
+    """Read later, a CSV, JSON Lines or Parquet file says which solvers its verdicts (and its
+    summaries) were judged without, in a column every reader takes: pandas, json.loads per line."""
+    path = str(_study(tmp_path))
+    verdicts = {"": {"false-optimal", "agree"}, "wrong": {"agree"}, "b;wrong": {"agree"}}[left_out]
+    _, out, _ = _report(path, "--format", "csv", *options)
+    table = pandas.read_csv(io.StringIO(out), keep_default_na=False)
+    assert table["left_out"].tolist() == [left_out] * len(table) and set(table["verdict"]) == verdicts
+    _, out, _ = _report(path, "--format", "jsonl", *options)
+    assert [json.loads(line)["left_out"] for line in out.splitlines()] == [left_out] * len(table)
+    for by in ("solver", "family"):
+        for fmt in ("csv", "jsonl"):
+            _, out, _ = _report(path, "--format", fmt, "--by", by, *options)
+            summary = pandas.read_csv(io.StringIO(out), keep_default_na=False) if fmt == "csv" else \
+                pandas.DataFrame([json.loads(line) for line in out.splitlines()])
+            assert len(summary) and summary["left_out"].tolist() == [left_out] * len(summary), (by, fmt, out)
+    parquet = tmp_path / "runs.parquet"
+    code, _, _ = _report(path, "--format", "parquet", "-o", str(parquet), *options)
+    assert code == (1 if "false-optimal" in verdicts else 0)  # the exit status is the verdicts'
+    assert pandas.read_parquet(parquet)["left_out"].tolist() == [left_out] * len(table)
 
 
 def test_a_name_that_ran_nowhere_is_refused_naming_those_that_ran(tmp_path: Path) -> None:
