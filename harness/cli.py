@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from crosscheck.harness.formats import FORMATS, HEARTBEAT, HUMAN_FORMATS, PLOT_FORMATS, PNG_DPI, PROGRESS_MODES
+from crosscheck.harness.formats import (FORMATS, HEARTBEAT, HUMAN_FORMATS, LATEX, LONG_TABLE_ROWS, PLOT_FORMATS,
+                                        PNG_DPI, PROGRESS_MODES)
 from crosscheck.harness.measure import cores
 from crosscheck.harness.wording import counted, with_article
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle, generator_argument
@@ -907,8 +908,12 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 @click.option("--exclude-solver", "dropped", multiple=True, metavar="NAME",
               help="Leave this solver's runs out (repeatable; a formulation that solved nothing, say): verdicts "
                    "are judged again without them, and the report names them.")
+@click.option("--longtable-rows", "long_rows", type=click.IntRange(min=0), default=None, metavar="N",
+              help=f"With --format latex: a table of more than N rows is a longtable, which breaks across pages "
+                   f"and cannot go in a table float; fewer stay one tabular [default: {LONG_TABLE_ROWS}, about a "
+                   "page; 0: always a longtable].")
 def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...],
-           fail_on_slower: bool, kept: tuple[str, ...], dropped: tuple[str, ...]) -> None:
+           fail_on_slower: bool, kept: tuple[str, ...], dropped: tuple[str, ...], long_rows: int | None) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
     merged into one run each: a run recorded twice keeps its later record, with a
     warning), or with --against, what changed between two comparisons.  A table for
@@ -926,6 +931,8 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
     from crosscheck.harness.report import notes, render
     from crosscheck.harness.verdicts import judged
 
+    if long_rows is not None and fmt != LATEX:
+        raise click.UsageError("--longtable-rows sets when a LaTeX table breaks across pages: add --format latex")
     if against:
         if kept or dropped:
             raise click.UsageError("--solver and --exclude-solver choose the runs of one report; --against "
@@ -949,7 +956,8 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
         write_parquet(runs, parquet)
     else:
         _write(_html(runs, named, [*read_notes, *warnings, *remarks]) if fmt == "html"
-               else render(runs, fmt, by, environment=True, remarks=remarks), output)
+               else render(runs, fmt, by, environment=True, remarks=remarks,
+                           long_rows=LONG_TABLE_ROWS if long_rows is None else long_rows), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(runs), err=True, nl=False)
     sys.exit(_exit_status(runs))

@@ -9,6 +9,9 @@ HUMAN_FORMATS = ("table", "markdown")
 MACHINE_FORMATS = ("csv", "jsonl", "json")
 #: Tables for papers: one booktabs tabular (crosscheck.harness.latex), no notes.
 LATEX = "latex"
+#: A LaTeX table of more rows than this is a ``longtable`` (a page holds about this many rows
+#: of a table in the body's font); ``report --longtable-rows`` sets another.
+LONG_TABLE_ROWS = 40
 FORMATS = HUMAN_FORMATS + MACHINE_FORMATS + (LATEX,)
 #: The file formats `crosscheck.harness.plots.plot_all` writes: raster PNG, or vector SVG and PDF for papers.
 PLOT_FORMATS = ("png", "svg", "pdf")

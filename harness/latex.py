@@ -2,7 +2,8 @@
 
 The output is one ``tabular`` (no floating ``table`` around it, so the paper chooses
 placement and caption) and needs ``\\usepackage{booktabs}`` in the preamble; a table of
-more than `LONG_TABLE_ROWS` rows (the run table of a study) is a ``longtable`` instead,
+more than `LONG_TABLE_ROWS` rows (the run table of a study; ``report --longtable-rows``
+sets another bound) is a ``longtable`` instead,
 which breaks across pages and repeats its header on each (``\\usepackage{longtable}``; it
 is not put in a float). Every cell is escaped, so instance and solver names with ``_``,
 ``%`` or ``&`` typeset as written; a number in scientific form
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from crosscheck.harness.formats import LONG_TABLE_ROWS
 from crosscheck.harness.numbers import is_number
 
 #: LaTeX's special characters and what typesets each as itself.
@@ -24,8 +26,6 @@ _ESCAPES = {
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
     "<": r"\textless{}", ">": r"\textgreater{}",  # the default OT1 encoding prints them as ¡ and ¿
 }
-#: More rows than this make a ``longtable`` (a page holds about this many rows of a table).
-LONG_TABLE_ROWS = 40
 _SCIENTIFIC = re.compile(r"(-?\d(?:\.\d+)?)e([-+])0*(\d+)")
 
 
@@ -48,13 +48,14 @@ def _numeric(text: str) -> bool:
     return text in ("", "-") or is_number(text)
 
 
-def tabular(columns: Sequence[str], body: Sequence[Sequence[str]], comments: Sequence[str] = ()) -> str:
-    """`body` under `columns` as a booktabs ``tabular``, or a ``longtable`` past
-    `LONG_TABLE_ROWS` rows (its header repeated on every page); `comments` (lines saying
-    where the table came from) go above it as LaTeX comments."""
+def tabular(columns: Sequence[str], body: Sequence[Sequence[str]], comments: Sequence[str] = (),
+            long_rows: int = LONG_TABLE_ROWS) -> str:
+    """`body` under `columns` as a booktabs ``tabular``, or a ``longtable`` past `long_rows`
+    rows (its header repeated on every page); `comments` (lines saying where the table
+    came from) go above it as LaTeX comments."""
     align = "".join("r" if body and all(_numeric(row[i]) for row in body) else "l" for i in range(len(columns)))
     head = [r"\toprule", " & ".join(escape(name) for name in columns) + r" \\", r"\midrule"]
-    if len(body) > LONG_TABLE_ROWS:
+    if len(body) > long_rows:
         needs, environment = r"\usepackage{booktabs} and \usepackage{longtable}", "longtable"
         head += [r"\endhead", r"\bottomrule", r"\endfoot"]  # every page, the last too, ends with the rule
     else:

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 
 from crosscheck.harness.aggregate import FAMILY_COLUMNS, MIN_SECONDS, empty_common, family_rows, repetitions
 from crosscheck.harness.conditions import condition_lines
-from crosscheck.harness.formats import MACHINE_FORMATS
+from crosscheck.harness.formats import LONG_TABLE_ROWS, MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
 from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import RunRecord, dump_records, solver_runs
@@ -169,13 +169,13 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
 
 
 def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment: bool = False,
-           remarks: Sequence[str] = ()) -> str:
+           remarks: Sequence[str] = (), long_rows: int = LONG_TABLE_ROWS) -> str:
     """The judged records in format `fmt`, one row per run (`by="run"`), per puzzle and solver
     (`by="solver"`: `summary_rows`) or per family and solver (`by="family"`:
     `crosscheck.harness.aggregate.family_rows`): for people, `remarks` (what the table
     leaves out: `leave_out`) then the table followed (with `environment`) by
     `environment_block` and by `notes`, whose summary line stays last; ``latex``, a
-    booktabs tabular, `remarks` among its comments; for programs, data only (see the
+    booktabs tabular (a longtable past `long_rows` rows), `remarks` among its comments; for programs, data only (see the
     module doc; a summary as CSV is the summary table)."""
     records = judged.records
     columns: Sequence[str]
@@ -196,7 +196,7 @@ def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment:
         floor = [f"geo mean: times below {MIN_SECONDS:g} s count as {MIN_SECONDS:g} s"] if by == "family" else []
         return tabular(columns, _dashed(columns, table) if by == "run" else table,
                        [f"crosscheck report --by {by}: {counted(len(records), 'run')}", *remarks,
-                        *condition_lines(records), *floor, *empty])
+                        *condition_lines(records), *floor, *empty], long_rows)
     return ("".join(f"{remark}\n\n" for remark in remarks) + render_table(columns, table, fmt)
             + "".join(f"{line}\n" for line in empty)
             + (environment_block(records, fmt) if environment else "") + notes(judged))

@@ -113,6 +113,23 @@ def test_a_long_latex_table_is_a_longtable_that_repeats_its_header() -> None:
     assert end - begin - 7 == 6 * len(times) > LONG_TABLE_ROWS  # every row, after the header and foot
 
 
+def test_longtable_rows_sets_when_a_latex_table_breaks_across_pages(tmp_path: Path) -> None:
+    """Twelve rows stay a tabular by default and up to --longtable-rows 12; 11 (and 0) make a
+    longtable, for every --by; the option means nothing without --format latex and says so."""
+    path = str(_saved(six({"a": 0.01, "b": 0.02}), tmp_path))
+
+    def environment(*options: str) -> str:
+        done = CliRunner().invoke(main, ["report", path, "--format", "latex", *options])
+        assert done.exit_code == 0, done.output
+        return "longtable" if r"\begin{longtable}" in done.stdout else "tabular"
+
+    assert [environment(), environment("--longtable-rows", "12"), environment("--longtable-rows", "11"),
+            environment("--longtable-rows", "0")] == ["tabular", "tabular", "longtable", "longtable"]
+    assert environment("--by", "solver", "--longtable-rows", "0") == "longtable"
+    refused = CliRunner().invoke(main, ["report", path, "--longtable-rows", "5"])
+    assert refused.exit_code == 2 and "--longtable-rows sets when a LaTeX table breaks across pages" in refused.stderr
+
+
 def test_cpu_model_comes_from_cpuinfo_else_the_platform(tmp_path: Path) -> None:
     info = tmp_path / "cpuinfo"
     info.write_text("processor\t: 0\nmodel name\t: Test CPU 9000 @ 3.0GHz\n")
