@@ -48,7 +48,8 @@ from crosscheck.harness.wording import counted, first_line
 #: The filters of the run table: the row attribute each one reads, and its label.
 FILTERS = ("puzzle", "family", "solver", "status", "verdict")
 #: Columns of the run table sorted by number: each cell carries its leading number as
-#: ``data-key`` (``86`` of ``86 states``, ``5`` of ``5/6``; empty for an unknown value, sorted last).
+#: ``data-key`` (``86`` of ``86 states``; ``19`` of ``19/21``, the distinct costs of repetitions that
+#: differ, first run's first; empty for an unknown value, sorted last).
 NUMERIC_COLUMNS = ("cost", "bound", "seconds", "runs", "median s", "min s", "iqr s", "effort", "independent")
 _LEADING_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 #: Environment entries shown under provenance, in this order (others follow by name); those
@@ -119,7 +120,8 @@ def _table(columns: Sequence[str], body: Sequence[Sequence[str]], attributes: st
 
 def sort_key(cell: str) -> str:
     """The number a numeric column's `cell` sorts by: its leading number (``86`` of
-    ``86 states``, ``5`` of the repetitions' ``5/6``); '' for an empty or unknown cell."""
+    ``86 states``, ``19`` of ``19/21``: the values of repetitions that differ, not a
+    fraction); '' for an empty or unknown cell."""
     found = _LEADING_NUMBER.match(cell.strip())
     return found[0] if found else ""
 
