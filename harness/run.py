@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import math
 import multiprocessing
-import multiprocessing.forkserver
 import os
 import queue
 import resource
@@ -47,13 +46,14 @@ from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage
 from crosscheck.harness.records import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
+from crosscheck.harness.server_start import start_server
 from crosscheck.harness.versions import identity
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
 from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups,
-                                         pass_import_path, plugin_errors, share_named, warm_up_named)
+                                         plugin_errors, share_named, warm_up_named)
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -274,12 +274,12 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
         sys.stderr.flush()
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
-    # __main__: the server imports the command's script once, else each child would (multiprocessing's fixup)
+    # the preload imports the command's script once (else each child would), with the command's path
     # last, crosscheck.harness.warm: the formulations the runs name warm up once for all runs
-    context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *built_in_packages(solvers),
+    context.set_forkserver_preload(["crosscheck.harness.preload", *built_in_packages(solvers),
                                     "crosscheck.harness.warm"])
     name_warm_ups(solvers)  # read by the server when it starts (it inherits this environment)
-    pass_import_path()  # so that it imports plugins from where this process does, not the current folder
+    start_server()  # so that it imports from where this process does, not from the current folder
     return context
 
 
@@ -315,7 +315,6 @@ def ready_server(solvers: Iterable[str]) -> None:
     from it, whatever it names.  For a caller that runs several batches (morph, one per
     instance), whose first batch would otherwise decide what the server is ready for."""
     _context("forkserver", tuple(sorted(set(solvers))))
-    multiprocessing.forkserver.ensure_running()
 
 
 def limit_with_grace(task: Task) -> float | None:
