@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from typing import ClassVar
 
 from crosscheck.models.keys import Vault
@@ -39,4 +41,32 @@ class DoubleGrabber(Grabber):
     megabytes = 2 * LIMIT_MB
 
 
-SOLVERS: list[type[Solver]] = [HalfGrabber, DoubleGrabber]
+def _hold_touched(megabytes: int) -> None:
+    """Allocate `megabytes`, write to every page (resident, private to this process) and hold it until killed."""
+    block = bytearray(megabytes << 20)
+    block[::4096] = b"x" * len(range(0, len(block), 4096))
+    signal.pause()  # only a signal ends it: nothing but a kill of the run stops the tree
+
+
+class Brood(Solver):
+    """Forks two children that each hold 60% of the tests' limit (each process under its own
+    address-space limit, the tree over it) and waits for them: only a kill ends the run."""
+
+    name, puzzle, summary = "test-brood", "keys", "forks children that together exceed the limit"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        children = []
+        for _ in range(2):
+            pid = os.fork()
+            if pid == 0:
+                _hold_touched(LIMIT_MB * 6 // 10)
+                os._exit(0)
+            children.append(pid)
+        for pid in children:
+            os.waitpid(pid, 0)
+        return Answer(Status.TIMEOUT, message="the children ended on their own")
+
+
+#: What tests/memory_parent.py runs (not the brood: it holds its memory until the run is killed).
+GRABBERS: list[type[Solver]] = [HalfGrabber, DoubleGrabber]
+SOLVERS: list[type[Solver]] = [*GRABBERS, Brood]

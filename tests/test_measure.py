@@ -27,7 +27,8 @@ from crosscheck.harness.measure import core_groups, cores, oversubscription
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
 from crosscheck.harness.report import effort, notes, render, spread
-from crosscheck.harness.run import _scheduled, failed_figures, memout_if_limited, run_task, settled, threads
+from crosscheck.harness.run import (Start, _scheduled, failed_figures, memout_if_limited, run_isolated, run_task, settled,
+                                    threads)
 from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.harness.verdicts import Verdict, judge_all, judged
@@ -574,3 +575,16 @@ def test_effort_reads_as_words_one_state_or_many() -> None:
     one = record("grid").model_copy(update={"stats": {"expanded": 1}})
     assert (effort(one), effort(record("grid"))) == ("1 state", "12 states")
     assert effort(one.model_copy(update={"stats": {"conflicts": 1}})) == "1 conflict"
+
+
+@pytest.mark.parametrize("start", ["fork", "forkserver"])
+def test_the_memory_limit_holds_for_a_runs_processes_together(start: Start, tmp_path: Path) -> None:
+    """Two children of the run, each under its own address-space limit, hold 120% of the
+    limit between them and never end on their own: the run is killed as a memout, not left
+    to its time limit (a generous one: reaching it means the tree went unchecked)."""
+    (tmp_path / "vault.txt").write_text(VAULT)
+    task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-brood", memory_limit_mb=LIMIT_MB,
+                time_limit=60.0, plugins=("tests.memory_solvers",))
+    record = run_isolated(task, start_method=start, solvers=())
+    assert record.status is Status.MEMOUT, record.message
+    assert f"over the memory limit of {LIMIT_MB} MB" in record.message
