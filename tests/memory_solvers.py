@@ -49,22 +49,24 @@ def _hold_touched(megabytes: int) -> None:
 
 
 class Brood(Solver):
-    """Forks two children that each hold 60% of the tests' limit (each process under its own
-    address-space limit, the tree over it) and waits for them: only a kill ends the run."""
+    """Forks four children that each hold 30% of the tests' limit (each process far under
+    its own address-space limit, the tree over it) and waits for them: only a kill ends the
+    run, and a child that could not have its share ends it with a message saying so."""
 
     name, puzzle, summary = "test-brood", "keys", "forks children that together exceed the limit"
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         children = []
-        for _ in range(2):
+        for _ in range(4):
             pid = os.fork()
             if pid == 0:
-                _hold_touched(LIMIT_MB * 6 // 10)
-                os._exit(0)
+                try:
+                    _hold_touched(LIMIT_MB * 3 // 10)
+                finally:
+                    os._exit(1)  # never back into the harness's code: this is not the run's process
             children.append(pid)
-        for pid in children:
-            os.waitpid(pid, 0)
-        return Answer(Status.TIMEOUT, message="the children ended on their own")
+        ended = [os.waitpid(pid, 0)[1] for pid in children]
+        return Answer(Status.TIMEOUT, message=f"the children ended on their own: {ended}")
 
 
 #: What tests/memory_parent.py runs (not the brood: it holds its memory until the run is killed).
