@@ -2,7 +2,8 @@
 
 Every run's child process is forked from that server, so whatever is loaded here is
 loaded once instead of once per run: the command's script, the plugins (entry points, and
-the modules named in ``CROSSCHECK_SOLVERS`` when the server starts; the built-in formulations
+the modules named in ``CROSSCHECK_SOLVERS`` when the server starts, with the version of each
+as imported, `crosscheck.harness.versions.note_imported`; the built-in formulations
 the runs need are further modules of the server's preload list, `crosscheck.harness.run._context`),
 and the environment facts every record carries (their versions and git commit cost a
 subprocess and several package look-ups, tens of milliseconds that a hunt over thousands of
@@ -23,7 +24,9 @@ take_command_imports()
 import crosscheck.harness.run  # noqa: E402, F401  (the child's entry point and everything it imports)
 import crosscheck.solvers.sharing  # noqa: E402, F401  (every run records what its solver shares)
 from crosscheck.harness.records import environment  # noqa: E402
+from crosscheck.harness.versions import note_imported  # noqa: E402
 from crosscheck.solvers.registry import load_plugins  # noqa: E402
 
 load_plugins()
+note_imported()
 environment()

@@ -50,7 +50,7 @@ from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, 
 from crosscheck.harness.records import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
 from crosscheck.harness.server_start import start_server
 from crosscheck.harness.tree_memory import SAMPLE_SECONDS, TreeWatch
-from crosscheck.harness.versions import identity
+from crosscheck.harness.versions import as_run_here, identity
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
@@ -194,18 +194,24 @@ def solver_identity(task: Task) -> dict[str, str]:
     one pinned in the task as its invocation started, else (a task made without one) its
     version now.  Every record of the run carries it, also one written for a run that
     crashed, timed out or met an unreadable file."""
-    return dict(task.identity) if task.identity is not None else identity(task.solver, task.external)
+    if task.identity is not None:
+        return dict(task.identity)
+    return identity(task.solver, task.external, task.external_sources)
 
 
 # --- isolation -----------------------------------------------------------------------
 
-def _child(task: Task, expected: Expected, conn: Connection) -> None:
-    """Child process body: own process group, dies with the harness, record sent back through `conn`."""
+def _child(task: Task, expected: Expected, conn: Connection, from_server: bool) -> None:
+    """Child process body: own process group, dies with the harness, record sent back through
+    `conn`.  Forked `from_server` (not from the command), its plugins are the server's imports,
+    which may be other files than the command pinned (on a Dask worker, the worker's own
+    installation): the record names the version it ran (`as_run_here`)."""
     os.setsid()
     die_with_reader(conn.fileno())
     if task.cores:
         os.sched_setaffinity(0, task.cores)  # children (Fast Downward) inherit it
-    conn.send(measured_record(task, expected).model_dump(mode="json"))
+    record = measured_record(task, expected)
+    conn.send((as_run_here(record, task) if from_server else record).model_dump(mode="json"))
     conn.close()
 
 
@@ -350,7 +356,8 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
         task = task.model_copy(update={"start": start_facts(None)})
     context = _context(start_method, solvers)
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(task, expected, send), daemon=True)
+    process = context.Process(target=_child, args=(task, expected, send, isinstance(context, ForkServerContext)),
+                              daemon=True)
     start = time.perf_counter()
     process.start()
     _LIVE.add(process)

@@ -189,3 +189,46 @@ def test_a_run_from_the_forkserver_does_not_inherit_the_safe_path_of_its_start(
     record = run_isolated(task, solvers=())
     assert record.status is Status.INFEASIBLE and record.message == "PYTHONSAFEPATH=None", record.message
     assert "PYTHONSAFEPATH" not in os.environ
+
+
+def test_a_run_from_the_forkserver_names_the_plugin_version_it_ran_not_a_pinned_other(
+        site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same under a Dask worker that may start children: its runs come from its own forkserver."""
+    monkeypatch.syspath_prepend(str(site))
+    (tmp_path / "vault.txt").write_text(VAULT)
+    ran = plugin_source(importlib.import_module("lift_formulations").Honest)
+    task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-cwd-bfs",
+                plugins=("lift_formulations",), identity={"solver_source": "another copy"})
+    record = run_isolated(task, solvers=())
+    assert record.status is Status.OPTIMAL, record.message
+    assert record.environment["solver_source"] == ran
+
+
+#: Runs the plugin from a forkserver that imports it, edits the plugin's file, then runs it from
+#: the server again and prints the version its record names, and the versions before and after the edit.
+EDITED_AFTER_IMPORT = '''\
+import importlib, json, sys
+from pathlib import Path
+from crosscheck.harness.records import Task, plugin_source
+from crosscheck.harness.run import run_isolated
+task = Task(path=sys.argv[1], instance="vault.txt", solver="test-cwd-bfs")
+run_isolated(task, solvers=())  # the server has started and imported the plugin once this one is back
+module = importlib.import_module("lift_formulations")
+before = plugin_source(module.Honest)
+Path(module.__file__).write_text(Path(module.__file__).read_text() + "# edited after the server imported it\\n")
+after = plugin_source(module.Honest)
+record = run_isolated(task, solvers=())
+print(json.dumps([record.status.value, record.environment.get("solver_source"), before, after]))
+'''
+
+
+def test_a_forkserver_run_names_the_plugin_version_the_server_imported_not_its_file_edited_since(
+        site: Path, tmp_path: Path) -> None:
+    (tmp_path / "vault.txt").write_text(VAULT)
+    done = subprocess.run([sys.executable, "-c", EDITED_AFTER_IMPORT, str(tmp_path / "vault.txt")], cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": f"{site}:{ROOT}", "CROSSCHECK_SOLVERS": "lift_formulations"},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    status, named, before, after = json.loads(done.stdout.splitlines()[-1])
+    assert status == "optimal" and before != after
+    assert named == before
