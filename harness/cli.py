@@ -171,8 +171,9 @@ clock_option = click.option(
          "after 10x its limit in wall time).")
 memory_limit_option = click.option(
     "--memory-limit", type=click.IntRange(min=64), default=8192, show_default=True,
-    help="Address space in MB a run may map beyond what its process inherited (libraries loaded "
-         "before it forked); a run past it is recorded as memout.")
+    help="Memory in MB a run may use: address space each of its processes may map beyond what it "
+         "inherited (libraries loaded before it forked), and memory all its processes hold together "
+         "(sampled every 0.2 s); a run past either is recorded as memout.")
 solver_option = click.option(
     "--solver", "solver_names", multiple=True, metavar="NAME",
     help="Run only this solver (repeatable; default: every solver of the puzzle, or none with --external).")

@@ -255,7 +255,8 @@ class _Judge:
 
         def task(solver: str, external: External | None = None) -> Task:
             return Task(path=path, instance=name, puzzle=config.puzzle.name, solver=solver,
-                        external=None if external is None else external.command, time_limit=config.time_limit,
+                        external=None if external is None else external.command,
+                        external_sources=() if external is None else external.sources, time_limit=config.time_limit,
                         clock=config.clock, memory_limit_mb=config.memory_limit_mb, plugins=config.plugins,
                         identity=config.versions(solver, external))
 

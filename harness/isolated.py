@@ -34,7 +34,8 @@ from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import killed_usage, own_usage
 from crosscheck.harness.records import RunRecord, Task
-from crosscheck.harness.run import hard_limit, kill_group, measured_record, settled, waited
+from crosscheck.harness.run import hard_limit, kill_group, measured_record, settled, waited, watching
+from crosscheck.harness.tree_memory import TreeWatch, private_mb
 from crosscheck.harness.versions import as_run_here
 from crosscheck.solvers.registry import pass_import_path, take_import_path
 
@@ -42,7 +43,9 @@ from crosscheck.solvers.registry import pass_import_path, take_import_path
 #: own clock starts only then, so a loaded machine's slow start never eats its time limit.
 STARTUP_SECONDS = 120.0
 
-#: What a launched run writes first, once it is about to run the task.
+#: What ends the line a launched run writes first, once it is about to run the task: the MB
+#: its interpreter holds privately then (`crosscheck.harness.tree_memory.private_mb`), which
+#: the run's memory limit does not count.
 STARTED = b"\n"
 
 
@@ -54,7 +57,7 @@ def main() -> None:
     take_import_path()  # before any plugin is imported
     request = json.load(sys.stdin)
     task = Task.model_validate(request["task"])
-    out.write(STARTED)
+    out.write(f"{private_mb(os.getpid())}".encode() + STARTED)
     out.flush()
     startup = own_usage().cpu_seconds  # starting the interpreter is not part of the run
     record = as_run_here(measured_record(task, request["expected"]), task)
@@ -68,10 +71,12 @@ def run_launched(task: Task, expected: Expected = None, should_stop: Callable[[]
     """Run `task` in a launched interpreter under its limits; always returns a record.
 
     Like `run_isolated`: killed at its hard limit (counted from the run's start, after
-    the interpreter's), or as soon as `should_stop` says so (asked every half second).
+    the interpreter's), or as soon as `should_stop` says so (asked every half second), or
+    over its memory limit with every process it started (`crosscheck.harness.tree_memory`;
+    what the interpreter held before the run began not counted).
     """
     request = json.dumps({"task": task.model_dump(mode="json"), "expected": expected}).encode()
-    usage, ended = None, False
+    usage, ended, watch = None, False, TreeWatch(None, task.memory_limit_mb)
     start = time.perf_counter()
     pass_import_path()  # -P: not the current folder first; the run takes this process's path instead
     with subprocess.Popen([sys.executable, "-P", "-m", "crosscheck.harness.isolated"], stdin=subprocess.PIPE,
@@ -84,13 +89,14 @@ def run_launched(task: Task, expected: Expected = None, should_stop: Callable[[]
                 process.stdin.close()
             if waited(output.started, STARTUP_SECONDS, should_stop):
                 start = time.perf_counter()
-                ended = waited(output.ended, hard_limit(task), should_stop)
+                watch = TreeWatch(process.pid, task.memory_limit_mb, baseline_mb=output.baseline_mb())
+                ended = waited(output.ended, hard_limit(task), *watching(watch, should_stop))
         finally:
             if not ended:
                 usage = killed_usage(process.pid)  # what it used, read before the kill
             kill_group(process.pid)  # what the run left behind, or the run itself when it is cut short
     return settled(output.record() if ended else None, task, expected, process.returncode,
-                   time.perf_counter() - start, usage)
+                   time.perf_counter() - start, usage, watch)
 
 
 class _Output:
@@ -101,7 +107,14 @@ class _Output:
 
     def started(self, seconds: float | None) -> bool:
         """Whether the run started (or ended) within `seconds`."""
-        return self._until(lambda: self.closed or self.data.startswith(STARTED), seconds)
+        return self._until(lambda: self.closed or STARTED in self.data, seconds)
+
+    def baseline_mb(self) -> float:
+        """The MB the run's interpreter held before the run began, as it said when it started."""
+        try:
+            return float(self.data.partition(STARTED)[0])
+        except ValueError:
+            return 0.0  # it died before saying
 
     def ended(self, seconds: float | None) -> bool:
         """Whether the run closed its output (it wrote its record, or died) within `seconds`."""
@@ -109,7 +122,7 @@ class _Output:
 
     def record(self) -> RunRecord | None:
         try:
-            return RunRecord.model_validate_json(self.data.removeprefix(STARTED))
+            return RunRecord.model_validate_json(self.data.partition(STARTED)[2])
         except ValidationError:
             return None  # it died before writing all of it: judged by its exit status
 

@@ -81,7 +81,8 @@ def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, c
     variant), with what the index expects of it, and its solver's version pinned (`Choice.versions`)."""
     run = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
                variant=variant, time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit,
-               plugins=plugin_modules(), external=None if external is None else external.command, repeat=repeat,
+               plugins=plugin_modules(), external=None if external is None else external.command,
+               external_sources=() if external is None else external.sources, repeat=repeat,
                cpsat_workers=choice.cpsat_workers, clock=choice.clock, identity=choice.versions(solver, external))
     return run, instance_file.variant_expected if variant else instance_file.expected
 

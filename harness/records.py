@@ -53,6 +53,7 @@ class Task(BaseModel):
     memory_limit_mb: int | None = None
     plugins: tuple[str, ...] = ()  # extra solver modules to register first (CROSSCHECK_SOLVERS)
     external: str | None = None  # an external program's command (`solver` is then its name)
+    external_sources: tuple[str, ...] = ()  # files or folders that program depends on besides (--external-source)
     repeat: int = 0  # which repetition of the same run this is (`compare --repeat`)
     cpsat_workers: int | None = None  # CP-SAT's worker threads (None: crosscheck.solvers.cpsat.WORKERS)
     cores: tuple[int, ...] = ()  # the cores the run is pinned to (empty: not pinned)

@@ -8,9 +8,11 @@ grace period).  A wall-clock limit is enforced from outside; a CPU-time limit by
 kernel (RLIMIT_CPU), with a wall-clock cap of `WALL_CAP_FACTOR` times it from outside
 for runs that wait without computing.  A run that is killed, runs out of
 memory or dies becomes a record (`timeout`, `memout`, `error`) and the other runs
-carry on.  Out of memory means a MemoryError, a death by signal under the limit, or an
-error whose message shows a refused allocation under the limit (`memout_if_limited`); a
-failed run's seconds are the wall time until it died (`failed_figures`).
+carry on.  Out of memory means a MemoryError, the run's processes together holding more
+than the limit (sampled, `crosscheck.harness.tree_memory`), a death without a record
+while they held most of it, or an error whose message shows a refused allocation under the
+limit (`memout_if_limited`); a failed run's seconds are the wall time until it died
+(`failed_figures`).
 
 How a run's process starts (`Start`): from a forkserver that has imported every solver once
 (``"forkserver"``, for many runs: each starts in milliseconds, whatever it solves), or forked from
@@ -25,7 +27,6 @@ from __future__ import annotations
 import functools
 import math
 import multiprocessing
-import multiprocessing.forkserver
 import os
 import queue
 import resource
@@ -47,13 +48,15 @@ from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage
 from crosscheck.harness.records import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
-from crosscheck.harness.versions import identity
+from crosscheck.harness.server_start import start_server
+from crosscheck.harness.tree_memory import SAMPLE_SECONDS, TreeWatch
+from crosscheck.harness.versions import as_run_here, identity
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
 from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
 from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups,
-                                         pass_import_path, plugin_errors, share_named, warm_up_named)
+                                         plugin_errors, share_named, warm_up_named)
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
@@ -64,6 +67,10 @@ WALL_CAP_FACTOR = 10
 #: What an error's message says when memory could not be had: the exception, the loader's
 #: words for a shared library it could not map, ENOMEM's text, C++'s exception.
 ALLOCATION_FAILURES = ("MemoryError", "failed to map segment", "cannot allocate memory", "std::bad_alloc")
+
+#: Signals an allocation refused under a memory limit can end a program with: abort (C++'s
+#: uncaught std::bad_alloc, a failed check), a null pointer followed, the kernel's OOM killer.
+ALLOCATION_DEATHS = frozenset({signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS, signal.SIGKILL})
 
 #: How a run's child process starts (see the module doc).
 Start = Literal["forkserver", "fork"]
@@ -187,18 +194,24 @@ def solver_identity(task: Task) -> dict[str, str]:
     one pinned in the task as its invocation started, else (a task made without one) its
     version now.  Every record of the run carries it, also one written for a run that
     crashed, timed out or met an unreadable file."""
-    return dict(task.identity) if task.identity is not None else identity(task.solver, task.external)
+    if task.identity is not None:
+        return dict(task.identity)
+    return identity(task.solver, task.external, task.external_sources)
 
 
 # --- isolation -----------------------------------------------------------------------
 
-def _child(task: Task, expected: Expected, conn: Connection) -> None:
-    """Child process body: own process group, dies with the harness, record sent back through `conn`."""
+def _child(task: Task, expected: Expected, conn: Connection, from_server: bool) -> None:
+    """Child process body: own process group, dies with the harness, record sent back through
+    `conn`.  Forked `from_server` (not from the command), its plugins are the server's imports,
+    which may be other files than the command pinned (on a Dask worker, the worker's own
+    installation): the record names the version it ran (`as_run_here`)."""
     os.setsid()
     die_with_reader(conn.fileno())
     if task.cores:
         os.sched_setaffinity(0, task.cores)  # children (Fast Downward) inherit it
-    conn.send(measured_record(task, expected).model_dump(mode="json"))
+    record = measured_record(task, expected)
+    conn.send((as_run_here(record, task) if from_server else record).model_dump(mode="json"))
     conn.close()
 
 
@@ -274,12 +287,12 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
         sys.stderr.flush()
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
-    # __main__: the server imports the command's script once, else each child would (multiprocessing's fixup)
+    # the preload imports the command's script once (else each child would), with the command's path
     # last, crosscheck.harness.warm: the formulations the runs name warm up once for all runs
-    context.set_forkserver_preload(["__main__", "crosscheck.harness.preload", *built_in_packages(solvers),
+    context.set_forkserver_preload(["crosscheck.harness.preload", *built_in_packages(solvers),
                                     "crosscheck.harness.warm"])
     name_warm_ups(solvers)  # read by the server when it starts (it inherits this environment)
-    pass_import_path()  # so that it imports plugins from where this process does, not the current folder
+    start_server()  # so that it imports from where this process does, not from the current folder
     return context
 
 
@@ -315,7 +328,6 @@ def ready_server(solvers: Iterable[str]) -> None:
     from it, whatever it names.  For a caller that runs several batches (morph, one per
     instance), whose first batch would otherwise decide what the server is ready for."""
     _context("forkserver", tuple(sorted(set(solvers))))
-    multiprocessing.forkserver.ensure_running()
 
 
 def limit_with_grace(task: Task) -> float | None:
@@ -336,20 +348,23 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
     `solvers` names [default: every built-in].
 
     `should_stop` is asked every half second; when it says so, the run is killed (a
-    Dask worker uses it when the client cancels the run).
+    Dask worker uses it when the client cancels the run).  Under a memory limit the run's
+    processes are sampled together (`crosscheck.harness.tree_memory.TreeWatch`) and killed
+    as a memout once they hold more than the limit between them.
     """
     if not task.start:  # stamped here, so a record made after a kill still says when the run began
         task = task.model_copy(update={"start": start_facts(None)})
     context = _context(start_method, solvers)
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(task, expected, send), daemon=True)
+    process = context.Process(target=_child, args=(task, expected, send, isinstance(context, ForkServerContext)),
+                              daemon=True)
     start = time.perf_counter()
     process.start()
     _LIVE.add(process)
     send.close()
-    record, usage = None, None
+    record, usage, watch = None, None, TreeWatch(process.pid, task.memory_limit_mb)
     try:
-        if waited(receive.poll, hard_limit(task), should_stop):
+        if waited(receive.poll, hard_limit(task), *watching(watch, should_stop)):
             record = RunRecord.model_validate(receive.recv())
     except EOFError:
         pass  # the child died before sending: judged below from its exit code
@@ -359,15 +374,24 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
         _kill_group(process)
         _LIVE.discard(process)
         receive.close()
-    return settled(record, task, expected, process.exitcode, time.perf_counter() - start, usage)
+    return settled(record, task, expected, process.exitcode, time.perf_counter() - start, usage, watch)
+
+
+def watching(watch: TreeWatch, should_stop: Callable[[], bool] | None) -> tuple[Callable[[], bool] | None, float]:
+    """What `waited` asks, and how often, to stop a run: `should_stop`, and under a memory
+    limit also whether the run's processes hold more than it (`watch`, every `SAMPLE_SECONDS`)."""
+    if watch.limit_mb is None:
+        return should_stop, 0.5
+    return (lambda: watch.over() or (should_stop is not None and should_stop())), SAMPLE_SECONDS
 
 
 def settled(record: RunRecord | None, task: Task, expected: Expected, exitcode: int | None, elapsed: float,
-            usage: Usage | None) -> RunRecord:
+            usage: Usage | None, watch: TreeWatch | None = None) -> RunRecord:
     """The run's record with its wall time: the one it sent, else judged from how it ended
-    (`exitcode`, and `usage` read before it was killed)."""
+    (`exitcode`, `usage` read before it was killed, and what `watch` saw its processes hold)."""
     if record is None:
-        record = _judged(task, expected, exitcode, elapsed).model_copy(update=usage.fields() if usage else {})
+        judged = _judged(task, expected, exitcode, elapsed, watch or TreeWatch(None, task.memory_limit_mb))
+        record = judged.model_copy(update=usage.fields() if usage else {})
     return failed_figures(record.model_copy(update={"wall_seconds": round(elapsed, 6)}))
 
 
@@ -384,39 +408,47 @@ def failed_figures(record: RunRecord) -> RunRecord:
 
 
 def waited(ready: Callable[[float | None], bool], limit: float | None,
-           should_stop: Callable[[], bool] | None) -> bool:
+           should_stop: Callable[[], bool] | None, every: float = 0.5) -> bool:
     """Call `ready(seconds)`, which waits at most that long for the run's end, until it says
-    True; False once `limit` seconds have passed or `should_stop` (asked every half second) says so."""
+    True; False once `limit` seconds have passed or `should_stop` (asked every `every` seconds) says so."""
     if should_stop is None:
         return ready(limit)
     deadline = None if limit is None else time.monotonic() + limit
     while deadline is None or time.monotonic() < deadline:
-        if ready(0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))):
+        if ready(every if deadline is None else min(every, max(0.0, deadline - time.monotonic()))):
             return True
         if should_stop():
             return False
     return False
 
 
-def _judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float) -> RunRecord:
-    """The record of a run that sent none: killed at its limit, or dead with `exitcode`."""
+def _judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float, watch: TreeWatch) -> RunRecord:
+    """The record of a run that sent none: killed over its memory limit (`watch`), at its
+    time limit, or dead with `exitcode`."""
+    if watch.exceeded:
+        return failure(task, expected, Status.MEMOUT, watch.message(), elapsed)
     limit = hard_limit(task)
     if exitcode is None or (limit is not None and elapsed >= limit):
         within = "no time limit" if task.time_limit is None else f"limit {task.time_limit} s {task.clock}"
         return failure(task, expected, Status.TIMEOUT, f"killed after {elapsed:.1f} s wall ({within})", elapsed)
-    return failure(task, expected, *_death(exitcode, task), seconds=elapsed)
+    return failure(task, expected, *_death(exitcode, task, watch), seconds=elapsed)
 
 
-def _death(exitcode: int, task: Task) -> tuple[Status, str]:
-    """Status and message for a child that died without a record."""
-    if exitcode < 0:
-        name = signal.Signals(-exitcode).name
-        if name == "SIGXCPU":
-            return Status.TIMEOUT, f"killed at its CPU-time limit with grace (limit {task.time_limit} s cpu)"
-        if task.memory_limit_mb and name in ("SIGKILL", "SIGSEGV", "SIGABRT"):
-            return Status.MEMOUT, f"killed by {name}, probably at the memory limit of {task.memory_limit_mb} MB"
-        return Status.ERROR, f"solver process killed by {name}"
-    return Status.ERROR, f"solver process exited with status {exitcode} before reporting"
+def _death(exitcode: int, task: Task, watch: TreeWatch) -> tuple[Status, str]:
+    """Status and message for a child that died without a record.  Under a memory limit, a
+    death an allocation the limit refused can cause (`ALLOCATION_DEATHS`, a non-zero exit
+    status) is a memout when its processes were seen holding most of the limit
+    (`TreeWatch.near_limit`); else it stays an error whose message says the limit may be why."""
+    if exitcode == -signal.SIGXCPU:
+        return Status.TIMEOUT, f"killed at its CPU-time limit with grace (limit {task.time_limit} s cpu)"
+    how = f"killed by {signal.Signals(-exitcode).name}" if exitcode < 0 else f"exited with status {exitcode}"
+    if not task.memory_limit_mb or (exitcode < 0 and -exitcode not in ALLOCATION_DEATHS):
+        return Status.ERROR, f"solver process {how} before reporting"
+    seen = f"its processes held at most {watch.peak_mb:.0f} MB together as sampled"
+    if watch.near_limit():
+        return Status.MEMOUT, f"solver process {how} before reporting, at the memory limit of {task.memory_limit_mb} MB ({seen})"
+    return Status.ERROR, (f"solver process {how} before reporting; the memory limit of {task.memory_limit_mb} MB "
+                          f"may be the cause (a refused allocation can end a program without a word; {seen})")
 
 
 def _kill_group(process: BaseProcess) -> None:

@@ -24,13 +24,16 @@ from typing import TYPE_CHECKING
 
 from crosscheck.harness.records import RunKey, RunRecord, Task, command_source, plugin_source
 from crosscheck.harness.wording import counted
-from crosscheck.solvers.registry import origin, registered
+from crosscheck.solvers.registry import BUILT_IN, ORIGINS, origin, registered
 
 if TYPE_CHECKING:
     from crosscheck.harness.external import External
 
 #: What a run records when its solver's version is not known.
 UNKNOWN = "unknown"
+
+#: Each plugin's `identity` as this process imported it, by name (`note_imported`).
+_IMPORTED: dict[str, dict[str, str]] = {}
 
 
 def identity(solver: str, command: str | None = None, sources: Iterable[str] = ()) -> dict[str, str]:
@@ -88,19 +91,29 @@ class Pinned:
         return warnings
 
 
+def note_imported() -> None:
+    """Keep the `identity` of every plugin registered in this process, read now, right after
+    their import (the forkserver's preload does): `as_run_here` in a run forked from this
+    process later names that version, not its files as edited since."""
+    for name, source in list(ORIGINS.items()):
+        if source != BUILT_IN:
+            _IMPORTED[name] = identity(name)
+
+
 def as_run_here(record: RunRecord, task: Task) -> RunRecord:
     """`record` naming the plugin version this process ran, where that is not the pinned one.
 
     For a run in an interpreter of its own (`crosscheck.harness.isolated`, as on a Dask
-    worker), the plugin's code is what that interpreter imported, which may be another copy
-    (a worker's own installation) or an edit made after the invocation pinned its version:
-    the record then names the version found here (read after the run, from the files it
-    imported), so `report` notes the mix (`mixed_versions`) instead of misattributing the
-    results.  An external program's version stays pinned: `Task` carries its command but
-    not the further files it was given."""
+    worker) or forked from a forkserver (the worker's own, too), the plugin's code is what
+    that process imported, which may be another copy (a worker's own installation) or an
+    edit made after the invocation pinned its version: the record then names the version
+    found here (as the forkserver imported it, `note_imported`, else read after the run from
+    the files this process imported), so `report` notes the mix (`mixed_versions`) instead
+    of misattributing the results.  An external program's version stays pinned: it runs
+    from its files anew each time, which the run itself may have edited since."""
     if task.external is not None:
         return record
-    here = identity(task.solver)
+    here = _IMPORTED[task.solver] if task.solver in _IMPORTED else identity(task.solver)
     if not here or {key: record.environment.get(key) for key in here} == here:
         return record
     return record.model_copy(update={"environment": {**record.environment, **here}})

@@ -15,10 +15,10 @@ REGION = mmap.mmap(-1, 1 << 30)  # address space only: what a parent that loaded
 if __name__ == "__main__":
     from crosscheck.harness.records import Task
     from crosscheck.harness.run import Start, run_isolated
-    from tests.memory_solvers import LIMIT_MB, SOLVERS
+    from tests.memory_solvers import GRABBERS, LIMIT_MB
 
     start: Start = "fork" if sys.argv[1] == "fork" else "forkserver"
-    for solver in SOLVERS:
+    for solver in GRABBERS:
         task = Task(path=sys.argv[2], instance="vault.txt", solver=solver.name, memory_limit_mb=LIMIT_MB,
                     plugins=("tests.memory_solvers",))
         record = run_isolated(task, start_method=start, solvers=())

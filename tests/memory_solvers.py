@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from typing import ClassVar
 
 from crosscheck.models.keys import Vault
@@ -39,4 +41,34 @@ class DoubleGrabber(Grabber):
     megabytes = 2 * LIMIT_MB
 
 
-SOLVERS: list[type[Solver]] = [HalfGrabber, DoubleGrabber]
+def _hold_touched(megabytes: int) -> None:
+    """Allocate `megabytes`, write to every page (resident, private to this process) and hold it until killed."""
+    block = bytearray(megabytes << 20)
+    block[::4096] = b"x" * len(range(0, len(block), 4096))
+    signal.pause()  # only a signal ends it: nothing but a kill of the run stops the tree
+
+
+class Brood(Solver):
+    """Forks four children that each hold 30% of the tests' limit (each process far under
+    its own address-space limit, the tree over it) and waits for them: only a kill ends the
+    run, and a child that could not have its share ends it with a message saying so."""
+
+    name, puzzle, summary = "test-brood", "keys", "forks children that together exceed the limit"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        children = []
+        for _ in range(4):
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    _hold_touched(LIMIT_MB * 3 // 10)
+                finally:
+                    os._exit(1)  # never back into the harness's code: this is not the run's process
+            children.append(pid)
+        ended = [os.waitpid(pid, 0)[1] for pid in children]
+        return Answer(Status.TIMEOUT, message=f"the children ended on their own: {ended}")
+
+
+#: What tests/memory_parent.py runs (not the brood: it holds its memory until the run is killed).
+GRABBERS: list[type[Solver]] = [HalfGrabber, DoubleGrabber]
+SOLVERS: list[type[Solver]] = [*GRABBERS, Brood]

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -23,13 +24,16 @@ from ortools.sat.python import cp_model
 import crosscheck.solvers.registry
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.index import Expected
+from crosscheck.harness.isolated import run_launched
 from crosscheck.harness.measure import core_groups, cores, oversubscription
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
 from crosscheck.harness.report import effort, notes, render, spread
-from crosscheck.harness.run import _scheduled, failed_figures, memout_if_limited, run_task, settled, threads
+from crosscheck.harness.run import (Start, _scheduled, failed_figures, memout_if_limited, run_isolated, run_task, settled,
+                                    threads)
 from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
+from crosscheck.harness.tree_memory import TreeWatch
 from crosscheck.harness.verdicts import Verdict, judge_all, judged
 from crosscheck.solvers.base import Deadline, Status
 from crosscheck.solvers.cpsat import configured_solver, solve
@@ -574,3 +578,78 @@ def test_effort_reads_as_words_one_state_or_many() -> None:
     one = record("grid").model_copy(update={"stats": {"expanded": 1}})
     assert (effort(one), effort(record("grid"))) == ("1 state", "12 states")
     assert effort(one.model_copy(update={"stats": {"conflicts": 1}})) == "1 conflict"
+
+
+@pytest.mark.parametrize("start", ["fork", "forkserver"])
+def test_the_memory_limit_holds_for_a_runs_processes_together(start: Start, tmp_path: Path) -> None:
+    """Four children of the run, each under its own address-space limit, hold 120% of the
+    limit between them and never end on their own: the run is killed as a memout, not left
+    to its time limit (a generous one: reaching it means the tree went unchecked)."""
+    (tmp_path / "vault.txt").write_text(VAULT)
+    task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-brood", memory_limit_mb=LIMIT_MB,
+                time_limit=30.0, plugins=("tests.memory_solvers",))
+    record = run_isolated(task, start_method=start, solvers=())
+    assert record.status is Status.MEMOUT, record.message
+    assert f"over the memory limit of {LIMIT_MB} MB" in record.message
+
+
+@pytest.mark.parametrize(("exitcode", "held_mb", "status"), [
+    (-signal.SIGABRT, 240.0, Status.MEMOUT),  # aborted holding most of the limit (C++'s bad_alloc)
+    (1, 240.0, Status.MEMOUT),  # a program that says "out of memory" on stderr and exits 1
+    (-signal.SIGKILL, 240.0, Status.MEMOUT),  # the kernel's OOM killer
+    (-signal.SIGABRT, 20.0, Status.ERROR),  # far from it: unsure, the message says the limit may be why
+    (-signal.SIGSEGV, 20.0, Status.ERROR),
+    (3, 20.0, Status.ERROR),
+    (-signal.SIGTERM, 240.0, Status.ERROR),  # no refused allocation ends a program so
+])
+def test_a_death_without_a_record_is_a_memout_only_on_evidence(exitcode: int, held_mb: float, status: Status) -> None:
+    """What the run's processes were last seen holding decides, not the signal alone."""
+    task = Task(path="v.txt", instance="v.txt", solver="test-plain", memory_limit_mb=256)
+    watch = TreeWatch(None, 256)
+    watch.peak_mb = held_mb
+    record = settled(None, task, None, exitcode, 1.0, None, watch)
+    assert record.status is status, record.message
+    assert (f"{held_mb:.0f} MB" in record.message) is (exitcode != -signal.SIGTERM)
+    maybe = "the memory limit of 256 MB may be the cause"
+    assert (maybe in record.message) is (status is Status.ERROR and exitcode != -signal.SIGTERM)
+
+
+def test_a_death_without_a_record_and_without_a_memory_limit_is_an_error_of_its_own() -> None:
+    task = Task(path="v.txt", instance="v.txt", solver="test-plain", memory_limit_mb=None)
+    record = settled(None, task, None, -signal.SIGABRT, 1.0, None)
+    assert (record.status, record.message) == (Status.ERROR, "solver process killed by SIGABRT before reporting")
+
+
+def test_the_memory_limit_holds_for_the_processes_of_a_launched_run_together(tmp_path: Path) -> None:
+    """The same in an interpreter of its own (a daemonic Dask worker's runs), whose imports,
+    made before the run began, do not count."""
+    (tmp_path / "vault.txt").write_text(VAULT)
+    task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-brood", memory_limit_mb=LIMIT_MB,
+                time_limit=30.0, plugins=("tests.memory_solvers",))
+    record = run_launched(task)
+    assert record.status is Status.MEMOUT, record.message
+    assert f"over the memory limit of {LIMIT_MB} MB" in record.message
+
+
+HOLDER = """\
+import os, signal, sys
+if os.fork() == 0:  # the grandchild holds the memory, its parent nothing much
+    block = bytearray(64 << 20)
+    block[::4096] = b"x" * len(range(0, len(block), 4096))
+    print("holding", flush=True)
+    signal.pause()
+os.wait()
+"""
+
+
+def test_a_runs_memory_is_what_its_processes_hold_privately_beyond_its_start() -> None:
+    """Counted over the whole tree (a grandchild's 64 MB), less what the run held before it began."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "holding\n"
+        assert TreeWatch(holder.pid, 60).over()
+        assert not TreeWatch(holder.pid, 60, baseline_mb=40.0).over()
+        assert not TreeWatch(holder.pid, None).over()
+    finally:
+        os.killpg(holder.pid, signal.SIGKILL)
+        holder.wait()

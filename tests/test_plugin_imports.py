@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 
 from crosscheck.harness.isolated import run_launched
 from crosscheck.harness.records import Task, plugin_source
-from crosscheck.harness.run import run_task
+from crosscheck.harness.run import run_isolated, run_task
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import IMPORT_PATH_VARIABLE
 
@@ -125,3 +126,109 @@ def test_a_launched_run_names_the_plugin_version_it_ran_not_a_pinned_other(
     record = run_launched(task)
     assert record.status is Status.OPTIMAL, record.message
     assert record.environment["solver_source"] == ran
+
+
+#: A package named like crosscheck itself, or like a module crosscheck imports, in the current
+#: folder: imported, it leaves a mark and fails (the runs would go on, quietly unpreloaded).
+FAKE = '''\
+import pathlib
+pathlib.Path.cwd().joinpath("{name}-was-imported").write_text("")  # the folder the command ran in
+raise ImportError("the {name} of the current folder")
+'''
+
+
+@pytest.mark.parametrize("fake", ["crosscheck/__init__.py", "pydantic.py"])
+def test_the_runs_import_what_the_command_imported_not_a_namesake_in_the_current_folder(
+        fake: str, tmp_path: Path) -> None:
+    """The forkserver is started as ``python -c`` (the current folder first on its path) and
+    imports the command's script and its preload before any code of crosscheck's runs."""
+    folder = tmp_path / "work"
+    (folder / fake).parent.mkdir(parents=True)
+    (folder / fake).write_text(FAKE.format(name=Path(fake).parts[0].removesuffix(".py")))
+    for name in ("a.txt", "b.txt"):  # two instances: runs from the forkserver, not forked
+        (folder / name).write_text(VAULT)
+    launcher = tmp_path / "bin" / "crosscheck"
+    launcher.parent.mkdir()
+    launcher.write_text(LAUNCHER)
+    out = tmp_path / "runs.jsonl"
+    done = subprocess.run([sys.executable, str(launcher), "compare", "a.txt", "b.txt", "--solver", "keys-graph",
+                           "--solver", "keys-grid", "--out", str(out), "--format", "jsonl"], cwd=folder,
+                          env={"PYTHONPATH": str(ROOT), "PATH": ""}, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [path.name for path in folder.iterdir() if path.name.endswith("-was-imported")] == []
+    records = list(map(json.loads, out.read_text().splitlines()))
+    assert [record["status"] for record in records] == ["optimal"] * 4
+
+
+PROBE = '''\
+"""Says whether its run's process has PYTHONSAFEPATH set."""
+import os
+from crosscheck.solvers.base import Answer, Status
+from tests.plugin_solvers import Plain
+
+class Probe(Plain):
+    name = "test-safe-path-probe"
+
+    def _solve(self, instance, deadline):
+        return Answer(Status.INFEASIBLE, message=f"PYTHONSAFEPATH={os.environ.get('PYTHONSAFEPATH')}")
+
+SOLVERS = [Probe]
+'''
+
+
+def test_a_run_from_the_forkserver_does_not_inherit_the_safe_path_of_its_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server starts with PYTHONSAFEPATH set; the programs a run starts (Fast Downward's
+    ``python`` script, which imports from its own folder) must not have it."""
+    (tmp_path / "safe_path_probe.py").write_text(PROBE)
+    (tmp_path / "vault.txt").write_text(VAULT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
+    task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-safe-path-probe",
+                plugins=("safe_path_probe",))
+    record = run_isolated(task, solvers=())
+    assert record.status is Status.INFEASIBLE and record.message == "PYTHONSAFEPATH=None", record.message
+    assert "PYTHONSAFEPATH" not in os.environ
+
+
+def test_a_run_from_the_forkserver_names_the_plugin_version_it_ran_not_a_pinned_other(
+        site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same under a Dask worker that may start children: its runs come from its own forkserver."""
+    monkeypatch.syspath_prepend(str(site))
+    (tmp_path / "vault.txt").write_text(VAULT)
+    ran = plugin_source(importlib.import_module("lift_formulations").Honest)
+    task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-cwd-bfs",
+                plugins=("lift_formulations",), identity={"solver_source": "another copy"})
+    record = run_isolated(task, solvers=())
+    assert record.status is Status.OPTIMAL, record.message
+    assert record.environment["solver_source"] == ran
+
+
+#: Runs the plugin from a forkserver that imports it, edits the plugin's file, then runs it from
+#: the server again and prints the version its record names, and the versions before and after the edit.
+EDITED_AFTER_IMPORT = '''\
+import importlib, json, sys
+from pathlib import Path
+from crosscheck.harness.records import Task, plugin_source
+from crosscheck.harness.run import run_isolated
+task = Task(path=sys.argv[1], instance="vault.txt", solver="test-cwd-bfs")
+run_isolated(task, solvers=())  # the server has started and imported the plugin once this one is back
+module = importlib.import_module("lift_formulations")
+before = plugin_source(module.Honest)
+Path(module.__file__).write_text(Path(module.__file__).read_text() + "# edited after the server imported it\\n")
+after = plugin_source(module.Honest)
+record = run_isolated(task, solvers=())
+print(json.dumps([record.status.value, record.environment.get("solver_source"), before, after]))
+'''
+
+
+def test_a_forkserver_run_names_the_plugin_version_the_server_imported_not_its_file_edited_since(
+        site: Path, tmp_path: Path) -> None:
+    (tmp_path / "vault.txt").write_text(VAULT)
+    done = subprocess.run([sys.executable, "-c", EDITED_AFTER_IMPORT, str(tmp_path / "vault.txt")], cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": f"{site}:{ROOT}", "CROSSCHECK_SOLVERS": "lift_formulations"},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    status, named, before, after = json.loads(done.stdout.splitlines()[-1])
+    assert status == "optimal" and before != after
+    assert named == before

@@ -7,7 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from crosscheck.harness.records import RunRecord, command_source, plugin_source, read_records
+from crosscheck.harness.records import RunRecord, Task, command_source, plugin_source, read_records
+from crosscheck.harness.run import run_task
 from crosscheck.harness.versions import mixed_versions
 from crosscheck.solvers.base import Status
 from tests.plugin_solvers import Plain
@@ -149,3 +150,17 @@ def test_an_external_source_must_name_an_external_and_an_existing_path(tmp_path:
                       ("mine", "expected NAME=PATH")):
         result = invoke("solve", str(tmp_path / "a.txt"), *external, "--external-source", spec)
         assert result.exit_code == 2 and why in result.output, spec
+
+
+def test_a_task_made_without_a_pinned_version_digests_its_programs_sources_too(tmp_path: Path) -> None:
+    """A task built by hand (a benchmark, a script) carries the program's further sources, so
+    its record names the same version as `compare --external-source` would."""
+    (tmp_path / "a.txt").write_text(VAULT)
+    (tmp_path / "mine.py").write_text(CLAIM)
+    (tmp_path / "helper.py").write_text("ANSWER = 8\n")
+    command, sources = f"{sys.executable} {tmp_path / 'mine.py'} {{path}}", (str(tmp_path / "helper.py"),)
+    task = Task(path=str(tmp_path / "a.txt"), instance="a.txt", solver="mine", external=command,
+                external_sources=sources)
+    record = run_task(task)
+    assert record.status is Status.OPTIMAL, record.message
+    assert record.environment["solver_source"] == command_source(command, sources) != command_source(command)
