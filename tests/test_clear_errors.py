@@ -328,13 +328,36 @@ def test_scheduler_without_the_cluster_extra_names_the_same_install_command(
 
 
 def test_a_text_no_puzzle_claims_says_what_each_puzzle_looks_for(tmp_path: Path) -> None:
-    """A vault without a robot is claimed by no puzzle: the error says a vault needs one."""
-    path = tmp_path / "norobot.txt"
-    path.write_text("#####\n#a.A#\n#####\n")
+    path = tmp_path / "notes.txt"
+    path.write_text("vault 3, first try\n#####\n#a.A#\n")
     result = invoke("solve", str(path))
     assert result.exit_code == EXIT_USAGE  # the one instance given could not be read: nothing ran
     assert f"{path}:1:1: not an instance of any known puzzle (expected one of: key vault, " in result.output
-    assert "holds a robot '@'" in result.output and "'The first floor contains'" in result.output
+    assert "first line is all wall '#'" in result.output and "'The first floor contains'" in result.output
+
+
+@pytest.mark.parametrize("data, problem", [
+    (b"#####\n#a.A#\n#####\n", "1:1: no robot in the grid (expected at least one '@')"),
+    (b"\n" + VAULT.encode(), "1:1: the file starts with a blank line (expected the grid's top wall row on line 1)"),
+    (VAULT.encode().replace(b"#\n", b"#\n\xe9", 1),
+     "2:1: not UTF-8 text: byte 0xe9 (invalid continuation byte) (expected a file saved as UTF-8)"),
+    (b"####\n#@\xc3\xa9\xff#\n", "2:4: not UTF-8 text: byte 0xff (invalid start byte) (expected a file saved as UTF-8)"),
+])
+def test_a_malformed_vault_is_named_where_it_is_wrong(tmp_path: Path, data: bytes, problem: str) -> None:
+    """Reached by the vault's parser (not "no known puzzle"); a column counts characters."""
+    path = tmp_path / "bad.txt"
+    path.write_bytes(data)
+    result = invoke("solve", str(path))
+    assert (result.exit_code, result.output) == (EXIT_USAGE, f"Error: {path}:{problem}\n")
+
+
+def test_a_byte_order_mark_is_no_part_of_the_instance(tmp_path: Path) -> None:
+    """Some editors write one: the file still solves, and columns count as the editor shows."""
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + VAULT.encode())
+    (tmp_path / "bad.txt").write_bytes(b"\xef\xbb\xbf#?###\n#@.a#\n#####\n")
+    result = invoke("solve", str(tmp_path / "bom.txt"), "--solver", "test-plain", "--out", str(tmp_path / "r.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert invoke("solve", str(tmp_path / "bad.txt")).output.startswith(f"Error: {tmp_path / 'bad.txt'}:1:2: ")
 
 
 @pytest.mark.parametrize("puzzle, param, problem", [
