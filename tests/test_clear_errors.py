@@ -273,16 +273,18 @@ KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent
     ('["small.txt"]\noptimum = = 3\n',
      '2:11: Invalid value (not TOML; expected tables ["INSTANCE.txt"] of KEY = VALUE lines)'),
     ('["small.txt"]\norigin = "typed"\noptimun = 8\n',
-     f'3: unknown key \'optimun\' in ["small.txt"] (expected one of: {KNOWN_KEYS})'),
-    ('["small.txt"]\noptimum = "8"\n', '2: optimum = \'8\' in ["small.txt"] (expected an integer)'),
-    ('optimum = 8\n', "1: 'optimum' is not a table (expected a [\"optimum\"] header followed by KEY = VALUE lines)"),
-    ('["small.txt"]\ninfeasible = true\noptimum = 20\n', '3: optimum = 20 in ["small.txt"] beside infeasible = '
+     f'3:1: unknown key \'optimun\' in ["small.txt"] (expected one of: {KNOWN_KEYS})'),
+    ('["small.txt"]\noptimum = "8"\n', '2:11: optimum = \'8\' in ["small.txt"] (expected an integer)'),
+    ('["small.txt"]\n  optimum =  \'eight\'\n', '2:14: optimum = \'eight\' in ["small.txt"] (expected an integer)'),
+    ('["small.txt"]\n  "optimun" = 8\n', f'2:3: unknown key \'optimun\' in ["small.txt"] (expected one of: {KNOWN_KEYS})'),
+    ('optimum = 8\n', "1:1: 'optimum' is not a table (expected a [\"optimum\"] header followed by KEY = VALUE lines)"),
+    ('["small.txt"]\ninfeasible = true\noptimum = 20\n', '3:11: optimum = 20 in ["small.txt"] beside infeasible = '
      'true (expected one of them: an optimum for an instance with a solution, infeasible = true for one without)'),
-    ('["small.txt"]\noptimum = -5\n', '2: optimum = -5 in ["small.txt"] (expected a cost: an integer, 0 or more)'),
-    ('["small.txt"]\norigin = "x"\nindependent = 7\n', '3: independent = 7 in ["small.txt"] with no answer '
+    ('["small.txt"]\noptimum = -5\n', '2:11: optimum = -5 in ["small.txt"] (expected a cost: an integer, 0 or more)'),
+    ('["small.txt"]\norigin = "x"\nindependent = 7\n', '3:15: independent = 7 in ["small.txt"] with no answer '
      '(expected optimum = N or infeasible = true in the same entry, the answer it is evidence for)'),
     ('["small.txt"]\noptimum = 8\nprovers = ["a", "b"]\nindependent = 3\n',
-     '4: independent = 3 in ["small.txt"] (expected at least 1 and at most the 2 provers listed)'),
+     '4:15: independent = 3 in ["small.txt"] (expected at least 1 and at most the 2 provers listed)'),
 ])
 @pytest.mark.parametrize("command", ["compare", "solve"])
 def test_an_unusable_index_is_one_line_naming_file_line_and_what_was_expected(
@@ -301,7 +303,7 @@ def test_record_optima_refuses_an_index_with_an_unknown_key(tmp_path: Path) -> N
     index.write_text('["small.txt"]\noptimun = 8\n')
     results = _results(tmp_path, _line("c.txt").strip())
     result = invoke("record-optima", str(results), "--index", str(index))
-    assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {index}:2: unknown key 'optimun'")
+    assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {index}:2:1: unknown key 'optimun'")
     assert index.read_text() == '["small.txt"]\noptimun = 8\n'
 
 
