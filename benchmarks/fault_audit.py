@@ -431,7 +431,7 @@ def main(argv: list[str] | None = None) -> None:
     print(text, end="")
     if args.write is not None:
         facts = environment()
-        command = "python -m benchmarks.fault_audit " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = ".venv/bin/python -m benchmarks.fault_audit " + " ".join(argv if argv is not None else sys.argv[1:])
         provenance = Provenance(command=command.strip(), commit=str(facts["commit"]),
                                 date=datetime.datetime.now().isoformat(timespec="seconds"),
                                 load=" ".join(f"{x:.2f}" for x in os.getloadavg()),

@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.write is not None:
         current_text(args.write)  # an unreadable file is said now, not after the run
     args.out.mkdir(parents=True, exist_ok=True)
-    provenance, _ = _provenance("speed", "python -m benchmarks.speed" + (" --only " + " ".join(chosen) if args.only else ""))
+    provenance, _ = _provenance("speed", ".venv/bin/python -m benchmarks.speed" + (" --only " + " ".join(chosen) if args.only else ""))
     start = time.perf_counter()
     targets: list[Measured] = []
     failed = [name for name in chosen if not _run(name, args.out / f"{name}.txt", args.write, targets)]
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _command_text(name: str) -> str:
-    return "python -m benchmarks." + " ".join(BENCHMARKS[name])
+    return ".venv/bin/python -m benchmarks." + " ".join(BENCHMARKS[name])
 
 
 def _provenance(name: str, command: str | None = None) -> tuple[Provenance, str]:

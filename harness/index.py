@@ -65,9 +65,10 @@ _TOML_POSITION = re.compile(r"^(?P<what>.*) \(at line (?P<line>\d+), column (?P<
 def load_index(path: Path) -> dict[str, dict[str, Any]]:
     """The index's tables by relative instance path.
 
-    `BadIndex` names the file, line and column of what is not TOML, and the file and line
-    of an entry that is not a table, of a key no entry may hold (with the known ones) and
-    of a value of the wrong type: a misspelt ``optimun`` must not pass for "no optimum known".
+    `BadIndex` names the file, line and column of what is not TOML, of an entry that is
+    not a table, of a key no entry may hold (with the known ones) and of a value of the
+    wrong type or that contradicts another (the column where the value starts): a misspelt
+    ``optimun`` must not pass for "no optimum known".
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -94,12 +95,13 @@ def _check_entry(path: Path, text: str, name: str, entry: object) -> None:
                            f"of: {', '.join(ENTRY_FIELDS)})")
         wanted, in_words = ENTRY_FIELDS[key]
         if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
-            raise BadIndex(f"{_place(path, text, name, key)}: {key} = {value!r} in [\"{name}\"] (expected {in_words})")
+            raise BadIndex(f"{_place(path, text, name, key, at_value=True)}: {key} = {value!r} in [\"{name}\"] "
+                           f"(expected {in_words})")
     problem = _contradiction(entry)
     if problem:
         key, beside, expected = problem
-        raise BadIndex(f"{_place(path, text, name, key)}: {key} = {_toml(entry[key])} in [\"{name}\"]{beside} "
-                       f"(expected {expected})")
+        where = _place(path, text, name, key, at_value=True)
+        raise BadIndex(f"{where}: {key} = {_toml(entry[key])} in [\"{name}\"]{beside} (expected {expected})")
 
 
 def _contradiction(entry: Mapping[str, Any]) -> tuple[str, str, str] | None:
@@ -129,17 +131,18 @@ def _toml(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else repr(value)
 
 
-def _place(path: Path, text: str, table: str | None, key: str) -> str:
-    """``PATH:LINE`` of the line of `text` assigning `key` (in the table named `table`, a
-    top-level key when None); ``PATH`` alone when the layout hides it (dotted or inline keys)."""
+def _place(path: Path, text: str, table: str | None, key: str, *, at_value: bool = False) -> str:
+    """``PATH:LINE:COLUMN`` of the line of `text` assigning `key` (in the table named `table`,
+    a top-level key when None), the column where the key starts, or its value with
+    `at_value`; ``PATH`` alone when the layout hides it (dotted or inline keys)."""
     in_table = table is None
-    assignment = re.compile(rf"""^\s*("{re.escape(key)}"|'{re.escape(key)}'|{re.escape(key)})\s*=""")
+    assignment = re.compile(rf"""^\s*(?P<key>"{re.escape(key)}"|'{re.escape(key)}'|{re.escape(key)})\s*=\s*""")
     for number, line in enumerate(text.splitlines(), start=1):
         header = line.strip()
         if header.startswith("["):
             in_table = table is not None and header.strip("[] ").strip("\"'") == table
-        elif in_table and assignment.match(line):
-            return f"{path}:{number}"
+        elif in_table and (found := assignment.match(line)):
+            return f"{path}:{number}:{(found.end() if at_value else found.start('key')) + 1}"
     return str(path)
 
 

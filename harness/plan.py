@@ -16,7 +16,13 @@ from crosscheck.harness.records import UNREADABLE, RunKey, RunRecord, Task, run_
 from crosscheck.harness.versions import Pinned
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.harness.wording import counted, some_named
-from crosscheck.models.registry import detect_puzzle, known_formats, load_instance, refuse_special_file
+from crosscheck.models.registry import (
+    detect_puzzle,
+    known_formats,
+    load_instance,
+    read_instance_text,
+    refuse_special_file,
+)
 from crosscheck.solvers.base import Clock, Status
 from crosscheck.solvers.registry import default_solvers_for, get_solver, plugin_modules, solvers_for
 
@@ -155,8 +161,8 @@ def format_of(instance_file: InstanceFile) -> str | None:
     opened to sniff it)."""
     try:
         refuse_special_file(str(instance_file.path))
-        text = instance_file.path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, InvalidInstance):
+        text = read_instance_text(str(instance_file.path))
+    except InvalidInstance:
         return None
     try:
         return detect_puzzle(text, str(instance_file.path)).name

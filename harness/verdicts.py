@@ -72,8 +72,8 @@ VERDICTS: tuple[VerdictRule, ...] = (
     VerdictRule(Verdict.FALSE_OPTIMAL, failure=True, stops_hunt=True,
                 meaning="a claimed optimum is beaten by another formulation's checked plan"),
     VerdictRule(Verdict.DISAGREE, failure=True, stops_hunt=True,
-                meaning="proofs contradict (a lower bound above a checked plan, an optimum below a proven bound, "
-                        "a proof of infeasibility against an optimum)"),
+                meaning="a proof contradicts another answer: a lower bound above a checked plan, or a proven bound "
+                        "or proof of infeasibility against an optimum (proven, or only claimed by an external program)"),
     VerdictRule(Verdict.MORPH_MISMATCH, failure=True, stops_hunt=True,
                 meaning="a solver's answers on an instance and on a related one break the relation's law "
                         "(morph: both answers and both files named)"),

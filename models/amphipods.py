@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
+from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name, refuse_leading_blank_lines
 
 KINDS = "ABCD"
 ENERGY = {"A": 1, "B": 10, "C": 100, "D": 1000}
@@ -178,12 +178,12 @@ def parse(text: str, source: str = "<string>") -> Burrow:
     lines = [line.rstrip() for line in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
+    refuse_leading_blank_lines(lines, source, f"the top wall {TOP_WALL!r}")
     reader = _Reader(lines, source)
     reader.expect_exact(1, TOP_WALL, "top wall")
-    if len(lines) < 4:
+    if len(lines) < 3:
         raise reader.fail("no room lines and bottom wall", len(lines) + 1, 1, "room lines such as '###B#C#B#D###'")
-    reader.expect_exact(len(lines), BOTTOM_WALL, "bottom wall")
-    depth = len(lines) - 3
+    depth = reader.bottom_wall() - 3
     hallway = reader.hallway(depth)
     rooms: list[list[str]] = [[], [], [], []]
     for offset in range(depth):
@@ -216,6 +216,23 @@ class _Reader:
             column = min(len(line), len(wanted)) + 1
             raise self.fail(f"the {what} has {len(line)} characters, not {len(wanted)} (ragged wall)", number, column,
                             repr(wanted))
+
+    def bottom_wall(self) -> int:
+        """The line number of the bottom wall: the first line below the first room line
+        made of walls and spaces only (a room line always holds cells), checked exactly.
+        Its absence is named after the last line, and a line after it where it stands."""
+        number = next((number for number, line in enumerate(self.lines, start=1)
+                       if number > 3 and line.strip() and set(line) <= {"#", " "}), None)
+        if number is None:
+            last = len(self.lines)
+            raise self.fail(f"missing bottom wall after line {last}, the last line", last + 1, 1, repr(BOTTOM_WALL))
+        self.expect_exact(number, BOTTOM_WALL, "bottom wall")
+        if number < len(self.lines):
+            extra = self.lines[number]
+            column = len(extra) - len(extra.lstrip()) + 1
+            raise self.fail(f"a line after the bottom wall (line {number})", number + 1, column,
+                            "the end of the burrow after its bottom wall")
+        return number
 
     def count(self, kind: str, depth: int, number: int, column: int) -> None:
         self.seen[kind] += 1

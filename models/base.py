@@ -122,6 +122,18 @@ def generator_argument(puzzle: Puzzle, name: str, text: str) -> int | bool | str
     raise TypeError(f"{puzzle.name}.generate: parameter {name!r} has a type no option can give: {hint}")
 
 
+def refuse_leading_blank_lines(lines: Sequence[str], source: str, first: str) -> None:
+    """`InvalidInstance` at line 1, column 1 when `lines` open with blank lines, saying how
+    many and that `first` (what a puzzle's line 1 holds) was expected there.  Refused, not
+    skipped: every line and column a parser names is then the file's own, and an instance
+    written back (``to_text``) is the file it came from."""
+    blank = next((number for number, line in enumerate(lines) if line.strip()), 0)
+    if blank:
+        lines_word = "a blank line" if blank == 1 else f"{blank} blank lines"
+        raise InvalidInstance(f"the file starts with {lines_word}", source=source, line=1, column=1,
+                              expected=f"{first} on line 1")
+
+
 def instance_name(source: str) -> str:
     """The name an instance parsed from `source` (a path or a label) goes by: its file name
     without the folder and without a ``.txt`` suffix."""

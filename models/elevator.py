@@ -28,7 +28,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name, with_article
+from crosscheck.models.base import (
+    InvalidInstance,
+    InvalidPlan,
+    Puzzle,
+    instance_name,
+    refuse_leading_blank_lines,
+    with_article,
+)
 
 GENERATOR, MICROCHIP = "generator", "microchip"
 UP, DOWN = "up", "down"
@@ -179,6 +186,7 @@ def parse(text: str, source: str = "<string>") -> Facility:
     if not lines:
         raise InvalidInstance("empty file", source=source, line=1, column=1,
                               expected="'The first floor contains ...'")
+    refuse_leading_blank_lines(lines, source, "'The first floor contains ...'")
     seen: dict[tuple[str, str], tuple[int, int, int]] = {}  # item -> (floor, line, column)
     for number, line in enumerate(lines, start=1):
         for element, kind, column in _parse_line(line, number, source):

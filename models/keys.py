@@ -17,7 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name
+from crosscheck.models import amphipods
+from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name, refuse_leading_blank_lines
 
 Cell = tuple[int, int]  # (row, column), 0-based
 
@@ -107,8 +108,14 @@ class Vault:
 
 
 def detect(text: str) -> bool:
-    """A vault is a grid that starts with a wall and holds at least one robot."""
-    return text.lstrip().startswith(WALL) and ROBOT in text
+    """A vault is a grid whose first line (after any blank lines, which `parse` refuses)
+    is all wall, or starts with a wall when the grid holds a robot.  A robot is not
+    required, so that `parse` can say it is missing; a burrow's top wall is all wall too,
+    so a text that opens like a burrow and holds no robot is left to the burrow."""
+    lines = text.lstrip().splitlines()
+    if not lines or not lines[0].startswith(WALL):
+        return False
+    return ROBOT in text or (set(lines[0].rstrip()) == {WALL} and not amphipods.detect(text))
 
 
 def parse(text: str, source: str = "<string>") -> Vault:
@@ -118,6 +125,7 @@ def parse(text: str, source: str = "<string>") -> Vault:
         lines.pop()
     if not lines:
         raise InvalidInstance("empty file", source=source, line=1, column=1, expected="a grid of vault characters")
+    refuse_leading_blank_lines(lines, source, "the grid's top wall row")
     width = len(lines[0])
     seen_keys: dict[str, tuple[int, int]] = {}
     robots = 0
@@ -354,7 +362,7 @@ def features(vault: Vault) -> dict[str, int]:
 PUZZLE = Puzzle(
     name="keys",
     title="key vault",
-    shape="a grid whose first line is wall '#' and that holds a robot '@'",
+    shape="a grid whose first line is all wall '#' (or starts with '#' when the grid holds a robot '@')",
     detect=detect,
     parse=parse,
     check_plan=check_plan,

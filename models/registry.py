@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 
@@ -68,13 +69,36 @@ def load_instance(path: str, puzzle_name: str | None = None) -> tuple[Puzzle, In
     a path that is not a regular file before opening it (`refuse_special_file`).
     """
     refuse_special_file(path)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise InvalidInstance(f"cannot read file: {error}", source=path) from None
+    text = read_instance_text(path)
     puzzle = get_puzzle(puzzle_name) if puzzle_name else detect_puzzle(text, path)
     return puzzle, puzzle.parse(text, path)
+
+
+def read_instance_text(path: str) -> str:
+    """The text of the instance file at `path`, decoded as UTF-8 with a leading byte-order
+    mark dropped (some editors write one; it is no part of the instance, and columns then
+    count as the editor shows them).  `InvalidInstance` naming the file when it cannot be
+    read, and the line and column of the first byte that is not UTF-8 (`not_utf8`)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise InvalidInstance(f"cannot read file: {error}", source=path) from None
+    data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise not_utf8(data, error, path) from None
+
+
+def not_utf8(data: bytes, error: UnicodeDecodeError, source: str) -> InvalidInstance:
+    """The error for `data` that `error` says is not UTF-8, at the line and column (in
+    characters, as an editor counts them) of the first bad byte, naming that byte."""
+    before = data[:error.start]
+    line_start = before.rfind(b"\n") + 1
+    column = len(before[line_start:].decode("utf-8")) + 1  # everything before the first bad byte decodes
+    return InvalidInstance(f"not UTF-8 text: byte 0x{data[error.start]:02x} ({error.reason})", source=source,
+                           line=before.count(b"\n") + 1, column=column, expected="a file saved as UTF-8")
 
 
 #: What a path is, by its file type, when it is not a regular file.

@@ -109,6 +109,11 @@ def test_trailing_spaces_and_blank_lines_are_ignored() -> None:
         (EXAMPLE.replace("###B#C", "##.B#C"), 3, 3, "unexpected '.'"),
         (EXAMPLE.replace("#A#D#C#A#", "#A.D#C#A#"), 4, 5, "unexpected '.'"),
         ("#############\n#...........#\n", 3, 1, "no room lines"),
+        ("\n \n" + EXAMPLE, 1, 1, "the file starts with 2 blank lines (expected the top wall '#############' on line 1)"),
+        (EXAMPLE.replace("  #########\n", ""), 5, 1, "missing bottom wall after line 4, the last line"),
+        ("#############\n#...........#\n###B#C#B#D###\n", 4, 1, "missing bottom wall after line 3"),
+        (EXAMPLE + "  #A#D#C#A#\n", 6, 3, "a line after the bottom wall (line 5)"),
+        (EXAMPLE.replace("  #########", "  #########\n  #########"), 6, 3, "a line after the bottom wall (line 5)"),
     ],
 )
 def test_parse_errors_name_file_line_and_column(text: str, line: int, column: int, words: str) -> None:
@@ -121,6 +126,7 @@ def test_detect_recognises_burrows_only() -> None:
     assert detect(EXAMPLE.replace("#...........#", "#..A........#"))  # then the parser says where
     assert not detect("#########\n#b.A.@.a#\n#########\n")
     assert not detect("#############\n#b.A.@.a....#\n#############\n")
+    assert detect_puzzle("\n" + EXAMPLE, "x").name == "amphipods"  # so that parse names the blank line
 
 
 # --- deep transform ------------------------------------------------------------------

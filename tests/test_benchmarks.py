@@ -167,7 +167,7 @@ def test_speed_runs_each_benchmark_keeps_its_output_and_reports_failures(tmp_pat
         speed.main()
     assert ended.value.code == 1 and "failed: broken" in capsys.readouterr().out
     kept = (tmp_path / "quick.txt").read_text()
-    assert kept.startswith("# python -m benchmarks.bench_elevator --seeds 1") and "load average" in kept
+    assert kept.startswith("# .venv/bin/python -m benchmarks.bench_elevator --seeds 1") and "load average" in kept
     assert "elevator-quotient" in kept and re.search(r"\n# exit status 0, [\d.e+-]+ s wall\n$", kept)
     assert "# exit status 2" in (tmp_path / "broken.txt").read_text()
     targets = (tmp_path / "targets.txt").read_text()  # the benchmark's targets, gathered into one table
@@ -234,12 +234,12 @@ def test_speed_writes_each_benchmarks_table_with_command_commit_date_and_load(tm
     text, targets = text.split("<!-- speed:targets -->")  # a new section, at the end: no end marker here
     assert text.startswith("# Results\n\nHand-written.\n\n") and text.endswith("\nAfter.\n\n")
     assert "TARGET" not in text  # the machine-read lines stay out of a benchmark's table
-    assert "- command: `python -m benchmarks.speed`" in targets and "1 of 2 benchmarks ran" in targets
+    assert "- command: `.venv/bin/python -m benchmarks.speed`" in targets and "1 of 2 benchmarks ran" in targets
     assert "elevator-quotient, 5 pairs, feasible (wall)" in targets
     assert "old table" in text and "old quick table" not in text  # broken kept, quick replaced
     quick = text[text.index("<!-- speed:quick -->"): text.index("<!-- /speed:quick -->")]
     commit = environment()["commit"]
-    assert "- command: `python -m benchmarks.bench_elevator --seeds 1 --cpsat 0" in quick
+    assert "- command: `.venv/bin/python -m benchmarks.bench_elevator --seeds 1 --cpsat 0" in quick
     assert re.search(rf"- commit: `{commit}`; date: \d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d; "
                      r"load average at the start: \d+\.\d\d \d+\.\d\d \d+\.\d\d \(host ", quick)
     assert "elevator-quotient, seeds 0..0" in quick and "- exit status 0" in quick

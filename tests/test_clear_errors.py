@@ -273,16 +273,18 @@ KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent
     ('["small.txt"]\noptimum = = 3\n',
      '2:11: Invalid value (not TOML; expected tables ["INSTANCE.txt"] of KEY = VALUE lines)'),
     ('["small.txt"]\norigin = "typed"\noptimun = 8\n',
-     f'3: unknown key \'optimun\' in ["small.txt"] (expected one of: {KNOWN_KEYS})'),
-    ('["small.txt"]\noptimum = "8"\n', '2: optimum = \'8\' in ["small.txt"] (expected an integer)'),
-    ('optimum = 8\n', "1: 'optimum' is not a table (expected a [\"optimum\"] header followed by KEY = VALUE lines)"),
-    ('["small.txt"]\ninfeasible = true\noptimum = 20\n', '3: optimum = 20 in ["small.txt"] beside infeasible = '
+     f'3:1: unknown key \'optimun\' in ["small.txt"] (expected one of: {KNOWN_KEYS})'),
+    ('["small.txt"]\noptimum = "8"\n', '2:11: optimum = \'8\' in ["small.txt"] (expected an integer)'),
+    ('["small.txt"]\n  optimum =  \'eight\'\n', '2:14: optimum = \'eight\' in ["small.txt"] (expected an integer)'),
+    ('["small.txt"]\n  "optimun" = 8\n', f'2:3: unknown key \'optimun\' in ["small.txt"] (expected one of: {KNOWN_KEYS})'),
+    ('optimum = 8\n', "1:1: 'optimum' is not a table (expected a [\"optimum\"] header followed by KEY = VALUE lines)"),
+    ('["small.txt"]\ninfeasible = true\noptimum = 20\n', '3:11: optimum = 20 in ["small.txt"] beside infeasible = '
      'true (expected one of them: an optimum for an instance with a solution, infeasible = true for one without)'),
-    ('["small.txt"]\noptimum = -5\n', '2: optimum = -5 in ["small.txt"] (expected a cost: an integer, 0 or more)'),
-    ('["small.txt"]\norigin = "x"\nindependent = 7\n', '3: independent = 7 in ["small.txt"] with no answer '
+    ('["small.txt"]\noptimum = -5\n', '2:11: optimum = -5 in ["small.txt"] (expected a cost: an integer, 0 or more)'),
+    ('["small.txt"]\norigin = "x"\nindependent = 7\n', '3:15: independent = 7 in ["small.txt"] with no answer '
      '(expected optimum = N or infeasible = true in the same entry, the answer it is evidence for)'),
     ('["small.txt"]\noptimum = 8\nprovers = ["a", "b"]\nindependent = 3\n',
-     '4: independent = 3 in ["small.txt"] (expected at least 1 and at most the 2 provers listed)'),
+     '4:15: independent = 3 in ["small.txt"] (expected at least 1 and at most the 2 provers listed)'),
 ])
 @pytest.mark.parametrize("command", ["compare", "solve"])
 def test_an_unusable_index_is_one_line_naming_file_line_and_what_was_expected(
@@ -301,7 +303,7 @@ def test_record_optima_refuses_an_index_with_an_unknown_key(tmp_path: Path) -> N
     index.write_text('["small.txt"]\noptimun = 8\n')
     results = _results(tmp_path, _line("c.txt").strip())
     result = invoke("record-optima", str(results), "--index", str(index))
-    assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {index}:2: unknown key 'optimun'")
+    assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {index}:2:1: unknown key 'optimun'")
     assert index.read_text() == '["small.txt"]\noptimun = 8\n'
 
 
@@ -328,13 +330,36 @@ def test_scheduler_without_the_cluster_extra_names_the_same_install_command(
 
 
 def test_a_text_no_puzzle_claims_says_what_each_puzzle_looks_for(tmp_path: Path) -> None:
-    """A vault without a robot is claimed by no puzzle: the error says a vault needs one."""
-    path = tmp_path / "norobot.txt"
-    path.write_text("#####\n#a.A#\n#####\n")
+    path = tmp_path / "notes.txt"
+    path.write_text("vault 3, first try\n#####\n#a.A#\n")
     result = invoke("solve", str(path))
     assert result.exit_code == EXIT_USAGE  # the one instance given could not be read: nothing ran
     assert f"{path}:1:1: not an instance of any known puzzle (expected one of: key vault, " in result.output
-    assert "holds a robot '@'" in result.output and "'The first floor contains'" in result.output
+    assert "first line is all wall '#'" in result.output and "'The first floor contains'" in result.output
+
+
+@pytest.mark.parametrize("data, problem", [
+    (b"#####\n#a.A#\n#####\n", "1:1: no robot in the grid (expected at least one '@')"),
+    (b"\n" + VAULT.encode(), "1:1: the file starts with a blank line (expected the grid's top wall row on line 1)"),
+    (VAULT.encode().replace(b"#\n", b"#\n\xe9", 1),
+     "2:1: not UTF-8 text: byte 0xe9 (invalid continuation byte) (expected a file saved as UTF-8)"),
+    (b"####\n#@\xc3\xa9\xff#\n", "2:4: not UTF-8 text: byte 0xff (invalid start byte) (expected a file saved as UTF-8)"),
+])
+def test_a_malformed_vault_is_named_where_it_is_wrong(tmp_path: Path, data: bytes, problem: str) -> None:
+    """Reached by the vault's parser (not "no known puzzle"); a column counts characters."""
+    path = tmp_path / "bad.txt"
+    path.write_bytes(data)
+    result = invoke("solve", str(path))
+    assert (result.exit_code, result.output) == (EXIT_USAGE, f"Error: {path}:{problem}\n")
+
+
+def test_a_byte_order_mark_is_no_part_of_the_instance(tmp_path: Path) -> None:
+    """Some editors write one: the file still solves, and columns count as the editor shows."""
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + VAULT.encode())
+    (tmp_path / "bad.txt").write_bytes(b"\xef\xbb\xbf#?###\n#@.a#\n#####\n")
+    result = invoke("solve", str(tmp_path / "bom.txt"), "--solver", "test-plain", "--out", str(tmp_path / "r.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert invoke("solve", str(tmp_path / "bad.txt")).output.startswith(f"Error: {tmp_path / 'bad.txt'}:1:2: ")
 
 
 @pytest.mark.parametrize("puzzle, param, problem", [

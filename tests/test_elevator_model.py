@@ -105,6 +105,7 @@ def test_generated_text_round_trip(seed: int) -> None:
     ("The first floor contains a tin generator and tin-compatible microchip.\n", 1, 46, "expected an item"),
     ("The first floor contains a tin generator, a tin-compatible microchip\n", 1, 69, "does not end with '.'"),
     ("The first floor contains a tin generator; a tin-compatible microchip.\n", 1, 41, "unexpected text"),
+    ("\nThe first floor contains nothing relevant.\n", 1, 1, "the file starts with a blank line"),
 ])
 def test_parse_errors_name_file_line_and_column(text: str, line: int, column: int, fragment: str) -> None:
     assert_parse_error(parse, text, line, column, fragment)

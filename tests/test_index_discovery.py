@@ -73,7 +73,7 @@ def test_an_unusable_nested_index_stops_the_command_whichever_folder_is_named(
     index.write_text('["small.txt"]\noptimun = 9\n')
     out = nest.parent / ("runs.jsonl" if command == "compare" else "morph")
     result = invoke(command, str(nest.parent / named), "--solver", "keys-graph", "--out", str(out))
-    assert result.output.startswith(f"Error: {index}:2: unknown key 'optimun' in [\"small.txt\"]")
+    assert result.output.startswith(f"Error: {index}:2:1: unknown key 'optimun' in [\"small.txt\"]")
     assert result.exit_code == EXIT_USAGE
 
 

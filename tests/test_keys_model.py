@@ -16,12 +16,14 @@ from crosscheck.models.keys import (
     KeyMove,
     check_plan,
     collectable_keys,
+    detect,
     door_key,
     four_robots,
     generate,
     is_key,
     parse,
 )
+from crosscheck.models.registry import detect_puzzle
 from crosscheck.solvers.keys.packing import RobotPacking
 from tests.known import assert_parse_error
 
@@ -38,10 +40,27 @@ PLAN_1 = [KeyMove(0, "E")] * 2 + [KeyMove(0, "W")] * 6
         ("#####\n#@.#\n#####\n", 2, 5, "row has 4"),
         ("#####\n#...#\n#####\n", 1, 1, "no robot"),
         ("\n\n", 1, 1, "empty"),
+        ("\n" + ONE_ROBOT_1, 1, 1, "the file starts with a blank line (expected the grid's top wall row on line 1)"),
     ],
 )
 def test_parse_errors_name_line_and_column(text: str, line: int, column: int, words: str) -> None:
     assert assert_parse_error(parse, text, line, column, words).expected
+
+
+@pytest.mark.parametrize("text", ["\n" + ONE_ROBOT_1, "#########\n#b.A...a#\n#########\n", "#...#\n#@..#\n"])
+def test_detect_claims_every_vault_parse_has_words_for(text: str) -> None:
+    """A vault with blank lines above it or without a robot is still a vault: the parser,
+    not "no known puzzle", says what is wrong with it."""
+    assert detect(text) and detect_puzzle(text, "x").name == "keys"
+
+
+@pytest.mark.parametrize("text", [
+    "#############\n#...........#\n###B#C#B#D###\n  #A#D#C#A#\n  #########\n",
+    "#############\n#...........#\n###B#C#B#D###\n",  # a burrow missing its bottom wall is still a burrow
+    "# Notes\nabout vaults\n", "",
+])
+def test_detect_leaves_burrows_and_prose_alone(text: str) -> None:
+    assert not detect(text)
 
 
 def test_parse_round_trip_and_name() -> None:
