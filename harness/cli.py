@@ -846,7 +846,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     from crosscheck.harness.hunt import hunt as run_hunt
     from crosscheck.harness.hunt_progress import HuntProgress
     from crosscheck.models.strategies import instances, parse_ranges
-    from crosscheck.solvers.registry import default_solvers_for, plugin_modules
+    from crosscheck.solvers.registry import default_solvers_for, loaded_plugin_modules
 
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs, external_sources)
@@ -868,7 +868,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
                         examples=examples, shrink_examples=shrink_examples, seed=seed,
                         shrink_budget=(DEFAULT_HUNT_SECONDS if shrink_budget is None and shrink_examples is None
                                        else shrink_budget),
-                        time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
+                        time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=loaded_plugin_modules(),
                         database=db, published_shape=published_shape, morph=relations if morph else None)
     outcome = run_hunt(config, HuntProgress(progress_mode))
     click.echo(explain(outcome, config))

@@ -18,7 +18,7 @@ from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.harness.wording import counted, some_named
 from crosscheck.models.registry import detect_puzzle, known_formats, load_instance, refuse_special_file
 from crosscheck.solvers.base import Clock, Status
-from crosscheck.solvers.registry import default_solvers_for, get_solver, plugin_modules, solvers_for
+from crosscheck.solvers.registry import default_solvers_for, get_solver, loaded_plugin_modules, solvers_for
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, c
     variant), with what the index expects of it, and its solver's version pinned (`Choice.versions`)."""
     run = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
                variant=variant, time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit,
-               plugins=plugin_modules(), external=None if external is None else external.command, repeat=repeat,
+               plugins=loaded_plugin_modules(), external=None if external is None else external.command, repeat=repeat,
                cpsat_workers=choice.cpsat_workers, clock=choice.clock, identity=choice.versions(solver, external))
     return run, instance_file.variant_expected if variant else instance_file.expected
 

@@ -83,6 +83,23 @@ def test_a_plugin_module_that_cannot_be_loaded_is_reported_not_fatal(monkeypatch
     assert "plugin not loaded: CROSSCHECK_SOLVERS module no_such_module_here: ModuleNotFoundError" in result.stderr
 
 
+@pytest.mark.parametrize("broken", ["no_such_module_here", "tests.plugin_raising_at_import"])
+def test_a_broken_plugin_module_leaves_out_only_itself_from_runs(monkeypatch: pytest.MonkeyPatch, folder: Path,
+                                                                 tmp_path: Path, broken: str) -> None:
+    """The built-ins and the plugins that loaded run as usual beside a module that failed (each
+    run registers only the command's loaded plugins); the failed one is named on stderr."""
+    monkeypatch.setattr(crosscheck.solvers.registry, "PLUGIN_ERRORS", [])
+    monkeypatch.setattr(crosscheck.solvers.registry, "MODULES_LOADED", {})
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", f"{broken},tests.plugin_solvers")
+    out = tmp_path / "runs.jsonl"
+    result = invoke("compare", str(folder / "keys" / "small.txt"), "--solver", "keys-graph", "--solver", "test-plain",
+                    "--out", str(out))
+    assert {(r.solver, r.status.value) for r in read_records(out)} == {("keys-graph", "optimal"),
+                                                                        ("test-plain", "optimal")}
+    assert result.exit_code == 0
+    assert f"plugin not loaded: CROSSCHECK_SOLVERS module {broken}: " in result.stderr
+
+
 def test_unknown_solver_lists_the_valid_names(folder: Path) -> None:
     result = invoke("solve", str(folder / "keys" / "small.txt"), "--solver", "keys-gird")
     assert result.exit_code == 2
