@@ -93,9 +93,9 @@ def main() -> None:
     what is wrong), report's results files (either side of --against) with no record.
     solve, compare, morph and report without --against (on the records it reads): 0 nothing is wrong, 1 some answer is wrong, 3 an
     instance could not be read or a run crashed; compare and morph: 130 when interrupted
-    (finished runs are saved).  hunt: 1 with a counterexample, 0 without, 130 when interrupted
-    before a find.  report OLD --against NEW: 1 when NEW is worse on the answers (a
-    verdict got worse, an exact answer changed or lost, a pair of OLD missing, fewer independent
+    (finished runs are saved).  hunt: 1 with a counterexample; without one, 130 when interrupted,
+    3 when a run crashed or ran out of memory, else 0.  report OLD --against NEW: 1 when NEW is
+    worse on the answers (a verdict got worse, an exact answer changed or lost, a pair of OLD missing, fewer independent
     provers; with --fail-on-slower a pair judged slower), else 0.
     """
     from crosscheck.solvers.registry import add_variable_plugins
@@ -838,7 +838,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 
     Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
     `compare`, and at the first wrong verdict shrinks the instance while the same kind of
-    wrong verdict remains.  Exit 1 with a counterexample, 0 when the budget runs out.
+    wrong verdict remains.  Exit 1 with a counterexample; when the budget runs out, 3 if some
+    run crashed or ran out of memory, else 0.
     The counterexample is on disk as soon as it is judged and each smaller one replaces
     it at once: on Ctrl-C the smallest so far is kept (exit 1; 130 if none was found).
     """
@@ -876,7 +877,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     paths = written(outcome, config)
     for path in paths:
         click.echo(f"written: {path}")
-    sys.exit(EXIT_WRONG if paths else EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)
+    sys.exit(EXIT_WRONG if paths else EXIT_INTERRUPTED if outcome.interrupted
+             else EXIT_FAILED_RUNS if outcome.crashed else EXIT_OK)
 
 
 @main.command()
