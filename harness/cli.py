@@ -758,8 +758,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     _warn_changed(config.versions)
     runs = outcome.judged_runs()
     verdicts = runs.verdicts
-    for verdict in verdicts:
-        if verdict.verdict in FAILURES and verdict.verdict is not Verdict.MORPH_MISMATCH:  # its pair's line said it
+    for verdict in verdicts:  # wrong answers and unreadable files, as compare names them; a pair's line said its own
+        if verdict.verdict in FAILURES | {Verdict.ERROR} and verdict.verdict is not Verdict.MORPH_MISMATCH:
             click.echo(verdict_line(verdict))
     if crashed(outcome.records):
         click.echo(crashed(outcome.records))
