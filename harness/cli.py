@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import click
 from crosscheck.harness.formats import FORMATS, HEARTBEAT, HUMAN_FORMATS, PLOT_FORMATS, PNG_DPI, PROGRESS_MODES
 from crosscheck.harness.measure import cores
-from crosscheck.harness.wording import counted, with_article
+from crosscheck.harness.wording import counted, some_named, with_article
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle, generator_argument
 from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
 
@@ -372,6 +372,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     externals = _parse_externals(external_specs, external_sources)
     files = _discovered(paths)
     _refuse_runs_on_none(solver_names, externals, puzzles_held(files), "the paths given hold only {} instances")
+    _note_left_unrun(files, solver_names, externals)
     if resume and out is None:
         raise click.BadParameter("--resume needs --out", param_hint="--resume")
     out = out or _fresh_results_path()
@@ -456,6 +457,17 @@ def _discovered(paths: tuple[Path, ...]) -> list[InstanceFile]:
         click.echo(f"warning: {warning}", err=True)
     _note_clashes(files)
     return files
+
+
+def _note_left_unrun(files: list[InstanceFile], solver_names: tuple[str, ...], externals: Iterable[External]) -> None:
+    """A note on stderr per puzzle whose files nothing chosen runs on (`crosscheck.harness.plan.left_unrun`),
+    naming up to three: they have no run, no record and no verdict."""
+    from crosscheck.harness.plan import left_unrun
+
+    for puzzle, left in left_unrun(files, solver_names, externals).items():
+        named = some_named([str(instance_file.path) for instance_file in left])
+        click.echo(f"note: {counted(len(left), puzzle + ' file')} not run (no chosen solver or program runs on "
+                   f"{puzzle}): {named}", err=True)
 
 
 def _note_clashes(files: list[InstanceFile]) -> None:
@@ -747,6 +759,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     relations = _relation_names(relation_names)
     files = _discovered(paths)
     _refuse_runs_on_none(solver_names, externals, puzzles_held(files), "the paths given hold only {} instances")
+    _note_left_unrun(files, solver_names, externals)
     config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock,
                                   memory_limit, jobs, progress=progress_mode)
     try:

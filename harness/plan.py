@@ -182,6 +182,33 @@ def holds_nothing(path: Path, files: list[InstanceFile]) -> str | None:
     return f"{path}: no instance to run: {found} (expected {expected}, {known_formats()})"
 
 
+def left_unrun(files: Iterable[InstanceFile], solver_names: Iterable[str], externals: Iterable[External]
+               ) -> dict[str, list[InstanceFile]]:
+    """Per puzzle, the `files` in its format that nothing chosen runs on: no named formulation
+    is of that puzzle and no external program applies to it (`plan_instance` plans no run for
+    them).  A file in the format that does not parse is left out: it is an `error` record.  Empty
+    when neither formulations nor programs are named (every puzzle's defaults run)."""
+    names, programs = tuple(solver_names), tuple(externals)
+    if not names and not programs:
+        return {}
+    covered = {get_solver(name).puzzle for name in names}
+    left: dict[str, list[InstanceFile]] = {}
+    for instance_file in files:
+        puzzle = format_of(instance_file)
+        if puzzle and puzzle not in covered and not any(e.applies_to(puzzle) for e in programs) and _parses(
+                instance_file):
+            left.setdefault(puzzle, []).append(instance_file)
+    return left
+
+
+def _parses(instance_file: InstanceFile) -> bool:
+    try:
+        load_instance(str(instance_file.path))
+    except InvalidInstance:
+        return False
+    return True
+
+
 def runs_on_none(solver_names: Iterable[str], externals: Iterable[External], puzzles: set[str]
                  ) -> tuple[str, str] | None:
     """The first named formulation or external program that applies to none of `puzzles`,
