@@ -872,6 +872,9 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--param") from None
     names = solver_names or (() if externals else tuple(s.name for s in default_solvers_for(puzzle_name)))
+    if externals and not solver_names and not morph:  # a claim never contradicts a claim: only plans are checked
+        click.echo("warning: external programs alone, without --morph: only the plans they print are checked, "
+                   "so a claim alone can never be contradicted; add --solver NAME or --morph to check it", err=True)
     relations = _relation_names(relation_names)
     unknown = [name for name in relations if name not in RELATIONS[puzzle_name]]
     if unknown:

@@ -530,6 +530,21 @@ def test_a_hunt_whose_runs_all_crashed_exits_3_not_0(tmp_path: Path) -> None:
     assert status == 3
 
 
+def test_a_lone_program_without_morph_is_warned_that_its_claims_cannot_be_checked(tmp_path: Path) -> None:
+    """A program that prints only claims, hunted alone, can never be contradicted: the hunt
+    says so as it starts, and not when a formulation or --morph can check it."""
+    claims = tmp_path / "claims.py"
+    claims.write_text("print('optimum: 0')\n")
+    program = ("--external", f"mine={sys.executable} {claims} {{path}}", "-p", "pairs=1", "--examples", "1",
+               "--seed", "1")
+    alone = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "alone"), *program])
+    assert alone.stderr.count("warning: external programs alone, without --morph") == 1
+    assert "add --solver NAME or --morph" in alone.stderr
+    beside = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "beside"), *program,
+                                       "--solver", "elevator-quotient"])
+    assert beside.exit_code == 1 and "external programs alone" not in beside.stderr  # optimum 0 is contradicted
+
+
 def test_hypothesis_keeps_its_own_files_under_out_not_in_the_current_folder(tmp_path: Path,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     from hypothesis.configuration import storage_directory
