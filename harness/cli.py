@@ -34,7 +34,7 @@ import click
 from crosscheck.harness.formats import (FORMATS, HEARTBEAT, HUMAN_FORMATS, LATEX, LONG_TABLE_ROWS, PLOT_FORMATS,
                                         PNG_DPI, PROGRESS_MODES)
 from crosscheck.harness.measure import cores
-from crosscheck.harness.wording import counted, with_article
+from crosscheck.harness.wording import counted, some_named, with_article
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle, generator_argument
 from crosscheck.models.registry import PUZZLES, RELATIONS, get_puzzle, load_instance, refuse_special_file
 
@@ -94,9 +94,9 @@ def main() -> None:
     what is wrong), report's results files (either side of --against) with no record.
     solve, compare, morph and report without --against (on the records it reads): 0 nothing is wrong, 1 some answer is wrong, 3 an
     instance could not be read or a run crashed; compare and morph: 130 when interrupted
-    (finished runs are saved).  hunt: 1 with a counterexample, 0 without, 130 when interrupted
-    before a find.  report OLD --against NEW: 1 when NEW is worse on the answers (a
-    verdict got worse, an exact answer changed or lost, a pair of OLD missing, fewer independent
+    (finished runs are saved).  hunt: 1 with a counterexample; without one, 130 when interrupted,
+    3 when a run crashed or ran out of memory, else 0.  report OLD --against NEW: 1 when NEW is
+    worse on the answers (a verdict got worse, an exact answer changed or lost, a pair of OLD missing, fewer independent
     provers; with --fail-on-slower a pair judged slower), else 0.
     """
     from crosscheck.solvers.registry import add_variable_plugins
@@ -374,6 +374,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     externals = _parse_externals(external_specs, external_sources)
     files = _discovered(paths)
     _refuse_runs_on_none(solver_names, externals, puzzles_held(files), "the paths given hold only {} instances")
+    _note_left_unrun(files, solver_names, externals)
     if resume and out is None:
         raise click.BadParameter("--resume needs --out", param_hint="--resume")
     out = out or _fresh_results_path()
@@ -458,6 +459,17 @@ def _discovered(paths: tuple[Path, ...]) -> list[InstanceFile]:
         click.echo(f"warning: {warning}", err=True)
     _note_clashes(files)
     return files
+
+
+def _note_left_unrun(files: list[InstanceFile], solver_names: tuple[str, ...], externals: Iterable[External]) -> None:
+    """A note on stderr per puzzle whose files nothing chosen runs on (`crosscheck.harness.plan.left_unrun`),
+    naming up to three: they have no run, no record and no verdict."""
+    from crosscheck.harness.plan import left_unrun
+
+    for puzzle, left in left_unrun(files, solver_names, externals).items():
+        named = some_named([str(instance_file.path) for instance_file in left])
+        click.echo(f"note: {counted(len(left), puzzle + ' file')} not run (no chosen solver or program runs on "
+                   f"{puzzle}): {named}", err=True)
 
 
 def _note_clashes(files: list[InstanceFile]) -> None:
@@ -749,6 +761,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     relations = _relation_names(relation_names)
     files = _discovered(paths)
     _refuse_runs_on_none(solver_names, externals, puzzles_held(files), "the paths given hold only {} instances")
+    _note_left_unrun(files, solver_names, externals)
     config = morphing.MorphConfig(solver_names, externals, out, relations, count, seed, time_limit, clock,
                                   memory_limit, jobs, progress=progress_mode)
     try:
@@ -760,8 +773,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     _warn_changed(config.versions)
     runs = outcome.judged_runs()
     verdicts = runs.verdicts
-    for verdict in verdicts:
-        if verdict.verdict in FAILURES and verdict.verdict is not Verdict.MORPH_MISMATCH:  # its pair's line said it
+    for verdict in verdicts:  # wrong answers and unreadable files, as compare names them; a pair's line said its own
+        if verdict.verdict in FAILURES | {Verdict.ERROR} and verdict.verdict is not Verdict.MORPH_MISMATCH:
             click.echo(verdict_line(verdict))
     if crashed(outcome.records):
         click.echo(crashed(outcome.records))
@@ -840,7 +853,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 
     Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
     `compare`, and at the first wrong verdict shrinks the instance while the same kind of
-    wrong verdict remains.  Exit 1 with a counterexample, 0 when the budget runs out.
+    wrong verdict remains.  Exit 1 with a counterexample; when the budget runs out, 3 if some
+    run crashed or ran out of memory, else 0.
     The counterexample is on disk as soon as it is judged and each smaller one replaces
     it at once: on Ctrl-C the smallest so far is kept (exit 1; 130 if none was found).
     """
@@ -848,7 +862,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     from crosscheck.harness.hunt import hunt as run_hunt
     from crosscheck.harness.hunt_progress import HuntProgress
     from crosscheck.models.strategies import instances, parse_ranges
-    from crosscheck.solvers.registry import default_solvers_for, plugin_modules
+    from crosscheck.solvers.registry import default_solvers_for, loaded_plugin_modules
 
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs, external_sources)
@@ -860,6 +874,9 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--param") from None
     names = solver_names or (() if externals else tuple(s.name for s in default_solvers_for(puzzle_name)))
+    if externals and not solver_names and not morph:  # a claim never contradicts a claim: only plans are checked
+        click.echo("warning: external programs alone, without --morph: only the plans they print are checked, "
+                   "so a claim alone can never be contradicted; add --solver NAME or --morph to check it", err=True)
     relations = _relation_names(relation_names)
     unknown = [name for name in relations if name not in RELATIONS[puzzle_name]]
     if unknown:
@@ -870,7 +887,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
                         examples=examples, shrink_examples=shrink_examples, seed=seed,
                         shrink_budget=(DEFAULT_HUNT_SECONDS if shrink_budget is None and shrink_examples is None
                                        else shrink_budget),
-                        time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=plugin_modules(),
+                        time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs, plugins=loaded_plugin_modules(),
                         database=db, published_shape=published_shape, morph=relations if morph else None)
     outcome = run_hunt(config, HuntProgress(progress_mode))
     click.echo(explain(outcome, config))
@@ -878,7 +895,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     paths = written(outcome, config)
     for path in paths:
         click.echo(f"written: {path}")
-    sys.exit(EXIT_WRONG if paths else EXIT_INTERRUPTED if outcome.interrupted else EXIT_OK)
+    sys.exit(EXIT_WRONG if paths else EXIT_INTERRUPTED if outcome.interrupted
+             else EXIT_FAILED_RUNS if outcome.crashed else EXIT_OK)
 
 
 @main.command()

@@ -24,7 +24,7 @@ from crosscheck.models.registry import (
     refuse_special_file,
 )
 from crosscheck.solvers.base import Clock, Status
-from crosscheck.solvers.registry import default_solvers_for, get_solver, plugin_modules, solvers_for
+from crosscheck.solvers.registry import default_solvers_for, get_solver, loaded_plugin_modules, solvers_for
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, c
     variant), with what the index expects of it, and its solver's version pinned (`Choice.versions`)."""
     run = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
                variant=variant, time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit,
-               plugins=plugin_modules(), external=None if external is None else external.command,
+               plugins=loaded_plugin_modules(), external=None if external is None else external.command,
                external_sources=() if external is None else external.sources, repeat=repeat,
                cpsat_workers=choice.cpsat_workers, clock=choice.clock, identity=choice.versions(solver, external))
     return run, instance_file.variant_expected if variant else instance_file.expected
@@ -187,6 +187,33 @@ def holds_nothing(path: Path, files: list[InstanceFile]) -> str | None:
     else:
         found = f"no *{INSTANCE_SUFFIX} file below it"
     return f"{path}: no instance to run: {found} (expected {expected}, {known_formats()})"
+
+
+def left_unrun(files: Iterable[InstanceFile], solver_names: Iterable[str], externals: Iterable[External]
+               ) -> dict[str, list[InstanceFile]]:
+    """Per puzzle, the `files` in its format that nothing chosen runs on: no named formulation
+    is of that puzzle and no external program applies to it (`plan_instance` plans no run for
+    them).  A file in the format that does not parse is left out: it is an `error` record.  Empty
+    when neither formulations nor programs are named (every puzzle's defaults run)."""
+    names, programs = tuple(solver_names), tuple(externals)
+    if not names and not programs:
+        return {}
+    covered = {get_solver(name).puzzle for name in names}
+    left: dict[str, list[InstanceFile]] = {}
+    for instance_file in files:
+        puzzle = format_of(instance_file)
+        if puzzle and puzzle not in covered and not any(e.applies_to(puzzle) for e in programs) and _parses(
+                instance_file):
+            left.setdefault(puzzle, []).append(instance_file)
+    return left
+
+
+def _parses(instance_file: InstanceFile) -> bool:
+    try:
+        load_instance(str(instance_file.path))
+    except InvalidInstance:
+        return False
+    return True
 
 
 def runs_on_none(solver_names: Iterable[str], externals: Iterable[External], puzzles: set[str]

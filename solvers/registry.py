@@ -79,6 +79,8 @@ SOLVERS: dict[str, Solver] = {}
 ORIGINS: dict[str, Origin] = {}
 #: What went wrong loading plugins, one line each.
 PLUGIN_ERRORS: list[str] = []
+#: The modules of ``CROSSCHECK_SOLVERS`` tried so far, and whether each loaded.
+MODULES_LOADED: dict[str, bool] = {}
 
 
 def plugin_modules() -> tuple[str, ...]:
@@ -214,6 +216,15 @@ def load_all() -> None:
     load_plugins()
 
 
+def loaded_plugin_modules() -> tuple[str, ...]:
+    """The modules of ``CROSSCHECK_SOLVERS`` that load in this process (those not tried yet are
+    tried now): the plugins a command's runs register.  One that failed is left out, its error in
+    `PLUGIN_ERRORS`, so that the other runs still run."""
+    if any(name not in MODULES_LOADED for name in plugin_modules()):
+        add_variable_plugins()
+    return tuple(name for name in plugin_modules() if MODULES_LOADED.get(name))
+
+
 def _solver_classes(module_name: str) -> list[type[Solver]]:
     """The ``SOLVERS`` list of the module `module_name` (imported); `ValueError` if it has none."""
     from crosscheck.solvers.base import Solver
@@ -267,7 +278,10 @@ def add_variable_plugins() -> None:
         try:
             add_plugins((name,))
         except Exception as error:  # reported like a broken entry point
+            MODULES_LOADED[name] = False
             _keep_error(f"{PLUGIN_VARIABLE} module {name}: {type(error).__name__}: {error}")
+        else:
+            MODULES_LOADED[name] = True
 
 
 def plugin_errors() -> list[str]:

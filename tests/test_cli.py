@@ -83,6 +83,36 @@ def test_a_plugin_module_that_cannot_be_loaded_is_reported_not_fatal(monkeypatch
     assert "plugin not loaded: CROSSCHECK_SOLVERS module no_such_module_here: ModuleNotFoundError" in result.stderr
 
 
+@pytest.mark.parametrize("broken", ["no_such_module_here", "tests.plugin_raising_at_import"])
+def test_a_broken_plugin_module_leaves_out_only_itself_from_runs(monkeypatch: pytest.MonkeyPatch, folder: Path,
+                                                                 tmp_path: Path, broken: str) -> None:
+    """The built-ins and the plugins that loaded run as usual beside a module that failed (each
+    run registers only the command's loaded plugins); the failed one is named on stderr."""
+    monkeypatch.setattr(crosscheck.solvers.registry, "PLUGIN_ERRORS", [])
+    monkeypatch.setattr(crosscheck.solvers.registry, "MODULES_LOADED", {})
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", f"{broken},tests.plugin_solvers")
+    out = tmp_path / "runs.jsonl"
+    result = invoke("compare", str(folder / "keys" / "small.txt"), "--solver", "keys-graph", "--solver", "test-plain",
+                    "--out", str(out))
+    assert {(r.solver, r.status.value) for r in read_records(out)} == {("keys-graph", "optimal"),
+                                                                        ("test-plain", "optimal")}
+    assert result.exit_code == 0
+    assert f"plugin not loaded: CROSSCHECK_SOLVERS module {broken}: " in result.stderr
+
+
+def test_files_of_a_puzzle_no_chosen_solver_runs_on_are_named_in_a_note(tmp_path: Path) -> None:
+    """A file named on the command line must not vanish from a run without a word."""
+    vault, burrow = tmp_path / "vault.txt", tmp_path / "burrow.txt"
+    vault.write_text(VAULT)
+    burrow.write_text((INSTANCES / "amphipods" / "depth2-example.txt").read_text())
+    (tmp_path / "broken-burrow.txt").write_text("#############\n#...........#\n###B#X#B#D###\n")
+    result = invoke("compare", str(vault), str(burrow), str(tmp_path / "broken-burrow.txt"), "--solver", "keys-graph",
+                    "--out", str(tmp_path / "runs.jsonl"))
+    assert f"note: 1 amphipods file not run (no chosen solver or program runs on amphipods): {burrow}\n" in result.stderr
+    assert "broken-burrow.txt: error: " in result.stdout  # unreadable: an error verdict, not left unrun
+    assert result.exit_code == 3
+
+
 def test_unknown_solver_lists_the_valid_names(folder: Path) -> None:
     result = invoke("solve", str(folder / "keys" / "small.txt"), "--solver", "keys-gird")
     assert result.exit_code == 2

@@ -327,7 +327,7 @@ def test_every_judged_instance_and_its_runs_are_kept_and_a_later_hunt_numbers_af
     _interrupt_runs(monkeypatch, lambda call: False)
     args = ("--solver", "elevator-quotient", "--solver", "elevator-crashes", "-p", "pairs=1-2", "-p", "floors=2-3")
     status, output = hunt(tmp_path, "elevator", *args, examples=8)
-    assert status == 0 and "runs crashed or ran out of memory (their instances are in judged/" in output
+    assert status == 3 and "runs crashed or ran out of memory (their instances are in judged/" in output
     assert "No wrong verdict on 8 elevator instances" in output and "within the budget (8 instances)" in output
     assert ("Finding none is no evidence that the formulations are right: a wrong answer may need an instance this "
             "search did not draw. Try a larger --budget (or --examples), another --seed, narrower -p ranges around "
@@ -515,9 +515,34 @@ def test_the_summary_counts_every_run_without_an_answer_per_formulation(tmp_path
     status, output = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient", "--solver", "elevator-crashes",
                           "--external", f"mine={sys.executable} {declines} {{path}}", "-p", "pairs=2", "-p", "floors=2",
                           examples=3)
-    assert status == 0 and "No wrong verdict on 3 elevator instances" in output
+    assert status == 3 and "No wrong verdict on 3 elevator instances" in output  # 3: runs crashed
     assert "Runs without an answer: elevator-crashes 3 of 3 (3 error); mine 3 of 3 (3 unsupported)." in output
     assert "elevator-quotient" not in output.partition("Runs without an answer")[2]  # it answered every time
+
+
+def test_a_hunt_whose_runs_all_crashed_exits_3_not_0(tmp_path: Path) -> None:
+    """Like compare and morph: no counterexample, but runs crashed, is no clean result."""
+    crash = tmp_path / "crash.py"
+    crash.write_text("raise SystemExit('cannot parse')\n")
+    status, output = hunt(tmp_path / "out", "elevator", "--external", f"cr={sys.executable} {crash} {{path}}",
+                          "-p", "pairs=1", examples=2)
+    assert "No wrong verdict" in output and "cr 2 of 2 (2 error)" in output
+    assert status == 3
+
+
+def test_a_lone_program_without_morph_is_warned_that_its_claims_cannot_be_checked(tmp_path: Path) -> None:
+    """A program that prints only claims, hunted alone, can never be contradicted: the hunt
+    says so as it starts, and not when a formulation or --morph can check it."""
+    claims = tmp_path / "claims.py"
+    claims.write_text("print('optimum: 0')\n")
+    program = ("--external", f"mine={sys.executable} {claims} {{path}}", "-p", "pairs=1", "--examples", "1",
+               "--seed", "1")
+    alone = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "alone"), *program])
+    assert alone.stderr.count("warning: external programs alone, without --morph") == 1
+    assert "add --solver NAME or --morph" in alone.stderr
+    beside = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "beside"), *program,
+                                       "--solver", "elevator-quotient"])
+    assert beside.exit_code == 1 and "external programs alone" not in beside.stderr  # optimum 0 is contradicted
 
 
 def test_hypothesis_keeps_its_own_files_under_out_not_in_the_current_folder(tmp_path: Path,

@@ -169,6 +169,27 @@ def test_an_interrupted_morph_exits_130_not_1(tmp_path: Path, monkeypatch: pytes
     assert f"interrupted: finished runs are saved in {tmp_path / 'm' / 'morph.jsonl'}" in result.output
 
 
+def test_morph_names_each_file_it_could_not_read_with_line_and_column(tmp_path: Path) -> None:
+    folder = tmp_path / "set"
+    folder.mkdir()
+    (folder / "good-keys.txt").write_text((INSTANCES / "keys/one-robot-1.txt").read_text())
+    (folder / "keys-badchar.txt").write_text("#########\n#b.A.@.a#\n#####?###\n")
+    result = morph(tmp_path / "out", str(folder), "--solver", "keys-graph", "--relations", "symmetry", "--count", "1")
+    assert result.exit_code == 3, result.output
+    assert "keys-badchar.txt: error: " in result.output and "keys-badchar.txt:3:6: unknown character '?'" in result.output
+
+
+def test_morph_notes_the_files_no_chosen_solver_runs_on(tmp_path: Path) -> None:
+    folder = tmp_path / "set"
+    folder.mkdir()
+    (folder / "vault.txt").write_text((INSTANCES / "keys/one-robot-1.txt").read_text())
+    (folder / "lift.txt").write_text((INSTANCES / "elevator/three-matched.txt").read_text())
+    result = morph(tmp_path / "out", str(folder), "--solver", "keys-graph", "--relations", "symmetry", "--count", "1")
+    assert result.exit_code == 0, result.output
+    assert f"note: 1 elevator file not run (no chosen solver or program runs on elevator): {folder / 'lift.txt'}" in (
+        result.stderr)
+
+
 def test_unknown_relations_are_usage_errors(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["morph", str(INSTANCES / "keys/one-robot-1.txt"), "--relations", "spin",
                                        "--out", str(tmp_path)])
