@@ -1080,7 +1080,6 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
 
     puzzle = get_puzzle(puzzle_name)
     values = _generator_values(puzzle, params)
-    folder.mkdir(parents=True, exist_ok=True)
     instances: dict[str, dict[str, int]] = {}  # file name -> its seed
     family = {"puzzle": puzzle.name, "params": values, "instances": instances, "environment": environment()}
     for number in range(seed, seed + count):
@@ -1091,6 +1090,7 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
         outside = outside_published_shape(instance) if published_shape else ""
         if outside:
             raise BadInput(f"seed {number}: not of the published shape: {outside}; change --param")
+        folder.mkdir(parents=True, exist_ok=True)  # not before: a refused parameter leaves no folder
         path = folder / f"{instance.name}.txt"
         path.write_text(instance.to_text(), encoding="utf-8")
         instances[path.name] = {"seed": number}

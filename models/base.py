@@ -122,6 +122,13 @@ def generator_argument(puzzle: Puzzle, name: str, text: str) -> int | bool | str
     raise TypeError(f"{puzzle.name}.generate: parameter {name!r} has a type no option can give: {hint}")
 
 
+def check_range(name: str, value: int, low: int, high: int, note: str = "") -> None:
+    """`ValueError` naming the generator parameter `name`, its `value` and the allowed range
+    (`note` says what else holds it, e.g. why `high`), unless ``low <= value <= high``."""
+    if not low <= value <= high:
+        raise ValueError(f"{name}={value}: out of range, expected {low} to {high}{note}")
+
+
 def instance_name(source: str) -> str:
     """The name an instance parsed from `source` (a path or a label) goes by: its file name
     without the folder and without a ``.txt`` suffix."""
