@@ -1107,7 +1107,6 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
 
     puzzle = get_puzzle(puzzle_name)
     values = _generator_values(puzzle, params)
-    folder.mkdir(parents=True, exist_ok=True)
     instances: dict[str, dict[str, int]] = {}  # file name -> its seed
     family = {"puzzle": puzzle.name, "params": values, "instances": instances, "environment": environment()}
     for number in range(seed, seed + count):
@@ -1118,6 +1117,7 @@ def generate(puzzle_name: str, count: int, seed: int, params: tuple[str, ...], f
         outside = outside_published_shape(instance) if published_shape else ""
         if outside:
             raise BadInput(f"seed {number}: not of the published shape: {outside}; change --param")
+        folder.mkdir(parents=True, exist_ok=True)  # not before: a refused parameter leaves no folder
         path = folder / f"{instance.name}.txt"
         path.write_text(instance.to_text(), encoding="utf-8")
         instances[path.name] = {"seed": number}
@@ -1149,7 +1149,10 @@ def _generator_values(puzzle: Puzzle, params: tuple[str, ...]) -> dict[str, obje
                    "for a folder PATH, in the subfolder the instance file has below PATH).")
 @click.option("--variant", "--four-robots", "--deep", "--extended", "variant", is_flag=True,
               help="Export the puzzle's variant (four robots, deep burrow, extended elevator).")
-def export(path: Path, folder: Path, variant: bool) -> None:
+@click.option("--force", is_flag=True,
+              help="Overwrite files already in the folder (without it, export writes nothing when one of "
+                   "its files exists, and exits 2 naming the first).")
+def export(path: Path, folder: Path, variant: bool, force: bool) -> None:
     """Write a PDDL domain and problem with action costs for each instance file at PATH
     (a file or a folder), as the Fast Downward solvers (*-fd) see them.
 
@@ -1159,15 +1162,33 @@ def export(path: Path, folder: Path, variant: bool) -> None:
     on stderr naming its file, line and column, and so does each of the files that would
     write the same output files (``x.txt`` beside ``x.TXT``), which are then not
     exported; the others are still exported, and the exit status is then 2.
+
+    Files already in the output folder (an earlier export's) are not overwritten unless
+    ``--force`` is given: export then writes nothing and exits 2, naming the first of them.
     """
     from crosscheck.solvers.planner.export import export as export_pddl
 
     loaded, unusable = _exported_instances(path, folder, variant)
+    if not force:
+        _refuse_existing(loaded)
     for puzzle, instance, subfolder in loaded:
         for written in export_pddl(puzzle.name, instance, subfolder):
             click.echo(str(written))
     if unusable:
         sys.exit(EXIT_USAGE)
+
+
+def _refuse_existing(loaded: list[tuple[Puzzle, Instance, Path]]) -> None:
+    """`click.BadParameter` (exit 2) naming the first file `export` would write over, and how
+    many more there are; nothing when none of its files exists yet."""
+    from crosscheck.solvers.planner.export import pddl_paths
+
+    existing = [target for _, instance, subfolder in loaded for target in pddl_paths(instance, subfolder)
+                if target.exists()]
+    if existing:
+        more = f", and {len(existing) - 1} more of the files to write" if len(existing) > 1 else ""
+        raise click.BadParameter(f"{existing[0]} already exists{more}; nothing was written: add --force to "
+                                 "overwrite, or choose another folder", param_hint="--pddl")
 
 
 def _exported_instances(path: Path, folder: Path, variant: bool) -> tuple[list[tuple[Puzzle, Instance, Path]], int]:

@@ -36,7 +36,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name, refuse_leading_blank_lines
+from crosscheck.models.base import (
+    InvalidInstance,
+    InvalidPlan,
+    Puzzle,
+    check_range,
+    instance_name,
+    refuse_leading_blank_lines,
+)
 
 KINDS = "ABCD"
 ENERGY = {"A": 1, "B": 10, "C": 100, "D": 1000}
@@ -387,6 +394,14 @@ def position_label(position: Position) -> str:
 
 # --- generator ---------------------------------------------------------------------
 
+#: The deepest burrow `generate` draws: 4,000 amphipods, a text of 13 kB a checker holds at
+#: once; far past what any formulation here solves (the published ones are 2 and 4 deep).
+MAX_DEPTH = 1000
+#: The most swaps `generate` makes: about a CPU second; a few times the cells' count of
+#: swaps already leave a uniformly random arrangement, more change nothing but the time.
+MAX_SWAPS = 1_000_000
+
+
 def generate(seed: int, depth: int = 2, style: str = "random", swaps: int = 0) -> Burrow:
     """A seeded burrow.
 
@@ -396,16 +411,14 @@ def generate(seed: int, depth: int = 2, style: str = "random", swaps: int = 0) -
     ``style="real"``: shaped like the published puzzle inputs: a depth-2 burrow in
     which no room starts with its own kind at the bottom, and for ``depth=4`` its deep
     variant (some of those have no solution at all).  The name records the
-    parameters and the seed.
+    parameters and the seed.  `depth` goes up to `MAX_DEPTH`, `swaps` to `MAX_SWAPS`.
     """
-    if depth < 1:
-        raise ValueError(f"depth must be at least 1, got {depth}")
+    check_range("depth", depth, 1, MAX_DEPTH)
+    check_range("swaps", swaps, 0, MAX_SWAPS)
     if style not in ("random", "real"):
         raise ValueError(f"style must be 'random' or 'real', got {style!r}")
     if style == "real" and (depth not in (2, 4) or swaps):
         raise ValueError(f"real-style burrows have depth 2 or 4 and no swaps, got depth {depth}, swaps {swaps}")
-    if swaps < 0:
-        raise ValueError(f"swaps must be >= 0, got {swaps}")
     rng = random.Random(seed)
     if swaps:
         cells = [kind for kind in KINDS for _ in range(depth)]
@@ -459,9 +472,10 @@ PUZZLE = Puzzle(
     variant_name="deep burrow",
     generate=generate,
     generator_params={
-        "depth": "room depth, >= 1 (default 2)",
+        "depth": f"room depth, 1 to {MAX_DEPTH} (default 2)",
         "style": "'random' (shuffle depth copies of each kind) or 'real' (like published inputs; depth 2 or 4)",
-        "swaps": "if > 0: exchange this many random pairs of cells of the sorted burrow instead (default 0)",
+        "swaps": f"if > 0 (at most {MAX_SWAPS}): exchange this many random pairs of cells of the sorted burrow "
+                 "instead (default 0)",
     },
     features=features,
 )

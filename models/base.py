@@ -134,6 +134,13 @@ def refuse_leading_blank_lines(lines: Sequence[str], source: str, first: str) ->
                               expected=f"{first} on line 1")
 
 
+def check_range(name: str, value: int, low: int, high: int, note: str = "") -> None:
+    """`ValueError` naming the generator parameter `name`, its `value` and the allowed range
+    (`note` says what else holds it, e.g. why `high`), unless ``low <= value <= high``."""
+    if not low <= value <= high:
+        raise ValueError(f"{name}={value}: out of range, expected {low} to {high}{note}")
+
+
 def instance_name(source: str) -> str:
     """The name an instance parsed from `source` (a path or a label) goes by: its file name
     without the folder and without a ``.txt`` suffix."""

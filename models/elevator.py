@@ -32,6 +32,7 @@ from crosscheck.models.base import (
     InvalidInstance,
     InvalidPlan,
     Puzzle,
+    check_range,
     instance_name,
     refuse_leading_blank_lines,
     with_article,
@@ -350,12 +351,12 @@ def generate(seed: int, pairs: int = 5, floors: int = 4, spread: int | None = No
     `spread` defaults to ``floors - 1`` (like the real inputs: the top floor starts
     empty).  With ``safe=True`` placements are redrawn until the start is safe (it may
     still have no solution); with ``safe=False`` the first draw is kept, safe or not.
+    `pairs` goes up to the element names' count, `floors` to `MAX_ORDINAL`.
     """
+    check_range("pairs", pairs, 1, len(ELEMENT_NAMES), " (the element names)")
+    check_range("floors", floors, 1, MAX_ORDINAL, " (the floors the text format's ordinal words name)")
     spread = max(1, floors - 1) if spread is None else spread
-    if not 1 <= pairs <= len(ELEMENT_NAMES):
-        raise ValueError(f"pairs must be between 1 and {len(ELEMENT_NAMES)}, got {pairs}")
-    if floors < 1 or not 1 <= spread <= floors:
-        raise ValueError(f"need floors >= 1 and 1 <= spread <= floors, got floors={floors}, spread={spread}")
+    check_range("spread", spread, 1, floors, f" (at most floors={floors})")
     rng = random.Random(seed)
     elements = tuple(sorted(rng.sample(ELEMENT_NAMES, pairs)))
     name = f"elevator-p{pairs}-f{floors}-s{spread}{'' if safe else '-any'}-{seed}"
@@ -384,9 +385,9 @@ PUZZLE = Puzzle(
     variant_name="extended (elerium and dilithium pairs)",
     generate=generate,
     generator_params={
-        "pairs": "number of elements (default 5)",
-        "floors": "number of floors (default 4)",
-        "spread": "items start on the lowest SPREAD floors (default floors-1)",
+        "pairs": f"number of elements, 1 to {len(ELEMENT_NAMES)} (default 5)",
+        "floors": f"number of floors, 1 to {MAX_ORDINAL} (default 4)",
+        "spread": "items start on the lowest SPREAD floors, 1 to floors (default floors-1)",
         "safe": "redraw until the start is safe (default true)",
     },
     features=features,

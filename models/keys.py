@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from crosscheck.models import amphipods
-from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle, instance_name, refuse_leading_blank_lines
+from crosscheck.models.base import (
+    InvalidInstance,
+    InvalidPlan,
+    Puzzle,
+    check_range,
+    instance_name,
+    refuse_leading_blank_lines,
+)
 
 Cell = tuple[int, int]  # (row, column), 0-based
 
@@ -246,6 +253,10 @@ def collectable_keys(vault: Vault) -> set[str]:
 
 # --- generator ---------------------------------------------------------------------
 
+#: The largest grid side `generate` draws: 160,801 cells, about 5 CPU seconds to carve with the
+#: most loops and under 50 MB (its cells are Python lists); the published vaults are 81x81.
+MAX_SIZE = 401
+
 def generate(
     seed: int,
     size: int = 81,
@@ -262,19 +273,18 @@ def generate(
     cell.  With ``robots=4`` the four-robot transform is applied.  Door placements are
     redrawn until every key can be collected, so every generated vault is solvable.
 
-    `size` must be 4k+1 with k >= 2 (9, 13, ..., 81).
+    `size` must be 4k+1 with k >= 2 (9, 13, ..., `MAX_SIZE`); `loops` at most `max_loops(size)`.
+    Each parameter out of its range is a `ValueError` naming it, its value and the range.
     """
-    if size < 9 or size % 4 != 1:
-        raise ValueError(f"size must be 4k+1 and at least 9, got {size}")
-    if not 1 <= keys <= 26:
-        raise ValueError(f"keys must be between 1 and 26, got {keys}")
+    check_range("size", size, 9, MAX_SIZE, " (4k+1)")
+    if size % 4 != 1:
+        raise ValueError(f"size={size}: expected 4k+1 (9, 13, 17, ..., {MAX_SIZE})")
+    check_range("keys", keys, 1, 26, " (the letters a to z)")
     if robots not in (1, 4):
-        raise ValueError(f"robots must be 1 or 4, got {robots}")
-    if loops < 0:
-        raise ValueError(f"loops must be >= 0, got {loops}")
+        raise ValueError(f"robots={robots}: expected 1 or 4")
+    check_range("loops", loops, 0, max_loops(size), f" for size {size} (the walls every maze of that size can open)")
     doors = max(0, keys - 2) if doors is None else doors
-    if not 0 <= doors <= keys:
-        raise ValueError(f"doors must be between 0 and keys, got {doors}")
+    check_range("doors", doors, 0, keys, f" (at most keys={keys})")
     rng = random.Random(seed)
     grid = _carve_mazes(size, rng)
     _open_loops(grid, loops, rng)
@@ -304,6 +314,13 @@ def generate(
         if collectable_keys(vault) == set(vault.keys):
             return vault
     raise ValueError(f"no solvable door placement found for seed {seed}")
+
+
+def max_loops(size: int) -> int:
+    """The most loops a vault of side `size` = 4k+1 can take whatever its seed: a perfect maze
+    of k x k cells opens k*k - 1 of the 2k(k-1) walls between neighbouring cells, so each
+    quadrant keeps (k-1)^2 walls between two corridor cells (more candidates may exist)."""
+    return 4 * ((size - 1) // 4 - 1) ** 2
 
 
 def _carve_mazes(size: int, rng: random.Random) -> list[list[str]]:
@@ -336,7 +353,8 @@ def _carve_mazes(size: int, rng: random.Random) -> list[list[str]]:
 
 
 def _open_loops(grid: list[list[str]], loops: int, rng: random.Random) -> None:
-    """Open `loops` walls that separate two corridor cells of the same quadrant."""
+    """Open `loops` walls that separate two corridor cells of the same quadrant (there are
+    at least `max_loops` of them, which `generate` holds `loops` to)."""
     size = len(grid)
     centre = size // 2
     candidates = [
@@ -345,7 +363,7 @@ def _open_loops(grid: list[list[str]], loops: int, rng: random.Random) -> None:
         and ((grid[r - 1][c] == FLOOR == grid[r + 1][c] and grid[r][c - 1] == WALL == grid[r][c + 1])
              or (grid[r][c - 1] == FLOOR == grid[r][c + 1] and grid[r - 1][c] == WALL == grid[r + 1][c]))
     ]
-    for r, c in rng.sample(candidates, min(loops, len(candidates))):
+    for r, c in rng.sample(candidates, loops):
         grid[r][c] = FLOOR
 
 
@@ -370,10 +388,10 @@ PUZZLE = Puzzle(
     variant_name="four robots",
     generate=generate,
     generator_params={
-        "size": "grid side, 4k+1 (default 81)",
+        "size": f"grid side, 4k+1 from 9 to {MAX_SIZE} (default 81)",
         "keys": "number of keys, 1-26 (default 26)",
-        "doors": "number of doors (default keys-2)",
-        "loops": "extra wall openings that create cycles (default 0)",
+        "doors": "number of doors, 0 to keys (default keys-2)",
+        "loops": "extra wall openings that create cycles, 0 to 4(k-1)^2 for size 4k+1 (default 0)",
         "robots": "1 or 4 (default 1)",
     },
     features=features,

@@ -131,13 +131,31 @@ def test_the_elevator_table_keeps_three_significant_digits_of_fast_solves() -> N
     assert bench_elevator.quotient_row(7, [], [1.0]).split() == ["7", "0", "-", "-", "1.00", "0.300", "-"]
 
 
-#: A fixed number of decimals (``:.3f``, ``:6.2f``, ``:.3g``): what `significant` replaces.
-FIXED = re.compile(r"\{[^{}]*:[<>^]?\d*\.[1-9][fg]\}")
+#: A fixed number of decimals (``:.3f``, ``:6.2f``, ``:.3g``): what `significant` replaces;
+#: group 1 is the field's expression.
+FIXED = re.compile(r"\{([^{}]*):[<>^]?\d*\.[1-9][fg]\}")
+
+
+def measured_fixed(line: str) -> list[str]:
+    """The fixed-decimal fields of `line` except a load average's, which keeps its decimals as
+    uptime prints it: ``os.getloadavg()[i]``, a name the line takes from ``os.getloadavg()``
+    (``for x in os.getloadavg()``), or a value named ``load``.  Every other field is one, even
+    on the line of a load average or beside the word (``loaded``)."""
+    loads = set(re.findall(r"for (\w+) in os\.getloadavg\(\)", line)) | {"load"}
+    return [match.group(0) for match in FIXED.finditer(line)
+            if "getloadavg()" not in match.group(1) and match.group(1).strip() not in loads]
+
+
+def test_the_format_scan_spares_load_averages_only() -> None:
+    assert measured_fixed('print(f"loaded {rows} rows in {seconds:.3f} s")') == ["{seconds:.3f}"]
+    assert measured_fixed('print(f"load average {os.getloadavg()[0]:.1f}, took {t:6.2f} s")') == ["{t:6.2f}"]
+    assert measured_fixed('load=" ".join(f"{x:.2f}" for x in os.getloadavg()),') == []
+    assert measured_fixed('head = f"{name:<22} seed {seed:<3} load {load:4.1f}  "') == []
 
 
 def test_benchmarks_print_measured_numbers_through_significant() -> None:
     """Load averages keep their one decimal; every other number goes through `significant`."""
     fixed = [f"{path.name}:{number}: {line.strip()}" for path in sorted(BENCHMARKS.glob("*.py"))
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if FIXED.search(line) and "load" not in line]
+             if measured_fixed(line)]
     assert fixed == []

@@ -363,12 +363,11 @@ def test_a_byte_order_mark_is_no_part_of_the_instance(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("puzzle, param, problem", [
-    ("elevator", "pairs=abc", "pairs=abc: expected an integer (number of elements (default 5)), got 'abc'"),
+    ("elevator", "pairs=abc", "pairs=abc: expected an integer (number of elements, 1 to 28 (default 5)), got 'abc'"),
     ("elevator", "safe=maybe", "safe=maybe: expected true or false (redraw until the start is safe (default true)), "
                                "got 'maybe'"),
-    ("keys", "size=abc", "size=abc: expected an integer (grid side, 4k+1 (default 81)), got 'abc'"),
-    ("keys", "loops=-1", "loops must be >= 0, got -1"),
-    ("amphipods", "depth=x", "depth=x: expected an integer (room depth, >= 1 (default 2)), got 'x'"),
+    ("keys", "size=abc", "size=abc: expected an integer (grid side, 4k+1 from 9 to 401 (default 81)), got 'abc'"),
+    ("amphipods", "depth=x", "depth=x: expected an integer (room depth, 1 to 1000 (default 2)), got 'x'"),
     ("amphipods", "swaps=1.5", "swaps=1.5: expected an integer"),
 ])
 def test_generate_names_a_parameter_value_of_the_wrong_kind(tmp_path: Path, puzzle: str, param: str,
@@ -377,6 +376,45 @@ def test_generate_names_a_parameter_value_of_the_wrong_kind(tmp_path: Path, puzz
     assert result.exit_code == EXIT_USAGE
     assert result.output.splitlines()[-1].startswith(f"Error: Invalid value for --param: {problem}"), result.output
     assert not list(tmp_path.glob("g/*.txt"))
+
+
+@pytest.mark.parametrize("puzzle, params, problem", [
+    ("keys", ["size=100001"], "size=100001: out of range, expected 9 to 401 (4k+1)"),
+    ("keys", ["size=5"], "size=5: out of range, expected 9 to 401"),
+    ("keys", ["size=11"], "size=11: expected 4k+1 (9, 13, 17, ..., 401)"),
+    ("keys", ["keys=27"], "keys=27: out of range, expected 1 to 26"),
+    ("keys", ["keys=3", "doors=4"], "doors=4: out of range, expected 0 to 3"),
+    ("keys", ["loops=-1"], "loops=-1: out of range, expected 0 to 1444 for size 81"),
+    ("keys", ["size=9", "loops=5"], "loops=5: out of range, expected 0 to 4 for size 9"),
+    ("keys", ["robots=2"], "robots=2: expected 1 or 4"),
+    ("amphipods", ["depth=0"], "depth=0: out of range, expected 1 to 1000"),
+    ("amphipods", ["depth=1001"], "depth=1001: out of range, expected 1 to 1000"),
+    ("amphipods", ["swaps=1000001"], "swaps=1000001: out of range, expected 0 to 1000000"),
+    ("elevator", ["pairs=29"], "pairs=29: out of range, expected 1 to 28"),
+    ("elevator", ["floors=1000"], "floors=1000: out of range, expected 1 to 999"),
+    ("elevator", ["floors=3", "spread=4"], "spread=4: out of range, expected 1 to 3"),
+])
+def test_generate_refuses_a_parameter_out_of_its_range_naming_it_and_the_range(
+        tmp_path: Path, puzzle: str, params: list[str], problem: str) -> None:
+    """Out of range: one error line naming the parameter, its value and the range; exit 2
+    before any file or folder is written."""
+    options = [option for param in params for option in ("-p", param)]
+    result = invoke("generate", puzzle, "--count", "2", *options, "-o", str(tmp_path / "g"))
+    assert result.exit_code == EXIT_USAGE
+    assert result.output.splitlines()[-1].startswith(f"Error: Invalid value for --param: {problem}"), result.output
+    assert not (tmp_path / "g").exists()
+
+
+def test_generate_draws_at_the_top_of_each_range() -> None:
+    """The largest values allowed are honoured: each instance parses back from its text."""
+    from crosscheck.models.registry import PUZZLES
+
+    tops = [("keys", {"size": 9, "loops": 4, "keys": 4}), ("keys", {"size": 13, "loops": 16, "keys": 8}),
+            ("elevator", {"pairs": 28, "floors": 999}), ("amphipods", {"depth": 1000, "swaps": 10})]
+    for puzzle, params in tops:
+        for seed in range(5):
+            instance = PUZZLES[puzzle].generate(seed, **params)
+            assert PUZZLES[puzzle].parse(instance.to_text(), "x.txt").to_text() == instance.to_text()
 
 
 def test_every_generator_parameter_can_be_given_on_the_command_line() -> None:

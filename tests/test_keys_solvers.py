@@ -11,7 +11,7 @@ from typing import TypeVar
 
 import pytest
 
-from crosscheck.models.keys import Vault, check_plan, generate, parse
+from crosscheck.models.keys import Vault, check_plan, generate, max_loops, parse
 from crosscheck.solvers.base import Solver, Status
 from crosscheck.solvers.keys.graph_search import ContractedProblem
 from crosscheck.solvers.keys.grid_search import WalkProblem
@@ -75,10 +75,12 @@ def test_unreachable_key_is_infeasible(name: str) -> None:
 
 
 def agreement_vault(seed: int) -> Vault:
-    """Small vaults: sizes 9/13/17, with and without loops, one or four robots."""
+    """Small vaults: sizes 9/13/17, with and without loops (as many as a 9x9 maze takes at
+    most), one or four robots."""
     size = (9, 13, 17)[seed % 3]
     robots = 4 if seed % 4 == 3 and size < 17 else 1
-    return generate(seed, size=size, keys=5 if robots == 4 else 7, loops=(0, 2, 5)[seed // 3 % 3], robots=robots)
+    loops = min((0, 2, 5)[seed // 3 % 3], max_loops(size))
+    return generate(seed, size=size, keys=5 if robots == 4 else 7, loops=loops, robots=robots)
 
 
 @pytest.mark.parametrize("seed", range(54))

@@ -76,6 +76,26 @@ def test_export_of_a_folder_keeps_each_subfolder_so_same_named_instances_keep_th
     assert problems[0] != problems[1]  # each its own instance
 
 
+def test_export_writes_nothing_over_an_earlier_export_without_force(tmp_path: Path) -> None:
+    """A second export into the same folder names the first file it would replace, exits 2
+    and writes nothing, not even the files that do not exist yet; --force overwrites."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "small.txt").write_text(VAULT)
+    pddl = tmp_path / "pddl"
+    pddl.mkdir()
+    (pddl / "small-problem.pddl").write_text("kept")
+    (tmp_path / "in" / "other.txt").write_text(OTHER_VAULT)
+    refused = CliRunner().invoke(main, ["export", str(tmp_path / "in"), "--pddl", str(pddl)])
+    assert refused.exit_code == 2
+    assert f"{pddl / 'small-problem.pddl'} already exists; nothing was written: add --force" in refused.output
+    assert sorted(p.name for p in pddl.iterdir()) == ["small-problem.pddl"]
+    assert (pddl / "small-problem.pddl").read_text() == "kept"
+    forced = CliRunner().invoke(main, ["export", str(tmp_path / "in"), "--pddl", str(pddl), "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert "(held k-b)" in (pddl / "small-problem.pddl").read_text()
+    assert len(list(pddl.iterdir())) == 4
+
+
 def test_export_refuses_files_that_would_write_the_same_output_and_exports_the_rest(tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
     for name in ("x.txt", "x.TXT", "y.txt"):
