@@ -92,7 +92,7 @@ from typing import Any
 
 from crosscheck.models import amphipods, elevator, keys
 from crosscheck.solvers.base import Solver
-from crosscheck.solvers.considered import Considered
+from crosscheck.solvers.considered import Considered, local_imports, own_modules
 from crosscheck.solvers.copies import fingerprints, same_code, unwrapped
 from crosscheck.solvers.receivers import Receivers, assignments, definition
 from crosscheck.solvers.trusted import is_trusted, lemmas_of
@@ -133,7 +133,7 @@ def formulation_packages() -> frozenset[str]:
     found, classes = {PACKAGE}, [Solver]
     while classes:
         solver_class = classes.pop()
-        found.add(_top(solver_class.__module__))
+        found |= own_modules(_top(solver_class.__module__))
         classes.extend(solver_class.__subclasses__())
     return frozenset(found)
 
@@ -241,7 +241,7 @@ def _references(function: FunctionType, owner: type | None, scope: frozenset[str
     know, and ``getattr(receiver, "name")`` as ``receiver.name``."""
     found = definition(function)
     body = found.body if found else []
-    imported = _local_imports(body, scope)
+    imported = local_imports(body, scope, function.__module__)
 
     def resolve(node: ast.expr) -> object:
         return _resolve(node, function, owner, imported)[0]
@@ -326,7 +326,7 @@ def _set_in_init(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]
         tree = definition(init) if isinstance(init, FunctionType) and _in_scope(base, scope) else None
         if tree is None or not isinstance(init, FunctionType):
             continue
-        imported = _local_imports(tree.body, scope)
+        imported = local_imports(tree.body, scope, init.__module__)
         positional = [*tree.args.posonlyargs, *tree.args.args]
         own = positional[0].arg if positional else None  # ``self``, whatever it is called
         for node in ast.walk(tree):
@@ -338,36 +338,8 @@ def _set_in_init(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]
     return found
 
 
-def _local_imports(body: list[ast.stmt], scope: frozenset[str]) -> dict[str, object]:
-    """The modules, functions and classes of `scope` that `body`'s own import statements bind."""
-    imported: dict[str, object] = {}
-    for statement in body:
-        for node in ast.walk(statement):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and _top(node.module or "") in scope:
-                module = importlib.import_module(node.module or "")
-                for alias in node.names:
-                    value = getattr(module, alias.name, None) or _module(f"{node.module}.{alias.name}")
-                    if value is not None:
-                        imported[alias.asname or alias.name] = value
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if _top(alias.name) in scope:  # `import a.b` binds a; `import a.b as k` binds k to a.b
-                        module = importlib.import_module(alias.name)
-                        top = alias.name.partition(".")[0]
-                        imported[alias.asname or top] = module if alias.asname else importlib.import_module(top)
-    return imported
-
-
 def _ours(module: str) -> bool:
     return module == PACKAGE or module.startswith(PACKAGE + ".")
-
-
-def _module(name: str) -> ModuleType | None:
-    """The module `name` (imported now if need be), or None if there is none."""
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
 
 
 #: Names of attributes of the built-in types (``get``, ``items``, ``append``, ``count``,

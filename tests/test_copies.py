@@ -19,6 +19,7 @@ from crosscheck.solvers import copies, sharing
 from crosscheck.solvers.elevator.quotient import QuotientProblem, labelled_plan
 from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS
 from crosscheck.solvers.registry import get_solver, solvers_for
+from tests.copied_helpers import ImportsInside, ImportsOther, OwnTuple, PastesItsTuple, _Fits, _Spreads
 from tests.copied_solvers import CopiesCanonical, CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
 from tests.receiver_solvers import OwnRules
 from tests.renamed_quotient import ChangedQuotient, RenamedQuotient
@@ -236,3 +237,33 @@ def test_each_function_of_a_dense_cycle_is_read_once_and_a_renamed_copy_matches(
     assert copies._shape.cache_info().misses - before == 30
     assert found is not None and found == copies.fingerprint(renamed["other0"])
     assert copies.fingerprint(original["node1"]) == copies.fingerprint(renamed["other1"]) != found
+
+
+CPSAT = "crosscheck.solvers.elevator.cpsat"
+HELPERS = "tests.copied_helpers"
+
+
+def test_a_copy_that_renames_a_class_it_builds_shares_with_the_original() -> None:
+    """`WasteTables.fitting` pasted with the named tuple it builds renamed: the class
+    stands for its content, so the copy is the same code and not a second prover."""
+    cpsat, copy = get_solver("elevator-cpsat"), PastesItsTuple()
+    assert f"{CPSAT}.WasteTables.fitting = {HELPERS}._Fits.fitting (same code)" in sharing.shared(cpsat, copy)
+    assert sharing.independent_group([cpsat, copy]) == ["elevator-cpsat"]
+
+
+def test_the_same_expression_over_a_class_of_its_own_is_other_code() -> None:
+    """A tuple class with other fields is other code: so is what builds it."""
+    own = OwnTuple()
+    assert not [entry for entry in sharing.shared(get_solver("elevator-cpsat"), own) if "same code" in entry]
+    assert copies.fingerprint(_Spreads.spread) != copies.fingerprint(_Fits.fitting)
+
+
+def test_a_helper_imported_inside_a_function_stands_for_its_content() -> None:
+    """`_distances` pasted, its helper pasted renamed and imported in the function's body."""
+    entry = f"crosscheck.solvers.keys.level_cuts._distances = {HELPERS}.breadth_first (same code)"
+    assert entry in sharing.shared(get_solver("keys-cpsat"), ImportsInside())
+
+
+def test_a_helper_of_its_own_imported_inside_a_function_is_other_code() -> None:
+    shared = sharing.shared(get_solver("keys-cpsat"), ImportsOther())
+    assert not [entry for entry in shared if "_distances" in entry]

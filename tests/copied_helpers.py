@@ -1,0 +1,111 @@
+"""Plugin formulations that paste built-in code in ways the fingerprints of
+`crosscheck.solvers.copies` must see through (tests/test_copies.py), each beside one that
+is not a copy and must stay independent.  None decides anything: what counts is the code
+it runs.
+
+- `PastesItsTuple` runs elevator-cpsat's `WasteTables.fitting` with the named tuple it
+  builds (`Fit`) pasted under another name (`Window`); `OwnTuple` builds a tuple class of
+  its own (other fields) with the same expression;
+- `ImportsInside` runs keys-cpsat's `_distances` pasted, its helper `_neighbours` pasted
+  under another name and imported inside the function's body; `ImportsOther` imports a
+  helper that is other code.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from crosscheck.models.elevator import Facility
+from crosscheck.models.keys import Cell, Vault
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+
+GameState = tuple[int, tuple[int, ...]]
+
+
+class Window(NamedTuple):
+    state: GameState
+    before: int
+    after: int
+
+
+class Spread(NamedTuple):
+    """Other fields than `Window`'s (and `crosscheck.solvers.elevator.cpsat.Fit`'s)."""
+
+    state: GameState
+    low: int
+    high: int
+
+
+class _Tables:
+    def __init__(self, facility: Facility) -> None:
+        start: GameState = (0, (len(facility.elements),))
+        self.from_start, self.to_goal = {start: 0}, {start: facility.top}
+
+
+class _Fits(_Tables):
+    def fitting(self, wasteful: int) -> list[Window]:
+        return [Window(state, before, after) for state, before in self.from_start.items()
+                if (after := self.to_goal.get(state)) is not None and before + after <= wasteful]
+
+
+class _Spreads(_Tables):
+    def spread(self, wasteful: int) -> list[Spread]:
+        return [Spread(state, before, after) for state, before in self.from_start.items()
+                if (after := self.to_goal.get(state)) is not None and before + after <= wasteful]
+
+
+class PastesItsTuple(Solver):
+    name, puzzle, summary = "test-pastes-its-tuple", "elevator", "WasteTables.fitting with Fit renamed"
+
+    def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(_Fits(instance).fitting(instance.top)))
+
+
+class OwnTuple(Solver):
+    name, puzzle, summary = "test-own-tuple", "elevator", "a tuple class of its own"
+
+    def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(_Spreads(instance).spread(instance.top)))
+
+
+def breadth_first(vault: Vault, start: Cell) -> dict[Cell, int]:
+    from tests.pasted_helpers import adjacent
+
+    distance = {start: 0}
+    order = [start]
+    for cell in order:
+        for target in adjacent(vault, cell):
+            if target not in distance:
+                distance[target] = distance[cell] + 1
+                order.append(target)
+    return distance
+
+
+def breadth_first_own(vault: Vault, start: Cell) -> dict[Cell, int]:
+    from tests.pasted_helpers import adjacent_without_doors as adjacent
+
+    distance = {start: 0}
+    order = [start]
+    for cell in order:
+        for target in adjacent(vault, cell):
+            if target not in distance:
+                distance[target] = distance[cell] + 1
+                order.append(target)
+    return distance
+
+
+class ImportsInside(Solver):
+    name, puzzle, summary = "test-imports-inside", "keys", "_distances pasted, its helper imported inside"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(breadth_first(instance, instance.robots[0])))
+
+
+class ImportsOther(Solver):
+    name, puzzle, summary = "test-imports-other", "keys", "_distances' walk over a helper of its own"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(breadth_first_own(instance, instance.robots[0])))
+
+
+SOLVERS = [PastesItsTuple, OwnTuple, ImportsInside, ImportsOther]
