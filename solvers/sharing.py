@@ -129,7 +129,8 @@ def corpus(puzzle: str) -> list[Any]:
 
 def formulation_packages() -> frozenset[str]:
     """The top-level packages (or modules) whose code counts in footprints: ``crosscheck``
-    and each one that defines a `Solver` class loaded now (a plugin's own)."""
+    and each one that defines a `Solver` class loaded now (a plugin's own), with the modules
+    beside a plain-module plugin that it imports (`crosscheck.solvers.considered.own_modules`)."""
     found, classes = {PACKAGE}, [Solver]
     while classes:
         solver_class = classes.pop()

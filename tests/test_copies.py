@@ -16,6 +16,7 @@ import pytest
 from crosscheck.models.elevator import ElevatorMove, Facility
 from crosscheck.models.keys import door_key
 from crosscheck.solvers import copies, sharing
+from crosscheck.solvers.base import Solver
 from crosscheck.solvers.elevator.quotient import QuotientProblem, labelled_plan
 from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS
 from crosscheck.solvers.registry import get_solver, solvers_for
@@ -267,3 +268,60 @@ def test_a_helper_imported_inside_a_function_stands_for_its_content() -> None:
 def test_a_helper_of_its_own_imported_inside_a_function_is_other_code() -> None:
     shared = sharing.shared(get_solver("keys-cpsat"), ImportsOther())
     assert not [entry for entry in shared if "_distances" in entry]
+
+
+_FLAT_WALK = '''
+from crosscheck.models.keys import Cell, Vault
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from {helper} import adjacent
+
+
+def breadth_first(vault: Vault, start: Cell) -> dict[Cell, int]:
+    distance = {{start: 0}}
+    order = [start]
+    for cell in order:
+        for target in adjacent(vault, cell):
+            if target not in distance:
+                distance[target] = distance[cell] + 1
+                order.append(target)
+    return distance
+
+
+class FlatWalk(Solver):
+    name, puzzle, summary = "test-flat-walk-{helper}", "keys", "a plain module pasting _distances"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(breadth_first(instance, instance.robots[0])))
+'''
+_FLAT_HELPERS = {  # the pasted `_neighbours`, and a wall test of its own (not a copy)
+    "flat_pasted": "def adjacent(vault, cell):\n"
+                   "    return [target for _, target in vault.open_neighbours(cell) if vault.passable(vault.at(target))]\n",
+    "flat_own": "def adjacent(vault, cell):\n"
+                "    return [target for _, target in vault.open_neighbours(cell) if vault.at(target) != '#']\n"}
+
+
+def _flat_plugin(folder: Path, helper: str) -> Solver:
+    """A plain-module plugin (``flat_walk_<helper>.py``, no package) pasting keys-cpsat's
+    `_distances`, importing `adjacent` from the module `helper` beside it."""
+    (folder / f"{helper}.py").write_text(_FLAT_HELPERS[helper])
+    (folder / f"flat_walk_{helper}.py").write_text(_FLAT_WALK.format(helper=helper))
+    solver_class: type[Solver] = importlib.import_module(f"flat_walk_{helper}").FlatWalk
+    return solver_class()
+
+
+def test_a_helper_beside_a_plain_module_plugin_is_its_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sibling module's `adjacent` is in the plugin's footprint and stands for its
+    content in `breadth_first`'s fingerprint: the pasted `_distances` is the same code."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plugin = _flat_plugin(tmp_path, "flat_pasted")
+    assert "flat_pasted.adjacent" in sharing.static_footprint(type(plugin))
+    shared = sharing.shared(get_solver("keys-cpsat"), plugin)
+    assert "crosscheck.solvers.keys.level_cuts._distances = flat_walk_flat_pasted.breadth_first (same code)" in shared
+
+
+def test_a_helper_of_its_own_beside_a_plain_module_plugin_is_other_code(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plugin = _flat_plugin(tmp_path, "flat_own")
+    assert "flat_own.adjacent" in sharing.static_footprint(type(plugin))
+    assert not [entry for entry in sharing.shared(get_solver("keys-cpsat"), plugin) if "same code" in entry]
