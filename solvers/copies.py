@@ -9,19 +9,27 @@ that a verbatim copy in another module, or one renamed, hashes alike:
 - the function's own name is left out, and its parameters and local names are numbered in
   order of appearance (a copy may rename them);
 - a reference to a function of the ``crosscheck`` package or of the referring function's own
-  top-level package (a module global, ``module.f`` through any chain of modules,
-  ``Class.method``, ``self.method`` or ``cls.method`` in a method of a class its module
-  names) stands for that function's own content hash, its tree normalised so in turn
-  (Merkle-style): a copy that pastes the helpers it calls next to it and renames them
-  (``_neighbours`` -> ``nbrs``) hashes alike when the helpers are copies too, and a helper
-  changed changes every function that calls it.  Functions that call each other
-  (recursion) are hashed together (`content`), so a renamed copy of them all hashes alike.
-  A library's functions stay names (their source differs from one installation to the next);
+  top-level package (with the modules beside a plain-module plugin that it imports) (a
+  module global, a name the function's own import statements bind, ``module.f`` through
+  any chain of modules, ``Class.method``, ``self.method`` or ``cls.method`` in a method of
+  a class its module names) stands for that function's own content hash, its tree
+  normalised so in turn (Merkle-style): a copy that pastes the helpers it calls next to it
+  and renames them (``_neighbours`` -> ``nbrs``) hashes alike when the helpers are copies
+  too, and a helper changed changes every function that calls it.  Functions that call
+  each other (recursion) are hashed together (`content`), so a renamed copy of them all
+  hashes alike.  A library's functions stay names (their source differs from one
+  installation to the next); an import statement in the body whose names all resolve so
+  is left out (what it binds is compared where it is used);
+- a reference to a class of those packages (built, named in ``isinstance``, ``Enum.MEMBER``)
+  stands for the class's content hash: its definition without its name and docstring,
+  each method it defines standing for the method's content hash, under no name but a
+  dunder's (a copy may rename methods; their callers are compared by their own content).
+  So a copy that pastes a class under a new name matches what builds it;
 - ``module.name`` naming anything else (through any chain of modules:
   ``crosscheck.models.elevator.DOWN``) becomes the plain ``name``, as a copy that pastes it
   next to it writes it;
-- other names (globals, builtins, attributes) stay as they are: a copy that renames a class
-  it uses, or changes any expression, is different code.
+- other names (globals, builtins, attributes) stay as they are: a copy that changes any
+  expression, or an attribute's name, is different code.
 
 A function is compared only if it is *substantial* (`MIN_STATEMENTS` statements or
 `MIN_NODES` syntax nodes, after normalising, counted on its own tree, where a function it

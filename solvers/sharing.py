@@ -3,7 +3,8 @@
 A formulation's *footprint* is the set of functions and methods of formulation code
 that deciding its answers runs, outside the trusted base (`crosscheck.solvers.trusted`),
 as qualified names (``module.Class.method``).  Formulation code is the ``crosscheck``
-package and every top-level package (or module) that defines a loaded `Solver` class:
+package and every top-level package (or module) that defines a loaded `Solver` class,
+with the modules beside such a plain module that it imports:
 a plugin's own module counts, so a plugin subclass that runs its base's ``_solve``
 through ``super()``, or two plugin classes calling one helper of their module, share
 that code (`formulation_packages`).  Two formulations of one puzzle *share* the
@@ -22,9 +23,10 @@ A footprint is the union of two derivations from the code:
      imports or the function's own, ``module.f``, ``Class.method``, ``self.method`` on
      the solver's or helper's own class, ``super().method``; a class named other than as
      an attribute's receiver (called, passed on) stands for all its methods; an attribute
-     that the ``__init__`` of the receiver's class (``self``'s, or one item 2 knows) or of a
-     base sets to such a name (``self.rule = helper``; then ``self.rule(x)`` runs ``helper``,
-     whether or not the walk reaches that ``__init__``);
+     that a method of the receiver's class (``self``'s, or one item 2 knows) or of a base
+     (``__init__``, a ``setup``, any other) sets to such a name or to a ``functools.partial``
+     built there (``self.rule = helper``, ``self.rule = partial(helper, 3)``; then
+     ``self.rule(x)`` runs ``helper``, whether or not the walk reaches that method);
   2. ``receiver.name`` where the receiver's class is known from annotations
      (`crosscheck.solvers.receivers`: an annotated parameter such as ``instance:
      Vault``, an annotated or assigned local, ``self.attr`` annotated in the class body
@@ -55,8 +57,8 @@ A footprint is the union of two derivations from the code:
 
   Still not seen statically: a module imported by a computed name
   (``importlib.import_module(table[puzzle])``), a function kept in a container and
-  called from there (``rules[kind](cell)``), one set on an object other than by its class's
-  ``__init__`` or called on an object of unknown class, a name looked up otherwise
+  called from there (``rules[kind](cell)``), one set on an object other than by a method of its
+  class or called on an object of unknown class, a name looked up otherwise
   than by ``getattr`` (``operator.attrgetter``, ``vars(x)[name]``), a subclass defined
   outside the modules item 3 looks in, a method of a class outside those modules called
   on an unknown receiver, and code outside the formulation packages;
@@ -307,36 +309,63 @@ def _attribute_references(node: ast.Attribute, receivers: Receivers, scope: froz
         yield from _functions_of(value, holder, scope)
     known = receivers.of(node.value)
     for holder in [*known.classes, *(sub for base in known.open for sub in methods.modules.subclasses(base))]:
-        if inspect.getattr_static(holder, node.attr, None) is None:  # not the class's: maybe set in __init__
-            yield from _set_in_init(holder, scope).get(node.attr, [])
+        if inspect.getattr_static(holder, node.attr, None) is None:  # not the class's: maybe set by a method
+            yield from _set_by_methods(holder, scope).get(node.attr, [])
     yield from methods.of_subclasses(node.attr, known.open)
     if not known.complete:
         yield from methods.named(node.attr)
 
 
 @cache
-def _set_in_init(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]]:
-    """By attribute name, the functions of `scope` that the ``__init__`` of `holder` or of a
-    base in `scope` assigns to ``self.name`` (``self``: its first parameter; a plain assignment of a value that resolves
-    exactly, as rule 1: ``self.rule = helper``, ``self.rule = self.method``, a partial in a
-    global), with the class their ``self`` is: ``self.rule(x)`` runs them.  Every base's
-    ``__init__`` counts, called through ``super()`` or not: errs towards sharing."""
+def _set_by_methods(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]]:
+    """By attribute name, the functions of `scope` that a method of `holder` or of a base in
+    `scope` (``__init__``, a ``setup`` it calls, any other) assigns to ``self.name``
+    (``self``: its first parameter), with the class their ``self`` is: ``self.rule(x)`` runs
+    them.  A plain assignment of a value that resolves exactly, as rule 1 (``self.rule =
+    helper``, ``self.rule = self.method``, a partial in a global), or of a ``functools.partial``
+    built there (``self.rule = partial(helper, 3)``: what it binds, `_bound_by_partial`).
+    Every method counts, whether or not anything calls it: errs towards sharing."""
     found: dict[str, list[Reached]] = {}
     for base in holder.__mro__:
-        init = vars(base).get("__init__")
-        tree = definition(init) if isinstance(init, FunctionType) and _in_scope(base, scope) else None
-        if tree is None or not isinstance(init, FunctionType):
-            continue
-        imported = local_imports(tree.body, scope, init.__module__)
-        positional = [*tree.args.posonlyargs, *tree.args.args]
-        own = positional[0].arg if positional else None  # ``self``, whatever it is called
-        for node in ast.walk(tree):
-            for target, value, _ in assignments(node):
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                        and target.value.id == own and value is not None:
-                    resolved, owner = _resolve(value, init, holder, imported)
-                    found.setdefault(target.attr, []).extend(_functions_of(resolved, owner, scope))
+        methods = [unwrapped(value) for value in vars(base).values()] if _in_scope(base, scope) else []
+        for method in methods:
+            tree = definition(method) if isinstance(method, FunctionType) else None
+            if tree is None or not isinstance(method, FunctionType) \
+                    or not method.__qualname__.startswith(base.__qualname__ + "."):
+                continue  # not source, or not a method of `base` (a function kept in its body)
+            imported = local_imports(tree.body, scope, method.__module__)
+            positional = [*tree.args.posonlyargs, *tree.args.args]
+            own = positional[0].arg if positional else None  # ``self``, whatever it is called
+            for node in ast.walk(tree):
+                for target, value, _ in assignments(node):
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                            and target.value.id == own and value is not None:
+                        found.setdefault(target.attr, []).extend(
+                            _assigned(value, method, holder, imported, scope))
     return found
+
+
+def _assigned(value: ast.expr, method: FunctionType, holder: type, imported: dict[str, object],
+              scope: frozenset[str]) -> Iterator[Reached]:
+    """The functions of `scope` that `value`, assigned to an attribute in `method` (run on a
+    `holder`), may stand for: what it resolves to, or what a partial built there binds."""
+    bound = _bound_by_partial(value, method, holder, imported)
+    for node in [value] if bound is None else bound:
+        resolved, owner = _resolve(node, method, holder, imported)
+        yield from _functions_of(resolved, owner, scope)
+
+
+def _bound_by_partial(value: ast.expr, method: FunctionType, holder: type,
+                      imported: dict[str, object]) -> list[ast.expr] | None:
+    """For ``functools.partial(f, *args, **keywords)`` (or ``partialmethod``): the nodes of
+    ``f`` and of its arguments (a function bound as an argument most likely runs too); None
+    when `value` is no such call."""
+    if not isinstance(value, ast.Call):
+        return None
+    called, _ = _resolve(value.func, method, holder, imported)
+    if called is not partial and called is not partialmethod:
+        return None
+    return [*value.args, *(keyword.value for keyword in value.keywords)]
 
 
 def _ours(module: str) -> bool:

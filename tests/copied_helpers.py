@@ -6,6 +6,10 @@ it runs.
 - `PastesItsTuple` runs elevator-cpsat's `WasteTables.fitting` with the named tuple it
   builds (`Fit`) pasted under another name (`Window`); `OwnTuple` builds a tuple class of
   its own (other fields) with the same expression;
+- `SetsUpItsBound` keeps elevator-quotient's `crossing_bound` in an attribute that a
+  ``setup`` method (called by ``__init__``, which the walk from ``_solve`` never reaches) sets,
+  and `BindsItsBound` in one ``__init__`` sets to a ``functools.partial`` of it;
+  `BindsItsOwnBound` binds a bound of its own the same way;
 - `ImportsInside` runs keys-cpsat's `_distances` pasted, its helper `_neighbours` pasted
   under another name and imported inside the function's body; `ImportsOther` imports a
   helper that is other code.
@@ -13,11 +17,14 @@ it runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import NamedTuple
 
 from crosscheck.models.elevator import Facility
 from crosscheck.models.keys import Cell, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.elevator.common import crossing_bound
 
 GameState = tuple[int, tuple[int, ...]]
 
@@ -108,4 +115,42 @@ class ImportsOther(Solver):
         return Answer(Status.UNSUPPORTED, message=str(breadth_first_own(instance, instance.robots[0])))
 
 
-SOLVERS = [PastesItsTuple, OwnTuple, ImportsInside, ImportsOther]
+class SetsUpItsBound(Solver):
+    name, puzzle, summary = "test-sets-up-its-bound", "elevator", "crossing_bound kept by a setup method"
+
+    def __init__(self) -> None:
+        self.setup()
+
+    def setup(self) -> None:
+        self.bound: Callable[[int, int, Sequence[int]], int] = crossing_bound
+
+    def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(self.bound(instance.floors, 0, [0] * instance.floors)))
+
+
+def _lifts_needed(floors: int, elevator: int, counts: Sequence[int]) -> int:
+    """A bound of its own: every item below the top needs a lift."""
+    return sum(counts[:floors - 1]) + elevator
+
+
+class BindsItsBound(Solver):
+    name, puzzle, summary = "test-binds-its-bound", "elevator", "crossing_bound kept as a partial"
+
+    def __init__(self) -> None:
+        self.bound = partial(crossing_bound, elevator=0)
+
+    def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(self.bound(instance.floors, counts=[0] * instance.floors)))
+
+
+class BindsItsOwnBound(Solver):
+    name, puzzle, summary = "test-binds-its-own-bound", "elevator", "a bound of its own kept as a partial"
+
+    def __init__(self) -> None:
+        self.bound = partial(_lifts_needed, elevator=0)
+
+    def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(self.bound(instance.floors, counts=[0] * instance.floors)))
+
+
+SOLVERS = [PastesItsTuple, OwnTuple, SetsUpItsBound, BindsItsBound, BindsItsOwnBound, ImportsInside, ImportsOther]
