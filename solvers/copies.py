@@ -25,6 +25,10 @@ that a verbatim copy in another module, or one renamed, hashes alike:
   each method it defines standing for the method's content hash, under no name but a
   dunder's (a copy may rename methods; their callers are compared by their own content).
   So a copy that pastes a class under a new name matches what builds it;
+- a method is also hashed as run on a subclass of its class (`fingerprint_on`, `RunOn`):
+  there ``self.name`` stands for the subclass's ``name`` (an override), so a copy that
+  pastes a base's method beside the override it calls through ``self`` matches it as run
+  (`crosscheck.solvers.sharing.variants` names such a fingerprint ``method on Class``);
 - ``module.name`` naming anything else (through any chain of modules:
   ``crosscheck.models.elevator.DOWN``) becomes the plain ``name``, as a copy that pastes it
   next to it writes it;
@@ -63,8 +67,20 @@ MIN_STATEMENTS = 3
 #: match a built-in's node for node (``return cell.lower() if "A" <= cell <= "Z" else None``
 #: is `crosscheck.models.keys.door_key`, about 15), so one expression must be long to count.
 MIN_NODES = 30
-#: What a fingerprint stands for in the trees of the functions that refer to it.
-Node = FunctionType | type
+
+
+@dataclass(frozen=True)
+class RunOn:
+    """A method as run on an object of `owner`, a subclass of the class defining it:
+    ``self.name`` in it stands for `owner`'s ``name`` (an override), and so on in the
+    methods it reaches through ``self``."""
+
+    function: FunctionType
+    owner: type
+
+
+#: What a content hash is taken of: a function, a class, a method run on a subclass.
+Node = FunctionType | type | RunOn
 #: Nodes not counted in a function's size.
 _CONTEXTS = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
 
@@ -125,7 +141,10 @@ class _Shape:
 @cache
 def _shape(node: Node) -> _Shape | None:
     """The `_Shape` of a function or class; None when its source is not available."""
-    normaliser = _Normalised.of_class(node) if isinstance(node, type) else _Normalised.of_function(node)
+    if isinstance(node, RunOn):
+        normaliser = _Normalised.of_function(node.function, node.owner)
+    else:
+        normaliser = _Normalised.of_class(node) if isinstance(node, type) else _Normalised.of_function(node)
     if normaliser is None:
         return None
     tree = normaliser.visit(normaliser.top)
@@ -239,6 +258,13 @@ def _serialised(node: object, names: Mapping[str, str]) -> str:
     return repr(node)
 
 
+def fingerprint_on(function: FunctionType, owner: type) -> str | None:
+    """`function`'s fingerprint as run on an object of `owner` (`RunOn`: ``self.name`` the
+    override `owner` has, where it is a subclass of `function`'s class); None where
+    `fingerprint` is None."""
+    return content(RunOn(function, owner)) if fingerprint(function) is not None else None
+
+
 def fingerprints(names: Iterable[str]) -> dict[str, str | None]:
     """The fingerprint of each of the qualified `names` that names a function (None for one
     not substantial); names of no function (``lemma: ...``) left out."""
@@ -273,12 +299,14 @@ class _Normalised(ast.NodeTransformer):
         self.receiver: tuple[str, type] | None = None
         self.locals: dict[str, str] = {}
         self.imported: set[str] = set()
+        self.run_on: type | None = None  # `self`'s class, a subclass of the method's (`RunOn`)
 
     @classmethod
-    def of_function(cls, function: FunctionType) -> _Normalised | None:
+    def of_function(cls, function: FunctionType, owner: type | None = None) -> _Normalised | None:
         """The normaliser of (a copy of) `function`'s definition: names its own imports bind
-        (of the packages `_followed` allows) resolved there, its locals numbered; None when
-        its source is not available."""
+        (of the packages `_followed` allows) resolved there, its locals numbered, ``self``
+        of class `owner` where that is a subclass of its class (`RunOn`); None when its
+        source is not available."""
         found = definition(function)
         if found is None:
             return None
@@ -287,6 +315,9 @@ class _Normalised(ast.NodeTransformer):
         normaliser = cls(function.__module__, {**function.__globals__, **imported}, tree)
         normaliser.imported = set(imported)
         normaliser.receiver = _receiver(function, tree)
+        if owner is not None and normaliser.receiver is not None and issubclass(owner, normaliser.receiver[1]):
+            normaliser.receiver = normaliser.receiver[0], owner
+            normaliser.run_on = owner
         for child in ast.iter_child_nodes(tree):  # its own name is not local: a call of it is a call
             for node in ast.walk(child):  # numbered in a fixed order of the tree: alike for alike trees
                 for name in _binds(node):
@@ -353,16 +384,20 @@ class _Normalised(ast.NodeTransformer):
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         base = _lookup(node.value, self.namespace, self.locals, self.receiver)
         if isinstance(node.ctx, ast.Load) and isinstance(base, ModuleType | type):
-            called = self._called(_member(base, node.attr))
+            through_self = isinstance(node.value, ast.Name) and self.receiver is not None \
+                and node.value.id == self.receiver[0] and self.run_on is not None
+            inherited = through_self and node.attr not in vars(base)  # run on `run_on` as well
+            called = self._called(_member(base, node.attr), self.run_on if inherited else None)
             if called is not None:
                 return called
         if isinstance(base, ModuleType):
             return ast.Name(id=node.attr, ctx=node.ctx)
         return self.generic_visit(node)
 
-    def _called(self, value: object) -> ast.Name | None:
-        """The placeholder for a reference to `value` (module docstring); None when it is
-        no function or class followed, or one without source: the reference stays as written."""
+    def _called(self, value: object, run_on: type | None = None) -> ast.Name | None:
+        """The placeholder for a reference to `value` (module docstring), a method inherited
+        by `run_on` standing for it run on that class (`RunOn`); None when it is no function
+        or class followed, or one without source: the reference stays as written."""
         if isinstance(value, type):
             if not (_followed(value, self.module) and class_definition(value) is not None):
                 return None
@@ -372,6 +407,8 @@ class _Normalised(ast.NodeTransformer):
             value = unwrapped(value)
             if not (isinstance(value, FunctionType) and _followed(value, self.module)) or definition(value) is None:
                 return None
+            if run_on is not None:
+                value = RunOn(value, run_on)
         if value not in self.callees:
             self.callees.append(value)
         return ast.Name(id=f"@ref{self.callees.index(value)}", ctx=ast.Load())

@@ -854,3 +854,33 @@ FINGERPRINTS: dict[str, str | None] = {
     'crosscheck.solvers.planner.pddl_keys._decode': None,
     'crosscheck.solvers.planner.pddl_keys.encode': 'ca0843a1121ad39ff5b67421',
 }
+
+#: Per formulation, the fingerprints of its methods run on subclasses (`sharing.variants`).
+VARIANTS: dict[str, dict[str, str]] = {
+    'keys-grid': {
+    },
+    'keys-graph': {
+    },
+    'keys-cpsat': {
+    },
+    'keys-fd': {
+    },
+    'amphipods-search': {
+    },
+    'amphipods-steps': {
+    },
+    'amphipods-stops': {
+    },
+    'amphipods-cpsat': {
+    },
+    'amphipods-fd': {
+    },
+    'elevator-bfs': {
+    },
+    'elevator-quotient': {
+    },
+    'elevator-cpsat': {
+    },
+    'elevator-fd': {
+    },
+}

@@ -10,7 +10,8 @@ through ``super()``, or two plugin classes calling one helper of their module, s
 that code (`formulation_packages`).  Two formulations of one puzzle *share* the
 intersection of their footprints, and each pair of functions, one from each footprint,
 whose code is the same (a copy pasted elsewhere, verbatim or renamed: compared by
-fingerprint, `crosscheck.solvers.copies`), written ``a = b (same code)``; their agreement
+fingerprint, `crosscheck.solvers.copies`; a method run on a subclass whose override it
+calls through ``self`` also as run so, `variants`), written ``a = b (same code)``; their agreement
 is then one line of evidence, not two (`shared`, `Solver.shares`).  A copy also rests on
 the lemmas of the code it copies.
 
@@ -95,7 +96,7 @@ from typing import Any
 from crosscheck.models import amphipods, elevator, keys
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.considered import Considered, local_imports, own_modules
-from crosscheck.solvers.copies import fingerprints, same_code, unwrapped
+from crosscheck.solvers.copies import fingerprint, fingerprint_on, fingerprints, same_code, unwrapped
 from crosscheck.solvers.receivers import Receivers, assignments, definition
 from crosscheck.solvers.trusted import is_trusted, lemmas_of
 
@@ -421,21 +422,38 @@ class Methods:
 
 def static_footprint(solver_class: type[Solver]) -> set[str]:
     """The untrusted functions of formulation code reachable by exact references from ``_solve``."""
+    return {qualified(function) for function, _ in static_reached(solver_class)}
+
+
+def static_reached(solver_class: type[Solver]) -> set[Reached]:
+    """`static_footprint`'s functions, each with every class its ``self`` may be."""
     start = inspect.getattr_static(solver_class, "_solve")
     scope = formulation_packages()
     methods = Methods(solver_class, scope)
-    seen: set[str] = set()
     followed: set[Reached] = set()  # one function runs on several classes' self: followed for each
     stack: list[Reached] = [(start, solver_class)]
     while stack:
         function, owner = stack.pop()
-        name = qualified(function)
-        if (function, owner) in followed or is_trusted(name):
+        if (function, owner) in followed or is_trusted(qualified(function)):
             continue
-        seen.add(name)
         followed.add((function, owner))
         stack.extend(_references(function, owner, scope, methods))
-    return seen
+    return followed
+
+
+def variants(reached: Iterable[Reached]) -> dict[str, str]:
+    """``method on module.Class`` -> fingerprint, for each substantial method of `reached`
+    run on a subclass of its class, where that differs from its own fingerprint: its
+    ``self.name`` is the subclass's override (`crosscheck.solvers.copies.fingerprint_on`), so
+    a copy that pastes the method beside that override is the same code."""
+    found: dict[str, str] = {}
+    for function, owner in reached:
+        if owner is None or function.__qualname__ == f"{owner.__qualname__}.{function.__name__}":
+            continue  # a plain function, or a method of `owner` itself
+        value = fingerprint_on(function, owner)
+        if value is not None and value != fingerprint(function):
+            found[f"{qualified(function)} on {owner.__module__}.{owner.__qualname__}"] = value
+    return found
 
 
 def _import_everything() -> None:
@@ -500,6 +518,12 @@ def _stored_prints() -> dict[str, str | None]:
     return FINGERPRINTS
 
 
+def _stored_variants() -> dict[str, dict[str, str]]:
+    from crosscheck.solvers.footprints import VARIANTS
+
+    return VARIANTS
+
+
 @cache
 def footprint(solver: Solver, traced: bool = False) -> frozenset[str]:
     """`solver`'s footprint: stored for a built-in formulation; for any other, the static
@@ -530,8 +554,12 @@ def _printed(names: Iterable[str]) -> dict[str, str]:
 @cache
 def printed(solver: Solver) -> dict[str, str]:
     """The fingerprints (`crosscheck.solvers.copies`) of the substantial functions of
-    `solver`'s footprint, by qualified name."""
-    return _printed(footprint(solver))
+    `solver`'s footprint, by qualified name, and of its methods run on subclasses
+    (`variants`: stored for a built-in, from the static walk for any other)."""
+    stored = _stored_variants().get(solver.name)
+    if stored is None or not type(solver).__module__.startswith(PACKAGE + "."):
+        stored = variants(static_reached(type(solver)))
+    return _printed(footprint(solver)) | stored
 
 
 def shared(first: Solver, second: Solver) -> frozenset[str]:
@@ -576,7 +604,8 @@ def independent_group(solvers: list[Solver]) -> list[str]:
     return []
 
 
-def _write(footprints: dict[str, frozenset[str]], prints: dict[str, str | None], write: Callable[[str], object]) -> None:
+def _write(footprints: dict[str, frozenset[str]], prints: dict[str, str | None], run_on: dict[str, dict[str, str]],
+           write: Callable[[str], object]) -> None:
     lines = ['"""The built-in formulations\' footprints and their functions\' fingerprints (generated:',
              "``python -m crosscheck.solvers.sharing``).", "",
              "See `crosscheck.solvers.sharing` and `crosscheck.solvers.copies`; ``tests/test_sharing.py`` recomputes",
@@ -588,6 +617,12 @@ def _write(footprints: dict[str, frozenset[str]], prints: dict[str, str | None],
     lines += ["}", "", "#: Qualified name -> fingerprint (None: too small to compare) of each function named above.",
               "FINGERPRINTS: dict[str, str | None] = {"]
     lines += [f"    {name!r}: {value!r}," for name, value in sorted(prints.items())]
+    lines += ["}", "", "#: Per formulation, the fingerprints of its methods run on subclasses (`sharing.variants`).",
+              "VARIANTS: dict[str, dict[str, str]] = {"]
+    for name, found in run_on.items():
+        lines.append(f"    {name!r}: {{")
+        lines += [f"        {entry!r}: {value!r}," for entry, value in sorted(found.items())]
+        lines.append("    },")
     lines.append("}")
     write("\n".join(lines) + "\n")
 
@@ -605,6 +640,15 @@ def built_in_fingerprints(footprints: dict[str, frozenset[str]]) -> dict[str, st
     return fingerprints(set().union(*footprints.values()))
 
 
+def built_in_variants() -> dict[str, dict[str, str]]:
+    """Every built-in formulation's `variants`, from its static walk, computed now."""
+    from crosscheck.solvers.registry import BUILT_IN, ORIGINS, SOLVERS, load_all
+
+    load_all()
+    return {name: variants(static_reached(type(solver))) for name, solver in SOLVERS.items()
+            if ORIGINS.get(name) == BUILT_IN}
+
+
 def unable_here() -> list[str]:
     """The built-ins that cannot run here, with why (an extra not installed): traced on this
     machine, their footprints would miss what they run."""
@@ -619,5 +663,5 @@ if __name__ == "__main__":
     if missing := unable_here():  # a footprints.py written so would lose their traced entries
         raise SystemExit("not written: some built-ins cannot run here (install every extra):\n" + "\n".join(missing))
     computed = built_in_footprints()
-    _write(computed, built_in_fingerprints(computed), FOOTPRINTS_FILE.write_text)
+    _write(computed, built_in_fingerprints(computed), built_in_variants(), FOOTPRINTS_FILE.write_text)
     print(f"wrote {FOOTPRINTS_FILE}")

@@ -10,6 +10,9 @@ it runs.
   ``setup`` method (called by ``__init__``, which the walk from ``_solve`` never reaches) sets,
   and `BindsItsBound` in one ``__init__`` sets to a ``functools.partial`` of it;
   `BindsItsOwnBound` binds a bound of its own the same way;
+- `SplitsItsModel` runs keys-cpsat's `VaultModel._key_node` pasted into a base class
+  whose subclass holds the pasted `_node_name` it calls through ``self``; `NamesItsOwn`'s
+  subclass names nodes its own way;
 - `ImportsInside` runs keys-cpsat's `_distances` pasted, its helper `_neighbours` pasted
   under another name and imported inside the function's body; `ImportsOther` imports a
   helper that is other code.
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from crosscheck.models.elevator import Facility
 from crosscheck.models.keys import Cell, Vault
@@ -153,4 +156,51 @@ class BindsItsOwnBound(Solver):
         return Answer(Status.UNSUPPORTED, message=str(self.bound(instance.floors, counts=[0] * instance.floors)))
 
 
-SOLVERS = [PastesItsTuple, OwnTuple, SetsUpItsBound, BindsItsBound, BindsItsOwnBound, ImportsInside, ImportsOther]
+class _Arcs:
+    """`crosscheck.solvers.keys.cpsat.VaultModel._key_node` pasted; `_node_name` is the subclass's."""
+
+    def __init__(self, robots: int, cv: Any) -> None:
+        self.robots, self.cv = robots, cv
+        self.model: Any = None
+        self.hint: Any = None
+        self.ends: dict[int, dict[int, Any]] = {}
+
+    def _node_name(self, node: int) -> str:
+        raise NotImplementedError
+
+    def _key_node(self, robot: int, node: int, local: int, visits: dict[int, list[Any]]) -> list[tuple[int, int, Any]]:
+        name = self._node_name(node)
+        skip = self.model.new_bool_var(f"skip_r{robot}_{name}")
+        self.hint.value(skip, self.hint.owner.get(node, robot) != robot)
+        visits[node].append(~skip)
+        end = self.model.new_bool_var(f"end_r{robot}_{name}")
+        self.ends[robot][node] = end
+        self.hint.value(end, self.hint.arc(robot, node, robot))
+        return [(local, local, skip), (local, 0, end)]
+
+
+class _PastedNames(_Arcs):
+    def _node_name(self, node: int) -> str:
+        return f"start{node}" if node < self.robots else self.cv.letters[node - self.robots]
+
+
+class _OwnNames(_Arcs):
+    def _node_name(self, node: int) -> str:
+        return f"node{node}"
+
+
+class SplitsItsModel(Solver):
+    name, puzzle, summary = "test-splits-its-model", "keys", "VaultModel._key_node pasted over two classes"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(_PastedNames(len(instance.robots), instance).ends))
+
+
+class NamesItsOwn(Solver):
+    name, puzzle, summary = "test-names-its-own", "keys", "_key_node's arcs over names of its own"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(_OwnNames(len(instance.robots), instance).ends))
+
+
+SOLVERS = [SplitsItsModel, NamesItsOwn, PastesItsTuple, OwnTuple, SetsUpItsBound, BindsItsBound, BindsItsOwnBound, ImportsInside, ImportsOther]

@@ -18,9 +18,10 @@ from crosscheck.models.keys import door_key
 from crosscheck.solvers import copies, sharing
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.elevator.quotient import QuotientProblem, labelled_plan
-from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS
+from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS, VARIANTS
 from crosscheck.solvers.registry import get_solver, solvers_for
-from tests.copied_helpers import ImportsInside, ImportsOther, OwnTuple, PastesItsTuple, _Fits, _Spreads
+from tests.copied_helpers import (ImportsInside, ImportsOther, NamesItsOwn, OwnTuple, PastesItsTuple, SplitsItsModel,
+                                  _Fits, _Spreads)
 from tests.copied_solvers import CopiesCanonical, CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
 from tests.receiver_solvers import OwnRules
 from tests.renamed_quotient import ChangedQuotient, RenamedQuotient
@@ -93,6 +94,10 @@ def test_fingerprinting_leaves_the_walks_syntax_trees_alone() -> None:
 def test_stored_fingerprints_match_the_code() -> None:
     """What `python -m crosscheck.solvers.sharing` would write now is what is stored."""
     assert sharing.built_in_fingerprints(FOOTPRINTS) == FINGERPRINTS
+
+
+def test_stored_fingerprints_of_methods_run_on_subclasses_match_the_code() -> None:
+    assert sharing.built_in_variants() == VARIANTS
 
 
 RENAMED = "tests.renamed_quotient"
@@ -325,3 +330,17 @@ def test_a_helper_of_its_own_beside_a_plain_module_plugin_is_other_code(
     plugin = _flat_plugin(tmp_path, "flat_own")
     assert "flat_own.adjacent" in sharing.static_footprint(type(plugin))
     assert not [entry for entry in sharing.shared(get_solver("keys-cpsat"), plugin) if "same code" in entry]
+
+
+KEY_NODE = "crosscheck.solvers.keys.cpsat.VaultModel._key_node"
+
+
+def test_a_method_is_compared_as_run_on_the_subclass_whose_override_it_calls() -> None:
+    """`_key_node` pasted into a base class, the `_node_name` it calls through ``self``
+    pasted into the subclass the plugin runs: run on that subclass, it is the same code."""
+    entry = f"{KEY_NODE} = {HELPERS}._Arcs._key_node on {HELPERS}._PastedNames (same code)"
+    assert entry in sharing.shared(get_solver("keys-cpsat"), SplitsItsModel())
+
+
+def test_a_method_run_on_a_subclass_with_an_override_of_its_own_is_other_code() -> None:
+    assert not [entry for entry in sharing.shared(get_solver("keys-cpsat"), NamesItsOwn()) if "same code" in entry]

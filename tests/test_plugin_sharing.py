@@ -139,7 +139,7 @@ def test_the_forkserver_computes_a_named_plugins_sharing_once_for_every_run(monk
     def walked(solver_class: type[Solver]) -> set[str]:
         raise AssertionError(f"{solver_class.__name__}'s code walked again in a run")
 
-    monkeypatch.setattr(sharing, "static_footprint", walked)
+    monkeypatch.setattr(sharing, "static_reached", walked)  # static_footprint's walk, and printed's
     assert "tests.shared_solvers.Walker._solve" in get_solver("test-echo").shares
 
 
