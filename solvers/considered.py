@@ -27,7 +27,8 @@ import importlib
 import importlib.util
 import sys
 from importlib.machinery import ModuleSpec
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 
@@ -80,11 +81,49 @@ def imported_names(module: str, path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = here.rsplit(".", node.level - 1)[0] if node.level else ""
-            origin = ".".join(part for part in (base, node.module or "") if part)
+            origin = import_origin(node, here)
             names.add(origin)
             names.update(f"{origin}.{alias.name}" for alias in node.names if alias.name != "*")
     return names
+
+
+def import_origin(node: ast.ImportFrom, here: str) -> str:
+    """The absolute name of the module ``from ... import`` `node` imports from, written in a
+    module of package `here` (the module itself for a package's ``__init__``)."""
+    base = here.rsplit(".", node.level - 1)[0] if node.level else ""
+    return ".".join(part for part in (base, node.module or "") if part)
+
+
+def local_imports(body: list[ast.stmt], scope: Container[str], module: str) -> dict[str, object]:
+    """The modules, functions and classes that `body`'s own import statements (`module`'s
+    code: relative ones read from there) bind, of the top-level packages in `scope` only; an
+    import that fails here binds nothing (its code can run nowhere here)."""
+    here = module if hasattr(sys.modules.get(module), "__path__") else module.rpartition(".")[0]
+    imported: dict[str, object] = {}
+    for node in (node for statement in body for node in ast.walk(statement)):
+        if isinstance(node, ast.ImportFrom):
+            origin = import_origin(node, here)
+            holder = imported_or_none(origin) if origin.partition(".")[0] in scope else None
+            for alias in node.names if holder is not None else []:
+                value = getattr(holder, alias.name, None) or imported_or_none(f"{origin}.{alias.name}")
+                if value is not None:
+                    imported[alias.asname or alias.name] = value
+        elif isinstance(node, ast.Import):
+            for alias in node.names:  # `import a.b` binds a; `import a.b as k` binds k to a.b
+                top = alias.name.partition(".")[0]
+                found = imported_or_none(alias.name) if top in scope else None
+                if found is not None:
+                    imported[alias.asname or top] = found if alias.asname else sys.modules[top]
+    return imported
+
+
+@cache
+def own_modules(package: str) -> frozenset[str]:
+    """The top-level names whose code is `package`'s own: `package` itself and, when it is a
+    plain module (`import_closure`), the modules beside it that it imports, transitively."""
+    if _sibling_folder(package) is None:
+        return frozenset({package})
+    return frozenset(import_closure(package, package))
 
 
 def import_closure(module: str, package: str) -> dict[str, Path]:

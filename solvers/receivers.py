@@ -92,6 +92,32 @@ def definition(function: FunctionType) -> ast.FunctionDef | ast.AsyncFunctionDef
     return node if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
+@cache
+def _module_tree(module: str) -> ast.Module | None:
+    """The syntax tree of module `module`'s source (None when not available)."""
+    try:
+        return parse_module(inspect.getsource(sys.modules[module]))
+    except (KeyError, OSError, TypeError, SyntaxError):
+        return None
+
+
+@cache
+def class_definition(cls: type) -> ast.ClassDef | None:
+    """The syntax tree of `cls`'s definition, found by its qualified name among the class
+    statements of its module's source (the last of a name, as the last one run wins); None
+    when the source is not available or no class statement there has that name (a class
+    made in a function, by ``type()``, or in an ``if``)."""
+    tree = _module_tree(cls.__module__)
+    body: list[ast.stmt] = tree.body if tree is not None else []
+    found: ast.ClassDef | None = None
+    for part in cls.__qualname__.split("."):
+        found = next((node for node in reversed(body) if isinstance(node, ast.ClassDef) and node.name == part), None)
+        if found is None:
+            return None
+        body = found.body
+    return found
+
+
 def _lookup(node: ast.expr, namespace: dict[str, object]) -> object:
     """What a name or attribute chain denotes in `namespace` (modules and classes followed)."""
     if isinstance(node, ast.Name):

@@ -3,13 +3,15 @@
 A formulation's *footprint* is the set of functions and methods of formulation code
 that deciding its answers runs, outside the trusted base (`crosscheck.solvers.trusted`),
 as qualified names (``module.Class.method``).  Formulation code is the ``crosscheck``
-package and every top-level package (or module) that defines a loaded `Solver` class:
+package and every top-level package (or module) that defines a loaded `Solver` class,
+with the modules beside such a plain module that it imports:
 a plugin's own module counts, so a plugin subclass that runs its base's ``_solve``
 through ``super()``, or two plugin classes calling one helper of their module, share
 that code (`formulation_packages`).  Two formulations of one puzzle *share* the
 intersection of their footprints, and each pair of functions, one from each footprint,
 whose code is the same (a copy pasted elsewhere, verbatim or renamed: compared by
-fingerprint, `crosscheck.solvers.copies`), written ``a = b (same code)``; their agreement
+fingerprint, `crosscheck.solvers.copies`; a method run on a subclass whose override it
+calls through ``self`` also as run so, `variants`), written ``a = b (same code)``; their agreement
 is then one line of evidence, not two (`shared`, `Solver.shares`).  A copy also rests on
 the lemmas of the code it copies.
 
@@ -22,9 +24,10 @@ A footprint is the union of two derivations from the code:
      imports or the function's own, ``module.f``, ``Class.method``, ``self.method`` on
      the solver's or helper's own class, ``super().method``; a class named other than as
      an attribute's receiver (called, passed on) stands for all its methods; an attribute
-     that the ``__init__`` of the receiver's class (``self``'s, or one item 2 knows) or of a
-     base sets to such a name (``self.rule = helper``; then ``self.rule(x)`` runs ``helper``,
-     whether or not the walk reaches that ``__init__``);
+     that a method of the receiver's class (``self``'s, or one item 2 knows) or of a base
+     (``__init__``, a ``setup``, any other) sets to such a name or to a ``functools.partial``
+     built there (``self.rule = helper``, ``self.rule = partial(helper, 3)``; then
+     ``self.rule(x)`` runs ``helper``, whether or not the walk reaches that method);
   2. ``receiver.name`` where the receiver's class is known from annotations
      (`crosscheck.solvers.receivers`: an annotated parameter such as ``instance:
      Vault``, an annotated or assigned local, ``self.attr`` annotated in the class body
@@ -55,8 +58,8 @@ A footprint is the union of two derivations from the code:
 
   Still not seen statically: a module imported by a computed name
   (``importlib.import_module(table[puzzle])``), a function kept in a container and
-  called from there (``rules[kind](cell)``), one set on an object other than by its class's
-  ``__init__`` or called on an object of unknown class, a name looked up otherwise
+  called from there (``rules[kind](cell)``), one set on an object other than by a method of its
+  class or called on an object of unknown class, a name looked up otherwise
   than by ``getattr`` (``operator.attrgetter``, ``vars(x)[name]``), a subclass defined
   outside the modules item 3 looks in, a method of a class outside those modules called
   on an unknown receiver, and code outside the formulation packages;
@@ -92,8 +95,8 @@ from typing import Any
 
 from crosscheck.models import amphipods, elevator, keys
 from crosscheck.solvers.base import Solver
-from crosscheck.solvers.considered import Considered
-from crosscheck.solvers.copies import fingerprints, same_code, unwrapped
+from crosscheck.solvers.considered import Considered, local_imports, own_modules
+from crosscheck.solvers.copies import fingerprint, fingerprint_on, fingerprints, same_code, unwrapped
 from crosscheck.solvers.receivers import Receivers, assignments, definition
 from crosscheck.solvers.trusted import is_trusted, lemmas_of
 
@@ -129,11 +132,12 @@ def corpus(puzzle: str) -> list[Any]:
 
 def formulation_packages() -> frozenset[str]:
     """The top-level packages (or modules) whose code counts in footprints: ``crosscheck``
-    and each one that defines a `Solver` class loaded now (a plugin's own)."""
+    and each one that defines a `Solver` class loaded now (a plugin's own), with the modules
+    beside a plain-module plugin that it imports (`crosscheck.solvers.considered.own_modules`)."""
     found, classes = {PACKAGE}, [Solver]
     while classes:
         solver_class = classes.pop()
-        found.add(_top(solver_class.__module__))
+        found |= own_modules(_top(solver_class.__module__))
         classes.extend(solver_class.__subclasses__())
     return frozenset(found)
 
@@ -241,7 +245,7 @@ def _references(function: FunctionType, owner: type | None, scope: frozenset[str
     know, and ``getattr(receiver, "name")`` as ``receiver.name``."""
     found = definition(function)
     body = found.body if found else []
-    imported = _local_imports(body, scope)
+    imported = local_imports(body, scope, function.__module__)
 
     def resolve(node: ast.expr) -> object:
         return _resolve(node, function, owner, imported)[0]
@@ -306,68 +310,67 @@ def _attribute_references(node: ast.Attribute, receivers: Receivers, scope: froz
         yield from _functions_of(value, holder, scope)
     known = receivers.of(node.value)
     for holder in [*known.classes, *(sub for base in known.open for sub in methods.modules.subclasses(base))]:
-        if inspect.getattr_static(holder, node.attr, None) is None:  # not the class's: maybe set in __init__
-            yield from _set_in_init(holder, scope).get(node.attr, [])
+        if inspect.getattr_static(holder, node.attr, None) is None:  # not the class's: maybe set by a method
+            yield from _set_by_methods(holder, scope).get(node.attr, [])
     yield from methods.of_subclasses(node.attr, known.open)
     if not known.complete:
         yield from methods.named(node.attr)
 
 
 @cache
-def _set_in_init(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]]:
-    """By attribute name, the functions of `scope` that the ``__init__`` of `holder` or of a
-    base in `scope` assigns to ``self.name`` (``self``: its first parameter; a plain assignment of a value that resolves
-    exactly, as rule 1: ``self.rule = helper``, ``self.rule = self.method``, a partial in a
-    global), with the class their ``self`` is: ``self.rule(x)`` runs them.  Every base's
-    ``__init__`` counts, called through ``super()`` or not: errs towards sharing."""
+def _set_by_methods(holder: type, scope: frozenset[str]) -> dict[str, list[Reached]]:
+    """By attribute name, the functions of `scope` that a method of `holder` or of a base in
+    `scope` (``__init__``, a ``setup`` it calls, any other) assigns to ``self.name``
+    (``self``: its first parameter), with the class their ``self`` is: ``self.rule(x)`` runs
+    them.  A plain assignment of a value that resolves exactly, as rule 1 (``self.rule =
+    helper``, ``self.rule = self.method``, a partial in a global), or of a ``functools.partial``
+    built there (``self.rule = partial(helper, 3)``: what it binds, `_bound_by_partial`).
+    Every method counts, whether or not anything calls it: errs towards sharing."""
     found: dict[str, list[Reached]] = {}
     for base in holder.__mro__:
-        init = vars(base).get("__init__")
-        tree = definition(init) if isinstance(init, FunctionType) and _in_scope(base, scope) else None
-        if tree is None or not isinstance(init, FunctionType):
-            continue
-        imported = _local_imports(tree.body, scope)
-        positional = [*tree.args.posonlyargs, *tree.args.args]
-        own = positional[0].arg if positional else None  # ``self``, whatever it is called
-        for node in ast.walk(tree):
-            for target, value, _ in assignments(node):
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                        and target.value.id == own and value is not None:
-                    resolved, owner = _resolve(value, init, holder, imported)
-                    found.setdefault(target.attr, []).extend(_functions_of(resolved, owner, scope))
+        methods = [unwrapped(value) for value in vars(base).values()] if _in_scope(base, scope) else []
+        for method in methods:
+            tree = definition(method) if isinstance(method, FunctionType) else None
+            if tree is None or not isinstance(method, FunctionType) \
+                    or not method.__qualname__.startswith(base.__qualname__ + "."):
+                continue  # not source, or not a method of `base` (a function kept in its body)
+            imported = local_imports(tree.body, scope, method.__module__)
+            positional = [*tree.args.posonlyargs, *tree.args.args]
+            own = positional[0].arg if positional else None  # ``self``, whatever it is called
+            for node in ast.walk(tree):
+                for target, value, _ in assignments(node):
+                    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                            and target.value.id == own and value is not None:
+                        found.setdefault(target.attr, []).extend(
+                            _assigned(value, method, holder, imported, scope))
     return found
 
 
-def _local_imports(body: list[ast.stmt], scope: frozenset[str]) -> dict[str, object]:
-    """The modules, functions and classes of `scope` that `body`'s own import statements bind."""
-    imported: dict[str, object] = {}
-    for statement in body:
-        for node in ast.walk(statement):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and _top(node.module or "") in scope:
-                module = importlib.import_module(node.module or "")
-                for alias in node.names:
-                    value = getattr(module, alias.name, None) or _module(f"{node.module}.{alias.name}")
-                    if value is not None:
-                        imported[alias.asname or alias.name] = value
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if _top(alias.name) in scope:  # `import a.b` binds a; `import a.b as k` binds k to a.b
-                        module = importlib.import_module(alias.name)
-                        top = alias.name.partition(".")[0]
-                        imported[alias.asname or top] = module if alias.asname else importlib.import_module(top)
-    return imported
+def _assigned(value: ast.expr, method: FunctionType, holder: type, imported: dict[str, object],
+              scope: frozenset[str]) -> Iterator[Reached]:
+    """The functions of `scope` that `value`, assigned to an attribute in `method` (run on a
+    `holder`), may stand for: what it resolves to, or what a partial built there binds."""
+    bound = _bound_by_partial(value, method, holder, imported)
+    for node in [value] if bound is None else bound:
+        resolved, owner = _resolve(node, method, holder, imported)
+        yield from _functions_of(resolved, owner, scope)
+
+
+def _bound_by_partial(value: ast.expr, method: FunctionType, holder: type,
+                      imported: dict[str, object]) -> list[ast.expr] | None:
+    """For ``functools.partial(f, *args, **keywords)`` (or ``partialmethod``): the nodes of
+    ``f`` and of its arguments (a function bound as an argument most likely runs too); None
+    when `value` is no such call."""
+    if not isinstance(value, ast.Call):
+        return None
+    called, _ = _resolve(value.func, method, holder, imported)
+    if called is not partial and called is not partialmethod:
+        return None
+    return [*value.args, *(keyword.value for keyword in value.keywords)]
 
 
 def _ours(module: str) -> bool:
     return module == PACKAGE or module.startswith(PACKAGE + ".")
-
-
-def _module(name: str) -> ModuleType | None:
-    """The module `name` (imported now if need be), or None if there is none."""
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
 
 
 #: Names of attributes of the built-in types (``get``, ``items``, ``append``, ``count``,
@@ -419,21 +422,38 @@ class Methods:
 
 def static_footprint(solver_class: type[Solver]) -> set[str]:
     """The untrusted functions of formulation code reachable by exact references from ``_solve``."""
+    return {qualified(function) for function, _ in static_reached(solver_class)}
+
+
+def static_reached(solver_class: type[Solver]) -> set[Reached]:
+    """`static_footprint`'s functions, each with every class its ``self`` may be."""
     start = inspect.getattr_static(solver_class, "_solve")
     scope = formulation_packages()
     methods = Methods(solver_class, scope)
-    seen: set[str] = set()
     followed: set[Reached] = set()  # one function runs on several classes' self: followed for each
     stack: list[Reached] = [(start, solver_class)]
     while stack:
         function, owner = stack.pop()
-        name = qualified(function)
-        if (function, owner) in followed or is_trusted(name):
+        if (function, owner) in followed or is_trusted(qualified(function)):
             continue
-        seen.add(name)
         followed.add((function, owner))
         stack.extend(_references(function, owner, scope, methods))
-    return seen
+    return followed
+
+
+def variants(reached: Iterable[Reached]) -> dict[str, str]:
+    """``method on module.Class`` -> fingerprint, for each substantial method of `reached`
+    run on a subclass of its class, where that differs from its own fingerprint: its
+    ``self.name`` is the subclass's override (`crosscheck.solvers.copies.fingerprint_on`), so
+    a copy that pastes the method beside that override is the same code."""
+    found: dict[str, str] = {}
+    for function, owner in reached:
+        if owner is None or function.__qualname__ == f"{owner.__qualname__}.{function.__name__}":
+            continue  # a plain function, or a method of `owner` itself
+        value = fingerprint_on(function, owner)
+        if value is not None and value != fingerprint(function):
+            found[f"{qualified(function)} on {owner.__module__}.{owner.__qualname__}"] = value
+    return found
 
 
 def _import_everything() -> None:
@@ -498,6 +518,12 @@ def _stored_prints() -> dict[str, str | None]:
     return FINGERPRINTS
 
 
+def _stored_variants() -> dict[str, dict[str, str]]:
+    from crosscheck.solvers.footprints import VARIANTS
+
+    return VARIANTS
+
+
 @cache
 def footprint(solver: Solver, traced: bool = False) -> frozenset[str]:
     """`solver`'s footprint: stored for a built-in formulation; for any other, the static
@@ -528,8 +554,12 @@ def _printed(names: Iterable[str]) -> dict[str, str]:
 @cache
 def printed(solver: Solver) -> dict[str, str]:
     """The fingerprints (`crosscheck.solvers.copies`) of the substantial functions of
-    `solver`'s footprint, by qualified name."""
-    return _printed(footprint(solver))
+    `solver`'s footprint, by qualified name, and of its methods run on subclasses
+    (`variants`: stored for a built-in, from the static walk for any other)."""
+    stored = _stored_variants().get(solver.name)
+    if stored is None or not type(solver).__module__.startswith(PACKAGE + "."):
+        stored = variants(static_reached(type(solver)))
+    return _printed(footprint(solver)) | stored
 
 
 def shared(first: Solver, second: Solver) -> frozenset[str]:
@@ -574,7 +604,8 @@ def independent_group(solvers: list[Solver]) -> list[str]:
     return []
 
 
-def _write(footprints: dict[str, frozenset[str]], prints: dict[str, str | None], write: Callable[[str], object]) -> None:
+def _write(footprints: dict[str, frozenset[str]], prints: dict[str, str | None], run_on: dict[str, dict[str, str]],
+           write: Callable[[str], object]) -> None:
     lines = ['"""The built-in formulations\' footprints and their functions\' fingerprints (generated:',
              "``python -m crosscheck.solvers.sharing``).", "",
              "See `crosscheck.solvers.sharing` and `crosscheck.solvers.copies`; ``tests/test_sharing.py`` recomputes",
@@ -586,6 +617,12 @@ def _write(footprints: dict[str, frozenset[str]], prints: dict[str, str | None],
     lines += ["}", "", "#: Qualified name -> fingerprint (None: too small to compare) of each function named above.",
               "FINGERPRINTS: dict[str, str | None] = {"]
     lines += [f"    {name!r}: {value!r}," for name, value in sorted(prints.items())]
+    lines += ["}", "", "#: Per formulation, the fingerprints of its methods run on subclasses (`sharing.variants`).",
+              "VARIANTS: dict[str, dict[str, str]] = {"]
+    for name, found in run_on.items():
+        lines.append(f"    {name!r}: {{")
+        lines += [f"        {entry!r}: {value!r}," for entry, value in sorted(found.items())]
+        lines.append("    },")
     lines.append("}")
     write("\n".join(lines) + "\n")
 
@@ -603,6 +640,15 @@ def built_in_fingerprints(footprints: dict[str, frozenset[str]]) -> dict[str, st
     return fingerprints(set().union(*footprints.values()))
 
 
+def built_in_variants() -> dict[str, dict[str, str]]:
+    """Every built-in formulation's `variants`, from its static walk, computed now."""
+    from crosscheck.solvers.registry import BUILT_IN, ORIGINS, SOLVERS, load_all
+
+    load_all()
+    return {name: variants(static_reached(type(solver))) for name, solver in SOLVERS.items()
+            if ORIGINS.get(name) == BUILT_IN}
+
+
 def unable_here() -> list[str]:
     """The built-ins that cannot run here, with why (an extra not installed): traced on this
     machine, their footprints would miss what they run."""
@@ -617,5 +663,5 @@ if __name__ == "__main__":
     if missing := unable_here():  # a footprints.py written so would lose their traced entries
         raise SystemExit("not written: some built-ins cannot run here (install every extra):\n" + "\n".join(missing))
     computed = built_in_footprints()
-    _write(computed, built_in_fingerprints(computed), FOOTPRINTS_FILE.write_text)
+    _write(computed, built_in_fingerprints(computed), built_in_variants(), FOOTPRINTS_FILE.write_text)
     print(f"wrote {FOOTPRINTS_FILE}")

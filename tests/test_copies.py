@@ -16,9 +16,12 @@ import pytest
 from crosscheck.models.elevator import ElevatorMove, Facility
 from crosscheck.models.keys import door_key
 from crosscheck.solvers import copies, sharing
+from crosscheck.solvers.base import Solver
 from crosscheck.solvers.elevator.quotient import QuotientProblem, labelled_plan
-from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS
+from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS, VARIANTS
 from crosscheck.solvers.registry import get_solver, solvers_for
+from tests.copied_helpers import (ImportsInside, ImportsOther, NamesItsOwn, OwnTuple, PastesItsTuple, SplitsItsModel,
+                                  _Fits, _Spreads)
 from tests.copied_solvers import CopiesCanonical, CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
 from tests.receiver_solvers import OwnRules
 from tests.renamed_quotient import ChangedQuotient, RenamedQuotient
@@ -91,6 +94,10 @@ def test_fingerprinting_leaves_the_walks_syntax_trees_alone() -> None:
 def test_stored_fingerprints_match_the_code() -> None:
     """What `python -m crosscheck.solvers.sharing` would write now is what is stored."""
     assert sharing.built_in_fingerprints(FOOTPRINTS) == FINGERPRINTS
+
+
+def test_stored_fingerprints_of_methods_run_on_subclasses_match_the_code() -> None:
+    assert sharing.built_in_variants() == VARIANTS
 
 
 RENAMED = "tests.renamed_quotient"
@@ -236,3 +243,104 @@ def test_each_function_of_a_dense_cycle_is_read_once_and_a_renamed_copy_matches(
     assert copies._shape.cache_info().misses - before == 30
     assert found is not None and found == copies.fingerprint(renamed["other0"])
     assert copies.fingerprint(original["node1"]) == copies.fingerprint(renamed["other1"]) != found
+
+
+CPSAT = "crosscheck.solvers.elevator.cpsat"
+HELPERS = "tests.copied_helpers"
+
+
+def test_a_copy_that_renames_a_class_it_builds_shares_with_the_original() -> None:
+    """`WasteTables.fitting` pasted with the named tuple it builds renamed: the class
+    stands for its content, so the copy is the same code and not a second prover."""
+    cpsat, copy = get_solver("elevator-cpsat"), PastesItsTuple()
+    assert f"{CPSAT}.WasteTables.fitting = {HELPERS}._Fits.fitting (same code)" in sharing.shared(cpsat, copy)
+    assert sharing.independent_group([cpsat, copy]) == ["elevator-cpsat"]
+
+
+def test_the_same_expression_over_a_class_of_its_own_is_other_code() -> None:
+    """A tuple class with other fields is other code: so is what builds it."""
+    own = OwnTuple()
+    assert not [entry for entry in sharing.shared(get_solver("elevator-cpsat"), own) if "same code" in entry]
+    assert copies.fingerprint(_Spreads.spread) != copies.fingerprint(_Fits.fitting)
+
+
+def test_a_helper_imported_inside_a_function_stands_for_its_content() -> None:
+    """`_distances` pasted, its helper pasted renamed and imported in the function's body."""
+    entry = f"crosscheck.solvers.keys.level_cuts._distances = {HELPERS}.breadth_first (same code)"
+    assert entry in sharing.shared(get_solver("keys-cpsat"), ImportsInside())
+
+
+def test_a_helper_of_its_own_imported_inside_a_function_is_other_code() -> None:
+    shared = sharing.shared(get_solver("keys-cpsat"), ImportsOther())
+    assert not [entry for entry in shared if "_distances" in entry]
+
+
+_FLAT_WALK = '''
+from crosscheck.models.keys import Cell, Vault
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from {helper} import adjacent
+
+
+def breadth_first(vault: Vault, start: Cell) -> dict[Cell, int]:
+    distance = {{start: 0}}
+    order = [start]
+    for cell in order:
+        for target in adjacent(vault, cell):
+            if target not in distance:
+                distance[target] = distance[cell] + 1
+                order.append(target)
+    return distance
+
+
+class FlatWalk(Solver):
+    name, puzzle, summary = "test-flat-walk-{helper}", "keys", "a plain module pasting _distances"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        return Answer(Status.UNSUPPORTED, message=str(breadth_first(instance, instance.robots[0])))
+'''
+_FLAT_HELPERS = {  # the pasted `_neighbours`, and a wall test of its own (not a copy)
+    "flat_pasted": "def adjacent(vault, cell):\n"
+                   "    return [target for _, target in vault.open_neighbours(cell) if vault.passable(vault.at(target))]\n",
+    "flat_own": "def adjacent(vault, cell):\n"
+                "    return [target for _, target in vault.open_neighbours(cell) if vault.at(target) != '#']\n"}
+
+
+def _flat_plugin(folder: Path, helper: str) -> Solver:
+    """A plain-module plugin (``flat_walk_<helper>.py``, no package) pasting keys-cpsat's
+    `_distances`, importing `adjacent` from the module `helper` beside it."""
+    (folder / f"{helper}.py").write_text(_FLAT_HELPERS[helper])
+    (folder / f"flat_walk_{helper}.py").write_text(_FLAT_WALK.format(helper=helper))
+    solver_class: type[Solver] = importlib.import_module(f"flat_walk_{helper}").FlatWalk
+    return solver_class()
+
+
+def test_a_helper_beside_a_plain_module_plugin_is_its_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sibling module's `adjacent` is in the plugin's footprint and stands for its
+    content in `breadth_first`'s fingerprint: the pasted `_distances` is the same code."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plugin = _flat_plugin(tmp_path, "flat_pasted")
+    assert "flat_pasted.adjacent" in sharing.static_footprint(type(plugin))
+    shared = sharing.shared(get_solver("keys-cpsat"), plugin)
+    assert "crosscheck.solvers.keys.level_cuts._distances = flat_walk_flat_pasted.breadth_first (same code)" in shared
+
+
+def test_a_helper_of_its_own_beside_a_plain_module_plugin_is_other_code(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plugin = _flat_plugin(tmp_path, "flat_own")
+    assert "flat_own.adjacent" in sharing.static_footprint(type(plugin))
+    assert not [entry for entry in sharing.shared(get_solver("keys-cpsat"), plugin) if "same code" in entry]
+
+
+KEY_NODE = "crosscheck.solvers.keys.cpsat.VaultModel._key_node"
+
+
+def test_a_method_is_compared_as_run_on_the_subclass_whose_override_it_calls() -> None:
+    """`_key_node` pasted into a base class, the `_node_name` it calls through ``self``
+    pasted into the subclass the plugin runs: run on that subclass, it is the same code."""
+    entry = f"{KEY_NODE} = {HELPERS}._Arcs._key_node on {HELPERS}._PastedNames (same code)"
+    assert entry in sharing.shared(get_solver("keys-cpsat"), SplitsItsModel())
+
+
+def test_a_method_run_on_a_subclass_with_an_override_of_its_own_is_other_code() -> None:
+    assert not [entry for entry in sharing.shared(get_solver("keys-cpsat"), NamesItsOwn()) if "same code" in entry]

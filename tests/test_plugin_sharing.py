@@ -18,6 +18,7 @@ from crosscheck.harness.verdicts import Verdict, judge_all
 from crosscheck.solvers import sharing
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.registry import get_solver, solvers_for
+from tests.copied_helpers import BindsItsBound, BindsItsOwnBound, SetsUpItsBound
 from tests.receiver_solvers import (AsksAnnotated, AsksThroughAttribute, AsksThroughReturn, AsksUnknown,
                                     KeepsItsRules, LooksUp, OwnRules, OwnTable)
 from tests.shared_solvers import Echo, Pacer, Strider, Walker
@@ -138,7 +139,7 @@ def test_the_forkserver_computes_a_named_plugins_sharing_once_for_every_run(monk
     def walked(solver_class: type[Solver]) -> set[str]:
         raise AssertionError(f"{solver_class.__name__}'s code walked again in a run")
 
-    monkeypatch.setattr(sharing, "static_footprint", walked)
+    monkeypatch.setattr(sharing, "static_reached", walked)  # static_footprint's walk, and printed's
     assert "tests.shared_solvers.Walker._solve" in get_solver("test-echo").shares
 
 
@@ -161,3 +162,22 @@ def test_a_formulation_whose_code_cannot_be_analysed_shares_with_each_other_and_
     assert sharing.shares(grid, [walker, strider, grid]) == {"keys-grid ~ test-walker (not analysed: RecursionError)"}
     assert entry not in sharing.shared(strider, grid)
     assert sharing.independent_group([walker, strider, grid]) == ["test-strider", "keys-grid"]
+
+
+BOUND = "crosscheck.solvers.elevator.common.crossing_bound"
+
+
+@pytest.mark.parametrize("plugin", [SetsUpItsBound, BindsItsBound])
+def test_a_function_kept_by_a_setup_method_or_as_a_partial_is_followed(plugin: type[Solver]) -> None:
+    """``self.bound`` set in ``setup`` (not ``__init__``), or in ``__init__`` to a
+    ``functools.partial`` of elevator-quotient's bound: a call through it runs that bound,
+    so the plugin is not a second prover beside elevator-quotient."""
+    quotient = get_solver("elevator-quotient")
+    assert BOUND in sharing.static_footprint(plugin)
+    assert BOUND in sharing.shared(quotient, plugin())
+    assert sharing.independent_group([quotient, plugin()]) == ["elevator-quotient"]
+
+
+def test_a_partial_of_a_function_of_its_own_shares_nothing() -> None:
+    assert "tests.copied_helpers._lifts_needed" in sharing.static_footprint(BindsItsOwnBound)
+    assert sharing.shared(get_solver("elevator-quotient"), BindsItsOwnBound()) == frozenset()
