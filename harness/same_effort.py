@@ -29,7 +29,7 @@ MIN_SAME_INSTANCES = 3
 #: How many of those instances the warning names.
 NAMED = 5
 
-Figure = tuple[str, object]  # (noun, value), e.g. ("state", 73)
+Figure = tuple[str, int | float | str]  # (noun, value) of a run's stats, e.g. ("state", 73)
 InstanceKey = tuple[str, bool]
 
 
