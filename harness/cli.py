@@ -180,8 +180,8 @@ solver_option = click.option(
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
     help="What to print on stdout: a table for people (table, markdown; verdict notes follow), a booktabs "
-         "tabular (latex), or data only (csv, jsonl: tidy rows, one per run; json: the full records as one "
-         "array); notes go to stderr for all but table and markdown.")
+         "tabular (latex; the notes also as comments), or data only (csv, jsonl: tidy rows, one per run; json: "
+         "the full records as one array); notes go to stderr for all but table and markdown.")
 jobs_option = click.option(
     "--jobs", type=click.IntRange(min=1), default=cores, show_default=f"the cores this process may use: {cores()}",
     help="Runs at a time, at most. Runs never share a core unless --jobs exceeds the cores: a run holds as many "
@@ -904,7 +904,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
 @click.option("--format", "fmt", type=click.Choice((*FORMATS, "parquet", "html")), default="table",
               show_default=True,
               help="table or markdown for people (verdict notes follow); html: one self-contained page with "
-                   "every table and figure (use -o); latex: a booktabs tabular of the --by table; csv, jsonl "
+                   "every table, figure and note (use -o); latex: a booktabs tabular of the --by table, the notes as "
+                   "comments; csv, jsonl "
                    "(tidy: one flat row per run), json (full records) or parquet (tidy, needs the analysis "
                    "extra and -o) for programs.")
 @click.option("--by", type=click.Choice(["run", "solver", "family"]), default="run", show_default=True,

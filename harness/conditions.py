@@ -64,9 +64,14 @@ def _values(records: Sequence[RunRecord], value: Callable[[dict[str, Any]], obje
     return tallied(counts) if counts else "unknown"
 
 
-def tallied(counts: Counter[str]) -> str:
+def tallied(counts: Counter[str], runs: int | None = None) -> str:
     """The values counted, most common first, ``VALUE (N runs)`` joined by '; '; a single
-    value alone, without its count."""
+    value alone, without its count.  When fewer than `runs` (the runs there are) carry a
+    value, every value says out of how many: ``my-lifts (50 of 125 runs)``, so a value of
+    some runs never reads as everyone's."""
+    total = sum(counts.values())
+    if runs is not None and total < runs:
+        return "; ".join(f"{value} ({n} of {counted(runs, 'run')})" for value, n in counts.most_common())
     if len(counts) == 1:
         return next(iter(counts))
     return "; ".join(f"{value} ({counted(n, 'run')})" for value, n in counts.most_common())

@@ -11,9 +11,12 @@ engine.
 Under the lead, the notes on reading the files (a line cut short, an older schema, a
 run recorded twice), on a solver whose runs come from more than one version of its code
 (`crosscheck.harness.versions.mixed_versions`) and on one whose every run was ``unsupported``
-(`crosscheck.harness.unanswered.Unanswered.declined_everywhere`).  Sections, in order: the verdicts (the terminal's summary line,
+(`crosscheck.harness.unanswered.Unanswered.declined_everywhere`): `crosscheck.harness.report.run_notes`.
+Every note of the terminal (`crosscheck.harness.report.note_lines`) is on the page.  Sections, in order: the verdicts (the terminal's summary line,
 counts, every instance whose verdict is not ``agree`` with its reason, the runs that
-crashed and why, how many independent provers the agreements rest on); per-family
+crashed and why, how many independent provers the agreements rest on, with the terminal's
+`crosscheck.harness.report.evidence_notes`: which agreements rest on one line of evidence
+and why, and which formulations counted as independent recorded identical effort); per-family
 aggregates (`crosscheck.harness.aggregate.family_rows`); the per-solver summary; paired
 statistics (`crosscheck.harness.paired`); figures; the run table, one row per
 (instance, solver), sortable and filterable by puzzle, family, solver, status and
@@ -38,11 +41,9 @@ from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
 from crosscheck.harness.plots import Plot, figure_notes, plots, svg
 from crosscheck.harness.records import RunRecord, solver_runs
-from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, row_cells,
-                                       summary_line, summary_rows, why_failed)
+from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, evidence_notes,
+                                       row_cells, run_notes, summary_line, summary_rows, why_failed)
 from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, JudgedRuns, Verdict
-from crosscheck.harness.unanswered import Unanswered
-from crosscheck.harness.versions import mixed_versions
 from crosscheck.harness.wording import counted, first_line
 
 #: The filters of the run table: the row attribute each one reads, and its label.
@@ -81,7 +82,7 @@ def build(judged: JudgedRuns, files: Sequence[tuple[str, Sequence[RunRecord]]] =
     lead = (f"{counted(len(runs), 'run')} of {counted(len({r.solver for r in runs}), 'solver')} on "
             f"{counted(len(verdicts), 'instance')} from {counted(len(files), 'file')}"
             + (f"; {counted(unreadable, 'unreadable instance file')}" if unreadable else ""))
-    notes = [*read_notes, *mixed_versions(records), *Unanswered().add(records).declined_everywhere()]
+    notes = [*read_notes, *run_notes(list(records))]
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>crosscheck report</title>\n<style>\n{_asset('report.css')}</style>\n</head>\n<body>\n"
@@ -139,7 +140,7 @@ def _name(verdict: InstanceVerdict) -> str:
 def _verdicts(judged: JudgedRuns) -> str:
     """The summary line of the terminal's notes, counts per verdict (worst first), every
     verdict other than agree with its reason, the runs that crashed and why, and the
-    independent provers behind the agreements."""
+    independent provers behind the agreements with the `evidence_notes` on them."""
     records, verdicts = judged.records, judged.verdicts
     counts = Counter(v.verdict for v in verdicts)
     count_rows = [[verdict.value, str(counts[verdict])] for verdict in Verdict if counts[verdict]]
@@ -152,14 +153,24 @@ def _verdicts(judged: JudgedRuns) -> str:
     prover_rows = [[str(n), str(provers[n])] for n in sorted(provers, reverse=True)]
     problems = (_table(("instance", "verdict", "reason"), problem_rows, ' id="problems"', problem_classes)
                 if others else '<p id="problems">Every instance: agree.</p>')
-    return "\n".join([
+    return "\n".join(part for part in [
         f'<p id="summary">{html.escape(summary_line(judged))}</p>',
         _table(("verdict", "instances"), count_rows, ' id="verdict-counts"'),
         f"<h3>Instances whose verdict is not agree ({len(others)})</h3>", problems, _crashes(records),
         "<h3>Independent provers behind each agreement</h3>",
         '<p class="note">How many formulations sharing no answer-deciding component proved the agreed answer.</p>',
-        _table(("independent provers", "instances"), prover_rows, ' id="provers"'),
-    ])
+        _table(("independent provers", "instances"), prover_rows, ' id="provers"'), _evidence(judged),
+    ] if part)
+
+
+def _evidence(judged: JudgedRuns) -> str:
+    """The terminal's `evidence_notes` as a list: the agreements resting on one line of evidence,
+    and the pairs counted as independent whose identical effort makes that doubtful ('' without any)."""
+    lines = evidence_notes(judged)
+    if not lines:
+        return ""
+    return ('<ul id="evidence-notes" class="note">' + "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+            + "</ul>")
 
 
 def _crashes(records: Sequence[RunRecord]) -> str:
@@ -280,14 +291,16 @@ def _runs(judged: JudgedRuns) -> str:
 
 def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequence[RunRecord]]]) -> str:
     """The conditions of the runs, every other environment entry's values with how many runs
-    had each, and the files merged."""
+    had each (`tallied`: out of how many runs, when some lack the entry), and the files merged.
+    Only solver runs count, as in `conditions`: an unreadable file's record is no run."""
+    runs = solver_runs(records) or list(records)
     values: dict[str, Counter[str]] = {}
-    for record in records:
+    for record in runs:
         for name, value in record.environment.items():
             if name not in SUMMED:
                 values.setdefault(name, Counter())[str(value)] += 1
     names = [n for n in ENVIRONMENT_ORDER if n in values] + sorted(set(values) - set(ENVIRONMENT_ORDER))
-    environment = [[name, tallied(values[name])] for name in names]
+    environment = [[name, tallied(values[name], len(runs))] for name in names]
     origin = {}
     for name, contents in files:  # a later file's record of a run replaces an earlier one (shard.merge)
         origin.update({record.key: name for record in contents})
@@ -300,7 +313,7 @@ def _provenance(records: Sequence[RunRecord], files: Sequence[tuple[str, Sequenc
         "<h3>When, how and where</h3>", _table(("entry", "value"), conditions(records), ' id="conditions"'),
         "<h3>Environment</h3>",
         '<p class="note">Every other entry of the records\' environments, with how many runs had each value '
-        "where they differ.</p>",
+        "where they differ or some runs lack the entry (N of M runs).</p>",
         _table(("entry", "value"), environment, ' id="environment"'),
         "<h3>Files merged</h3>",
         '<p class="note">A run recorded in several files is taken from the last file that holds it.</p>',

@@ -9,7 +9,8 @@ range of the solver's seconds over the repetitions.  The verdict and how many
 independent formulations proved the answer (on ``wrong-expected``: the answer that
 contradicts the index) stand on the instance's first row, and the
 reasons behind every verdict other than ``agree`` follow the table (`notes`), as do the
-agreements that rest on one line of evidence (``independent`` 1).
+agreements that rest on one line of evidence (``independent`` 1) and the pairs of
+formulations whose identical effort makes their independence doubtful (`evidence_notes`).
 
 Machine formats (``csv``, ``jsonl``: the tidy rows of `crosscheck.harness.tidy`; ``json``: the full
 records as one JSON array) hold data only, one row per record; `notes` is for stderr.  The
@@ -17,7 +18,9 @@ tidy rows and the summaries as data end in a ``left_out`` column: the solvers `l
 took out before judging, ``;``-separated (empty when none), so a file read later says its
 verdicts and summaries are over the other formulations.
 ``latex`` gives the same table as a booktabs tabular for a paper (`crosscheck.harness.latex`);
-its notes go to stderr too.
+its notes stand in the comments above it, and go to stderr too.  Every note comes from
+`note_lines`, so no format shows one the others leave out (the HTML page shows them part
+by part: `crosscheck.harness.html_report`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from crosscheck.harness.formats import LONG_TABLE_ROWS, MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
 from crosscheck.harness.numbers import significant
 from crosscheck.harness.records import RunRecord, dump_records, solver_runs
+from crosscheck.harness.same_effort import effort_figure, same_effort
 from crosscheck.harness.tidy import to_csv, to_jsonl
 from crosscheck.harness.unanswered import Unanswered
 from crosscheck.harness.verdicts import SEVERITY, InstanceVerdict, JudgedRuns, Verdict
@@ -75,12 +79,13 @@ def leave_out(records: Sequence[RunRecord], keep: Sequence[str] = (),
 
 
 def effort(record: RunRecord) -> str:
-    """The solver's own measure of work: states expanded, or CP-SAT conflicts."""
-    for key, noun in (("expanded", "state"), ("conflicts", "conflict")):
-        if key in record.stats:
-            value = record.stats[key]  # a plugin's stats may hold any scalar
-            return counted(value, noun) if isinstance(value, int) else f"{value} {noun}s"
-    return ""
+    """The solver's own measure of work (`crosscheck.harness.same_effort.effort_figure`): states
+    expanded, or CP-SAT conflicts; '' without one."""
+    figure = effort_figure(record)
+    if figure is None:
+        return ""
+    noun, value = figure  # a plugin's stats may hold any scalar
+    return counted(value, noun) if isinstance(value, int) else f"{value} {noun}s"
 
 
 def _plan_cell(record: RunRecord) -> str:
@@ -175,8 +180,8 @@ def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment:
     `crosscheck.harness.aggregate.family_rows`): for people, `remarks` (what the table
     leaves out: `leave_out`) then the table followed (with `environment`) by
     `environment_block` and by `notes`, whose summary line stays last; ``latex``, a
-    booktabs tabular (a longtable past `long_rows` rows), `remarks` among its comments; for programs, data only (see the
-    module doc; a summary as CSV is the summary table)."""
+    booktabs tabular (a longtable past `long_rows` rows), `remarks` and `note_lines` among its comments; for
+    programs, data only (see the module doc; a summary as CSV is the summary table)."""
     records = judged.records
     columns: Sequence[str]
     if by != "run":
@@ -196,7 +201,7 @@ def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment:
         floor = [f"geo mean: times below {MIN_SECONDS:g} s count as {MIN_SECONDS:g} s"] if by == "family" else []
         return tabular(columns, _dashed(columns, table) if by == "run" else table,
                        [f"crosscheck report --by {by}: {counted(len(records), 'run')}", *remarks,
-                        *condition_lines(records), *floor, *empty], long_rows)
+                        *condition_lines(records), *floor, *empty, "notes:", *note_lines(judged)], long_rows)
     return ("".join(f"{remark}\n\n" for remark in remarks) + render_table(columns, table, fmt)
             + "".join(f"{line}\n" for line in empty)
             + (environment_block(records, fmt) if environment else "") + notes(judged))
@@ -259,19 +264,34 @@ def render_table(columns: Sequence[str], body: list[list[str]], fmt: str) -> str
 
 
 def notes(judged: JudgedRuns) -> str:
-    """The reason behind every verdict other than `agree`, each `agree` that rests on one
-    line of evidence (its provers all share code: ``independent`` 1), the solvers whose runs
-    come from more than one version of their code (`crosscheck.harness.versions.mixed_versions`),
-    those that answered none of their instances, every run ``unsupported``
-    (`crosscheck.harness.unanswered.Unanswered.declined_everywhere`), why runs crashed (`crash_reasons`), and the summary line:
-    a count of verdicts, worst first (`crosscheck.harness.verdicts.SEVERITY`), then the runs
-    that crashed (`crashed`), if any."""
-    lines = [verdict_line(v) if v.verdict is not Verdict.AGREE
-             else f"{_name(v)}: agree on one line of evidence: {v.reason}"
-             for v in judged.verdicts if v.verdict is not Verdict.AGREE or v.independent == 1]
-    return "\n".join([*lines, *mixed_versions(judged.records), *Unanswered().add(judged.records).declined_everywhere(),
-                      *crash_reasons(judged.records),
-                      summary_line(judged)]) + "\n"
+    """`note_lines`, one per line: what the terminal prints under the table (or on stderr)."""
+    return "\n".join(note_lines(judged)) + "\n"
+
+
+def note_lines(judged: JudgedRuns) -> list[str]:
+    """Every note on the judged runs, the one source of the terminal's notes, the LaTeX
+    comments and (part by part) the HTML page: the reason behind every verdict other than
+    `agree` (`verdict_line`), `evidence_notes`, `run_notes`, why runs crashed
+    (`crash_reasons`), and the summary line last (`summary_line`)."""
+    return [*(verdict_line(v) for v in judged.verdicts if v.verdict is not Verdict.AGREE), *evidence_notes(judged),
+            *run_notes(judged.records), *crash_reasons(judged.records), summary_line(judged)]
+
+
+def evidence_notes(judged: JudgedRuns) -> list[str]:
+    """How firm the agreements are: each `agree` that rests on one line of evidence (its
+    provers all share code: ``independent`` 1), and each pair of formulations counted as
+    independent whose identical effort makes that doubtful
+    (`crosscheck.harness.same_effort.same_effort`; a warning only, no count changes)."""
+    return [*(f"{_name(v)}: agree on one line of evidence: {v.reason}"
+              for v in judged.verdicts if v.verdict is Verdict.AGREE and v.independent == 1),
+            *same_effort(judged.records)]
+
+
+def run_notes(records: list[RunRecord]) -> list[str]:
+    """The solvers whose runs come from more than one version of their code
+    (`crosscheck.harness.versions.mixed_versions`) and those that answered none of their
+    instances, every run ``unsupported`` (`crosscheck.harness.unanswered.Unanswered.declined_everywhere`)."""
+    return [*mixed_versions(records), *Unanswered().add(records).declined_everywhere()]
 
 
 def summary_line(judged: JudgedRuns) -> str:

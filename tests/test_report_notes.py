@@ -1,0 +1,112 @@
+"""Every note on the verdicts reaches every report format, and formulations counted as
+independent whose recorded effort is identical are named (`crosscheck.harness.same_effort`).
+
+The records are made here, not run: two formulations that share a component (their
+agreements rest on one line of evidence), a pair that declares nothing shared but expands
+the same number of states everywhere (a copy with do-nothing edits), and runs whose
+environment only some carry (a plugin's distribution)."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from crosscheck.harness.html_report import build
+from crosscheck.harness.records import RunRecord
+from crosscheck.harness.report import evidence_notes, note_lines, render
+from crosscheck.harness.same_effort import same_effort
+from crosscheck.harness.verdicts import judged
+from crosscheck.solvers.base import Status
+
+INSTANCES = ("e/a.txt", "e/b.txt", "e/c.txt")
+
+
+def proof(instance: str, solver: str, expanded: int | None, shares: Sequence[str] = (), cost: int = 11,
+          environment: dict[str, Any] | None = None) -> RunRecord:
+    """An exact elevator answer with a checked plan, `expanded` states recorded (none for None)."""
+    return RunRecord(instance=instance, puzzle="elevator", solver=solver, status=Status.OPTIMAL, cost=cost,
+                     bound=cost, plan_valid=True, checked_cost=cost, shares=list(shares), seconds=0.5,
+                     stats={} if expanded is None else {"expanded": expanded}, environment=environment or {})
+
+
+def twins(efforts: Sequence[tuple[int, int]], first: str = "quot", second: str = "quot2") -> list[RunRecord]:
+    """Per instance of `INSTANCES`, `first` and `second` (sharing nothing declared) with the given efforts."""
+    return [run for instance, (a, b) in zip(INSTANCES, efforts, strict=False)
+            for run in (proof(instance, first, a, ["q1"]), proof(instance, second, b, ["q2"]))]
+
+
+def test_identical_telling_effort_on_three_instances_warns_naming_both_and_the_instances() -> None:
+    warnings = same_effort(twins([(73, 73), (4506, 4506), (38, 38)]))
+    assert len(warnings) == 1
+    warning = warnings[0]
+    assert warning.startswith("quot and quot2: independence doubtful")
+    for described in ("e/a.txt (73 states)", "e/b.txt (4506 states)", "e/c.txt (38 states)"):
+        assert described in warning
+    assert "the same search" in warning
+
+
+def test_effort_differing_on_one_instance_gives_no_warning() -> None:
+    assert same_effort(twins([(73, 73), (4506, 4507), (38, 38)])) == []
+
+
+def test_fewer_than_three_instances_of_identical_effort_give_no_warning() -> None:
+    assert same_effort(twins([(73, 73), (4506, 4506)])) == []
+
+
+def test_trivial_effort_neither_makes_nor_breaks_the_warning() -> None:
+    """Tiny searches may count alike by chance: 3 states twice does not make a third instance."""
+    assert same_effort(twins([(73, 73), (4506, 4506), (3, 3)])) == []
+    assert len(same_effort([*twins([(73, 73), (4506, 4506), (38, 38)]), proof("e/d.txt", "quot", 3, ["q1"]),
+                            proof("e/d.txt", "quot2", 4, ["q2"])])) == 1
+
+
+def test_formulations_already_sharing_a_component_are_not_warned_about() -> None:
+    records = [proof(i, name, 73, ["shared"]) for i in INSTANCES for name in ("quot", "quot2")]
+    assert same_effort(records) == []
+
+
+def test_the_warning_never_changes_the_independent_count() -> None:
+    records = twins([(73, 73), (4506, 4506), (38, 38)])
+    runs = judged(records)
+    assert [v.independent for v in runs.verdicts] == [2, 2, 2]
+    assert same_effort(records)[0] in evidence_notes(runs)
+
+
+def _noted_runs() -> list[RunRecord]:
+    """Twins on three instances; two formulations sharing a component agreeing alone on e/d.txt;
+    and a crash."""
+    return [*twins([(73, 73), (4506, 4506), (38, 38)]),
+            proof("e/d.txt", "quot", 20, ["q1"]), proof("e/d.txt", "copy", 21, ["q1"]),
+            RunRecord(instance="e/d.txt", puzzle="elevator", solver="broken", status=Status.ERROR,
+                      message="ValueError: <oops>")]
+
+
+def test_every_note_of_the_terminal_reaches_markdown_latex_and_the_html_page() -> None:
+    runs = judged(_noted_runs())
+    lines = note_lines(runs)
+    one_line = "e/d.txt: agree on one line of evidence: 2 exact (1 independent): quot, copy"
+    assert one_line in lines and any("quot and quot2: independence doubtful" in line for line in lines)
+    markdown = render(runs, "markdown")
+    latex = render(runs, "latex")
+    comments = [line[2:] for line in latex.splitlines() if line.startswith("% ")]
+    page = html.unescape(build(runs))
+    for line in lines:
+        assert line in markdown and line in comments
+    for line in evidence_notes(runs):
+        assert line in page
+    evidence = re.search(r'<ul id="evidence-notes" class="note">(.*?)</ul>', build(runs), re.DOTALL)
+    assert evidence and one_line in html.unescape(evidence[1])
+
+
+def test_the_environment_table_says_how_many_runs_carry_a_value_some_lack() -> None:
+    plugin = {"solver_distribution": "my-lifts", "python": "3.11"}
+    builtin = {"python": "3.11"}
+    records = [proof("e/a.txt", "mine", 50, environment=plugin), proof("e/b.txt", "mine", 60, environment=plugin),
+               *(proof(i, "bfs", 70, environment=builtin) for i in INSTANCES)]
+    page = build(judged(records))
+    table = page.split('id="environment"')[1].split("</table>")[0]
+    cells = dict(re.findall(r"<tr><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td></tr>", table))
+    assert cells["solver_distribution"] == "my-lifts (2 of 5 runs)"
+    assert cells["python"] == "3.11"  # every run carries it: no count
