@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=200, help="seeded instances per program")
     parser.add_argument("--count", type=int, default=1, help="related instances drawn per instance and relation")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the instances and of the draws")
     args = parser.parse_args(argv)
     print(f"{'program':<26} {'relation':<10} {'instances':>9} {'wrong':>6} {'caught':>6}")
     for planted in PLANTED:
