@@ -175,6 +175,22 @@ ELEVATOR_FAULTS = (
               "model.add(self._riders(t) <= 2)",
               "model.add(self._riders(t) <= 3)",
               "elevator-cpsat: the elevator carries up to three items"),
+    # The text-reading mistakes of a reviewer's lone programs (my_lift.py, my_lift2.py), planted
+    # in the shared parser: every formulation and the checker read the same wrong facility.
+    Fault("elevator-parse-pairs-by-appearance", "elevator", "models/elevator.py",
+          "        chips=tuple(seen[(element, MICROCHIP)][0] for element in elements),\n"
+          "        generators=tuple(seen[(element, GENERATOR)][0] for element in elements),",
+          "        chips=tuple(sorted(seen[(element, MICROCHIP)][0] for element in elements)),\n"
+          "        generators=tuple(sorted(seen[(element, GENERATOR)][0] for element in elements)),",
+          "parse: the i-th chip listed paired with the i-th generator listed, not by name",
+          ("elevator",), ELEVATOR_TESTS, CHECKED["elevator"]),
+    Fault("elevator-parse-two-letter-names", "elevator", "models/elevator.py",
+          "        for element, kind, column in _parse_line(line, number, source):\n"
+          "            if (element, kind) in seen:",
+          "        for element, kind, column in ((e[:2], k, c) for e, k, c in _parse_line(line, number, source)):\n"
+          "            if (element, kind) in seen and False:",
+          "parse: elements keyed by their first two letters, a later one overwriting",
+          ("elevator",), ELEVATOR_TESTS, CHECKED["elevator"]),
 )
 
 AMPHIPODS_FAULTS = (

@@ -29,25 +29,32 @@ def _renamed(facility: Facility, names: dict[str, str]) -> Facility:
                     tuple(floors[e][1] for e in elements), tuple((names[e], kind) for e, kind in _listing(facility)))
 
 
-def _shared_initial_names(count: int, rng: random.Random) -> list[str]:
-    """`count` distinct lowercase names that all start with one letter (drawn by `rng`),
-    like plutonium and promethium: a program that keys elements by their first letter
-    confuses them."""
-    initial = rng.choice(string.ascii_lowercase)
+#: The longest prefix that new names share, and the most letters each adds to it.
+LONGEST_PREFIX, MOST_ADDED = 8, 3
+
+
+def _shared_prefix_names(count: int, rng: random.Random) -> tuple[str, list[str]]:
+    """A prefix of 1 to `LONGEST_PREFIX` lowercase letters and `count` distinct names that
+    start with it, each adding 0 to `MOST_ADDED` letters (all drawn by `rng`): names that
+    differ only in their last letters or in length, or that are prefixes of one another
+    (plutonium, plutonix, pluto).  A program that keys elements by their first few
+    letters, or matches one name as a prefix of another, confuses them.  (The format
+    admits lowercase names only, so names differing in case alone cannot be drawn.)"""
+    prefix = "".join(rng.choices(string.ascii_lowercase, k=rng.randint(1, LONGEST_PREFIX)))
     names: set[str] = set()
     while len(names) < count:
-        names.add(initial + "".join(rng.choices(string.ascii_lowercase, k=rng.randint(1, 9))))
-    return rng.sample(sorted(names), count)
+        names.add(prefix + "".join(rng.choices(string.ascii_lowercase, k=rng.randint(0, MOST_ADDED))))
+    return prefix, rng.sample(sorted(names), count)
 
 
 def rename(facility: Facility, rng: random.Random, plan: Plan | None = None) -> Related:
     """The elements renamed consistently (generator and microchip alike): either the
-    present names permuted among themselves, or new names that all share a first letter
-    (drawn by `rng`).  The rules never look at names, only at which chip belongs to
-    which generator: same optimum."""
+    present names permuted among themselves, or new names that all share a prefix of
+    one to eight letters (drawn by `rng`).  The rules never look at names, only at which
+    chip belongs to which generator: same optimum."""
     if len(facility.elements) >= 2 and rng.random() < 0.5:
         return permuted_names(facility, rng)
-    return initial_names(facility, rng)
+    return prefix_names(facility, rng)
 
 
 def permuted_names(facility: Facility, rng: random.Random, plan: Plan | None = None) -> Related:
@@ -62,10 +69,11 @@ def permuted_names(facility: Facility, rng: random.Random, plan: Plan | None = N
     return _renamed_by(facility, dict(zip(old, new, strict=True)), "names permuted")
 
 
-def initial_names(facility: Facility, rng: random.Random, plan: Plan | None = None) -> Related:
-    """`rename`'s kind that gives new names sharing their first letter (drawn by `rng`)."""
-    names = dict(zip(facility.elements, _shared_initial_names(len(facility.elements), rng), strict=True))
-    return _renamed_by(facility, names, "names sharing their first letter")
+def prefix_names(facility: Facility, rng: random.Random, plan: Plan | None = None) -> Related:
+    """`rename`'s kind that gives new names sharing a prefix (`_shared_prefix_names`)."""
+    prefix, new = _shared_prefix_names(len(facility.elements), rng)
+    names = dict(zip(facility.elements, new, strict=True))
+    return _renamed_by(facility, names, f"names sharing the prefix {prefix!r}")
 
 
 def _renamed_by(facility: Facility, names: dict[str, str], how: str) -> Related:
@@ -73,15 +81,33 @@ def _renamed_by(facility: Facility, names: dict[str, str], how: str) -> Related:
     return Related(_facility(facility, "rename", _renamed(facility, names)), Same(), detail)
 
 
+def _reordered(line: list[tuple[str, str]], rng: random.Random) -> list[tuple[str, str]]:
+    """`line`'s items in another order (drawn by `rng`): starting with another element's
+    item when the line holds two elements or more, else any other order (a line of one
+    item kept)."""
+    if len(line) < 2:
+        return line
+    several = len({element for element, _ in line}) > 1
+    while True:
+        order = rng.sample(line, len(line))
+        if (order[0][0] != line[0][0]) if several else order != line:
+            return order
+
+
 def reorder(facility: Facility, rng: random.Random, plan: Plan | None = None) -> Related:
-    """Each floor line's items listed in another order (drawn by `rng`).  A floor holds
-    a set of items: same optimum.  (The parsed instances are equal; the texts differ, so
-    this relation tests programs that read the text.)"""
-    listing = list(_listing(facility))
-    rng.shuffle(listing)
+    """Every floor line of two items or more listed in another order (drawn by `rng`),
+    starting with another element's item where the line holds two elements or more: so
+    the element each such line names first changes, and with it the order in which the
+    elements first appear in the text.  A floor holds a set of items: same optimum.
+    (The parsed instances are equal; the texts differ, so this relation tests programs
+    that read the text.  No text of the facility moves an item to another floor, so a
+    program whose reading depends on the floors alone, such as one pairing the i-th chip
+    listed with the i-th generator listed, answers alike on every reordering.)"""
+    listing = _listing(facility)
+    lines = [[item for item in listing if facility.floor_of(*item) == floor] for floor in range(facility.floors)]
     reordered = Facility(facility.name, facility.floors, facility.elements, facility.chips, facility.generators,
-                         tuple(listing))
-    return Related(_facility(facility, "reorder", reordered), Same(), "items of each floor shuffled")
+                         tuple(item for line in lines for item in _reordered(line, rng)))
+    return Related(_facility(facility, "reorder", reordered), Same(), "items of each floor listed in another order")
 
 
 def suffix(facility: Facility, rng: random.Random, plan: Plan | None = None) -> Related:
@@ -112,7 +138,7 @@ def suffix(facility: Facility, rng: random.Random, plan: Plan | None = None) -> 
 
 
 RELATIONS = (
-    Relation("rename", "elevator", rename, kinds=(permuted_names, initial_names)),
+    Relation("rename", "elevator", rename, kinds=(permuted_names, prefix_names)),
     Relation("reorder", "elevator", reorder),
     Relation("suffix", "elevator", suffix, needs_plan=True),
 )

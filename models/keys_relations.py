@@ -63,12 +63,28 @@ def symmetry(vault: Vault, rng: random.Random, plan: Plan | None = None) -> Rela
     return Related(_vault(vault, "symmetry", SYMMETRIES[name](vault.rows)), Same(), name)
 
 
-def letters(vault: Vault, rng: random.Random, plan: Plan | None = None) -> Related:
-    """A permutation of all 26 letters applied to keys and doors alike (``a``/``A`` to
-    ``x``/``X``).  A door still opens with exactly the key it opened before, and a door
-    whose key is absent still has none: same optimum."""
+def _letter_images(present: list[str], rng: random.Random) -> list[str]:
+    """A permutation of the 26 letters (``image[i]`` for the i-th letter, drawn by `rng`)
+    under which the `present` letters (sorted) change their alphabetical order when there
+    are two or more: where a draw keeps it, their images are handed out reversed."""
     image = list(string.ascii_lowercase)
     rng.shuffle(image)
+    ranks = [string.ascii_lowercase.index(letter) for letter in present]
+    images = [image[rank] for rank in ranks]
+    if len(images) >= 2 and images == sorted(images):
+        for rank, letter in zip(ranks, reversed(images), strict=True):
+            image[rank] = letter
+    return image
+
+
+def letters(vault: Vault, rng: random.Random, plan: Plan | None = None) -> Related:
+    """A permutation of all 26 letters applied to keys and doors alike (``a``/``A`` to
+    ``x``/``X``), drawn by `rng` among those that change the alphabetical order of the
+    letters the vault holds (two or more): a program that pairs doors with keys by rank,
+    or keeps letters in order, reads another vault.  A door still opens with exactly the
+    key it opened before, and a door whose key is absent still has none: same optimum."""
+    present = sorted({char.lower() for row in vault.rows for char in row if char.isalpha()})
+    image = _letter_images(present, rng)
     table = str.maketrans(string.ascii_lowercase + string.ascii_uppercase,
                           "".join(image) + "".join(image).upper())
     changed = "".join(f"{a}{b}" for a, b in zip(string.ascii_lowercase, image, strict=True)

@@ -20,18 +20,19 @@ from crosscheck.solvers.elevator.search import BreadthFirst  # noqa: E402
 from tests.externals import print_claim  # noqa: E402
 
 
-def by_initial(facility: Facility) -> Facility:
-    """`facility` with each element known only by its first letter."""
+def by_prefix(facility: Facility, letters: int = 1) -> Facility:
+    """`facility` with each element known only by its first `letters` letters (an element
+    listed later in name order overwrites an earlier one it collides with)."""
     floors: dict[str, tuple[int, int]] = {}
     for element, chip, generator in zip(facility.elements, facility.chips, facility.generators, strict=True):
-        floors[element[0]] = (chip, generator)
+        floors[element[:letters]] = (chip, generator)
     initials = tuple(sorted(floors))
     return Facility(facility.name, facility.floors, initials, tuple(floors[i][0] for i in initials),
                     tuple(floors[i][1] for i in initials))
 
 
 def main(path: str) -> None:
-    result = BreadthFirst().solve(by_initial(parse(Path(path).read_text(encoding="utf-8"), path)))
+    result = BreadthFirst().solve(by_prefix(parse(Path(path).read_text(encoding="utf-8"), path)))
     print_claim(result)
 
 
