@@ -116,13 +116,17 @@ class Vault:
 
 def detect(text: str) -> bool:
     """A vault is a grid whose first line (after any blank lines, which `parse` refuses)
-    is all wall, or starts with a wall when the grid holds a robot.  A robot is not
-    required, so that `parse` can say it is missing; a burrow's top wall is all wall too,
-    so a text that opens like a burrow and holds no robot is left to the burrow."""
+    starts with a wall and which holds a robot; or, without a robot, a grid whose first
+    line is all wall and whose every line holds only walls, floor and letters.  A robot is
+    not required, so that `parse` can say it is missing; but a burrow (even a malformed
+    one: its room lines are indented) and prose (spaces) are not vaults without one."""
     lines = text.lstrip().splitlines()
     if not lines or not lines[0].startswith(WALL):
         return False
-    return ROBOT in text or (set(lines[0].rstrip()) == {WALL} and not amphipods.detect(text))
+    if ROBOT in text:
+        return True
+    grid_only = all(char in (WALL, FLOOR) or (char.isascii() and char.isalpha()) for line in lines for char in line)
+    return set(lines[0]) == {WALL} and grid_only and not amphipods.detect(text)
 
 
 def parse(text: str, source: str = "<string>") -> Vault:

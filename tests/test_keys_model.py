@@ -58,6 +58,10 @@ def test_detect_claims_every_vault_parse_has_words_for(text: str) -> None:
     "#############\n#...........#\n###B#C#B#D###\n  #A#D#C#A#\n  #########\n",
     "#############\n#...........#\n###B#C#B#D###\n",  # a burrow missing its bottom wall is still a burrow
     "# Notes\nabout vaults\n", "",
+    # malformed burrows (a typo in the hallway, indented) and prose under a wall line: no robot, not vaults
+    "#############\n#.....x.....#\n###B#C#B#D###\n  #A#D#C#A#\n  #########\n",
+    "  #############\n  #...........#\n  ###B#C#B#D###\n    #A#D#C#A#\n    #########\n",
+    "####\nnotes here\n", "########\n# Title #\n########\n",
 ])
 def test_detect_leaves_burrows_and_prose_alone(text: str) -> None:
     assert not detect(text)
