@@ -93,7 +93,7 @@ def main() -> None:
     or holds a key an entry cannot have or a value of the wrong type (FILE:LINE[:COLUMN]:
     what is wrong), report's results files (either side of --against) with no record.
     solve, compare, morph and report without --against (on the records it reads): 0 nothing is wrong, 1 some answer is wrong, 3 an
-    instance could not be read or a run crashed; compare and morph: 130 when interrupted
+    instance could not be read or a run crashed or ran out of memory; compare and morph: 130 when interrupted
     (finished runs are saved).  hunt: 1 with a counterexample; without one, 130 when interrupted,
     3 when a run crashed or ran out of memory, else 0.  report OLD --against NEW: 1 when NEW is
     worse on the answers (a verdict got worse, an exact answer changed or lost, a pair of OLD missing, fewer independent

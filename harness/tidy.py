@@ -17,9 +17,6 @@ then the instance's size measures as ``feature_NAME``):
   see `crosscheck.harness.evidence`); ``verdict`` and ``independent`` of the instance (on every row: how many
   formulations sharing no answer-deciding component proved its exact answer: the agreed
   one on ``agree``, the one contradicting the index on ``wrong-expected``; else 0);
-  ``left_out`` (the solvers ``report --solver/--exclude-solver`` left out before judging,
-  ``;``-separated, the same on every row; empty when none: then verdict and independent
-  are over every formulation that ran);
 - ``expected`` (the index's optimum, empty when unknown or infeasible) and
   ``expected_infeasible`` (bool);
 - ``cost``, ``bound``, ``checked_cost``, ``plan_valid`` (bool, empty without a plan),
@@ -33,7 +30,10 @@ then the instance's size measures as ``feature_NAME``):
   ``solver_distribution`` and ``solver_version`` (of a formulation from an installed
   distribution's entry point, empty otherwise), ``host``, ``cpu_model``, ``started`` (UTC,
   ISO 8601), ``jobs`` (the command's concurrent runs), ``load_average`` (1-minute, as the run
-  started; the last four empty in records older than them), ``schema_version``, ``message``.
+  started; the last four empty in records older than them), ``schema_version``, ``message``;
+- ``left_out``, last of the fixed columns so that it moved none of the others: the solvers
+  ``report --solver/--exclude-solver`` left out before judging, ``;``-separated, the same on
+  every row; empty when none (then verdict and independent are over every formulation that ran).
 
 A statistic whose name is already a column is written as ``stat_NAME``.  Empty cells
 are unknown values (None).  pandas and pyarrow come with the ``analysis`` extra.
@@ -58,10 +58,11 @@ Scalar = str | int | float | bool | None
 
 COLUMNS = (
     "instance", "variant", "puzzle", "solver", "repeat", "status", "exact", "evidence", "verdict", "independent",
-    "left_out", "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
+    "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
     "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
     "host", "cpu_model", "started", "jobs", "load_average", "schema_version", "message",
+    "left_out",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
 _SKIPPED_STATS = frozenset({"traceback"})
