@@ -25,7 +25,9 @@ then the instance's size measures as ``feature_NAME``):
 - ``cost``, ``bound``, ``checked_cost``, ``plan_valid`` (bool, empty without a plan),
   ``plan_length``;
 - ``seconds`` (the solver's), ``wall_seconds`` (the harness's), ``cpu_seconds``,
-  ``peak_memory_mb``, ``cpsat_workers``, ``time_limit``, ``clock``, ``memory_limit_mb``;
+  ``peak_memory_mb``, ``start_memory_mb`` (what the run's process held as it started, which
+  the peak includes; empty in records older than it), ``cpsat_workers``, ``time_limit``,
+  ``clock``, ``memory_limit_mb``;
 - ``shares`` (the solver's shared components, ``;``-separated), ``commit``, ``source``
   (digest of the code that ran, uncommitted edits included), ``solver_source`` (digest of
   a plugin formulation's code, its module and the modules of its package it imports, or of
@@ -59,8 +61,8 @@ Scalar = str | int | float | bool | None
 COLUMNS = (
     "instance", "variant", "puzzle", "solver", "repeat", "status", "exact", "evidence", "verdict", "independent",
     "left_out", "expected", "expected_infeasible", "cost", "bound", "checked_cost", "plan_valid", "plan_length",
-    "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
-    "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
+    "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "start_memory_mb", "cpsat_workers", "time_limit",
+    "clock", "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
     "host", "cpu_model", "started", "jobs", "load_average", "schema_version", "message",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
@@ -97,7 +99,8 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "cost": record.cost, "bound": record.bound, "checked_cost": record.checked_cost,
         "plan_valid": record.plan_valid, "plan_length": None if record.plan is None else len(record.plan),
         "seconds": record.seconds, "wall_seconds": record.wall_seconds, "cpu_seconds": record.cpu_seconds,
-        "peak_memory_mb": record.peak_memory_mb, "cpsat_workers": record.cpsat_workers,
+        "peak_memory_mb": record.peak_memory_mb, "start_memory_mb": record.start_memory_mb,
+        "cpsat_workers": record.cpsat_workers,
         "time_limit": environment.get("time_limit"), "clock": environment.get("clock", "wall"),
         "memory_limit_mb": environment.get("memory_limit_mb"),
         "shares": ";".join(record.shares), "commit": environment.get("commit"),
