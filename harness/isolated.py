@@ -32,7 +32,7 @@ from pydantic import ValidationError
 
 from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
-from crosscheck.harness.measure import killed_usage, own_usage
+from crosscheck.harness.measure import killed_usage, own_usage, resident_mb
 from crosscheck.harness.records import RunRecord, Task
 from crosscheck.harness.run import hard_limit, kill_group, measured_record, settled, waited, watching
 from crosscheck.harness.tree_memory import TreeWatch, private_mb
@@ -60,7 +60,8 @@ def main() -> None:
     out.write(f"{private_mb(os.getpid())}".encode() + STARTED)
     out.flush()
     startup = own_usage().cpu_seconds  # starting the interpreter is not part of the run
-    record = as_run_here(measured_record(task, request["expected"]), task)
+    start_memory = resident_mb()  # nor are its imports: the run's own memory is its peak beyond this
+    record = as_run_here(measured_record(task, request["expected"], start_memory), task)
     if record.cpu_seconds is not None:
         record = record.model_copy(update={"cpu_seconds": round(record.cpu_seconds - startup, 6)})
     out.write(record.model_dump_json().encode())

@@ -9,9 +9,15 @@ record; `killed_usage` then reads what Linux still shows of it in ``/proc`` just
 kill (its own time and that of its waited-for children; children still running when the
 group is killed are not counted).
 
-The peak resident set starts at what the forkserver had when it forked the run (the
-preloaded solvers and libraries, about 70-90 MB here): a run's own memory use is its
-peak minus that baseline, which a tiny instance shows.
+The peak resident set starts at what the forkserver had when it forked the run: the
+preloaded solvers and libraries, and OR-Tools' ``cp_model`` (with pandas and pyarrow) once
+a CP-SAT formulation is named.  So every run reads `resident_mb` first thing and records
+it as ``start_memory_mb``; its own memory use is its peak minus that (``max own MB`` in
+``report --by solver``).  Measured on 2026-11-25 (2-core x86_64 Linux, Python 3.11,
+``crosscheck compare`` on one tiny instance each of elevator, keys and amphipods, every
+built-in formulation): every run started at 220 MB, elevator-quotient's peak was 222 MB
+(its own 1.5 MB); ``compare --solver elevator-quotient`` alone started its run at 35 MB.
+A launched interpreter's run (`crosscheck.harness.isolated`) starts after its imports.
 """
 
 from __future__ import annotations
@@ -57,8 +63,22 @@ def killed_usage(pid: int) -> Usage | None:
     # Fields after the parenthesised command name: utime, stime, cutime, cstime are 14-17 (1-based).
     fields = stat[stat.rindex(")") + 2:].split()
     ticks = sum(int(value) for value in fields[11:15])
-    peak = next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmHWM:")), None)
-    return Usage(ticks / os.sysconf("SC_CLK_TCK"), peak)
+    return Usage(ticks / os.sysconf("SC_CLK_TCK"), _status_mb(status, "VmHWM"))
+
+
+def resident_mb(status: Path = Path("/proc/self/status")) -> float | None:
+    """The resident set (``VmRSS``) in MB of the process whose `status` file this is (this
+    process by default) right now; None where it cannot be read (no ``/proc``).  A run reads
+    it first thing (`crosscheck.harness.run.measured_record`'s caller): what it inherited."""
+    try:
+        return _status_mb(status.read_text(), "VmRSS")
+    except OSError:
+        return None
+
+
+def _status_mb(status: str, key: str) -> float | None:
+    """The figure `key` (in kB) of a ``/proc/PID/status`` text in MB; None when absent."""
+    return next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith(f"{key}:")), None)
 
 
 def cores() -> int:

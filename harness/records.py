@@ -107,8 +107,11 @@ class RunRecord(BaseModel):
     `wall_seconds` the harness's for the whole run (start of the process to its
     record), `cpu_seconds` the user and system time of the run's process and the
     children it waited for (Fast Downward's included); `peak_memory_mb` the largest
-    resident set among them.  Measurements are None where unknown (old records, runs
-    in the harness's own process).  `evidence` is the strength of the record's answer
+    resident set among them, and `start_memory_mb` the resident set the run's process
+    held as it started (inherited from the forkserver, or a launched interpreter's
+    imports), which that peak includes: the run's own memory is the peak minus it.
+    Measurements are None where unknown (old records, runs in the harness's own process,
+    a start memory where ``/proc`` is absent or of a run killed before it sent its record).  `evidence` is the strength of the record's answer
     (status, optimum, bound): a proof for built-in and plugin formulations, a claim for an
     external program (`crosscheck.harness.evidence`); its checked plan is a fact either way.
     The field list is versioned: see `crosscheck.harness.schema`.
@@ -129,6 +132,10 @@ class RunRecord(BaseModel):
     wall_seconds: float | None = None
     cpu_seconds: float | None = None
     peak_memory_mb: float | None = None
+    start_memory_mb: float | None = Field(default=None, description=(
+        "Resident MB (VmRSS) the run's process held as it started, before the formulation did anything: "
+        "what it inherited, which peak_memory_mb includes; the run's own memory is the peak minus this. "
+        "None where unknown (records before schema version 5, no /proc, a run killed from outside)."))
     repeat: int = 0
     cpsat_workers: int | None = None
     evidence: Evidence = Evidence.PROOF

@@ -50,7 +50,8 @@ COLUMNS = ("instance", "solver", "status", "cost", "bound", "plan", "seconds", "
 #: With repetitions, "seconds" becomes these columns.
 REPEAT_COLUMNS = ("runs", "median s", "min s", "iqr s")
 SUMMARY_COLUMNS = ("puzzle", "solver", "instances", "runs", "exact", "feasible", "timeout", "memout", "error",
-                   "invalid plans", "median s (exact)", "max s (exact)", "median cpu s (exact)", "max peak MB")
+                   "invalid plans", "median s (exact)", "max s (exact)", "median cpu s (exact)", "max peak MB",
+                   "max own MB")
 
 
 def leave_out(records: Sequence[RunRecord], keep: Sequence[str] = (),
@@ -147,8 +148,8 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
 
     Times are first summarised per instance (the median over its repetitions), then over
     instances, so an instance run five times weighs as much as one run once; only exact
-    answers' times count.  The peak memory is over the runs that did not run out of it
-    (a memout is counted in its column).
+    answers' times count.  The memory figures (`memory_cells`) are over the runs that did
+    not run out of it (a memout is counted in its column).
     """
     groups: dict[tuple[str, str], list[RunRecord]] = {}
     for record in records:
@@ -160,17 +161,28 @@ def summary_rows(records: list[RunRecord]) -> list[list[str]]:
         times = [statistics.median(r.seconds for r in group) for group in per_instance]
         cpu = [statistics.median(cpus) for group in per_instance
                if (cpus := [r.cpu_seconds for r in group if r.cpu_seconds is not None])]
-        # a memout's resident peak is not what it needed (crosscheck.harness.run.failed_figures; older records have one)
-        peaks = [r.peak_memory_mb for r in runs if r.peak_memory_mb is not None and r.status is not Status.MEMOUT]
         counts = [sum(r.exact for r in runs), *(sum(r.status is status for r in runs)
                   for status in (Status.FEASIBLE, Status.TIMEOUT, Status.MEMOUT, Status.ERROR))]
         table.append([
             puzzle, solver, str(len({(r.instance, r.variant) for r in runs})), str(len(runs)), *map(str, counts),
             str(sum(r.plan_valid is False for r in runs)),
             significant(statistics.median(times)) if times else "-", significant(max(times)) if times else "-",
-            significant(statistics.median(cpu)) if cpu else "-", f"{max(peaks):.0f}" if peaks else "-",
+            significant(statistics.median(cpu)) if cpu else "-", *memory_cells(runs),
         ])
     return table
+
+
+def memory_cells(runs: list[RunRecord]) -> list[str]:
+    """The summary's ``max peak MB`` and ``max own MB`` of `runs` ("-" where no run has the figure):
+    the largest resident peak, and the largest peak minus the memory the run started with
+    (`RunRecord.start_memory_mb`, inherited from the forkserver), over the runs that have both
+    (older records have no start memory).  Memouts are left out: their resident peak is not
+    what they needed (`crosscheck.harness.run.failed_figures`; older records have one)."""
+    measured = [(r.peak_memory_mb, r.start_memory_mb) for r in runs
+                if r.peak_memory_mb is not None and r.status is not Status.MEMOUT]
+    peaks = [peak for peak, _ in measured]
+    own = [peak - start for peak, start in measured if start is not None]
+    return [f"{max(peaks):.0f}" if peaks else "-", f"{max(own):.0f}" if own else "-"]
 
 
 def render(judged: JudgedRuns, fmt: str = "table", by: str = "run", environment: bool = False,

@@ -46,7 +46,7 @@ from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import run_external
 from crosscheck.harness.index import Expected
 from crosscheck.harness.lifeline import die_with_reader
-from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage
+from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage, resident_mb
 from crosscheck.harness.records import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
 from crosscheck.harness.server_start import start_server
 from crosscheck.harness.tree_memory import SAMPLE_SECONDS, TreeWatch
@@ -206,18 +206,22 @@ def _child(task: Task, expected: Expected, conn: Connection, from_server: bool) 
     `conn`.  Forked `from_server` (not from the command), its plugins are the server's imports,
     which may be other files than the command pinned (on a Dask worker, the worker's own
     installation): the record names the version it ran (`as_run_here`)."""
+    start_memory = resident_mb()  # first: what the run inherited from the process it was forked from
     os.setsid()
     die_with_reader(conn.fileno())
     if task.cores:
         os.sched_setaffinity(0, task.cores)  # children (Fast Downward) inherit it
-    record = measured_record(task, expected)
+    record = measured_record(task, expected, start_memory)
     conn.send((as_run_here(record, task) if from_server else record).model_dump(mode="json"))
     conn.close()
 
 
-def measured_record(task: Task, expected: Expected) -> RunRecord:
-    """`limited_record` with this process's CPU time and peak memory (read last: the check counts too)."""
-    return limited_record(task, expected).model_copy(update=own_usage().fields())
+def measured_record(task: Task, expected: Expected, start_memory_mb: float | None) -> RunRecord:
+    """`limited_record` with this process's CPU time and peak memory (read last: the check
+    counts too) and `start_memory_mb`, the resident MB it held before the run began
+    (`crosscheck.harness.measure.resident_mb`, read by the caller first thing)."""
+    start = None if start_memory_mb is None else round(start_memory_mb, 3)
+    return limited_record(task, expected).model_copy(update={**own_usage().fields(), "start_memory_mb": start})
 
 
 def limited_record(task: Task, expected: Expected) -> RunRecord:

@@ -15,6 +15,10 @@ Every record written carries ``schema_version``.  History:
   instance (``morph``, ``compare --morph``), the original's name, the relation and its
   expectation, so ``report`` judges the pairs as the run did.  Older records take None
   (no pair can be judged from them; their run's ``morph-verdicts.jsonl`` or output has them).
+- 5: adds ``start_memory_mb``: the resident set (``VmRSS``) of the run's process as it
+  started, inherited from the forkserver and counted in ``peak_memory_mb``, so a report
+  can tell what the run itself added.  Older records take None (unknown; their peak
+  alone is all there is).
 
 The ``environment`` mapping is open: entries join it without a new version, and readers
 treat a missing entry as unknown (``pinned_cores``, ``solver_source``; ``started``,
@@ -35,7 +39,7 @@ from typing import Any
 from crosscheck.harness.evidence import Evidence
 
 #: The version of the records this crosscheck writes.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The version of a record that has no ``schema_version`` field (written before it existed).
 UNVERSIONED = 1
 #: The first version whose records carry ``evidence``.

@@ -31,9 +31,11 @@ then the instance's size measures as ``feature_NAME``):
   distribution's entry point, empty otherwise), ``host``, ``cpu_model``, ``started`` (UTC,
   ISO 8601), ``jobs`` (the command's concurrent runs), ``load_average`` (1-minute, as the run
   started; the last four empty in records older than them), ``schema_version``, ``message``;
-- ``left_out``, last of the fixed columns so that it moved none of the others: the solvers
+- last, so that adding them moved none of the columns above: ``left_out``, the solvers
   ``report --solver/--exclude-solver`` left out before judging, ``;``-separated, the same on
-  every row; empty when none (then verdict and independent are over every formulation that ran).
+  every row, empty when none (then verdict and independent are over every formulation that
+  ran); ``start_memory_mb``, what the run's process held as it started, which
+  ``peak_memory_mb`` includes (empty in records older than it).
 
 A statistic whose name is already a column is written as ``stat_NAME``.  Empty cells
 are unknown values (None).  pandas and pyarrow come with the ``analysis`` extra.
@@ -62,7 +64,7 @@ COLUMNS = (
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
     "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
     "host", "cpu_model", "started", "jobs", "load_average", "schema_version", "message",
-    "left_out",
+    "left_out", "start_memory_mb",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
 _SKIPPED_STATS = frozenset({"traceback"})
@@ -98,7 +100,8 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "cost": record.cost, "bound": record.bound, "checked_cost": record.checked_cost,
         "plan_valid": record.plan_valid, "plan_length": None if record.plan is None else len(record.plan),
         "seconds": record.seconds, "wall_seconds": record.wall_seconds, "cpu_seconds": record.cpu_seconds,
-        "peak_memory_mb": record.peak_memory_mb, "cpsat_workers": record.cpsat_workers,
+        "peak_memory_mb": record.peak_memory_mb, "start_memory_mb": record.start_memory_mb,
+        "cpsat_workers": record.cpsat_workers,
         "time_limit": environment.get("time_limit"), "clock": environment.get("clock", "wall"),
         "memory_limit_mb": environment.get("memory_limit_mb"),
         "shares": ";".join(record.shares), "commit": environment.get("commit"),

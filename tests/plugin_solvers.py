@@ -215,6 +215,22 @@ class Spawner(Solver):
         return Answer(Status.TIMEOUT, message="spawned a child")
 
 
+#: What `Holder` writes to, in its own process, before it answers.
+HELD_MB = 64
+
+
+class Holder(Solver):
+    """Writes to every page of `HELD_MB` in its own process, so tests see its resident peak
+    rise that far above the memory the run started with."""
+
+    name, puzzle, summary = "test-holder", "keys", "holds 64 MB of its own (tests only)"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        block = bytearray(HELD_MB << 20)
+        block[::4096] = b"x" * len(range(0, len(block), 4096))  # written to: resident, not just mapped
+        return Answer(Status.TIMEOUT, message=f"held {len(block) >> 20} MB")
+
+
 class Affinity(Solver):
     """Reports the cores its process may run on, so tests see `--pin-cores` take effect."""
 
@@ -225,4 +241,4 @@ class Affinity(Solver):
 
 
 SOLVERS: list[type[Solver]] = [Sleeper, Napper, Spinner, Crasher, Raiser, Terminated, Hog, Nibbler, Mapper, Liar,
-                               AmphipodLiar, Plain, Absent, Spawner, Affinity]
+                               AmphipodLiar, Plain, Absent, Spawner, Holder, Affinity]

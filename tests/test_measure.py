@@ -25,7 +25,7 @@ import crosscheck.solvers.registry
 from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.index import Expected
 from crosscheck.harness.isolated import run_launched
-from crosscheck.harness.measure import core_groups, cores, oversubscription
+from crosscheck.harness.measure import core_groups, cores, oversubscription, resident_mb
 from crosscheck.harness.progress import Progress
 from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
 from crosscheck.harness.report import effort, notes, render, spread
@@ -38,7 +38,7 @@ from crosscheck.harness.verdicts import Verdict, judge_all, judged
 from crosscheck.solvers.base import Deadline, Status
 from crosscheck.solvers.cpsat import configured_solver, solve
 from tests.memory_solvers import LIMIT_MB
-from tests.plugin_solvers import SPAWNED_CPU, SPAWNED_MB
+from tests.plugin_solvers import HELD_MB, SPAWNED_CPU, SPAWNED_MB
 from tests.test_cpsat import hard_knapsack
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
@@ -80,6 +80,14 @@ def test_every_record_carries_the_schema_version_and_old_ones_still_load(tmp_pat
     path.write_text(json.dumps(old) + "\n")
     [loaded] = read_records(path)
     assert (loaded.schema_version, loaded.repeat, loaded.cpu_seconds) == (1, 0, None)
+
+
+def test_a_record_from_before_the_start_memory_field_loads_without_it(tmp_path: Path) -> None:
+    fields = record("a").model_dump(mode="json") | {"schema_version": 4, "peak_memory_mb": 220.0}
+    del fields["start_memory_mb"]
+    (tmp_path / "runs.jsonl").write_text(json.dumps(fields) + "\n")
+    [loaded] = read_records(tmp_path / "runs.jsonl")
+    assert (loaded.schema_version, loaded.peak_memory_mb, loaded.start_memory_mb) == (4, 220.0, None)
 
 
 @pytest.mark.parametrize("version", [None, 2])
@@ -127,6 +135,7 @@ def test_schema_command_prints_the_json_schema() -> None:
     assert {"schema_version", "repeat", "cpu_seconds", "peak_memory_mb", "wall_seconds",
             "cpsat_workers", "evidence"} <= set(schema["properties"])
     assert schema["$defs"]["Evidence"]["enum"] == ["proof", "claim"]
+    assert "peak_memory_mb includes" in schema["properties"]["start_memory_mb"]["description"]
 
 
 # --- repetitions -----------------------------------------------------------------------
@@ -245,6 +254,21 @@ def test_the_solver_summary_leaves_failed_runs_out_of_times_and_memouts_out_of_t
     assert (row["median s (exact)"], row["max s (exact)"]) == ("1.0", "1.0")
 
 
+def test_the_solver_summary_counts_a_runs_own_memory_over_the_runs_that_recorded_their_start() -> None:
+    """``max own MB`` is the largest peak minus start memory; older records (no start memory) count in
+    ``max peak MB`` only, and a solver none of whose runs has both figures has none (empty in CSV)."""
+    def measured(solver: str, instance: str, peak: float, start: float | None) -> RunRecord:
+        return record(solver, instance=instance).model_copy(update={"peak_memory_mb": peak, "start_memory_mb": start})
+    runs = [measured("a", "x.txt", 230.0, 220.0), measured("a", "y.txt", 240.0, 200.0),
+            measured("a", "z.txt", 300.0, None),  # an older record: the largest peak, no own figure
+            record("a", Status.MEMOUT, instance="w.txt").model_copy(update={"peak_memory_mb": 900.0,
+                                                                            "start_memory_mb": 220.0}),
+            measured("b", "x.txt", 91.0, None)]
+    rows = {row["solver"]: row for row in csv.DictReader(io.StringIO(render(judged(runs), "csv", "solver")))}
+    assert (rows["a"]["max peak MB"], rows["a"]["max own MB"]) == ("300", "40")
+    assert (rows["b"]["max peak MB"], rows["b"]["max own MB"]) == ("91", "")  # the table's "-": unknown
+
+
 # --- what a run cost -------------------------------------------------------------------
 
 def test_cpu_and_memory_include_the_children_of_a_run(vaults: Path) -> None:
@@ -252,6 +276,30 @@ def test_cpu_and_memory_include_the_children_of_a_run(vaults: Path) -> None:
     [run] = json.loads(result.stdout)
     assert run["cpu_seconds"] >= SPAWNED_CPU and run["peak_memory_mb"] >= SPAWNED_MB
     assert run["wall_seconds"] >= run["seconds"] > 0
+
+
+def test_a_run_records_the_memory_it_started_with_below_its_peak(vaults: Path) -> None:
+    """The start memory is read before the formulation runs: the 64 MB it writes to lie between the two."""
+    result = invoke("solve", str(vaults / "small.txt"), "--solver", "test-holder", "--format", "json")
+    [run] = json.loads(result.stdout)
+    assert 0 < run["start_memory_mb"] < run["peak_memory_mb"]
+    assert run["peak_memory_mb"] - run["start_memory_mb"] >= HELD_MB
+
+
+def test_a_launched_run_records_the_memory_its_interpreter_started_the_run_with(tmp_path: Path) -> None:
+    (tmp_path / "vault.txt").write_text(VAULT)
+    task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-holder",
+                plugins=("tests.plugin_solvers",))
+    record = run_launched(task)
+    assert record.start_memory_mb is not None and record.peak_memory_mb is not None, record.message
+    assert record.peak_memory_mb - record.start_memory_mb >= HELD_MB
+
+
+def test_the_resident_memory_is_read_from_proc_status_and_unknown_without_it(tmp_path: Path) -> None:
+    status = tmp_path / "status"
+    status.write_text("Name:\tpython\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\n")
+    assert resident_mb(status) == 100.0
+    assert resident_mb(tmp_path / "absent") is None
 
 
 def test_cpsat_workers_reach_the_solver_and_the_record() -> None:
