@@ -35,7 +35,7 @@ from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import killed_usage, own_usage, resident_mb
 from crosscheck.harness.records import RunRecord, Task
 from crosscheck.harness.run import hard_limit, kill_group, measured_record, settled, waited, watching
-from crosscheck.harness.tree_memory import TreeWatch, private_mb
+from crosscheck.harness.tree_memory import TreeWatch, anonymous_resident_mb, become_subreaper
 from crosscheck.harness.versions import as_run_here
 from crosscheck.solvers.registry import pass_import_path, take_import_path
 
@@ -44,8 +44,8 @@ from crosscheck.solvers.registry import pass_import_path, take_import_path
 STARTUP_SECONDS = 120.0
 
 #: What ends the line a launched run writes first, once it is about to run the task: the MB
-#: its interpreter holds privately then (`crosscheck.harness.tree_memory.private_mb`), which
-#: the run's memory limit does not count.
+#: of anonymous memory its interpreter has resident then
+#: (`crosscheck.harness.tree_memory.anonymous_resident_mb`), which the run's memory limit does not count.
 STARTED = b"\n"
 
 
@@ -54,10 +54,11 @@ def main() -> None:
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # what the solver prints cannot corrupt the record
     die_with_reader(out.fileno())
+    become_subreaper()  # its orphans stay in its tree, where the memory watch finds them
     take_import_path()  # before any plugin is imported
     request = json.load(sys.stdin)
     task = Task.model_validate(request["task"])
-    out.write(f"{private_mb(os.getpid())}".encode() + STARTED)
+    out.write(f"{anonymous_resident_mb(os.getpid())}".encode() + STARTED)
     out.flush()
     startup = own_usage().cpu_seconds  # starting the interpreter is not part of the run
     start_memory = resident_mb()  # nor are its imports: the run's own memory is its peak beyond this
@@ -90,7 +91,7 @@ def run_launched(task: Task, expected: Expected = None, should_stop: Callable[[]
                 process.stdin.close()
             if waited(output.started, STARTUP_SECONDS, should_stop):
                 start = time.perf_counter()
-                watch = TreeWatch(process.pid, task.memory_limit_mb, baseline_mb=output.baseline_mb())
+                watch = TreeWatch(process.pid, task.memory_limit_mb, start_mb=output.start_mb())
                 ended = waited(output.ended, hard_limit(task), *watching(watch, should_stop))
         finally:
             if not ended:
@@ -110,12 +111,13 @@ class _Output:
         """Whether the run started (or ended) within `seconds`."""
         return self._until(lambda: self.closed or STARTED in self.data, seconds)
 
-    def baseline_mb(self) -> float:
-        """The MB the run's interpreter held before the run began, as it said when it started."""
+    def start_mb(self) -> float | None:
+        """The MB of anonymous memory the run's interpreter had resident before the run
+        began, as it said when it started; None when it died before saying."""
         try:
             return float(self.data.partition(STARTED)[0])
         except ValueError:
-            return 0.0  # it died before saying
+            return None
 
     def ended(self, seconds: float | None) -> bool:
         """Whether the run closed its output (it wrote its record, or died) within `seconds`."""

@@ -9,9 +9,10 @@ kernel (RLIMIT_CPU), with a wall-clock cap of `WALL_CAP_FACTOR` times it from ou
 for runs that wait without computing.  A run that is killed, runs out of
 memory or dies becomes a record (`timeout`, `memout`, `error`) and the other runs
 carry on.  Out of memory means a MemoryError, the run's processes together holding more
-than the limit (sampled, `crosscheck.harness.tree_memory`), a death without a record
-while they held most of it, or an error whose message shows a refused allocation under the
-limit (`memout_if_limited`); a failed run's seconds are the wall time until it died
+than the limit (sampled, `crosscheck.harness.tree_memory`), a death without a record by
+a signal a refused allocation can cause or by an exit status while they held most of it
+(`_death`), or an error whose message shows a refused allocation under the limit
+(`memout_if_limited`); a failed run's seconds are the wall time until it died
 (`failed_figures`).
 
 How a run's process starts (`Start`): from a forkserver that has imported every solver once
@@ -49,7 +50,7 @@ from crosscheck.harness.lifeline import die_with_reader
 from crosscheck.harness.measure import Usage, core_groups, cores, killed_usage, own_usage, resident_mb
 from crosscheck.harness.records import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
 from crosscheck.harness.server_start import start_server
-from crosscheck.harness.tree_memory import SAMPLE_SECONDS, TreeWatch
+from crosscheck.harness.tree_memory import HALF_LIMIT, NEAR_LIMIT, SAMPLE_SECONDS, TreeWatch, become_subreaper
 from crosscheck.harness.versions import as_run_here, identity
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
@@ -208,6 +209,7 @@ def _child(task: Task, expected: Expected, conn: Connection, from_server: bool) 
     installation): the record names the version it ran (`as_run_here`)."""
     start_memory = resident_mb()  # first: what the run inherited from the process it was forked from
     os.setsid()
+    become_subreaper()  # its orphans stay in its tree, where the memory watch finds them
     die_with_reader(conn.fileno())
     if task.cores:
         os.sched_setaffinity(0, task.cores)  # children (Fast Downward) inherit it
@@ -367,6 +369,7 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
     _LIVE.add(process)
     send.close()
     record, usage, watch = None, None, TreeWatch(process.pid, task.memory_limit_mb)
+    watch.over()  # its starting size, taken before it has run much: what it inherited is not its own
     try:
         if waited(receive.poll, hard_limit(task), *watching(watch, should_stop)):
             record = RunRecord.model_validate(receive.recv())
@@ -440,19 +443,26 @@ def _judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float
 
 def _death(exitcode: int, task: Task, watch: TreeWatch) -> tuple[Status, str]:
     """Status and message for a child that died without a record.  Under a memory limit, a
-    death an allocation the limit refused can cause (`ALLOCATION_DEATHS`, a non-zero exit
-    status) is a memout when its processes were seen holding most of the limit
-    (`TreeWatch.near_limit`); else it stays an error whose message says the limit may be why."""
+    signal a refused allocation can end a program with (`ALLOCATION_DEATHS`) is a memout:
+    an address-space limit refuses reservations far beyond what the run holds, so what was
+    sampled cannot rule it out.  A non-zero exit status is a memout when its processes were
+    seen holding most of the limit (`NEAR_LIMIT`), else an error, which says the limit may
+    be why only when they held at least half of it (`HALF_LIMIT`)."""
     if exitcode == -signal.SIGXCPU:
         return Status.TIMEOUT, f"killed at its CPU-time limit with grace (limit {task.time_limit} s cpu)"
     how = f"killed by {signal.Signals(-exitcode).name}" if exitcode < 0 else f"exited with status {exitcode}"
+    died = f"solver process {how} before reporting"
     if not task.memory_limit_mb or (exitcode < 0 and -exitcode not in ALLOCATION_DEATHS):
-        return Status.ERROR, f"solver process {how} before reporting"
+        return Status.ERROR, died
     seen = f"its processes held at most {watch.peak_mb:.0f} MB together as sampled"
-    if watch.near_limit():
-        return Status.MEMOUT, f"solver process {how} before reporting, at the memory limit of {task.memory_limit_mb} MB ({seen})"
-    return Status.ERROR, (f"solver process {how} before reporting; the memory limit of {task.memory_limit_mb} MB "
-                          f"may be the cause (a refused allocation can end a program without a word; {seen})")
+    if exitcode < 0:
+        return Status.MEMOUT, f"{died}, probably at the memory limit of {task.memory_limit_mb} MB ({seen})"
+    if watch.seen_holding(NEAR_LIMIT):
+        return Status.MEMOUT, f"{died}, at the memory limit of {task.memory_limit_mb} MB ({seen})"
+    if watch.seen_holding(HALF_LIMIT):
+        return Status.ERROR, (f"{died}; the memory limit of {task.memory_limit_mb} MB may be the cause "
+                              f"(a refused allocation can end a program without a word; {seen})")
+    return Status.ERROR, died
 
 
 def _kill_group(process: BaseProcess) -> None:

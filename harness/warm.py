@@ -11,7 +11,13 @@ are not warmed up (a compare of amphipods-search alone does not compile amphipod
 
 from __future__ import annotations
 
+import gc
+
 from crosscheck.solvers.registry import share_named, warm_up_named
 
 warm_up_named()
 share_named()
+
+# The server's objects out of the garbage collector's reach: a run's collections then do not
+# write to (and so copy) the pages it shares with the server.
+gc.freeze()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import mmap
 import os
 import signal
 from typing import ClassVar
@@ -69,6 +70,22 @@ class Brood(Solver):
         return Answer(Status.TIMEOUT, message=f"the children ended on their own: {ended}")
 
 
+class Aborter(Solver):
+    """Reserves address space (never touched) until the limit refuses it, then aborts, as
+    C++'s ``new`` under RLIMIT_AS does (an uncaught std::bad_alloc): a death that holds next
+    to nothing resident when it comes."""
+
+    name, puzzle, summary = "test-aborter", "keys", "aborts at the address-space limit"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        reserved = []
+        try:
+            while True:
+                reserved.append(mmap.mmap(-1, 16 << 20))
+        except (OSError, MemoryError):
+            os.abort()
+
+
 #: What tests/memory_parent.py runs (not the brood: it holds its memory until the run is killed).
 GRABBERS: list[type[Solver]] = [HalfGrabber, DoubleGrabber]
-SOLVERS: list[type[Solver]] = [*GRABBERS, Brood]
+SOLVERS: list[type[Solver]] = [*GRABBERS, Brood, Aborter]
