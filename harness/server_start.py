@@ -43,11 +43,11 @@ def start_server() -> None:
     """Start the forkserver now (nothing when it runs already), with the current folder off
     its path and the command's search path and script passed to it (module doc).  The
     environment is changed only to start the server, and given back exactly as it was at once."""
-    pass_import_path()
-    main_path = spawn.get_preparation_data("ignore").get("main_path")
     with _STARTING:
         if _server_running():
             return
+        pass_import_path()
+        main_path = spawn.get_preparation_data("ignore").get("main_path")
         saved = {name: os.environ.get(name) for name in ("PYTHONSAFEPATH", SAFE_PATH_ADDED_VARIABLE, MAIN_PATH_VARIABLE)}
         if not saved["PYTHONSAFEPATH"]:
             os.environ[SAFE_PATH_ADDED_VARIABLE] = WAS_UNSET if saved["PYTHONSAFEPATH"] is None else WAS_EMPTY

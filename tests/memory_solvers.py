@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import mmap
 import os
 import signal
@@ -83,6 +84,7 @@ class Aborter(Solver):
             while True:
                 reserved.append(mmap.mmap(-1, 16 << 20))
         except (OSError, MemoryError):
+            faulthandler.disable()  # pytest's, inherited: a forked run would print pytest's stack
             os.abort()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import multiprocessing.forkserver
 import os
 import subprocess
 import sys
@@ -20,7 +21,8 @@ import pytest
 
 from crosscheck.harness.isolated import run_launched
 from crosscheck.harness.records import Task, plugin_source
-from crosscheck.harness.run import run_isolated, run_task
+from crosscheck.harness.run import ready_server, run_isolated, run_task
+from crosscheck.harness.server_start import start_server
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import IMPORT_PATH_VARIABLE
 
@@ -189,6 +191,44 @@ def test_a_run_from_the_forkserver_does_not_inherit_the_safe_path_of_its_start(
     record = run_isolated(task, solvers=())
     assert record.status is Status.INFEASIBLE and record.message == "PYTHONSAFEPATH=None", record.message
     assert "PYTHONSAFEPATH" not in os.environ
+
+
+EMPTY_SAFE_PATH = """\
+import os, sys
+from crosscheck.harness.records import Task
+from crosscheck.harness.run import run_isolated
+
+if __name__ == "__main__":
+    task = Task(path=sys.argv[1], instance="vault.txt", solver="test-safe-path-probe", plugins=("safe_path_probe",))
+    print(run_isolated(task, solvers=()).message)
+    print(repr(os.environ.get("PYTHONSAFEPATH")))
+"""
+
+
+def test_a_safe_path_set_but_empty_stays_so_for_the_command_and_its_runs(tmp_path: Path) -> None:
+    """Python reads ``PYTHONSAFEPATH=""`` as unset, so the server starts with it set; then
+    the command and the runs have it back as it was: present, and empty."""
+    (tmp_path / "safe_path_probe.py").write_text(PROBE)
+    (tmp_path / "vault.txt").write_text(VAULT)
+    (tmp_path / "command.py").write_text(EMPTY_SAFE_PATH)
+    done = subprocess.run([sys.executable, str(tmp_path / "command.py"), str(tmp_path / "vault.txt")],
+                          env={**os.environ, "PYTHONSAFEPATH": "", "PYTHONPATH": f"{ROOT}:{tmp_path}"},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["PYTHONSAFEPATH=", "''"], done.stdout
+
+
+def test_once_the_server_runs_starting_it_leaves_the_environment_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every isolated run asks for the server (from worker threads, side by side): once it
+    runs, the environment the command's threads read is never changed for it."""
+    ready_server([])
+    monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
+    before = dict(os.environ)
+    seen: list[dict[str, str]] = []
+    monkeypatch.setattr(multiprocessing.forkserver, "ensure_running", lambda: seen.append(dict(os.environ)))
+    start_server()
+    assert all(environment == before for environment in seen)
+    assert dict(os.environ) == before
 
 
 def test_a_run_from_the_forkserver_names_the_plugin_version_it_ran_not_a_pinned_other(
