@@ -92,6 +92,7 @@ def run_launched(task: Task, expected: Expected = None, should_stop: Callable[[]
             if waited(output.started, STARTUP_SECONDS, should_stop):
                 start = time.perf_counter()
                 watch = TreeWatch(process.pid, task.memory_limit_mb, start_mb=output.start_mb())
+                watch.over()  # sampled as it starts too, as a forked run is
                 ended = waited(output.ended, hard_limit(task), *watching(watch, should_stop))
         finally:
             if not ended:
