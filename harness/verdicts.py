@@ -128,7 +128,7 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
         return Judgement(Verdict.ERROR, None, first_line(records[0].message, blank="unreadable"))
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
-        return Judgement(Verdict.INVALID_PLAN, None, "; ".join(f"{r.solver}: {r.plan_error}" for r in invalid))
+        return Judgement(Verdict.INVALID_PLAN, None, _each(f"{r.solver}: {r.plan_error}" for r in invalid))
     checked = [r for r in records if r.plan_valid]
     best_plan = min((_checked_cost(r) for r in checked), default=None)
     infeasible = [r for r in records if r.status is Status.INFEASIBLE]
@@ -141,16 +141,16 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
             f"{_best(checked)} has a checked plan of cost {best_plan}"))
     beaten = [r for r in optimal if best_plan is not None and _claimed(r) > best_plan]
     if beaten:
-        return Judgement(Verdict.FALSE_OPTIMAL, best_plan, "; ".join(
+        return Judgement(Verdict.FALSE_OPTIMAL, best_plan, _each(
             f"{r.solver} claimed optimum {r.cost}, {_best(checked)} has a checked plan of cost {best_plan}"
             for r in beaten))
     too_high = [r for r in proofs if r.bound is not None and best_plan is not None and r.bound > best_plan]
     if too_high:
-        return Judgement(Verdict.DISAGREE, best_plan, "; ".join(
+        return Judgement(Verdict.DISAGREE, best_plan, _each(
             f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high))
     below = [(r, b) for r in optimal for b in proofs if b.bound is not None and _claimed(r) < b.bound]
     if below:
-        return Judgement(Verdict.DISAGREE, best_plan, "; ".join(
+        return Judgement(Verdict.DISAGREE, best_plan, _each(
             f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below))
     proven_infeasible = [r for r in infeasible if r.exact]
     if proven_infeasible and optimal:
@@ -190,6 +190,11 @@ def independent_count(provers: list[RunRecord]) -> int:
             if all(not set(a.shares) & set(b.shares) for a, b in combinations(group, 2)):
                 return size
     return 0
+
+
+def _each(reasons: Iterable[str]) -> str:
+    """`reasons` joined by ``; ``, each once: repetitions of a run give the same reason."""
+    return "; ".join(dict.fromkeys(reasons))
 
 
 def _best(checked: list[RunRecord]) -> str:
@@ -232,7 +237,7 @@ def _claims_against_index(claims: list[RunRecord], expected: int | str | None) -
     if expected is None:
         return ""
     answers = [(r.solver, INFEASIBLE if r.status is Status.INFEASIBLE else _claimed(r)) for r in claims]
-    return "; ".join(f"{solver} claims {answer}, index says {expected}"
+    return _each(f"{solver} claims {answer}, index says {expected}"
                      for solver, answer in answers if answer != expected)
 
 

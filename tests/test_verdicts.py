@@ -116,6 +116,14 @@ def test_provers_sharing_a_component_count_as_one_piece_of_evidence() -> None:
     assert (pair.verdict, pair.independent) == (Verdict.AGREE, 1)
 
 
+def test_a_reason_repeated_by_repetitions_of_a_run_is_given_once() -> None:
+    """Two repetitions of a lying run and of the prover it contradicts: each contradiction once."""
+    liar, prover = record("liar", Status.OPTIMAL, 7, 7), record("b", Status.OPTIMAL, 9, 9, True)  # liar: no plan
+    outcome = judge([liar, liar.model_copy(update={"repeat": 1}), prover, prover.model_copy(update={"repeat": 1})])
+    assert outcome.verdict is Verdict.DISAGREE
+    assert outcome.reason == "liar claimed optimum 7 below b's lower bound 9", outcome.reason
+
+
 def external(status: Status, cost: int | None = None, valid: bool | None = None) -> RunRecord:
     """An external program's record: its answer is a claim, whatever it says."""
     return RunRecord(instance="x.txt", puzzle="keys", solver="mine", status=status, cost=cost,
