@@ -147,12 +147,12 @@ def _place(path: Path, text: str, table: str | None, key: str, *, at_value: bool
 
 
 def _header_place(path: Path, text: str, table: str) -> str:
-    """``PATH:LINE`` of the header of the table named `table` in `text` (``PATH`` alone
-    when the layout hides it: a dotted or inline table)."""
+    """``PATH:LINE:COLUMN`` of the name in the header of the table named `table` in `text`
+    (``PATH`` alone when the layout hides it: a dotted or inline table)."""
     for number, line in enumerate(text.splitlines(), start=1):
         header = line.strip()
         if header.startswith("[") and header.strip("[] ").strip("\"'") == table:
-            return f"{path}:{number}"
+            return f"{path}:{number}:{line.index(table) + 1}"
     return str(path)
 
 
@@ -193,7 +193,7 @@ class Indexes:
         return self._loaded[index_path]
 
     def unmatched(self) -> list[str]:
-        """A warning, ``PATH:LINE: ...``, for each entry of the indexes loaded so far that no
+        """A warning, ``PATH:LINE:COLUMN: ...``, for each entry of the indexes loaded so far that no
         instance file answers to (`judged_by` is false): a misspelt or stale name, whose
         answer would otherwise be checked against nothing, unnoticed."""
         warnings = []

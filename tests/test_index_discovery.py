@@ -118,12 +118,13 @@ def test_renaming_ends_with_unique_names_when_a_new_name_clashes_again() -> None
 @pytest.mark.parametrize("command", ["compare", "morph"])
 def test_an_index_entry_that_judges_no_file_is_warned_of_with_its_line(nest: Path, command: str) -> None:
     """A misspelt name, and a name whose file a nearer index judges: both would never be
-    checked, so each is named with its file and line; the entries that judge a file are not."""
-    (nest / "index.toml").write_text('["elsewhere.txt"]\noptimum = 1\n\n["idx/small.txt"]\noptimum = 8\n')
+    checked, so each is named with its file, line and the column where the name starts; the
+    entries that judge a file are not."""
+    (nest / "index.toml").write_text('["elsewhere.txt"]\noptimum = 1\n\n[ "idx/small.txt" ]\noptimum = 8\n')
     out = nest.parent / ("runs.jsonl" if command == "compare" else "morph")
     result = invoke(command, str(nest), "--solver", "keys-graph", "--out", str(out))
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
-    assert [line.split(": ")[1] for line in warnings] == [f"{nest / 'index.toml'}:1", f"{nest / 'index.toml'}:4"]
+    assert [line.split(": ")[1] for line in warnings] == [f"{nest / 'index.toml'}:1:3", f"{nest / 'index.toml'}:4:4"]
     assert all("names no instance file this index judges" in line for line in warnings)
     assert '["small.txt"]' not in result.stderr
 
