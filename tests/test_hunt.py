@@ -221,6 +221,22 @@ def test_size_ranges_are_checked() -> None:
         parse_ranges(["floors=two"])
 
 
+@pytest.mark.parametrize(("puzzle", "name", "most"), [
+    ("keys", "height", keys.MAX_SIZE - 2), ("keys", "width", keys.MAX_SIZE - 2), ("keys", "keys", keys.MAX_KEYS),
+    ("amphipods", "depth", amphipods.MAX_DEPTH), ("elevator", "floors", elevator.MAX_ORDINAL),
+    ("elevator", "pairs", len(elevator.ELEMENT_NAMES))])
+def test_hunt_ranges_are_bounded_as_generate_bounds_its_parameters(tmp_path: Path, puzzle: str, name: str,
+                                                                   most: int) -> None:
+    """Up to the bound `generate` holds the parameter to is drawn; one more is refused before
+    anything is drawn (exit 2), naming the parameter, the range given and the allowed one."""
+    assert ranges_for(puzzle, {name: (1, most)})[name] == (1, most)
+    result = CliRunner().invoke(main, ["hunt", puzzle, "-p", f"{name}=1-{most + 1}", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    least = strategies._MINIMA[puzzle][name]
+    assert result.output.splitlines()[-1].endswith(f"{name}=1-{most + 1}: out of range, expected {least} to {most}")
+    assert not (tmp_path / "out").exists()
+
+
 # --- hunts (default suite: small ranges) ----------------------------------------------------
 
 def _check_found(out: Path, puzzle: str, output: str, verdicts: tuple[str, ...]) -> None:
