@@ -348,7 +348,7 @@ def related_files(instance_files: list[InstanceFile], count: int, seed: int, fol
             puzzle, instance = load_instance(str(instance_file.path))
         except InvalidInstance:
             continue
-        rng = random.Random(f"{seed}:{instance_file.name}")
+        rng = instance_rng(seed, instance_file.name)
         relations = [r for _, r in sorted(RELATIONS[puzzle.name].items()) if not r.needs_plan]
         seen = {instance.to_text()}
         for _ in range(count * DRAWS_PER_ASKED):
