@@ -858,7 +858,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     The counterexample is on disk as soon as it is judged and each smaller one replaces
     it at once: on Ctrl-C the smallest so far is kept (exit 1; 130 if none was found).
     """
-    from crosscheck.harness.hunt import HuntConfig, explain, written
+    from crosscheck.harness.hunt import HuntConfig, explain, reproduce, written
     from crosscheck.harness.hunt import hunt as run_hunt
     from crosscheck.harness.hunt_progress import HuntProgress
     from crosscheck.models.strategies import instances, parse_ranges
@@ -895,6 +895,9 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     paths = written(outcome, config)
     for path in paths:
         click.echo(f"written: {path}")
+    command = reproduce(outcome, config)
+    if command is not None:
+        click.echo(f"reproduce: {command}")
     sys.exit(EXIT_WRONG if paths else EXIT_INTERRUPTED if outcome.interrupted
              else EXIT_FAILED_RUNS if outcome.crashed else EXIT_OK)
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import random
+import shlex
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,7 +56,7 @@ from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
 from crosscheck.harness.hunt_progress import HuntProgress
 from crosscheck.harness.index import Expected
-from crosscheck.harness.morph import Where, run_related
+from crosscheck.harness.morph import Where, instance_rng, run_related
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import run_tasks
 from crosscheck.harness.unanswered import Unanswered
@@ -66,6 +66,7 @@ from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.models.registry import RELATIONS, get_relation
 from crosscheck.models.strategies import Range, instances
 from crosscheck.solvers.base import Clock
+from crosscheck.solvers.registry import PLUGIN_VARIABLE
 from crosscheck.harness.wording import alternatives, counted
 
 @dataclass(frozen=True)
@@ -166,9 +167,9 @@ class _Judge:
         self.numbers = _free_numbers(self.judged)
 
     def __call__(self, instance: Instance, relation: str | None = None, seed: int = 0) -> None:
-        """Raise `_Wrong` if `instance` (with `relation`'s instance related to it by a
-        `random.Random(seed)`, in a morph hunt) shows the kind of wrong verdict hunted;
-        `_Spent` at the budget's end."""
+        """Raise `_Wrong` if `instance` (with `relation`'s instance related to it by the draws
+        ``morph --seed SEED`` makes for the counterexample's file, `instance_rng`, in a morph
+        hunt) shows the kind of wrong verdict hunted; `_Spent` at the budget's end."""
         judged = self.cache.get(_cache_key(instance, relation, seed))
         if judged is None:
             if not self._budget_left():
@@ -241,8 +242,9 @@ class _Judge:
             records.append(record)
 
         where = Where(self.judged, "", verdict.instance)
+        rng = instance_rng(seed, counterexample_paths(self.config, as_found=False)[0].name)  # as `morph` draws there
         pairs = run_related(instance, [(get_relation(self.config.puzzle.name, relation), 1)], list(records), tasks,
-                            random.Random(seed), where,
+                            rng, where,
                             lambda more: run_tasks(more, jobs=self.config.jobs, on_record=keep), [])
         broken = [pair for pair in pairs if pair.verdict is Verdict.MORPH_MISMATCH]
         if verdict.verdict in HUNT_STOPS or not broken:
@@ -420,6 +422,32 @@ def counterexample_paths(config: HuntConfig, as_found: bool) -> tuple[Path, Path
     if as_found:
         return config.out / f"counterexample-{name}-as-found.txt", config.out / "runs-as-found.jsonl"
     return config.out / f"counterexample-{name}.txt", config.out / "runs.jsonl"
+
+
+def reproduce(outcome: HuntOutcome, config: HuntConfig) -> str | None:
+    """A shell command that judges the shrunk counterexample again (None without one):
+    ``crosscheck compare`` on its file with the same formulations, programs and limits, or,
+    for a morph hunt's draw, ``crosscheck morph`` with its relation and seed (which relate
+    the same instance to the file, `instance_rng`), its output in ``OUT/reproduce``.  Both
+    exit 1 on the wrong verdict; plugins loaded are named in ``CROSSCHECK_SOLVERS`` before it."""
+    shrunk = outcome.shrunk
+    if shrunk is None:
+        return None
+    path = str(counterexample_paths(config, as_found=False)[0])
+    words = ["crosscheck", "compare", path]
+    if shrunk.relation is not None:
+        words = ["crosscheck", "morph", path, "--relations", shrunk.relation, "--count", "1",
+                 "--seed", str(shrunk.seed), "--out", str(config.out / "reproduce")]
+    for solver in config.solvers:
+        words += ["--solver", solver]
+    for external in config.externals:
+        words += ["--external", f"{external.name}={external.command}"]
+        for source in external.sources:
+            words += ["--external-source", f"{external.name}={source}"]
+    words += ["--time-limit", str(config.time_limit), "--clock", config.clock,
+              "--memory-limit", str(config.memory_limit_mb)]
+    plugins = f"{PLUGIN_VARIABLE}={shlex.quote(','.join(config.plugins))} " if config.plugins else ""
+    return plugins + shlex.join(words)
 
 
 def _write(judged: Judged, config: HuntConfig, as_found: bool) -> None:

@@ -212,7 +212,7 @@ def _morph_instance(instance_file: InstanceFile, tasks: list[tuple[Task, Expecte
     puzzle = get_puzzle(tasks[0][0].puzzle or "")
     instance = puzzle.parse(instance_file.path.read_text(encoding="utf-8"), str(instance_file.path))
     originals = batches[0](tasks)
-    rng = random.Random(f"{config.seed}:{instance_file.name}")
+    rng = instance_rng(config.seed, instance_file.name)
     relations = _relations(puzzle.name, config, rng)
     where = Where(config.out / "related", "related/", instance_file.name)
     for pair in run_related(instance, relations, originals, tasks, rng, where, batches[1], outcome.skipped,
@@ -229,6 +229,12 @@ class Where:
     folder: Path
     prefix: str
     original: str
+
+
+def instance_rng(seed: int, name: str) -> random.Random:
+    """The draws of the related instances of the instance file `name` under `seed` (`hunt`
+    uses it too, so that ``morph --seed`` on a hunt's counterexample draws what the hunt drew)."""
+    return random.Random(f"{seed}:{name}")
 
 
 def run_related(instance: Instance, relations: list[tuple[Relation, int]], originals: list[RunRecord],
@@ -342,7 +348,7 @@ def related_files(instance_files: list[InstanceFile], count: int, seed: int, fol
             puzzle, instance = load_instance(str(instance_file.path))
         except InvalidInstance:
             continue
-        rng = random.Random(f"{seed}:{instance_file.name}")
+        rng = instance_rng(seed, instance_file.name)
         relations = [r for _, r in sorted(RELATIONS[puzzle.name].items()) if not r.needs_plan]
         seen = {instance.to_text()}
         for _ in range(count * DRAWS_PER_ASKED):

@@ -260,6 +260,8 @@ def collectable_keys(vault: Vault) -> set[str]:
 #: The largest grid side `generate` draws: 160,801 cells, about 5 CPU seconds to carve with the
 #: most loops and under 50 MB (its cells are Python lists); the published vaults are 81x81.
 MAX_SIZE = 401
+#: The most keys a vault holds: one per letter a to z.
+MAX_KEYS = 26
 
 def generate(
     seed: int,
@@ -283,7 +285,7 @@ def generate(
     check_range("size", size, 9, MAX_SIZE, " (4k+1)")
     if size % 4 != 1:
         raise ValueError(f"size={size}: expected 4k+1 (9, 13, 17, ..., {MAX_SIZE})")
-    check_range("keys", keys, 1, 26, " (the letters a to z)")
+    check_range("keys", keys, 1, MAX_KEYS, " (the letters a to z)")
     if robots not in (1, 4):
         raise ValueError(f"robots={robots}: expected 1 or 4")
     check_range("loops", loops, 0, max_loops(size), f" for size {size} (the walls every maze of that size can open)")

@@ -45,9 +45,13 @@ RANGES: dict[str, dict[str, Range]] = {
 _MINIMA = {"keys": {"height": 1, "width": 1, "keys": 1, "robots": 1}, "amphipods": {"depth": 1},
            "elevator": {"floors": 1, "pairs": 1}}
 
-#: The largest value a parameter may take, where there is one: the key letters a to z, the
-#: element names of a facility, one or four robots.
-_MAXIMA = {"keys": {"keys": 26, "robots": 4}, "elevator": {"pairs": len(elevator.ELEMENT_NAMES)}}
+#: The largest value each parameter may take: the bounds `generate` holds its parameters to
+#: (`crosscheck.models.base.check_range`): a vault's interior inside the outer wall of the
+#: largest grid it draws, the key letters a to z, one or four robots; the deepest burrow;
+#: the floors the ordinal words name and the element names of a facility.
+_MAXIMA = {"keys": {"height": keys.MAX_SIZE - 2, "width": keys.MAX_SIZE - 2, "keys": keys.MAX_KEYS, "robots": 4},
+           "amphipods": {"depth": amphipods.MAX_DEPTH},
+           "elevator": {"floors": elevator.MAX_ORDINAL, "pairs": len(elevator.ELEMENT_NAMES)}}
 
 
 #: What each parameter means (for error messages and ``--help``).
@@ -92,7 +96,8 @@ def parse_ranges(params: Iterable[str]) -> dict[str, Range]:
 def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:
     """The puzzle's default ranges with `given` ones in their place.
 
-    Raises `ValueError` for an unknown parameter or an empty or out-of-domain range.
+    Raises `ValueError` for an unknown parameter, or naming the parameter, the range given
+    and the allowed one (`_MINIMA` to `_MAXIMA`) for an empty or out-of-domain range.
     """
     defaults = RANGES[puzzle]
     unknown = sorted(set(given) - set(defaults))
@@ -100,10 +105,11 @@ def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:
         raise ValueError(f"unknown parameter {unknown[0]!r} for {puzzle}; valid: {', '.join(defaults)}")
     merged = {**defaults, **given}
     for name, (low, high) in merged.items():
-        most = _MAXIMA.get(puzzle, {}).get(name)
-        if low > high or low < _MINIMA[puzzle][name] or (most is not None and high > most):
-            at_most = "" if most is None else f" <= {most}"
-            raise ValueError(f"{name}={low}-{high}: need {_MINIMA[puzzle][name]} <= low <= high{at_most}")
+        least, most = _MINIMA[puzzle][name], _MAXIMA[puzzle][name]
+        if low > high:
+            raise ValueError(f"{name}={low}-{high}: empty range, need low <= high within {least} to {most}")
+        if low < least or high > most:
+            raise ValueError(f"{name}={low}-{high}: out of range, expected {least} to {most}")
     if puzzle == "keys" and not {1, 4} & set(range(merged["robots"][0], merged["robots"][1] + 1)):
         raise ValueError("robots must allow 1 or 4")
     return merged

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -218,6 +219,22 @@ def test_size_ranges_are_checked() -> None:
             parse_range(malformed)
     with pytest.raises(ValueError):
         parse_ranges(["floors=two"])
+
+
+@pytest.mark.parametrize(("puzzle", "name", "most"), [
+    ("keys", "height", keys.MAX_SIZE - 2), ("keys", "width", keys.MAX_SIZE - 2), ("keys", "keys", keys.MAX_KEYS),
+    ("amphipods", "depth", amphipods.MAX_DEPTH), ("elevator", "floors", elevator.MAX_ORDINAL),
+    ("elevator", "pairs", len(elevator.ELEMENT_NAMES))])
+def test_hunt_ranges_are_bounded_as_generate_bounds_its_parameters(tmp_path: Path, puzzle: str, name: str,
+                                                                   most: int) -> None:
+    """Up to the bound `generate` holds the parameter to is drawn; one more is refused before
+    anything is drawn (exit 2), naming the parameter, the range given and the allowed one."""
+    assert ranges_for(puzzle, {name: (1, most)})[name] == (1, most)
+    result = CliRunner().invoke(main, ["hunt", puzzle, "-p", f"{name}=1-{most + 1}", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    least = strategies._MINIMA[puzzle][name]
+    assert result.output.splitlines()[-1].endswith(f"{name}=1-{most + 1}: out of range, expected {least} to {most}")
+    assert not (tmp_path / "out").exists()
 
 
 # --- hunts (default suite: small ranges) ----------------------------------------------------
@@ -560,3 +577,53 @@ def test_hypothesis_keeps_its_own_files_under_out_not_in_the_current_folder(tmp_
     status, _ = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient", "-p", "pairs=1", examples=2)
     assert status == 0 and set(homes) == {tmp_path / "out" / "hypothesis"}
     assert storage_directory(intent_to_write=False).home_directory == before  # restored for whatever runs next
+
+
+def _run_reproduce_line(output: str, monkeypatch: pytest.MonkeyPatch, cwd: Path) -> Any:
+    """Run the hunt's ``reproduce:`` line through the CLI (in `cwd`, with the environment
+    variables it sets before ``crosscheck``) and return click's result."""
+    lines = [line for line in output.splitlines() if line.startswith("reproduce: ")]
+    assert len(lines) == 1, output
+    words = shlex.split(lines[0].removeprefix("reproduce: "))
+    while "=" in words[0] and not words[0].startswith("crosscheck"):
+        name, _, value = words.pop(0).partition("=")
+        monkeypatch.setenv(name, value)
+    assert words[0] == "crosscheck", words
+    monkeypatch.chdir(cwd)  # compare writes its records to results/ in the current folder
+    return CliRunner().invoke(main, words[1:], catch_exceptions=False)
+
+
+def test_the_reproduce_line_judges_the_shrunk_counterexample_wrong_again(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The printed command names the shrunk file, the formulations, the program and the
+    limits: without the program (or with another file) compare would find nothing wrong."""
+    status, output = hunt(tmp_path / "out", "elevator", *NODOWN2, "--clock", "cpu", "--memory-limit", "1024",
+                          "--external", f"nodown2={external('elevator_nodown2.py')}")
+    assert status == 1, output
+    line = next(line for line in output.splitlines() if line.startswith("reproduce: "))
+    assert str(tmp_path / "out" / "counterexample-elevator.txt") in line and "--clock cpu" in line
+    assert "--memory-limit 1024" in line and "--time-limit 10.0" in line
+    result = _run_reproduce_line(output, monkeypatch, tmp_path)
+    assert result.exit_code == 1, result.output
+    verdict = output.split("Counterexample (")[1].split(")")[0]
+    assert f"{verdict}:" in result.output and "nodown2" in result.output
+
+
+def test_the_reproduce_line_of_a_morph_hunt_draws_the_same_related_instance(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``morph --seed`` relates the same instance to the counterexample's file as the hunt
+    did, so the pair breaks the relation again (exit 1); the line names the relation and seed."""
+    status, output = hunt(tmp_path / "out", "elevator", "--morph", "--relations", "rename",
+                          "--external", f"initials={external('elevator_initials.py')}",
+                          "-p", "pairs=2-3", "-p", "floors=2-3", examples=20)
+    assert status == 1 and "Counterexample (morph-mismatch)" in output, output
+    line = next(line for line in output.splitlines() if line.startswith("reproduce: "))
+    assert " morph " in line and "--relations rename --count 1 --seed " in line
+    result = _run_reproduce_line(output, monkeypatch, tmp_path)
+    assert result.exit_code == 1 and "morph-mismatch: initials" in result.output, result.output
+    assert "1 pair judged: 1 morph-mismatch" in result.output
+
+
+def test_no_reproduce_line_without_a_counterexample(tmp_path: Path) -> None:
+    status, output = hunt(tmp_path, "elevator", "--solver", "elevator-quotient", "-p", "pairs=1", examples=2)
+    assert status == 0 and "reproduce:" not in output
