@@ -66,12 +66,13 @@ def killed_usage(pid: int) -> Usage | None:
     return Usage(ticks / os.sysconf("SC_CLK_TCK"), _status_mb(status, "VmHWM"))
 
 
-def resident_mb(status: Path = Path("/proc/self/status")) -> float | None:
-    """The resident set (``VmRSS``) in MB of the process whose `status` file this is (this
-    process by default) right now; None where it cannot be read (no ``/proc``).  A run reads
-    it first thing (`crosscheck.harness.run.measured_record`'s caller): what it inherited."""
+def resident_mb(status: Path = Path("/proc/self/status"), key: str = "VmRSS") -> float | None:
+    """The resident figure `key` (the whole resident set, ``VmRSS``, by default) in MB of the
+    process whose `status` file this is (this process by default) right now; None where it
+    cannot be read (no ``/proc``, or the process has ended).  A run reads its ``VmRSS`` first
+    thing (`crosscheck.harness.run.measured_record`'s caller): what it inherited."""
     try:
-        return _status_mb(status.read_text(), "VmRSS")
+        return _status_mb(status.read_text(), key)
     except OSError:
         return None
 

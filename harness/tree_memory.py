@@ -39,6 +39,8 @@ import os
 import sys
 from pathlib import Path
 
+from crosscheck.harness.measure import resident_mb
+
 #: Seconds between two samples of a run's processes.
 SAMPLE_SECONDS = 0.2
 #: What share of the limit a run's processes held, at their peak as sampled, for a plain
@@ -90,11 +92,7 @@ def descendants(root: int) -> list[int]:
 
 def anonymous_resident_mb(pid: int) -> float:
     """MB of anonymous memory process `pid` has resident (``RssAnon``); 0 when it cannot be read."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return 0.0
-    return sum(int(line.split()[1]) for line in status.splitlines() if line.startswith("RssAnon:")) / 1024
+    return resident_mb(Path(f"/proc/{pid}/status"), "RssAnon") or 0.0
 
 
 def private_mb(pid: int) -> float:
