@@ -138,7 +138,13 @@ def check_range(name: str, value: int, low: int, high: int, note: str = "") -> N
     """`ValueError` naming the generator parameter `name`, its `value` and the allowed range
     (`note` says what else holds it, e.g. why `high`), unless ``low <= value <= high``."""
     if not low <= value <= high:
-        raise ValueError(f"{name}={value}: out of range, expected {low} to {high}{note}")
+        raise out_of_range(name, str(value), low, high, note)
+
+
+def out_of_range(name: str, given: str, low: int, high: int, note: str = "") -> ValueError:
+    """The error for parameter `name` given as `given` (a value, or a range ``3-9``) outside
+    ``low`` to ``high``, in the words `generate` and `hunt` both use."""
+    return ValueError(f"{name}={given}: out of range, expected {low} to {high}{note}")
 
 
 def instance_name(source: str) -> str:

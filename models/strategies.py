@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from hypothesis import strategies as st
 
 from crosscheck.models import amphipods, elevator, keys
-from crosscheck.models.base import Instance
+from crosscheck.models.base import Instance, out_of_range
 from crosscheck.models.shape import doors_with_keys
 
 Range = tuple[int, int]
@@ -109,7 +109,7 @@ def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:
         if low > high:
             raise ValueError(f"{name}={low}-{high}: empty range, need low <= high within {least} to {most}")
         if low < least or high > most:
-            raise ValueError(f"{name}={low}-{high}: out of range, expected {least} to {most}")
+            raise out_of_range(name, f"{low}-{high}", least, most)
     if puzzle == "keys" and not {1, 4} & set(range(merged["robots"][0], merged["robots"][1] + 1)):
         raise ValueError("robots must allow 1 or 4")
     return merged
