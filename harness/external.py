@@ -10,7 +10,9 @@ What the program prints on standard output (exiting with status 0) is read as it
   not apply, neither a claim nor a crash;
 - a line ``infeasible``: it claims the instance has no solution;
 - a line starting ``plan:`` followed by a JSON list of moves in the puzzle's move
-  vocabulary: a plan, which the harness checks like any solver's plan;
+  vocabulary: a plan, which the harness checks like any solver's plan (only that it is a
+  JSON list is read here: its moves, of whatever shape, are the puzzle's checker's to
+  judge, the one referee of plugins' plans too);
 - otherwise a line ``optimum: N`` (one such line): N is its claimed optimum, whatever
   else it prints; without one, exactly one integer outside the ``plan:`` line (``13``):
   its claimed optimum; a plan without an integer claims its own cost as the optimum.

@@ -32,6 +32,8 @@ How `check_plan` reads the rules (only the stated rules; nothing else is enforce
 from __future__ import annotations
 
 import random
+import re
+import reprlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -42,6 +44,8 @@ from crosscheck.models.base import (
     Puzzle,
     check_range,
     instance_name,
+    move_fields,
+    plan_moves,
     refuse_leading_blank_lines,
 )
 
@@ -72,6 +76,9 @@ class AmphipodMove(NamedTuple):
 # 0-based room index and s the 0-based slot counted from the top.  Comparing the first
 # item with "H" tells the two apart (and narrows the type for mypy).
 
+#: A label's shape: its letter, then its number (nine digits at most: no burrow is that deep,
+#: and `int` refuses a string of thousands of digits).
+_LABEL = re.compile(f"([H{KINDS}])([1-9][0-9]{{0,8}})")
 HallwayCell = tuple[Literal["H"], int]
 RoomCell = tuple[int, int]
 Position = HallwayCell | RoomCell
@@ -88,14 +95,19 @@ def room_label(room: int, slot: int) -> str:
 
 
 def parse_label(label: object, depth: int) -> Position | None:
-    """The position a label names in a burrow of `depth`, or None if it names none."""
-    if not isinstance(label, str) or len(label) < 2 or not label[1:].isdigit():
+    """The position a label names in a burrow of `depth`, or None if it names none.
+
+    A label is read exactly as `position_label` writes it: a letter and a number in ASCII
+    digits without leading zeros (``H01``, ``H²`` and ``H`` followed by thousands of digits
+    name nothing)."""
+    match = _LABEL.fullmatch(label) if isinstance(label, str) else None
+    if match is None:
         return None
-    number = int(label[1:])
-    if label[0] == "H" and 1 <= number <= HALLWAY_LENGTH:
+    letter, number = match[1], int(match[2])
+    if letter == "H" and 1 <= number <= HALLWAY_LENGTH:
         return ("H", number - 1)
-    if label[0] in KINDS and 1 <= number <= depth:
-        return (KINDS.index(label[0]), number - 1)
+    if letter in KINDS and 1 <= number <= depth:
+        return (KINDS.index(letter), number - 1)
     return None
 
 
@@ -337,23 +349,23 @@ def check_plan(burrow: Burrow, plan: Sequence[Sequence[object]]) -> int:
     """Replay `plan` move by move under the rules in the module docstring; return its energy.
 
     Raises `InvalidPlan` naming the first offending move (or ``len(plan)`` when the
-    plan ends before every room is sorted).
+    plan ends before every room is sorted): a plan that is no list, a move that is no
+    list of two position labels, or one that breaks a rule.
     """
     depth = burrow.depth
     cells: dict[Position, str] = {("H", h): kind for h, kind in enumerate(burrow.hallway)}
     for r, occupants in enumerate(burrow.rooms):
         for s, kind in enumerate(occupants):
             cells[(r, s)] = kind
+    moves = plan_moves(plan)
     energy = 0
-    for step, move in enumerate(plan):
-        try:
-            source_label, target_label = move
-        except (TypeError, ValueError):
-            raise InvalidPlan(step, f"malformed move {move!r}, expected (source, target)") from None
+    for step, move in enumerate(moves):
+        source_label, target_label = move_fields(step, move, "[source, target]")
         source, target = parse_label(source_label, depth), parse_label(target_label, depth)
         for label, position in ((source_label, source), (target_label, target)):
             if position is None:
-                raise InvalidPlan(step, f"no position {label!r} in a burrow of depth {depth}")
+                raise InvalidPlan(step, f"no position {reprlib.repr(label)} in a burrow of depth {depth}, expected "
+                                        f"a label H1 to H11 or A1 to D{depth}")
         assert source is not None and target is not None
         kind = cells[source]
         if kind == EMPTY:
@@ -383,7 +395,7 @@ def check_plan(burrow: Burrow, plan: Sequence[Sequence[object]]) -> int:
     for r in range(4):
         wrong = [position_label((r, s)) for s in range(depth) if cells[(r, s)] != KINDS[r]]
         if wrong:
-            raise InvalidPlan(len(plan), f"plan ends with room {KINDS[r]} not sorted at {', '.join(wrong)}")
+            raise InvalidPlan.unfinished(moves, f"the plan ends with room {KINDS[r]} not sorted at {', '.join(wrong)}")
     return energy
 
 

@@ -7,6 +7,7 @@ checker is the referee, so it must never depend on the players.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, get_args, get_type_hints
@@ -45,12 +46,46 @@ class InvalidInstance(ValueError):
 
 
 class InvalidPlan(ValueError):
-    """A plan that breaks the puzzle's rules at a given step (0-based move index)."""
+    """A plan that breaks the puzzle's rules, or is no plan in its move vocabulary.
 
-    def __init__(self, step: int, reason: str) -> None:
+    `step` is the 0-based index of the offending move (``plan[step]``), or the plan's
+    length when every move was legal but the plan ends short of the goal (`unfinished`);
+    `reason` says which rule, or what was expected.  The message counts moves from 1, as
+    every number a message shows is counted (lines, columns, floors): ``move 3: ...``
+    names ``plan[2]``; an unfinished plan reads ``after the last move (move 5): ...``
+    and `where` names any other place (``before any move``, ``the plan``).
+    """
+
+    def __init__(self, step: int, reason: str, *, where: str | None = None) -> None:
         self.step = step
         self.reason = reason
-        super().__init__(f"move {step}: {reason}")
+        super().__init__(f"{where or f'move {step + 1}'}: {reason}")
+
+    @classmethod
+    def unfinished(cls, plan: Sequence[object], reason: str) -> InvalidPlan:
+        """The error on `plan`, whose moves were all legal, for ending short of the goal."""
+        where = f"after the last move (move {len(plan)})" if plan else "before any move (the plan is empty)"
+        return cls(len(plan), reason, where=where)
+
+
+def plan_moves(plan: object) -> Sequence[object]:
+    """`plan` as the moves a checker replays: a list or tuple (a JSON list, or a solver's
+    list of moves); `InvalidPlan` naming what it is otherwise (a JSON object or a string
+    would iterate, over its keys or characters, as if it were moves)."""
+    if not isinstance(plan, (list, tuple)):
+        raise InvalidPlan(0, f"{reprlib.repr(plan)} is no plan, expected a list of moves", where="the plan")
+    return plan
+
+
+def move_fields(step: int, move: object, fields: str) -> tuple[object, object]:
+    """The two fields of `move`, the plan's move at 0-based index `step`: a list or tuple of
+    exactly two values, as a JSON move (``[0, "N"]``) or a puzzle's NamedTuple gives them;
+    `InvalidPlan` naming the expected `fields` (``[robot, direction]``) otherwise.  A string
+    of two characters or a JSON object of two keys would unpack into two values, and is
+    refused like any other shape."""
+    if not isinstance(move, (list, tuple)) or len(move) != 2:
+        raise InvalidPlan(step, f"malformed move {reprlib.repr(move)}, expected a list of two: {fields}")
+    return move[0], move[1]
 
 
 class Instance(Protocol):

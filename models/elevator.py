@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import re
+import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -34,6 +35,8 @@ from crosscheck.models.base import (
     Puzzle,
     check_range,
     instance_name,
+    move_fields,
+    plan_moves,
     refuse_leading_blank_lines,
     with_article,
 )
@@ -292,35 +295,29 @@ def extended(facility: Facility) -> Facility:
 def check_plan(facility: Facility, plan: Sequence[Sequence[object]]) -> int:
     """Replay `plan` step by step and return its cost (the number of steps).
 
-    Raises `InvalidPlan` when the start is unsafe, for a malformed move, an unknown
-    direction or item, an item named twice, zero or more than two items, an item not
-    on the elevator's floor, a step past the bottom or top floor, a step after which
-    the floor left or the floor reached is unsafe, or a plan that ends with items
-    below the top floor.
+    Raises `InvalidPlan` when the start is unsafe, for a plan that is no list, a malformed
+    move (not a list of two), a direction that is neither ``up`` nor ``down``, items that
+    are no list of one or two item names, an unknown item or one named twice, an item not
+    on the elevator's floor, a step below the bottom or above the top floor, a step after
+    which the floor left or the floor reached is unsafe, or a plan that ends with items
+    below the top floor.  Floors are named 1 (the first) to ``facility.floors``.
     """
+    moves = plan_moves(plan)
     index = {item_name(element, kind): (i, kind) for i, element in enumerate(facility.elements)
              for kind in (GENERATOR, MICROCHIP)}
     floors = {GENERATOR: list(facility.generators), MICROCHIP: list(facility.chips)}
     if not all_safe(floors[MICROCHIP], floors[GENERATOR]):
-        raise InvalidPlan(0, "the start is unsafe: a microchip shares a floor with a foreign generator")
+        raise InvalidPlan(0, "the start is unsafe: a microchip shares a floor with a foreign generator",
+                          where="before any move")
     elevator = 0
-    for step, move in enumerate(plan):
-        try:
-            direction, names = move
-        except (TypeError, ValueError):
-            raise InvalidPlan(step, f"malformed move {move!r}, expected (direction, items)") from None
-        if direction not in (UP, DOWN):
-            raise InvalidPlan(step, f"unknown direction {direction!r}, expected 'up' or 'down'")
-        if isinstance(names, str) or not isinstance(names, Sequence) or not 1 <= len(names) <= 2:
-            raise InvalidPlan(step, f"the elevator carries one or two items, got {names!r}")
-        if len(set(names)) != len(names):
-            raise InvalidPlan(step, f"item named twice in {names!r}")
+    for step, move in enumerate(moves):
+        direction, names = _read_move(step, move, index)
         target = elevator + (1 if direction == UP else -1)
         if not 0 <= target < facility.floors:
-            raise InvalidPlan(step, f"no floor {target + 1} (the facility has {facility.floors})")
+            end = "top" if direction == UP else "bottom"
+            raise InvalidPlan(step, f"the elevator is on floor {elevator + 1}, the {end} floor, and cannot go "
+                                    f"{direction}")
         for name in names:
-            if name not in index:
-                raise InvalidPlan(step, f"unknown item {name!r}")
             i, kind = index[name]
             if floors[kind][i] != elevator:
                 raise InvalidPlan(step, f"{name} is on floor {floors[kind][i] + 1}, not with the elevator on floor {elevator + 1}")
@@ -331,8 +328,30 @@ def check_plan(facility: Facility, plan: Sequence[Sequence[object]]) -> int:
         elevator = target
     below = [name for name, (i, kind) in index.items() if floors[kind][i] != facility.top]
     if below:
-        raise InvalidPlan(len(plan), f"plan ends with items below the top floor: {', '.join(sorted(below))}")
-    return len(plan)
+        raise InvalidPlan.unfinished(moves, f"the plan ends with items below the top floor: {', '.join(sorted(below))}")
+    return len(moves)
+
+
+def _read_move(step: int, move: object, index: dict[str, tuple[int, str]]) -> tuple[str, list[str]]:
+    """The direction and item names of `move`, the plan's move at 0-based index `step`, each
+    name a key of `index` (the facility's items); `InvalidPlan` naming what was expected
+    unless the move is a list of a direction and a list of one or two distinct item names."""
+    direction, names = move_fields(step, move, "[direction, items]")
+    if not isinstance(direction, str) or direction not in (UP, DOWN):
+        raise InvalidPlan(step, f"unknown direction {reprlib.repr(direction)}, expected 'up' or 'down'")
+    if not isinstance(names, (list, tuple)) or not 1 <= len(names) <= 2:
+        raise InvalidPlan(step, f"the elevator carries one or two items, got {reprlib.repr(names)}, expected a list "
+                                "of one or two item names")
+    for name in names:
+        if not isinstance(name, str):
+            raise InvalidPlan(step, f"{reprlib.repr(name)} is not an item name, expected a string such as "
+                                    "'hydrogen microchip'")
+        if name not in index:
+            raise InvalidPlan(step, f"unknown item {name!r}, expected an item of this facility "
+                                    "('<element> generator' or '<element> microchip')")
+    if len(set(names)) != len(names):
+        raise InvalidPlan(step, f"item named twice in {reprlib.repr(names)}, expected two different items")
+    return direction, list(names)
 
 
 # --- generator ---------------------------------------------------------------------

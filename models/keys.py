@@ -5,13 +5,14 @@ north, south, east or west onto a non-wall cell and costs 1; entering a key's ce
 picks the key up for all robots; a door opens only while its key is held (a door
 whose key is not in the grid never opens); the goal is to hold every key.
 
-Move vocabulary: `KeyMove(robot, direction)` with robots numbered in reading order
-of their ``@`` cells and directions ``N``, ``S``, ``E``, ``W``.
+Move vocabulary: `KeyMove(robot, direction)` with robots numbered from 0 in reading
+order of their ``@`` cells and directions ``N``, ``S``, ``E``, ``W``.
 """
 
 from __future__ import annotations
 
 import random
+import reprlib
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from crosscheck.models.base import (
     Puzzle,
     check_range,
     instance_name,
+    move_fields,
+    plan_moves,
     refuse_leading_blank_lines,
 )
 
@@ -196,36 +199,45 @@ def four_robots(vault: Vault) -> Vault:
 def check_plan(vault: Vault, plan: Sequence[Sequence[object]]) -> int:
     """Replay `plan` cell by cell and return its cost (the number of moves).
 
-    Raises `InvalidPlan` for a malformed move, an unknown robot or direction, a step
-    into a wall or the grid's edge, a step onto a door whose key is not held, or a
-    plan that ends with keys still in the grid.
+    Raises `InvalidPlan` for a plan that is no list, a malformed move (not a list of two),
+    a robot that is no robot number (an integer from 0, `True` is none), a direction that
+    is none of ``N``, ``S``, ``E``, ``W``, a step into a wall or off the grid, a step
+    onto a door whose key is not held, or a plan that ends with keys still in the grid.
+    Cells are named by the instance's 1-based line and column.
     """
+    moves = plan_moves(plan)
     positions = list(vault.robots)
     held: set[str] = set()
-    for step, move in enumerate(plan):
-        try:
-            robot, direction = move
-        except (TypeError, ValueError):
-            raise InvalidPlan(step, f"malformed move {move!r}, expected (robot, direction)") from None
-        if not isinstance(robot, int) or not 0 <= robot < len(positions):
-            raise InvalidPlan(step, f"no robot {robot!r} (the vault has {len(positions)})")
-        if direction not in DIRECTIONS:
-            raise InvalidPlan(step, f"unknown direction {direction!r}, expected one of N, S, E, W")
+    for step, move in enumerate(moves):
+        robot, direction = move_fields(step, move, "[robot, direction]")
+        if not isinstance(robot, int) or isinstance(robot, bool) or not 0 <= robot < len(positions):
+            raise InvalidPlan(step, f"no robot {reprlib.repr(robot)}, expected a robot number from 0 to "
+                                    f"{len(positions) - 1} (robots are numbered from 0 in reading order of their '@')")
+        if not isinstance(direction, str) or direction not in DIRECTIONS:
+            raise InvalidPlan(step, f"unknown direction {reprlib.repr(direction)}, expected one of 'N', 'S', 'E', 'W'")
         dr, dc = DIRECTIONS[direction]
         r, c = positions[robot]
         target = (r + dr, c + dc)
         char = vault.at(target)
         if char == WALL:
-            raise InvalidPlan(step, f"robot {robot} walks from {positions[robot]} into a wall at {target}")
+            inside = 0 <= target[0] < vault.height and 0 <= target[1] < vault.width
+            into = f"into a wall at {_cell_name(target)}" if inside else "off the grid"
+            raise InvalidPlan(step, f"robot {robot} walks {direction} from {_cell_name(positions[robot])} {into}")
         if char.isupper() and char.lower() not in held:
-            raise InvalidPlan(step, f"robot {robot} walks into door {char} at {target} without key {char.lower()}")
+            raise InvalidPlan(step, f"robot {robot} walks into door {char} at {_cell_name(target)} "
+                                    f"without key {char.lower()}")
         if char.islower():
             held.add(char)
         positions[robot] = target
     missing = sorted(set(vault.keys) - held)
     if missing:
-        raise InvalidPlan(len(plan), f"plan ends with keys not collected: {''.join(missing)}")
-    return len(plan)
+        raise InvalidPlan.unfinished(moves, f"the plan ends with keys not collected: {''.join(missing)}")
+    return len(moves)
+
+
+def _cell_name(cell: Cell) -> str:
+    """A cell as the instance's text places it: ``line 2, column 6`` (both 1-based)."""
+    return f"line {cell[0] + 1}, column {cell[1] + 1}"
 
 
 def collectable_keys(vault: Vault) -> set[str]:

@@ -35,7 +35,10 @@ TRUSTED: dict[str, str] = {
     # Key vault: parser, data type, plan checker
     "crosscheck.models.keys.parse": "tests/test_keys_model.py: round trip and each parse error",
     "crosscheck.models.keys.four_robots": "tests/test_keys_model.py::test_four_robots_transform: the block by hand",
-    "crosscheck.models.keys.check_plan": "tests/test_keys_model.py: the published optimum plan, each broken rule",
+    "crosscheck.models.keys.check_plan": "tests/test_keys_model.py: the published optimum plan, each broken rule; "
+                                         "tests/test_malformed_plans.py: any JSON value, each malformed shape",
+    "crosscheck.models.keys._cell_name": "tests/test_malformed_plans.py::test_the_first_move_is_move_1_in_every_"
+                                         "checker",
     "crosscheck.models.keys.KeyMove": "a NamedTuple: no behaviour",
     "crosscheck.models.keys.is_key": "tests/test_keys_model.py::test_vocabulary_of_doors_and_keys (by hand); "
                                      "Vault.keys and the checker read keys through it, so every formulation does",
@@ -50,7 +53,8 @@ TRUSTED: dict[str, str] = {
     # Amphipod burrow: parser, data type, labels, plan checker
     "crosscheck.models.amphipods.parse": "tests/test_amphipods_model.py: round trip and each parse error",
     "crosscheck.models.amphipods.deep": "tests/test_amphipods_model.py::test_deep_transform_inserts_the_two_lines",
-    "crosscheck.models.amphipods.check_plan": "tests/test_amphipods_model.py: the published 12521 plan, each rule",
+    "crosscheck.models.amphipods.check_plan": "tests/test_amphipods_model.py: the published 12521 plan, each rule; "
+                                              "tests/test_malformed_plans.py: any JSON value, each malformed shape",
     "crosscheck.models.amphipods.AmphipodMove": "a NamedTuple: no behaviour",
     "crosscheck.models.amphipods.ENERGY": "tests/test_amphipods_model.py::test_the_published_plan_costs_12521_and_json_"
                                           "lists_are_accepted: the published cost; the checker prices every plan by it",
@@ -58,11 +62,15 @@ TRUSTED: dict[str, str] = {
     "crosscheck.models.amphipods.hallway_label": "the move vocabulary's names; the checker's parse_label reads them back",
     "crosscheck.models.amphipods.room_label": "the move vocabulary's names; the checker's parse_label reads them back",
     "crosscheck.models.amphipods.position_label": "the move vocabulary's names; the checker's parse_label reads them back",
-    "crosscheck.models.amphipods.parse_label": "tests/test_amphipods_model.py::test_rejects_malformed_moves_and_unknown_positions",
+    "crosscheck.models.amphipods.parse_label": "tests/test_amphipods_model.py::test_rejects_malformed_moves_and_"
+                                               "unknown_positions, tests/test_malformed_plans.py::test_amphipods_"
+                                               "refuses_what_is_no_position_label",
     # Elevator: parser, data type, names, plan checker
     "crosscheck.models.elevator.parse": "tests/test_elevator_model.py: the example, ordinals, each parse error",
     "crosscheck.models.elevator.extended": "tests/test_elevator_model.py::test_extended_variant_adds_two_pairs_on_the_first_floor",
-    "crosscheck.models.elevator.check_plan": "tests/test_elevator_model.py: the example plan, each broken rule",
+    "crosscheck.models.elevator.check_plan": "tests/test_elevator_model.py: the example plan, each broken rule; "
+                                             "tests/test_malformed_plans.py: any JSON value, each malformed shape",
+    "crosscheck.models.elevator._read_move": "tests/test_malformed_plans.py: each malformed shape of an elevator move",
     "crosscheck.models.elevator.ElevatorMove": "a NamedTuple: no behaviour",
     "crosscheck.models.elevator.Facility": "tests/test_elevator_model.py: parse and generated text round trips",
     "crosscheck.models.elevator.item_name": "the move vocabulary's names; the checker reads them back",

@@ -129,7 +129,7 @@ def test_check_plan_accepts_the_example_plan_after_a_json_round_trip() -> None:
 
 @pytest.mark.parametrize(("plan", "step", "fragment"), [
     ([("up", ["hydrogen microchip"])], 1, "items below the top floor"),
-    ([("down", ["hydrogen microchip"])], 0, "no floor 0"),
+    ([("down", ["hydrogen microchip"])], 0, "on floor 1, the bottom floor, and cannot go down"),
     ([("up", [])], 0, "one or two items"),
     ([("up", ["hydrogen microchip", "lithium microchip", "hydrogen generator"])], 0, "one or two items"),
     ([("up", "hydrogen microchip")], 0, "one or two items"),

@@ -80,6 +80,15 @@ def test_a_printed_plan_is_checked_and_carries_no_bound(tmp_path: Path) -> None:
     assert judge([bad]).verdict is Verdict.INVALID_PLAN
 
 
+def test_a_printed_plan_of_malformed_moves_is_an_invalid_plan_not_a_crash(tmp_path: Path) -> None:
+    """``[[0, ["N"]]]`` crashed the checker (``TypeError: unhashable type``), an ``error``
+    run naming neither the program nor the move."""
+    record = run_task(_run(tmp_path, 'plan: [[0, "E"], [0, ["N"]]]'))
+    assert (record.status, record.plan_valid) == (Status.OPTIMAL, False)
+    assert record.plan_error == "move 2: unknown direction ['N'], expected one of 'N', 'S', 'E', 'W'"
+    assert judge([record]).verdict is Verdict.INVALID_PLAN
+
+
 def test_an_infeasibility_claim_becomes_an_infeasible_record(tmp_path: Path) -> None:
     record = run_task(_run(tmp_path, "infeasible"))
     assert (record.status, record.bound, record.cost, record.evidence) == (Status.INFEASIBLE, None, None, "claim")
