@@ -168,7 +168,8 @@ clock_option = click.option(
     "--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
     help="What --time-limit counts: elapsed wall-clock time, or the run's CPU time (a busy machine then "
          "gives the same runs the same work; CP-SAT's workers count together; a run is also killed "
-         "after 10x its limit in wall time).")
+         "after 10x its limit plus 5 s and a tenth of the limit in wall time, e.g. after 15.1 s for "
+         "--time-limit 1, so one that sleeps or waits is stopped too).")
 memory_limit_option = click.option(
     "--memory-limit", type=click.IntRange(min=64), default=8192, show_default=True,
     help="Memory in MB a run may use: address space each of its processes may map beyond what it "
