@@ -56,7 +56,7 @@ from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
 from crosscheck.harness.hunt_progress import HuntProgress
 from crosscheck.harness.index import Expected
-from crosscheck.harness.morph import Where, instance_rng, run_related
+from crosscheck.harness.morph import Where, instance_rng, numbered_files, run_related
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.run import run_tasks
 from crosscheck.harness.unanswered import Unanswered
@@ -357,9 +357,7 @@ def judged_paths(config: HuntConfig) -> tuple[Path, Path]:
 
 def _free_numbers(folder: Path) -> Iterator[int]:
     """Instance numbers after the highest ``hunt-N.txt`` already in `folder`."""
-    taken = [int(path.stem.removeprefix("hunt-")) for path in folder.glob("hunt-*.txt")
-             if path.stem.removeprefix("hunt-").isdigit()]
-    return count(max(taken, default=0) + 1)
+    return count(max(numbered_files(folder, "hunt-"), default=0) + 1)
 
 
 def _folder(config: HuntConfig) -> Path:
