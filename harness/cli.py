@@ -754,7 +754,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     """
     from crosscheck.harness import morph as morphing
     from crosscheck.harness.plan import puzzles_held
-    from crosscheck.harness.report import crashed, verdict_count, verdict_line
+    from crosscheck.harness.report import crashed, failure_reasons, verdict_count, verdict_line
     from crosscheck.harness.verdicts import FAILURES, Verdict
 
     _check_solver_names(solver_names)
@@ -779,6 +779,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
             click.echo(verdict_line(verdict))
     if crashed(outcome.records):
         click.echo(crashed(outcome.records))
+    for line in failure_reasons(outcome.records):
+        click.echo(line)
     for line in outcome.skipped:
         click.echo(f"not applicable: {line}")
     for line in outcome.fewer:

@@ -177,6 +177,16 @@ def test_a_second_morph_into_the_same_out_never_overwrites_a_related_file(tmp_pa
     assert len(set(texts.values())) == 2
 
 
+def test_morph_says_why_runs_failed_as_compare_does(tmp_path: Path) -> None:
+    missing = tmp_path / "my_lift.py"
+    result = morph(tmp_path / "m", str(INSTANCES / "elevator/three-matched.txt"), "--external",
+                   f"mine={sys.executable} {missing} {{path}}", "--relations", "rename", "--count", "1")
+    assert result.exit_code == 3, result.output
+    assert "2 runs crashed: 2 error (mine)" in result.output
+    [reason] = [line for line in result.output.splitlines() if line.startswith("mine: ")]
+    assert reason.startswith("mine: 2 error runs; on elevator/three-matched.txt: mine (") and "my_lift.py" in reason
+
+
 def test_an_interrupted_morph_exits_130_not_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C is no broken relation: exit 130 (the shell's code for SIGINT), as compare's."""
     def interrupted(*_: object, **__: object) -> None:
