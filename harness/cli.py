@@ -857,7 +857,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
     `compare`, and at the first wrong verdict shrinks the instance while the same kind of
     wrong verdict remains.  Exit 1 with a counterexample; when the budget runs out, 3 if some
-    run crashed or ran out of memory, else 0.
+    run crashed or ran out of memory, else 0.  A hunt stops early (exit 3) when an external
+    program's first 3 runs all crashed the same way: it never ran.
     The counterexample is on disk as soon as it is judged and each smaller one replaces
     it at once: on Ctrl-C the smallest so far is kept (exit 1; 130 if none was found).
     """

@@ -346,14 +346,19 @@ def failure_reasons(records: list[RunRecord]) -> list[str]:
     totals = Counter((r.solver, r.status) for r in runs)
     groups: dict[tuple[str, Status, str], list[RunRecord]] = {}
     for run in runs:
-        reason = TEMPORARY.sub("crosscheck-*", first_line(run.message)) if run.status is Status.ERROR else ""
-        groups.setdefault((run.solver, run.status, reason), []).append(run)
+        groups.setdefault((run.solver, run.status, failure_reason(run)), []).append(run)
     lines = []
     for (solver, status, _), group in groups.items():
         total = counted(totals[solver, status], status.value + " run")
         share = total if len(group) == totals[solver, status] else f"{len(group)} of {total}"
         lines.append(f"{solver}: {share}; on {group[0].instance}: {first_line(group[0].message)}")
     return lines
+
+
+def failure_reason(record: RunRecord) -> str:
+    """What tells a failed run's reason from another's (`failure_reasons`): an error's first
+    line of its message, temporary folder names masked; '' for a timeout or memout."""
+    return TEMPORARY.sub("crosscheck-*", first_line(record.message)) if record.status is Status.ERROR else ""
 
 
 def why_failed(record: RunRecord) -> str:

@@ -547,6 +547,34 @@ def test_a_hunt_whose_runs_all_crashed_exits_3_not_0(tmp_path: Path) -> None:
     assert status == 3
 
 
+def test_a_program_that_fails_alike_on_its_first_runs_stops_the_hunt_with_why(tmp_path: Path) -> None:
+    """A program that never ran (its file missing) fails the same way every time: the hunt
+    stops after its first `SAME_FAILURES_TO_STOP` runs rather than spend its budget, exit 3,
+    and the summary says why runs failed, as compare does."""
+    missing = tmp_path / "my_vault.py"
+    status, output = hunt(tmp_path / "out", "keys", "--solver", "keys-graph",
+                          "--external", f"mine={sys.executable} {missing} {{path}}", "-p", "robots=1", examples=40)
+    stop = crosscheck.harness.hunt.SAME_FAILURES_TO_STOP
+    assert status == 3
+    assert f"mine failed the same way on each of its first {stop} runs, before any answer: mine (" in output
+    assert f"Runs without an answer: mine {stop} of {stop} ({stop} error)." in output
+    [reason] = [line for line in output.splitlines() if line.startswith("mine: ")]
+    assert reason.startswith(f"mine: {stop} error runs; on hunt-1.txt: mine (") and "my_vault.py" in reason
+    assert len(read_records(tmp_path / "out" / "judged.jsonl")) == 2 * stop  # keys-graph's and mine's
+    assert "Try a larger --budget" not in output and "Fix the program or its command" in output
+
+
+def test_a_program_that_fails_otherwise_or_answers_first_does_not_stop_the_hunt(tmp_path: Path) -> None:
+    """Failures that differ, or come after an answer, are the program's own: the hunt goes on."""
+    flaky = tmp_path / "flaky.py"
+    flaky.write_text("import sys, random\nsys.exit(f'bad luck {random.random()}')\n")
+    status, output = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient",
+                          "--external", f"mine={sys.executable} {flaky} {{path}}", "-p", "pairs=1", examples=5)
+    assert status == 3 and "No wrong verdict on 5 elevator instances" in output
+    assert "failed the same way" not in output
+    assert sum(line.startswith("mine: 1 of 5 error runs; on hunt-") for line in output.splitlines()) == 5
+
+
 def test_a_lone_program_without_morph_is_warned_that_its_claims_cannot_be_checked(tmp_path: Path) -> None:
     """A program that prints only claims, hunted alone, can never be contradicted: the hunt
     says so as it starts, and not when a formulation or --morph can check it."""
