@@ -168,7 +168,8 @@ clock_option = click.option(
     "--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
     help="What --time-limit counts: elapsed wall-clock time, or the run's CPU time (a busy machine then "
          "gives the same runs the same work; CP-SAT's workers count together; a run is also killed "
-         "after 10x its limit in wall time).")
+         "after 10x its limit plus 5 s and a tenth of the limit in wall time, e.g. after 15.1 s for "
+         "--time-limit 1, so one that sleeps or waits is stopped too).")
 memory_limit_option = click.option(
     "--memory-limit", type=click.IntRange(min=64), default=8192, show_default=True,
     help="Memory in MB a run may use: address space each of its processes may map beyond what it "
@@ -753,7 +754,7 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
     """
     from crosscheck.harness import morph as morphing
     from crosscheck.harness.plan import puzzles_held
-    from crosscheck.harness.report import crashed, verdict_count, verdict_line
+    from crosscheck.harness.report import crashed, failure_reasons, verdict_count, verdict_line
     from crosscheck.harness.verdicts import FAILURES, Verdict
 
     _check_solver_names(solver_names)
@@ -778,6 +779,8 @@ def morph(paths: tuple[Path, ...], solver_names: tuple[str, ...], external_specs
             click.echo(verdict_line(verdict))
     if crashed(outcome.records):
         click.echo(crashed(outcome.records))
+    for line in failure_reasons(outcome.records):
+        click.echo(line)
     for line in outcome.skipped:
         click.echo(f"not applicable: {line}")
     for line in outcome.fewer:
@@ -854,7 +857,8 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     Draws instances (Hypothesis), runs every chosen formulation on each, judges them like
     `compare`, and at the first wrong verdict shrinks the instance while the same kind of
     wrong verdict remains.  Exit 1 with a counterexample; when the budget runs out, 3 if some
-    run crashed or ran out of memory, else 0.
+    run crashed or ran out of memory, else 0.  A hunt stops early (exit 3) when an external
+    program's first 3 runs all crashed the same way: it never ran.
     The counterexample is on disk as soon as it is judged and each smaller one replaces
     it at once: on Ctrl-C the smallest so far is kept (exit 1; 130 if none was found).
     """

@@ -41,10 +41,11 @@ from crosscheck.harness.numbers import is_number
 from crosscheck.harness.paired import MIN_INSTANCES, PAIRED_COLUMNS, Paired, compare_all
 from crosscheck.harness.plots import Plot, figure_notes, plots, svg
 from crosscheck.harness.records import RunRecord, solver_runs
-from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crash_reasons, crashed, evidence_notes,
+from crosscheck.harness.report import (SUMMARY_COLUMNS, columns_for, crashed, evidence_notes, failure_reasons,
                                        row_cells, run_notes, summary_line, summary_rows, why_failed)
 from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, JudgedRuns, Verdict
 from crosscheck.harness.wording import counted, first_line
+from crosscheck.solvers.base import Status
 
 #: The filters of the run table: the row attribute each one reads, and its label.
 FILTERS = ("puzzle", "family", "solver", "status", "verdict")
@@ -174,14 +175,17 @@ def _evidence(judged: JudgedRuns) -> str:
 
 
 def _crashes(records: Sequence[RunRecord]) -> str:
-    """How many runs crashed, and per solver and status why its first such run did (the
-    terminal's `crash_reasons`); each crashed run's row in the run table says why it did."""
-    summary = crashed(list(records))
-    if not summary:
+    """How many runs crashed, and why runs crashed or timed out (the terminal's
+    `failure_reasons`); each such run's row in the run table says why it did."""
+    summary, reasons = crashed(list(records)), failure_reasons(list(records))
+    if not reasons:
         return ""
-    reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in crash_reasons(list(records)))
-    return (f"<h3>Runs that crashed</h3>\n<p>{html.escape(summary)}</p>\n<ul id=\"crashes\">{reasons}</ul>\n"
-            '<p class="note">The run table gives every crashed run\'s message (filter its status).</p>')
+    timed_out = any(r.status is Status.TIMEOUT for r in records)
+    items = "".join(f"<li>{html.escape(reason)}</li>" for reason in reasons)
+    told = f"<p>{html.escape(summary)}</p>\n" if summary else ""
+    return (f"<h3>Runs that crashed{' or timed out' if timed_out else ''}</h3>\n{told}<ul id=\"crashes\">{items}</ul>\n"
+            f'<p class="note">The run table gives every {"crashed or timed-out" if timed_out else "crashed"} run\'s '
+            "message (filter its status).</p>")
 
 
 def _families(records: Sequence[RunRecord]) -> str:

@@ -56,8 +56,9 @@ from crosscheck.harness.evidence import Evidence
 from crosscheck.harness.external import External
 from crosscheck.harness.hunt_progress import HuntProgress
 from crosscheck.harness.index import Expected
-from crosscheck.harness.morph import Where, instance_rng, run_related
+from crosscheck.harness.morph import Where, instance_rng, numbered_files, run_related
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
+from crosscheck.harness.report import EXPLAINED, failure_reason, failure_reasons
 from crosscheck.harness.run import run_tasks
 from crosscheck.harness.unanswered import Unanswered
 from crosscheck.harness.versions import Pinned
@@ -65,9 +66,15 @@ from crosscheck.harness.verdicts import HUNT_STOPS, InstanceVerdict, Verdict, ju
 from crosscheck.models.base import Instance, InvalidInstance, Puzzle
 from crosscheck.models.registry import RELATIONS, get_relation
 from crosscheck.models.strategies import Range, instances
-from crosscheck.solvers.base import Clock
+from crosscheck.solvers.base import Clock, Status
 from crosscheck.solvers.registry import PLUGIN_VARIABLE
-from crosscheck.harness.wording import alternatives, counted
+from crosscheck.harness.wording import alternatives, counted, first_line
+
+#: A hunt stops when an external program's first runs, this many, all crashed the same way
+#: (one `failure_reason`) before any answer: it is not running at all (a file missing, a
+#: wrong interpreter), and the budget would be spent on nothing.
+SAME_FAILURES_TO_STOP = 3
+
 
 @dataclass(frozen=True)
 class HuntConfig:
@@ -133,6 +140,8 @@ class HuntOutcome:
     seconds_to_shrink: float = 0.0
     exhausted: bool = False  # Hypothesis ran out of distinct instances before the budget
     interrupted: bool = False  # Ctrl-C ended the hunt (`shrunk` is then the smallest so far)
+    stopped: str = ""  # why the hunt stopped early: a program failing alike (`SAME_FAILURES_TO_STOP`)
+    failed: list[RunRecord] = field(default_factory=list)  # the runs that crashed or timed out, for their reasons
 
     @property
     def crashed(self) -> int:
@@ -142,6 +151,11 @@ class HuntOutcome:
 
 class _Spent(BaseException):
     """The search budget ran out (a BaseException so that Hypothesis lets it through)."""
+
+
+class _Broken(BaseException):
+    """An external program failed the same way on each of its first runs (`HuntOutcome.stopped`
+    says how; a BaseException so that Hypothesis lets it through)."""
 
 
 class _Wrong(Exception):
@@ -165,6 +179,7 @@ class _Judge:
         self.judged.mkdir(parents=True, exist_ok=True)
         repair_tail(self.judged_records)
         self.numbers = _free_numbers(self.judged)
+        self.first_runs: dict[str, list[RunRecord]] = {external.name: [] for external in config.externals}
 
     def __call__(self, instance: Instance, relation: str | None = None, seed: int = 0) -> None:
         """Raise `_Wrong` if `instance` (with `relation`'s instance related to it by the draws
@@ -230,7 +245,23 @@ class _Judge:
         self._tally(judged)
         self.progress.judged(name, self.config.puzzle.features(instance), f"{verdict.verdict.value}: {verdict.reason}",
                              shrinking, "" if relation is None else f"with {relation} seed {seed}")
+        self._stop_if_broken(records)
         return judged
+
+    def _stop_if_broken(self, records: list[RunRecord]) -> None:
+        """Raise `_Broken` (why in `HuntOutcome.stopped`) once an external program's first
+        `SAME_FAILURES_TO_STOP` runs, before a counterexample, were all errors for one reason."""
+        for record in records:
+            first = self.first_runs.get(record.solver)
+            if first is None or len(first) == SAME_FAILURES_TO_STOP:
+                continue
+            first.append(record)
+            reasons = {failure_reason(run) for run in first}
+            if (len(first) == SAME_FAILURES_TO_STOP and self.found_at is None and len(reasons) == 1
+                    and all(run.status is Status.ERROR for run in first)):
+                self.outcome.stopped = (f"{record.solver} failed the same way on each of its first "
+                                        f"{SAME_FAILURES_TO_STOP} runs, before any answer: {first_line(record.message)}")
+                raise _Broken
 
     def _morphed(self, instance: Instance, relation: str, seed: int, tasks: list[tuple[Task, Expected]],
                  records: list[RunRecord], verdict: InstanceVerdict) -> InstanceVerdict:
@@ -267,6 +298,7 @@ class _Judge:
     def _tally(self, judged: Judged) -> None:
         outcome = self.outcome
         outcome.unanswered.add(judged.records)
+        outcome.failed += [record for record in judged.records if record.status in EXPLAINED]
         if outcome.first is not None:
             outcome.shrink_tried += 1
             return
@@ -313,7 +345,7 @@ def hunt(config: HuntConfig, progress: HuntProgress | None = None) -> HuntOutcom
         with _hypothesis_home(hypothesis_home(config)):
             test()
         outcome.exhausted = True
-    except (_Spent, _Wrong):  # a counterexample found was kept on disk as it was judged
+    except (_Spent, _Wrong, _Broken):  # a counterexample found was kept on disk as it was judged
         pass
     except KeyboardInterrupt:
         outcome.interrupted = True
@@ -357,9 +389,7 @@ def judged_paths(config: HuntConfig) -> tuple[Path, Path]:
 
 def _free_numbers(folder: Path) -> Iterator[int]:
     """Instance numbers after the highest ``hunt-N.txt`` already in `folder`."""
-    taken = [int(path.stem.removeprefix("hunt-")) for path in folder.glob("hunt-*.txt")
-             if path.stem.removeprefix("hunt-").isdigit()]
-    return count(max(taken, default=0) + 1)
+    return count(max(numbered_files(folder, "hunt-"), default=0) + 1)
 
 
 def _folder(config: HuntConfig) -> Path:
@@ -476,10 +506,13 @@ def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
     if outcome.shrunk is None or outcome.first is None:
         why = ("Hypothesis ran out of distinct instances in these ranges" if outcome.exhausted
                else "before the hunt was interrupted" if outcome.interrupted
+               else f"before the hunt stopped early: {outcome.stopped}" if outcome.stopped
                else f"within the budget ({_budget(config)})")
+        after = ("Fix the program or its command (run it on a file of judged/ by hand), then hunt again."
+                 if outcome.stopped else _not_evidence(outcome, config))
         return (f"No wrong verdict on {counted(outcome.tried, config.puzzle.name + ' instance')} "
                 f"({_ranges(outcome.sizes)}), "
-                f"{why}.{_unanswered(outcome)}{_crashes(outcome)}\n{_not_evidence(outcome, config)}")
+                f"{why}.{_unanswered(outcome)}{_crashes(outcome)}{_reasons(outcome)}\n{after}")
     shrunk, first = outcome.shrunk, outcome.first
     features = config.puzzle.features
     shrunk_name = "Smallest so far (shrinking was interrupted)" if outcome.interrupted else "Shrunk instance"
@@ -487,7 +520,8 @@ def explain(outcome: HuntOutcome, config: HuntConfig) -> str:
             f"{_sizes(features(shrunk.instance))}; as found: {_sizes(features(first.instance))}, after "
             f"{counted(outcome.tried, 'instance')} in {outcome.seconds_to_find:.1f} s; shrinking judged "
             f"{outcome.shrink_tried} more in {outcome.seconds_to_shrink:.1f} s. Answers on the shrunk instance: "
-            f"{'; '.join(_answer(r) for r in shrunk.records)}.{_unanswered(outcome)}{_crashes(outcome)}")
+            f"{'; '.join(_answer(r) for r in shrunk.records)}.{_unanswered(outcome)}{_crashes(outcome)}"
+            f"{_reasons(outcome)}")
 
 
 def _not_evidence(outcome: HuntOutcome, config: HuntConfig) -> str:
@@ -527,6 +561,12 @@ def _unanswered(outcome: HuntOutcome) -> str:
 def _crashes(outcome: HuntOutcome) -> str:
     return (f" {counted(outcome.crashed, 'run')} crashed or ran out of memory (their instances are in judged/, their "
             "records in judged.jsonl)." if outcome.crashed else "")
+
+
+def _reasons(outcome: HuntOutcome) -> str:
+    """Why runs crashed or timed out (`failure_reasons`, as compare notes them), a line
+    each after the paragraph; '' when none did."""
+    return "".join(f"\n{line}" for line in failure_reasons(outcome.failed))
 
 
 def _answer(record: RunRecord) -> str:

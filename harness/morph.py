@@ -38,6 +38,7 @@ implies for it is the relation's law, which the pairs check.
 
 from __future__ import annotations
 
+import glob
 import json
 import random
 from collections import Counter
@@ -310,14 +311,30 @@ def save_related(folder: Path, original: str, relation: str, number: int, relate
     """Write the related instance's text under `folder` and return its name there
     (the original's name with ``~RELATION-NUMBER``).  A name that climbs out (``..``) or is
     absolute keeps a mark of it (``^`` for each ``..``, ``^root`` for ``/``), so the file stays
-    under `folder` and ``../other/x.txt`` and ``other/x.txt`` never share a related file."""
+    under `folder` and ``../other/x.txt`` and ``other/x.txt`` never share a related file.
+
+    A file there is never overwritten (earlier runs' records point to it): a file of the
+    same original and relation that holds the same text is reused (`number`'s first), else
+    a taken `number` becomes the one after the highest there."""
     marks = {"..": "^", "/": "^root"}
     stem = "/".join(marks.get(part, part) for part in PurePosixPath(original.removesuffix(".txt")).parts)
-    name = f"{stem}~{relation}-{number}.txt"
-    path = folder / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(related.text, encoding="utf-8")
-    return name
+    prefix = f"{stem}~{relation}-"
+    parent = (folder / prefix).parent
+    parent.mkdir(parents=True, exist_ok=True)
+    taken = numbered_files(parent, PurePosixPath(prefix).name)
+    for held in sorted(taken, key=lambda held: held != number):
+        if taken[held].read_text(encoding="utf-8") == related.text:
+            return f"{prefix}{held}.txt"
+    if number in taken:
+        number = max(taken) + 1
+    (folder / f"{prefix}{number}.txt").write_text(related.text, encoding="utf-8")
+    return f"{prefix}{number}.txt"
+
+
+def numbered_files(folder: Path, prefix: str) -> dict[int, Path]:
+    """The files ``PREFIXN.txt`` in `folder` by their number N."""
+    return {int(number): path for path in folder.glob(glob.escape(prefix) + "*.txt")
+            if (number := path.name[len(prefix):-len(".txt")]).isdigit()}
 
 
 # --- compare --morph --------------------------------------------------------------------

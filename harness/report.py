@@ -28,6 +28,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -283,10 +284,10 @@ def notes(judged: JudgedRuns) -> str:
 def note_lines(judged: JudgedRuns) -> list[str]:
     """Every note on the judged runs, the one source of the terminal's notes, the LaTeX
     comments and (part by part) the HTML page: the reason behind every verdict other than
-    `agree` (`verdict_line`), `evidence_notes`, `run_notes`, why runs crashed
-    (`crash_reasons`), and the summary line last (`summary_line`)."""
+    `agree` (`verdict_line`), `evidence_notes`, `run_notes`, why runs crashed or timed out
+    (`failure_reasons`), and the summary line last (`summary_line`)."""
     return [*(verdict_line(v) for v in judged.verdicts if v.verdict is not Verdict.AGREE), *evidence_notes(judged),
-            *run_notes(judged.records), *crash_reasons(judged.records), summary_line(judged)]
+            *run_notes(judged.records), *failure_reasons(judged.records), summary_line(judged)]
 
 
 def evidence_notes(judged: JudgedRuns) -> list[str]:
@@ -326,18 +327,38 @@ def verdict_count(verdicts: list[InstanceVerdict]) -> str:
     return f"{counted(len(verdicts), 'instance')}: {tally}" if verdicts else counted(0, "instance")
 
 
-def crash_reasons(records: list[RunRecord]) -> list[str]:
-    """Per solver and failed status, why its first such run failed, e.g. ``mine: 2 error runs;
-    on a.txt: cannot run 'mine': No such file or directory`` (the first line of the run's
-    message; the rest is in the record)."""
-    first: dict[tuple[str, Status], RunRecord] = {}
-    counts: Counter[tuple[str, Status]] = Counter()
-    for record in _crashed_runs(records):
-        first.setdefault((record.solver, record.status), record)
-        counts[record.solver, record.status] += 1
-    return [f"{solver}: {counted(counts[solver, status], status.value + ' run')}; on {run.instance}: "
-            f"{first_line(run.message)}"
-            for (solver, status), run in first.items()]
+#: The statuses of runs `failure_reasons` says why of: crashes, and runs stopped at a limit.
+EXPLAINED = (Status.ERROR, Status.MEMOUT, Status.TIMEOUT)
+#: A temporary folder's name (`tempfile`'s, made by `crosscheck.harness.external`), in an error message.
+TEMPORARY = re.compile(r"crosscheck-[a-z0-9_]{8}")
+
+
+def failure_reasons(records: list[RunRecord]) -> list[str]:
+    """Why runs crashed or timed out, each distinct reason once, counted: per solver, status
+    and reason, how many runs and the first one's instance and message (its first line; the
+    rest is in the record), e.g. ``mine: 2 error runs; on a.txt: cannot run 'mine': No such
+    file or directory``, or ``mine: 2 of 3 error runs; on a.txt: ...`` when its other error
+    runs failed otherwise.  A timeout or memout is one reason per solver (its limit): their
+    messages differ only by the seconds or megabytes seen; nor do the names of the
+    temporary folders an external program's instance was written to (`TEMPORARY`) make a
+    reason of their own.  Unreadable files are no runs."""
+    runs = [r for r in solver_runs(records) if r.status in EXPLAINED]
+    totals = Counter((r.solver, r.status) for r in runs)
+    groups: dict[tuple[str, Status, str], list[RunRecord]] = {}
+    for run in runs:
+        groups.setdefault((run.solver, run.status, failure_reason(run)), []).append(run)
+    lines = []
+    for (solver, status, _), group in groups.items():
+        total = counted(totals[solver, status], status.value + " run")
+        share = total if len(group) == totals[solver, status] else f"{len(group)} of {total}"
+        lines.append(f"{solver}: {share}; on {group[0].instance}: {first_line(group[0].message)}")
+    return lines
+
+
+def failure_reason(record: RunRecord) -> str:
+    """What tells a failed run's reason from another's (`failure_reasons`): an error's first
+    line of its message, temporary folder names masked; '' for a timeout or memout."""
+    return TEMPORARY.sub("crosscheck-*", first_line(record.message)) if record.status is Status.ERROR else ""
 
 
 def why_failed(record: RunRecord) -> str:

@@ -5,8 +5,8 @@ Isolation: each run gets its own process group, an address-space limit (what it 
 beyond what it inherited, `crosscheck.solvers.base.cap_address_space`), and a time
 limit (the solver's own deadline first, then a hard kill of the whole group after a
 grace period).  A wall-clock limit is enforced from outside; a CPU-time limit by the
-kernel (RLIMIT_CPU), with a wall-clock cap of `WALL_CAP_FACTOR` times it from outside
-for runs that wait without computing.  A run that is killed, runs out of
+kernel (RLIMIT_CPU), with a wall-clock cap of `WALL_CAP_FACTOR` times it plus the grace
+from outside for runs that wait without computing (`hard_limit`).  A run that is killed, runs out of
 memory or dies becomes a record (`timeout`, `memout`, `error`) and the other runs
 carry on.  Out of memory means a MemoryError, the run's processes together holding more
 than the limit (sampled, `crosscheck.harness.tree_memory`), a death without a record by
@@ -61,8 +61,8 @@ from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_sol
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
-#: Under a CPU-time limit, a run is also killed after this many times its hard limit in
-#: wall seconds (a run blocked on a sleep or a stuck child spends no CPU time).
+#: Under a CPU-time limit, a run is also killed after this many times its limit in wall
+#: seconds, plus its grace (a run blocked on a sleep or a stuck child spends no CPU time).
 WALL_CAP_FACTOR = 10
 
 #: What an error's message says when memory could not be had: the exception, the loader's
@@ -336,15 +336,25 @@ def ready_server(solvers: Iterable[str]) -> None:
     _context("forkserver", tuple(sorted(set(solvers))))
 
 
+def grace(time_limit: float) -> float:
+    """Seconds a run gets past its limit of `time_limit` seconds to notice its own
+    deadline and report (`GRACE_SECONDS` and a tenth of the limit), before it is killed."""
+    return GRACE_SECONDS + 0.1 * time_limit
+
+
 def limit_with_grace(task: Task) -> float | None:
     """Seconds of the task's clock after which its run is killed."""
-    return None if task.time_limit is None else task.time_limit + GRACE_SECONDS + 0.1 * task.time_limit
+    return None if task.time_limit is None else task.time_limit + grace(task.time_limit)
 
 
 def hard_limit(task: Task) -> float | None:
-    """Wall seconds after which a run's process group is killed from outside."""
-    limit = limit_with_grace(task)
-    return None if limit is None else limit * (WALL_CAP_FACTOR if task.clock == "cpu" else 1)
+    """Wall seconds after which a run's process group is killed from outside: its limit
+    with grace; under a CPU-time limit, `WALL_CAP_FACTOR` times the limit with the same
+    grace added once (not multiplied: the grace is time to report, and a run that waits
+    must still be stopped near ten times its limit), e.g. 15.1 s for a limit of 1 s."""
+    if task.time_limit is None:
+        return None
+    return (WALL_CAP_FACTOR if task.clock == "cpu" else 1) * task.time_limit + grace(task.time_limit)
 
 
 def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[], bool] | None = None,
@@ -436,7 +446,9 @@ def _judged(task: Task, expected: Expected, exitcode: int | None, elapsed: float
         return failure(task, expected, Status.MEMOUT, watch.message(), elapsed)
     limit = hard_limit(task)
     if exitcode is None or (limit is not None and elapsed >= limit):
-        within = "no time limit" if task.time_limit is None else f"limit {task.time_limit} s {task.clock}"
+        within = ("no time limit" if limit is None else
+                  f"limit {task.time_limit} s {task.clock}" if task.clock == "wall" else
+                  f"limit {task.time_limit} s cpu; wall cap of {limit:.1f} s")
         return failure(task, expected, Status.TIMEOUT, f"killed after {elapsed:.1f} s wall ({within})", elapsed)
     return failure(task, expected, *_death(exitcode, task, watch), seconds=elapsed)
 

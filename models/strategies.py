@@ -57,11 +57,14 @@ _MAXIMA = {"keys": {"height": keys.MAX_SIZE - 2, "width": keys.MAX_SIZE - 2, "ke
 #: What each parameter means (for error messages and ``--help``).
 MEANINGS: dict[str, dict[str, str]] = {
     "keys": {"height": "rows inside the outer wall", "width": "columns inside the outer wall",
-             "keys": "key letters used (a, b, ...; each key appears at most once)",
+             "keys": "keys in the vault (the letters a, b, ...; each once; doors may name one more)",
              "robots": "1 or 4 (a range 1-4 draws both)"},
     "amphipods": {"depth": "room depth"},
     "elevator": {"floors": "floors", "pairs": "elements (a generator and a microchip each)"},
 }
+
+#: The key letters, in the order a vault's keys use them.
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 #: Interior cell kinds of a vault (floor, wall, key, door), drawn as small integers so
 #: that shrinking (toward 0) turns walls, keys and doors into open floor.
@@ -110,9 +113,47 @@ def ranges_for(puzzle: str, given: Mapping[str, Range]) -> dict[str, Range]:
             raise ValueError(f"{name}={low}-{high}: empty range, need low <= high within {least} to {most}")
         if low < least or high > most:
             raise out_of_range(name, f"{low}-{high}", least, most)
-    if puzzle == "keys" and not {1, 4} & set(range(merged["robots"][0], merged["robots"][1] + 1)):
-        raise ValueError("robots must allow 1 or 4")
+    if puzzle == "keys":
+        _check_vault_room(merged)
     return merged
+
+
+def _check_vault_room(ranges: Mapping[str, Range]) -> None:
+    """`ValueError` unless some robot count the ranges allow fits in the largest vault they
+    allow with the fewest keys they ask for (`robot_counts`), saying why not."""
+    if robot_counts(ranges):
+        return
+    low, high = ranges["robots"]
+    (height, width), least = (ranges["height"][1], ranges["width"][1]), ranges["keys"][0]
+    if not {1, 4} & set(range(low, high + 1)):
+        raise ValueError("robots must allow 1 or 4")
+    if low == high == 4 and min(height, width) < FOUR_ROBOT_SIDE:
+        raise ValueError(f"robots=4: four robots need a vault of at least {FOUR_ROBOT_SIDE}x{FOUR_ROBOT_SIDE} inside "
+                         f"the wall, and height and width allow at most {height}x{width}")
+    room = max(_room(height, width, n) for n in (1, 4) if low <= n <= high)
+    keys_asked = f"{least}-{ranges['keys'][1]}" if least != ranges["keys"][1] else str(least)
+    raise ValueError(f"keys={keys_asked}: a vault of at most {height}x{width} inside the wall has room for "
+                     f"{room} key{'' if room == 1 else 's'} beside its robots; widen height or width, or ask fewer keys")
+
+
+#: A side of the four-robot block (``@#@ / ### / @#@``).
+FOUR_ROBOT_SIDE = 3
+
+
+def _room(height: int, width: int, robots: int) -> int:
+    """Cells of a `height` x `width` interior that can hold a key: all but the robot's, or
+    the four-robot block's (negative when the block does not fit)."""
+    if robots == 4 and min(height, width) < FOUR_ROBOT_SIDE:
+        return -1
+    return height * width - (FOUR_ROBOT_SIDE ** 2 if robots == 4 else 1)
+
+
+def robot_counts(ranges: Mapping[str, Range]) -> list[int]:
+    """The robot counts (1, 4) a vault within `ranges` can have: within the robots range,
+    and with room in the largest interior the ranges allow for the fewest keys asked."""
+    low, high = ranges["robots"]
+    return [n for n in (1, 4) if low <= n <= high
+            and _room(ranges["height"][1], ranges["width"][1], n) >= ranges["keys"][0]]
 
 
 def instances(puzzle: str, ranges: Mapping[str, Range] | None = None,
@@ -140,21 +181,28 @@ def instances(puzzle: str, ranges: Mapping[str, Range] | None = None,
 
 @st.composite
 def vaults(draw: st.DrawFn, ranges: Mapping[str, Range]) -> keys.Vault:
-    """A vault: a random interior inside an outer wall, with one robot or four.
+    """A vault: a random interior inside an outer wall, with one robot or four, and as many
+    keys as drawn from the keys range, its interior within the height and width ranges
+    (`ranges_for` has checked that the largest one has room for them).
 
     Rows are drawn as a list of lists of cells, so the shrinker can delete any row; the
     first row sets the width (deleting one of its cells removes a column: the other rows
-    are cut to its length, or padded with floor); the robot's cell is drawn last, as an
-    index that wraps around the grid.
+    are cut to its length, or padded with floor); an interior too small for the keys grows
+    by columns of floor, then rows, within the ranges; the robot's cell is drawn last, as
+    an index that wraps around the grid.  Keys the cells drawn (or the robots) left out are
+    put on cells drawn last (`_every_key`).
     """
-    low, high = ranges["robots"]
-    four = draw(st.sampled_from([n for n in (1, 4) if low <= n <= high])) == 4
-    least = 3 if four else 1  # room for the four-robot block
-    letters = "abcdefghijklmnopqrstuvwxyz"[:draw(st.integers(*ranges["keys"]))]
+    four = draw(st.sampled_from(robot_counts(ranges))) == 4
+    least = FOUR_ROBOT_SIDE if four else 1  # room for the four-robot block
+    robots = 4 if four else 1
+    room = _room(ranges["height"][1], ranges["width"][1], robots)  # at least the fewest keys (`robot_counts`)
+    letters = _LETTERS[:draw(st.integers(ranges["keys"][0], min(ranges["keys"][1], room)))]
     row = st.lists(_cells(letters), min_size=max(ranges["width"][0], least), max_size=max(ranges["width"][1], least))
     drawn = draw(st.lists(row, min_size=max(ranges["height"][0], least), max_size=max(ranges["height"][1], least)))
     width = len(drawn[0])
     grid = [(cells + [keys.FLOOR] * width)[:width] for cells in drawn]
+    _grow(grid, len(letters), robots, ranges["width"][1])
+    width = len(grid[0])
     _one_key_each(grid)
     if four:
         split = draw(st.booleans())
@@ -168,16 +216,53 @@ def vaults(draw: st.DrawFn, ranges: Mapping[str, Range]) -> keys.Vault:
     else:
         spot = draw(st.integers(0, max(ranges["height"][1], 1) * max(ranges["width"][1], 1) - 1)) % (len(grid) * width)
         grid[spot // width][spot % width] = keys.ROBOT
+    _every_key(grid, letters, four, draw)
     rows = ["#" * (width + 2)] + ["#" + "".join(row) + "#" for row in grid] + ["#" * (width + 2)]
     return keys.Vault(name="hunted-vault", rows=tuple(rows))
 
 
-def _cells(letters: str) -> st.SearchStrategy[str]:
-    """One interior cell: mostly floor, else a wall, a key or a door (shrinks to floor)."""
-    def cell(kind: int, letter: str) -> str:
-        return (keys.FLOOR, keys.WALL, letter, letter.upper())[kind]
+def _grow(grid: list[list[str]], keys_wanted: int, robots: int, widest: int) -> None:
+    """Add columns of floor to `grid` (up to `widest`), then rows, until it has room for
+    `keys_wanted` keys beside its `robots` (`_room`; the caller drew no more keys than
+    the largest interior allowed has room for)."""
+    while _room(len(grid), len(grid[0]), robots) < keys_wanted:
+        if len(grid[0]) < widest:
+            for row in grid:
+                row.append(keys.FLOOR)
+        else:
+            grid.append([keys.FLOOR] * len(grid[0]))
 
-    return st.builds(cell, _CELL_KINDS, st.sampled_from(letters))
+
+def _every_key(grid: list[list[str]], letters: str, four: bool, draw: st.DrawFn) -> None:
+    """Put each key of `letters` that `grid` lacks on a cell drawn among those that hold
+    no robot, key or part of the four-robot block: floor if any is left, else a door, else
+    a wall."""
+    centre_row, centre_column = len(grid) // 2, len(grid[0]) // 2
+    for letter in (letter for letter in letters if all(letter not in row for row in grid)):
+        free = [(r, c) for r, row in enumerate(grid) for c, char in enumerate(row)
+                if char not in (keys.ROBOT, *letters)
+                and not (four and abs(r - centre_row) <= 1 and abs(c - centre_column) <= 1)]
+        best = min(_rank(grid[r][c]) for r, c in free)
+        spots = [(r, c) for r, c in free if _rank(grid[r][c]) == best]
+        row, column = spots[draw(st.integers(0, len(spots) - 1))]
+        grid[row][column] = letter
+
+
+def _rank(char: str) -> int:
+    """Where a missing key goes first (lowest): floor, then a door, then a wall."""
+    return 0 if char == keys.FLOOR else 2 if char == keys.WALL else 1
+
+
+def _cells(letters: str) -> st.SearchStrategy[str]:
+    """One interior cell: mostly floor, else a wall, a key of `letters` or a door (shrinks
+    to floor).  A door may also be of the letter after them (if any), whose key is never
+    drawn: every key of `letters` ends up in the vault (`_every_key`), and that letter
+    keeps doors whose key is absent among the draws."""
+    def cell(kind: int, letter: str, door: str) -> str:
+        return (keys.FLOOR, keys.WALL, letter, door.upper())[kind]
+
+    doors = _LETTERS[:len(letters) + 1]
+    return st.builds(cell, _CELL_KINDS, st.sampled_from(letters), st.sampled_from(doors))
 
 
 def _one_key_each(grid: list[list[str]]) -> None:

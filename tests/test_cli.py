@@ -183,10 +183,30 @@ def test_a_cpu_clock_does_not_count_time_spent_waiting(tmp_path: Path) -> None:
     assert cpu["message"] == "napped in full" and cpu["environment"]["clock"] == "cpu"
 
 
+def test_a_cpu_clock_run_that_sleeps_is_killed_at_its_stated_wall_cap(tmp_path: Path) -> None:
+    """Under --clock cpu a program that only sleeps spends no CPU time: the wall cap stops
+    it at WALL_CAP_FACTOR times its limit plus the grace (here 10 x 0.2 s + 5.02 s), never
+    at ten times the limit with its grace (52.2 s, past the program's 40 s sleep)."""
+    path, idle = tmp_path / "v.txt", tmp_path / "idle.py"
+    path.write_text(VAULT)
+    idle.write_text("import time\ntime.sleep(40)\nprint(8)\n")
+    task = Task(path=str(path), instance="v.txt", solver="idle", time_limit=0.2, clock="cpu")
+    assert crosscheck.harness.run.hard_limit(task) == pytest.approx(10 * 0.2 + 5 + 0.02)
+    start = time.monotonic()
+    result = invoke("solve", str(path), "--external", f"idle={sys.executable} {idle} {{path}}", "--time-limit", "0.2",
+                    "--clock", "cpu", "--format", "json")
+    [record] = json.loads(result.stdout)
+    assert record["status"] == "timeout" and record["cost"] is None
+    assert "wall cap of 7.0 s" in record["message"]  # the computed cap, as the docs state it
+    assert time.monotonic() - start < 35  # stopped by the cap, well before the program's answer
+
+
 def test_a_run_that_ignores_its_cpu_limit_is_killed_by_the_kernel(tmp_path: Path) -> None:
+    """At 3 s the kernel's kill (about 9 s of CPU) comes well before the wall cap (35.3 s)
+    even when the spinner gets only a quarter of a core on a busy machine."""
     path = tmp_path / "spin.txt"
     path.write_text(VAULT)
-    result = invoke("solve", str(path), "--solver", "test-spinner", "--time-limit", "0.1", "--clock", "cpu", "--json")
+    result = invoke("solve", str(path), "--solver", "test-spinner", "--time-limit", "3", "--clock", "cpu", "--json")
     [record] = json.loads(result.stdout)
     assert record["status"] == "timeout" and "CPU-time limit" in record["message"]  # SIGXCPU, not the wall cap
     assert record["wall_seconds"] >= 5  # the limit with its grace period (5 s of CPU) was spent first

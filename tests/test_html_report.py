@@ -27,7 +27,7 @@ from click.testing import CliRunner
 import crosscheck.solvers.registry
 from crosscheck.harness.cli import main
 from crosscheck.harness.records import UNREADABLE, RunRecord, append_record, read_records
-from crosscheck.harness.report import columns_for, crash_reasons
+from crosscheck.harness.report import columns_for, failure_reasons
 from crosscheck.harness.verdicts import judge_all
 from crosscheck.solvers.base import Status
 from tests.known import INSTANCES
@@ -172,7 +172,7 @@ def test_the_page_says_which_runs_crashed_and_why(tmp_path: Path) -> None:
     assert "4 runs crashed: 2 error (broken), 2 memout (hungry)" in terminal[-1]
     assert f'<p id="summary">{html.escape(terminal[-1])}</p>' in text
     reasons = re.findall(r"<li>(.*?)</li>", text.split('<ul id="crashes">')[1].split("</ul>")[0])
-    assert [html.unescape(reason) for reason in reasons] == crash_reasons(runs) == terminal[-3:-1]
+    assert [html.unescape(reason) for reason in reasons] == failure_reasons(runs) == terminal[-4:-1]
     assert "<b>" not in text  # every message escaped
     table = [cells for cells in parsed.tables["runs"] if cells]
     message = ("puzzle", "family", *columns_for(False), "message").index("message")

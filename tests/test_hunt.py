@@ -221,6 +221,38 @@ def test_size_ranges_are_checked() -> None:
         parse_ranges(["floors=two"])
 
 
+def _interior(vault: keys.Vault) -> tuple[int, int]:
+    return len(vault.rows) - 2, len(vault.rows[0]) - 2
+
+
+@pytest.mark.parametrize(("puzzle", "asked"), [
+    ("keys", {"keys": (2, 4), "robots": (4, 4)}), ("keys", {"keys": (3, 3), "height": (1, 2), "width": (1, 3)}),
+    ("keys", {"keys": (5, 5), "height": (3, 3), "width": (3, 4), "robots": (1, 4)}), ("keys", {}),
+    ("amphipods", {"depth": (2, 3)}), ("elevator", {"floors": (3, 4), "pairs": (2, 3)})])
+def test_every_drawn_instance_is_within_each_range_given(puzzle: str, asked: dict[str, tuple[int, int]]) -> None:
+    """What -p bounds is what a drawn instance has: its features (the hunt's summary shows
+    them) and a vault's interior, whatever else the strategy does to the grid."""
+    chosen = ranges_for(puzzle, asked)
+
+    @SETTINGS
+    @given(instances(puzzle, asked))
+    def check(instance: keys.Vault | amphipods.Burrow | elevator.Facility) -> None:
+        features = PUZZLES[puzzle].features(instance)
+        sizes = {**features, **(dict(zip(("height", "width"), _interior(instance), strict=True))
+                                if isinstance(instance, keys.Vault) else {})}
+        for name, (low, high) in chosen.items():
+            assert low <= sizes[name] <= high, (name, instance.to_text())
+
+    check()
+
+
+def test_a_key_range_no_vault_in_the_ranges_has_room_for_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"keys=3-4: a vault of at most 1x2 inside the wall has room for 1 key"):
+        ranges_for("keys", {"height": (1, 1), "width": (1, 2), "keys": (3, 4)})
+    with pytest.raises(ValueError, match=r"robots=4: four robots need a vault of at least 3x3 inside the wall"):
+        ranges_for("keys", {"height": (1, 2), "robots": (4, 4)})
+
+
 @pytest.mark.parametrize(("puzzle", "name", "most"), [
     ("keys", "height", keys.MAX_SIZE - 2), ("keys", "width", keys.MAX_SIZE - 2), ("keys", "keys", keys.MAX_KEYS),
     ("amphipods", "depth", amphipods.MAX_DEPTH), ("elevator", "floors", elevator.MAX_ORDINAL),
@@ -295,7 +327,7 @@ def test_an_interrupted_hunt_keeps_the_smallest_counterexample_so_far(tmp_path: 
     found = tmp_path / "counterexample-keys-as-found.txt"
     _interrupt_runs(monkeypatch, lambda call: found.exists() and call % 5 == 0)  # some way into shrinking
     db = tmp_path / "db"
-    status, output = hunt(tmp_path, "keys", *ONEPATH_SMALL, "--db", str(db))
+    status, output = hunt(tmp_path, "keys", *ONEPATH_SMALL, "--db", str(db), "--seed", "2")  # finds one in 100
     assert status == 1 and "Smallest so far (shrinking was interrupted)" in output
     _check_found(tmp_path, "keys", output, ("false-infeasible", "false-optimal"))
     saved = list(db.glob("*/*.txt"))  # the smallest so far replaced the one as found in the database
@@ -545,6 +577,34 @@ def test_a_hunt_whose_runs_all_crashed_exits_3_not_0(tmp_path: Path) -> None:
                           "-p", "pairs=1", examples=2)
     assert "No wrong verdict" in output and "cr 2 of 2 (2 error)" in output
     assert status == 3
+
+
+def test_a_program_that_fails_alike_on_its_first_runs_stops_the_hunt_with_why(tmp_path: Path) -> None:
+    """A program that never ran (its file missing) fails the same way every time: the hunt
+    stops after its first `SAME_FAILURES_TO_STOP` runs rather than spend its budget, exit 3,
+    and the summary says why runs failed, as compare does."""
+    missing = tmp_path / "my_vault.py"
+    status, output = hunt(tmp_path / "out", "keys", "--solver", "keys-graph",
+                          "--external", f"mine={sys.executable} {missing} {{path}}", "-p", "robots=1", examples=40)
+    stop = crosscheck.harness.hunt.SAME_FAILURES_TO_STOP
+    assert status == 3
+    assert f"mine failed the same way on each of its first {stop} runs, before any answer: mine (" in output
+    assert f"Runs without an answer: mine {stop} of {stop} ({stop} error)." in output
+    [reason] = [line for line in output.splitlines() if line.startswith("mine: ")]
+    assert reason.startswith(f"mine: {stop} error runs; on hunt-1.txt: mine (") and "my_vault.py" in reason
+    assert len(read_records(tmp_path / "out" / "judged.jsonl")) == 2 * stop  # keys-graph's and mine's
+    assert "Try a larger --budget" not in output and "Fix the program or its command" in output
+
+
+def test_a_program_that_fails_otherwise_or_answers_first_does_not_stop_the_hunt(tmp_path: Path) -> None:
+    """Failures that differ, or come after an answer, are the program's own: the hunt goes on."""
+    flaky = tmp_path / "flaky.py"
+    flaky.write_text("import sys, random\nsys.exit(f'bad luck {random.random()}')\n")
+    status, output = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient",
+                          "--external", f"mine={sys.executable} {flaky} {{path}}", "-p", "pairs=1", examples=5)
+    assert status == 3 and "No wrong verdict on 5 elevator instances" in output
+    assert "failed the same way" not in output
+    assert sum(line.startswith("mine: 1 of 5 error runs; on hunt-") for line in output.splitlines()) == 5
 
 
 def test_a_lone_program_without_morph_is_warned_that_its_claims_cannot_be_checked(tmp_path: Path) -> None:

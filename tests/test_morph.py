@@ -158,6 +158,35 @@ def test_related_files_of_originals_named_alike_but_for_dots_stay_apart(tmp_path
     assert all((tmp_path / "m" / name).resolve().is_relative_to((tmp_path / "m").resolve()) for name in names)
 
 
+def test_a_second_morph_into_the_same_out_never_overwrites_a_related_file(tmp_path: Path) -> None:
+    """Records are appended, so the files they point to must keep their text: a draw that
+    differs gets the next number, one that is the same (a re-run) reuses its file."""
+    args = (str(INSTANCES / "elevator/three-matched.txt"), "--solver", "elevator-quotient", "--relations", "rename",
+            "--count", "1")
+    related = tmp_path / "related" / "elevator" / "three-matched~rename-1.txt"
+    assert morph(tmp_path, *args, "--seed", "1").exit_code == 0
+    first = related.read_text()
+    assert morph(tmp_path, *args, "--seed", "7").exit_code == 0
+    assert morph(tmp_path, *args, "--seed", "1").exit_code == 0  # the same draw again
+    assert related.read_text() == first
+    assert sorted(p.name for p in related.parent.iterdir()) == ["three-matched~rename-1.txt",
+                                                                "three-matched~rename-2.txt"]
+    names = [r.instance for r in read_records(tmp_path / "morph.jsonl") if r.related_to is not None]
+    assert names == [f"related/elevator/three-matched~rename-{n}.txt" for n in (1, 2, 1)]
+    texts = {name: (tmp_path / name).read_text() for name in set(names)}
+    assert len(set(texts.values())) == 2
+
+
+def test_morph_says_why_runs_failed_as_compare_does(tmp_path: Path) -> None:
+    missing = tmp_path / "my_lift.py"
+    result = morph(tmp_path / "m", str(INSTANCES / "elevator/three-matched.txt"), "--external",
+                   f"mine={sys.executable} {missing} {{path}}", "--relations", "rename", "--count", "1")
+    assert result.exit_code == 3, result.output
+    assert "2 runs crashed: 2 error (mine)" in result.output
+    [reason] = [line for line in result.output.splitlines() if line.startswith("mine: ")]
+    assert reason.startswith("mine: 2 error runs; on elevator/three-matched.txt: mine (") and "my_lift.py" in reason
+
+
 def test_an_interrupted_morph_exits_130_not_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C is no broken relation: exit 130 (the shell's code for SIGINT), as compare's."""
     def interrupted(*_: object, **__: object) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from crosscheck.harness.html_report import build
 from crosscheck.harness.records import RunRecord
-from crosscheck.harness.report import evidence_notes, note_lines, render
+from crosscheck.harness.report import evidence_notes, failure_reasons, note_lines, render
 from crosscheck.harness.same_effort import same_effort
 from crosscheck.harness.verdicts import judged
 from crosscheck.solvers.base import Status
@@ -110,3 +110,25 @@ def test_the_environment_table_says_how_many_runs_carry_a_value_some_lack() -> N
     cells = dict(re.findall(r"<tr><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td></tr>", table))
     assert cells["solver_distribution"] == "my-lifts (2 of 5 runs)"
     assert cells["python"] == "3.11"  # every run carries it: no count
+
+
+def failed(instance: str, status: Status, message: str, solver: str = "mine") -> RunRecord:
+    return RunRecord(instance=instance, puzzle="elevator", solver=solver, status=status, message=message)
+
+
+def test_every_distinct_reason_a_run_failed_or_timed_out_is_counted_in_the_notes() -> None:
+    """A crash unlike the first is not shadowed by it, and timeouts are noted as hunt counts
+    them (their messages differ by the seconds only: one line per solver)."""
+    runs = [failed("e/a.txt", Status.ERROR, "mine printed a plan that is not JSON (output line 2): ..."),
+            failed("e/b.txt", Status.ERROR, "mine printed a plan that is not JSON (output line 2): ..."),
+            failed("e/c.txt", Status.ERROR, "RuntimeError: boom\nTraceback ..."),
+            failed("e/a.txt", Status.TIMEOUT, "killed after 7.1 s wall (limit 5.0 s wall)", "slow"),
+            failed("e/b.txt", Status.TIMEOUT, "killed after 7.3 s wall (limit 5.0 s wall)", "slow")]
+    reasons = ["mine: 2 of 3 error runs; on e/a.txt: mine printed a plan that is not JSON (output line 2): ...",
+               "mine: 1 of 3 error runs; on e/c.txt: RuntimeError: boom",
+               "slow: 2 timeout runs; on e/a.txt: killed after 7.1 s wall (limit 5.0 s wall)"]
+    assert failure_reasons(runs) == reasons
+    notes = note_lines(judged(runs))
+    assert all(reason in notes for reason in reasons)
+    page = html.unescape(build(judged(runs)))
+    assert all(reason in page for reason in reasons)
