@@ -285,6 +285,19 @@ KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent
      '(expected optimum = N or infeasible = true in the same entry, the answer it is evidence for)'),
     ('["small.txt"]\noptimum = 8\nprovers = ["a", "b"]\nindependent = 3\n',
      '4:15: independent = 3 in ["small.txt"] (expected at least 1 and at most the 2 provers listed)'),
+    ('["small.txt"]\noptimum = 8\nprovers = ["a"]\nindependent = 2\n',
+     '4:15: independent = 2 in ["small.txt"] (expected at least 1 and at most the 1 prover listed)'),
+    ('["small.txt"]\noptimum = true\n', '2:11: optimum = true in ["small.txt"] (expected an integer)'),
+    ('["small.txt"]\noptimum = [1, true]\n', '2:11: optimum = [1, true] in ["small.txt"] (expected an integer)'),
+    ('[a]\n[a."b.txt"]\noptimum = 15\n', '2:2: unknown key \'b.txt\' in ["a"]: a table nested in it (expected '
+     'one table per instance, named by its whole path in one pair of quotes, such as ["keys/one-robot-1.txt"]: '
+     'a dot outside quotes nests one table in another)'),
+    ('["small.txt"]\noptimum = 8\n\n[small.txt]\n', '4:2: unknown key \'txt\' in ["small"]: a table nested in '
+     'it (expected one table per instance, named by its whole path in one pair of quotes, such as '
+     '["keys/one-robot-1.txt"]: a dot outside quotes nests one table in another)'),
+    *[(f'["{key}"]\noptimum = 8\n', f'1:3: ["{key}"] is not the instance\'s path as the index names it '
+       '(expected ["small.txt"]: its path from the index\'s folder, with no "." or ".." part, no doubled or '
+       'trailing "/")') for key in ("./small.txt", "sub/../small.txt", "small.txt/", ".//small.txt")],
 ])
 @pytest.mark.parametrize("command", ["compare", "solve"])
 def test_an_unusable_index_is_one_line_naming_file_line_and_what_was_expected(
@@ -305,6 +318,20 @@ def test_record_optima_refuses_an_index_with_an_unknown_key(tmp_path: Path) -> N
     result = invoke("record-optima", str(results), "--index", str(index))
     assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {index}:2:1: unknown key 'optimun'")
     assert index.read_text() == '["small.txt"]\noptimun = 8\n'
+
+
+def test_record_optima_refuses_an_index_naming_a_file_by_a_roundabout_path(tmp_path: Path) -> None:
+    """``["./small.txt"]`` would never judge small.txt, and the run's ``["small.txt"]``
+    appended beside it would give the file two entries: the index is refused, untouched."""
+    (tmp_path / "small.txt").write_text(VAULT)
+    index = tmp_path / "index.toml"
+    index.write_text('["./small.txt"]\noptimum = 12\n')
+    results = tmp_path / "runs.jsonl"
+    results.write_text(_line("small.txt", Status.OPTIMAL).replace('"cost":null', '"cost":8'))
+    result = invoke("record-optima", str(results), "--index", str(index), "--allow-single")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output.startswith(f'Error: {index}:1:3: ["./small.txt"] is not the instance\'s path')
+    assert index.read_text() == '["./small.txt"]\noptimum = 12\n'
 
 
 @pytest.mark.parametrize("module", ["pyarrow", "pandas"])
