@@ -46,7 +46,30 @@ def test_a_line_that_is_not_json_names_file_line_and_column(tmp_path: Path, comm
     path = _results(tmp_path, '{"instance": "c.txt", oops}')
     result = invoke(*READERS[command](path, tmp_path))
     assert result.exit_code == EXIT_USAGE == 2
-    assert result.output == f"Error: {path}:2:23: not JSON: Expecting property name enclosed in double quotes\n"
+    assert result.output == (f"Error: {path}:2:23: not JSON: Expecting property name enclosed in double quotes "
+                             "(expected one JSON object, a run record, per line)\n")
+
+
+@pytest.mark.parametrize("middle, column", [
+    ('{"instance": "c.txt", "puz', 27),  # cut inside a string
+    ('{"instance": "c.txt",   ', 22),  # cut between fields: the column just after the last character
+    ('{"instance": "c.txt", "puzzle": "ke', 36),
+])
+def test_a_line_cut_short_in_the_middle_of_the_file_says_so(tmp_path: Path, middle: str, column: int) -> None:
+    """Not the last line, so not skipped as a run interrupted mid-write: refused, saying what
+    was found (a line cut short) and what was expected, not JSON's bare 'Invalid control character at'."""
+    path = _results(tmp_path, middle)
+    result = invoke("report", str(path))
+    assert result.exit_code == EXIT_USAGE
+    assert result.output == (f"Error: {path}:2:{column}: line cut short: its JSON stops unfinished at the end of the "
+                             "line (expected one JSON object, a run record, per line)\n")
+
+
+def test_json_s_trailing_at_is_not_left_dangling(tmp_path: Path) -> None:
+    path = _results(tmp_path, '{"instance": "c\tx"}')
+    result = invoke("report", str(path))
+    assert result.output == (f"Error: {path}:2:16: not JSON: Invalid control character "
+                             "(expected one JSON object, a run record, per line)\n")
 
 
 @pytest.mark.parametrize("middle, problem", [
