@@ -21,6 +21,7 @@ No other key is allowed (`ENTRY_FIELDS`): `load_index` refuses a misspelt one wi
 
 from __future__ import annotations
 
+import posixpath
 import re
 import tomllib
 from collections.abc import Mapping
@@ -29,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import tomli_w
+
+from crosscheck.harness.wording import counted
 
 INDEX_NAME = "index.toml"
 INSTANCE_SUFFIX = ".txt"
@@ -66,9 +69,11 @@ def load_index(path: Path) -> dict[str, dict[str, Any]]:
     """The index's tables by relative instance path.
 
     `BadIndex` names the file, line and column of what is not TOML, of an entry that is
-    not a table, of a key no entry may hold (with the known ones) and of a value of the
+    not a table, of an entry whose name is not written plainly (``./a.txt``, ``a.txt/``:
+    `plain_name`), of a key no entry may hold (with the known ones) and of a value of the
     wrong type or that contradicts another (the column where the value starts): a misspelt
-    ``optimun`` must not pass for "no optimum known".
+    ``optimun`` must not pass for "no optimum known", nor ``["./a.txt"]`` for an answer
+    to ``a.txt``.
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -85,18 +90,24 @@ def load_index(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def _check_entry(path: Path, text: str, name: str, entry: object) -> None:
-    """`BadIndex` unless `entry` is a table of known keys with values of their types."""
+    """`BadIndex` unless `entry` is a table, named plainly, of known keys with values of their types."""
     if not isinstance(entry, dict):
         raise BadIndex(f"{_place(path, text, None, name)}: {name!r} is not a table (expected a "
                        f'["{name}"] header followed by KEY = VALUE lines)')
+    if plain_name(name) != name:
+        raise BadIndex(f'{_header_place(path, text, name)}: ["{name}"] is not the instance\'s path as the index '
+                       f'names it (expected ["{plain_name(name)}"]: its path from the index\'s folder, with no "." '
+                       'or ".." part, no doubled or trailing "/")')
     for key, value in entry.items():
         if key not in ENTRY_FIELDS:
-            raise BadIndex(f"{_place(path, text, name, key)}: unknown key {key!r} in [\"{name}\"] (expected one "
-                           f"of: {', '.join(ENTRY_FIELDS)})")
+            nested = (": a table nested in it (expected one table per instance, named by its whole path in one pair "
+                      'of quotes, such as ["keys/one-robot-1.txt"]: a dot outside quotes nests one table in another)'
+                      if isinstance(value, dict) else f" (expected one of: {', '.join(ENTRY_FIELDS)})")
+            raise BadIndex(f"{_place(path, text, name, key)}: unknown key {key!r} in [\"{name}\"]{nested}")
         wanted, in_words = ENTRY_FIELDS[key]
         if not isinstance(value, wanted) or (wanted is int and isinstance(value, bool)):
-            raise BadIndex(f"{_place(path, text, name, key, at_value=True)}: {key} = {value!r} in [\"{name}\"] "
-                           f"(expected {in_words})")
+            raise BadIndex(f"{_place(path, text, name, key, at_value=True)}: {key} = {_toml(value)} in "
+                           f"[\"{name}\"] (expected {in_words})")
     problem = _contradiction(entry)
     if problem:
         key, beside, expected = problem
@@ -121,39 +132,72 @@ def _contradiction(entry: Mapping[str, Any]) -> tuple[str, str, str] | None:
             return key, " with no answer", "optimum = N or infeasible = true in the same entry, the answer it is evidence for"
     provers, independent = entry.get("provers"), entry.get("independent")
     if independent is not None and not 1 <= independent <= (independent if provers is None else len(provers)):
-        most = "" if provers is None else f" and at most the {len(provers)} provers listed"
+        most = "" if provers is None else f" and at most the {counted(len(provers), 'prover')} listed"
         return "independent", "", f"at least 1{most}"
     return None
 
 
+def plain_name(name: str) -> str:
+    """`name`, an instance's path in an index, written plainly: no ``.`` or ``..`` part, no
+    doubled or trailing ``/`` (``./a.txt``, ``sub/../a.txt`` and ``a.txt/`` are ``a.txt``).
+    Only a plain name can be the name a run gives the file (`Indexes.instance_file`)."""
+    return posixpath.normpath(name)
+
+
 def _toml(value: object) -> str:
-    """`value` as TOML writes it (``true``, not Python's ``True``)."""
-    return str(value).lower() if isinstance(value, bool) else repr(value)
+    """`value` as TOML writes it (``true``, not Python's ``True``; lists and tables too)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return f"[{', '.join(_toml(item) for item in value)}]"
+    if isinstance(value, dict):
+        return f"{{{', '.join(f'{key} = {_toml(item)}' for key, item in value.items())}}}"
+    return repr(value)
 
 
 def _place(path: Path, text: str, table: str | None, key: str, *, at_value: bool = False) -> str:
     """``PATH:LINE:COLUMN`` of the line of `text` assigning `key` (in the table named `table`,
     a top-level key when None), the column where the key starts, or its value with
-    `at_value`; ``PATH`` alone when the layout hides it (dotted or inline keys)."""
+    `at_value`; else of the header of a table `key` nested in `table` (``[table.key]``,
+    `_header_place`); ``PATH`` alone when the layout hides it (dotted or inline keys)."""
     in_table = table is None
     assignment = re.compile(rf"""^\s*(?P<key>"{re.escape(key)}"|'{re.escape(key)}'|{re.escape(key)})\s*=\s*""")
     for number, line in enumerate(text.splitlines(), start=1):
-        header = line.strip()
-        if header.startswith("["):
-            in_table = table is not None and header.strip("[] ").strip("\"'") == table
+        header = _header_keys(line)
+        if header is not None:
+            in_table = table is not None and header == (table,)
         elif in_table and (found := assignment.match(line)):
             return f"{path}:{number}:{(found.end() if at_value else found.start('key')) + 1}"
-    return str(path)
+    return str(path) if table is None else _header_place(path, text, table, key)
 
 
-def _header_place(path: Path, text: str, table: str) -> str:
-    """``PATH:LINE:COLUMN`` of the name in the header of the table named `table` in `text`
-    (``PATH`` alone when the layout hides it: a dotted or inline table)."""
+def _header_place(path: Path, text: str, *table: str) -> str:
+    """``PATH:LINE:COLUMN`` of the first header in `text` of the table named by the keys
+    `table` or of one nested in it, the column where its name starts (inside its quotes);
+    ``PATH`` alone when the layout hides it (an inline table)."""
     for number, line in enumerate(text.splitlines(), start=1):
-        header = line.strip()
-        if header.startswith("[") and header.strip("[] ").strip("\"'") == table:
-            return f"{path}:{number}:{line.index(table) + 1}"
+        header = _header_keys(line)
+        if header is not None and header[:len(table)] == table:
+            name = line.lstrip()[1:].lstrip()  # the header from its name on, an opening quote first
+            column = len(line) - len(name) + (1 if name[:1] in ("'", '"') else 0) + 1
+            return f"{path}:{number}:{column}"
     return str(path)
+
+
+def _header_keys(line: str) -> tuple[str, ...] | None:
+    """The keys of the table a header line declares (``[a."b.txt"]``: ``("a", "b.txt")``);
+    None for any other line (an assignment, a line of a multi-line value, ``[[...]]``)."""
+    if not line.lstrip().startswith("[") or line.lstrip().startswith("[["):
+        return None
+    try:
+        table: object = tomllib.loads(line)
+    except tomllib.TOMLDecodeError:
+        return None
+    keys: list[str] = []
+    while isinstance(table, dict) and len(table) == 1:
+        key, table = next(iter(table.items()))
+        keys.append(key)
+    return tuple(keys)
 
 
 def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> Expected:
@@ -194,15 +238,21 @@ class Indexes:
 
     def unmatched(self) -> list[str]:
         """A warning, ``PATH:LINE:COLUMN: ...``, for each entry of the indexes loaded so far that no
-        instance file answers to (`judged_by` is false): a misspelt or stale name, whose
-        answer would otherwise be checked against nothing, unnoticed."""
+        instance file answers to (`judged_by` is false): a misspelt or stale name, or a
+        link's, whose answer would otherwise be checked against nothing, unnoticed."""
         warnings = []
         for index_path, entries in self._loaded.items():
             text = index_path.read_text(encoding="utf-8")
-            warnings += [f"{_header_place(index_path, text, name)}: [\"{name}\"] names no instance file this "
-                         f"index judges (no such file below {index_path.parent}, or an index.toml nearer to it "
-                         "holds its answer): its answer is checked against nothing"
-                         for name in entries if not judged_by(index_path, name)]
+            for name in entries:
+                own = judged_name(index_path, name)
+                if own == name:
+                    continue
+                why = (f"names {own} through a link, and this index judges a file by its own path" if own else
+                       f"names no instance file this index judges (no such file below {index_path.parent}, or an "
+                       "index.toml nearer to it holds its answer)")
+                expected = f' (expected ["{own}"])' if own else ""
+                warnings.append(f'{_header_place(index_path, text, name)}: ["{name}"] {why}: its answer is checked '
+                                f"against nothing{expected}")
         return warnings
 
     def instance_file(self, path: Path, searched: Path) -> InstanceFile:
@@ -221,14 +271,22 @@ class Indexes:
 
 def judged_by(index_path: Path, name: str) -> bool:
     """Whether the index at `index_path` (which need not exist yet) is the one that judges
-    the instance `name`: a file at that path from the index's folder, with no ``index.toml``
-    in a folder between them to hold its answer instead (`Indexes`)."""
+    the instance `name` and by that name (`judged_name`): an entry by any other name of
+    the file (``link.txt`` for the ``real.txt`` it leads to) is never looked up."""
+    return judged_name(index_path, name) == name
+
+
+def judged_name(index_path: Path, name: str) -> str | None:
+    """The name by which the index at `index_path` (which need not exist yet) judges the
+    file at the path `name` from its folder: the path of the file it leads to (links
+    resolved) from that folder, as `Indexes.instance_file` names it; None when that is no
+    file below the folder, or an ``index.toml`` in a folder between them holds its answer."""
     folder = index_path.parent.resolve()
     path = (folder / name).resolve()
     if not path.is_file() or not path.is_relative_to(folder):
-        return False
+        return None
     between = [parent for parent in path.parents if parent != folder and parent.is_relative_to(folder)]
-    return not any((parent / INDEX_NAME).is_file() for parent in between)
+    return None if any((parent / INDEX_NAME).is_file() for parent in between) else path.relative_to(folder).as_posix()
 
 
 def is_instance_name(path: Path) -> bool:
@@ -282,14 +340,17 @@ def _first_table(text: str) -> int:
 
 
 def append_entries(path: Path, entries: Mapping[str, Mapping[str, object]]) -> tuple[list[str], str]:
-    """Add index tables for instances the index does not list yet; return their names and
-    the TOML text of those tables, as appended to the file ("" when none was).
+    """Add index tables for instances the index does not list yet, under any name of their
+    file (an entry naming a link to it counts); return their names and the TOML text of
+    those tables, as appended to the file ("" when none was).
 
     Existing entries (and the file's comments) are left exactly as they are: a known
-    optimum is never overwritten, only contradicted by a `wrong-expected` verdict.
+    optimum is never overwritten, only contradicted by a `wrong-expected` verdict, and no
+    file gets a second entry.
     """
     index = load_index(path) if path.exists() else {}
-    new = {name: entry for name, entry in sorted(entries.items()) if name not in index}
+    listed = {judged_name(path, name) or name for name in index}
+    new = {name: entry for name, entry in sorted(entries.items()) if name not in listed}
     text = tomli_w.dumps(new) if new else ""
     if new:
         with open(path, "a", encoding="utf-8") as handle:

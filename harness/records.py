@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -401,6 +402,8 @@ def read_results(path: Path) -> ResultsFile:
         for number, line in enumerate(handle, start=1):
             if not line.endswith(b"\n"):  # the last line, cut short by an interruption
                 return ResultsFile(records, number if line.strip() else None)
+            # A blank line loses no record and holds nothing to mend (a file concatenated
+            # or edited by hand): skipped without a note, which would only be noise.
             if line.strip():
                 records.append(parse_record(line, f"{path}:{number}"))
     return ResultsFile(records)
@@ -414,7 +417,7 @@ def parse_record(line: bytes, where: str) -> RunRecord:
     except UnicodeDecodeError as error:
         raise MalformedRecord(f"{where}:{error.start + 1}: not UTF-8 text ({error.reason})") from None
     except json.JSONDecodeError as error:
-        raise MalformedRecord(f"{where}:{error.colno}: not JSON: {error.msg}") from None
+        raise MalformedRecord(_not_json(error, where)) from None
     if not isinstance(data, dict):
         raise MalformedRecord(f"{where}: expected a JSON object (a run record), got a JSON {type(data).__name__}")
     if _PAIR_FIELDS <= data.keys():
@@ -424,6 +427,19 @@ def parse_record(line: bytes, where: str) -> RunRecord:
         return RunRecord.model_validate(upgrade(data, where))
     except ValidationError as error:
         raise MalformedRecord(f"{where}: not a run record: {_first_problem(error)}") from None
+
+
+def _not_json(error: json.JSONDecodeError, where: str) -> str:
+    """What is wrong with the line at `where` that JSON could not read, and what was
+    expected: a line whose JSON stops unfinished at its end is a line cut short (in the
+    middle of a file: the last one is skipped), placed just after its last character."""
+    text = error.doc.rstrip()
+    expected = "(expected one JSON object, a run record, per line)"
+    if error.pos >= len(text):
+        return f"{where}:{len(text) + 1}: line cut short: its JSON stops unfinished at the end of the line {expected}"
+    # JSON's message is a sentence to end with its position ("Invalid control character at"):
+    # the column says where.
+    return f"{where}:{error.colno}: not JSON: {re.sub(r'( starting)? at$', '', error.msg)} {expected}"
 
 
 #: The fields of a line of ``morph-verdicts.jsonl`` (`crosscheck.harness.morph.PairVerdict`),

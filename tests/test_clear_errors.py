@@ -46,7 +46,30 @@ def test_a_line_that_is_not_json_names_file_line_and_column(tmp_path: Path, comm
     path = _results(tmp_path, '{"instance": "c.txt", oops}')
     result = invoke(*READERS[command](path, tmp_path))
     assert result.exit_code == EXIT_USAGE == 2
-    assert result.output == f"Error: {path}:2:23: not JSON: Expecting property name enclosed in double quotes\n"
+    assert result.output == (f"Error: {path}:2:23: not JSON: Expecting property name enclosed in double quotes "
+                             "(expected one JSON object, a run record, per line)\n")
+
+
+@pytest.mark.parametrize("middle, column", [
+    ('{"instance": "c.txt", "puz', 27),  # cut inside a string
+    ('{"instance": "c.txt",   ', 22),  # cut between fields: the column just after the last character
+    ('{"instance": "c.txt", "puzzle": "ke', 36),
+])
+def test_a_line_cut_short_in_the_middle_of_the_file_says_so(tmp_path: Path, middle: str, column: int) -> None:
+    """Not the last line, so not skipped as a run interrupted mid-write: refused, saying what
+    was found (a line cut short) and what was expected, not JSON's bare 'Invalid control character at'."""
+    path = _results(tmp_path, middle)
+    result = invoke("report", str(path))
+    assert result.exit_code == EXIT_USAGE
+    assert result.output == (f"Error: {path}:2:{column}: line cut short: its JSON stops unfinished at the end of the "
+                             "line (expected one JSON object, a run record, per line)\n")
+
+
+def test_json_s_trailing_at_is_not_left_dangling(tmp_path: Path) -> None:
+    path = _results(tmp_path, '{"instance": "c\tx"}')
+    result = invoke("report", str(path))
+    assert result.output == (f"Error: {path}:2:16: not JSON: Invalid control character "
+                             "(expected one JSON object, a run record, per line)\n")
 
 
 @pytest.mark.parametrize("middle, problem", [
@@ -285,6 +308,19 @@ KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent
      '(expected optimum = N or infeasible = true in the same entry, the answer it is evidence for)'),
     ('["small.txt"]\noptimum = 8\nprovers = ["a", "b"]\nindependent = 3\n',
      '4:15: independent = 3 in ["small.txt"] (expected at least 1 and at most the 2 provers listed)'),
+    ('["small.txt"]\noptimum = 8\nprovers = ["a"]\nindependent = 2\n',
+     '4:15: independent = 2 in ["small.txt"] (expected at least 1 and at most the 1 prover listed)'),
+    ('["small.txt"]\noptimum = true\n', '2:11: optimum = true in ["small.txt"] (expected an integer)'),
+    ('["small.txt"]\noptimum = [1, true]\n', '2:11: optimum = [1, true] in ["small.txt"] (expected an integer)'),
+    ('[a]\n[a."b.txt"]\noptimum = 15\n', '2:2: unknown key \'b.txt\' in ["a"]: a table nested in it (expected '
+     'one table per instance, named by its whole path in one pair of quotes, such as ["keys/one-robot-1.txt"]: '
+     'a dot outside quotes nests one table in another)'),
+    ('["small.txt"]\noptimum = 8\n\n[small.txt]\n', '4:2: unknown key \'txt\' in ["small"]: a table nested in '
+     'it (expected one table per instance, named by its whole path in one pair of quotes, such as '
+     '["keys/one-robot-1.txt"]: a dot outside quotes nests one table in another)'),
+    *[(f'["{key}"]\noptimum = 8\n', f'1:3: ["{key}"] is not the instance\'s path as the index names it '
+       '(expected ["small.txt"]: its path from the index\'s folder, with no "." or ".." part, no doubled or '
+       'trailing "/")') for key in ("./small.txt", "sub/../small.txt", "small.txt/", ".//small.txt")],
 ])
 @pytest.mark.parametrize("command", ["compare", "solve"])
 def test_an_unusable_index_is_one_line_naming_file_line_and_what_was_expected(
@@ -305,6 +341,20 @@ def test_record_optima_refuses_an_index_with_an_unknown_key(tmp_path: Path) -> N
     result = invoke("record-optima", str(results), "--index", str(index))
     assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {index}:2:1: unknown key 'optimun'")
     assert index.read_text() == '["small.txt"]\noptimun = 8\n'
+
+
+def test_record_optima_refuses_an_index_naming_a_file_by_a_roundabout_path(tmp_path: Path) -> None:
+    """``["./small.txt"]`` would never judge small.txt, and the run's ``["small.txt"]``
+    appended beside it would give the file two entries: the index is refused, untouched."""
+    (tmp_path / "small.txt").write_text(VAULT)
+    index = tmp_path / "index.toml"
+    index.write_text('["./small.txt"]\noptimum = 12\n')
+    results = tmp_path / "runs.jsonl"
+    results.write_text(_line("small.txt", Status.OPTIMAL).replace('"cost":null', '"cost":8'))
+    result = invoke("record-optima", str(results), "--index", str(index), "--allow-single")
+    assert result.exit_code == EXIT_USAGE
+    assert result.output.startswith(f'Error: {index}:1:3: ["./small.txt"] is not the instance\'s path')
+    assert index.read_text() == '["./small.txt"]\noptimum = 12\n'
 
 
 @pytest.mark.parametrize("module", ["pyarrow", "pandas"])

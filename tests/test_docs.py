@@ -18,8 +18,10 @@ from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from crosscheck.harness.cli import main
+from crosscheck.models.registry import load_instance
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -161,3 +163,20 @@ def test_the_formulation_example_is_right_on_edge_cases_and_independent(tmp_path
     shares = crosscheck("list", "--shares")
     assert "elevator-mine" in shares and not re.search(r"elevator-mine[^\n]*: \d+ shared", shares)
     assert re.search(r"independent: 3 \([^)]*elevator-mine", shares), shares
+
+
+def test_the_study_example_makes_the_size_figure_its_table_lists(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/usage.md's study promises ``size-keys.pdf``, which `plot` draws only when the
+    instances differ in their first size measure: its `generate` commands must make them so."""
+    page = ROOT / "docs" / "usage.md"
+    assert "| `size-keys.pdf` |" in page.read_text()
+    generates = [words for words in _commands(page) if words[0] == "generate" and words[-1].startswith("study/")]
+    monkeypatch.chdir(tmp_path)
+    for words in generates:
+        assert CliRunner().invoke(main, words).exit_code == 0
+    sizes = set()
+    for path in (tmp_path / "study").rglob("*.txt"):
+        puzzle, instance = load_instance(str(path))
+        sizes.add(next(iter(puzzle.features(instance).values())))  # the first size measure, the size figure's x
+    assert len(sizes) > 1, f"every vault of the study has the first size measure {sizes}: no size figure"

@@ -129,6 +129,25 @@ def test_an_index_entry_that_judges_no_file_is_warned_of_with_its_line(nest: Pat
     assert '["small.txt"]' not in result.stderr
 
 
+
+def test_an_entry_naming_a_link_is_warned_of_and_record_optima_adds_no_second_entry(tmp_path: Path) -> None:
+    """A run names a file by its own path (the link resolved), so ``["link.txt"]`` never
+    judges ``real.txt``: it is warned of, and the file's answer is not recorded again under
+    its own name beside it."""
+    (tmp_path / "real.txt").write_text(VAULT)
+    (tmp_path / "link.txt").symlink_to("real.txt")
+    index = tmp_path / "index.toml"
+    index.write_text('["link.txt"]\noptimum = 9\n')
+    out = tmp_path.parent / "runs.jsonl"
+    result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--out", str(out))
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert warnings == [f'warning: {index}:1:3: ["link.txt"] names real.txt through a link, and this index judges '
+                        'a file by its own path: its answer is checked against nothing (expected ["real.txt"])']
+    recorded = invoke("record-optima", str(out), "--index", str(index), "--allow-single")
+    assert recorded.exit_code == 0 and recorded.stderr.splitlines()[-1] == "recorded 0; 1 already in the index"
+    assert index.read_text() == '["link.txt"]\noptimum = 9\n'
+
+
 def test_an_upper_case_txt_is_an_instance_and_its_name_drops_the_suffix(tmp_path: Path) -> None:
     (tmp_path / "LOOP.TXT").write_text(VAULT)
     (tmp_path / "index.toml").write_text('["LOOP.TXT"]\noptimum = 8\n')

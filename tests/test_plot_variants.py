@@ -84,7 +84,8 @@ def test_a_size_figure_of_one_size_is_left_out_and_named(tmp_path: Path) -> None
     note = ("size-keys not drawn: every instance has keys 4, so time against size would be one vertical stripe")
     assert figure_notes(records) == [note]
     plot_all(records, tmp_path / "figures", "svg")
-    assert (tmp_path / "figures" / "captions.txt").read_text().splitlines()[-1] == note
+    captions = (tmp_path / "figures" / "captions.txt").read_text()
+    assert captions.splitlines()[-1] == note and captions.endswith(f"{note}\n")  # a text file: its last line ends too
     results = tmp_path / "runs.jsonl"
     for record in records:
         append_record(results, record)
