@@ -307,6 +307,19 @@ def test_record_optima_refuses_an_index_with_an_unknown_key(tmp_path: Path) -> N
     assert index.read_text() == '["small.txt"]\noptimun = 8\n'
 
 
+@pytest.mark.parametrize("cost", [99999999999999999999999, -3])
+def test_a_recorded_cost_no_int64_column_holds_is_refused_naming_its_line(tmp_path: Path, cost: int) -> None:
+    """An external program's claim of 99999999999999999999999, recorded before claims were
+    checked, made ``report --format parquet`` die with OverflowError (exit 1)."""
+    middle = _line("c.txt", Status.OPTIMAL).replace('"cost":null', f'"cost":{cost}').strip()
+    path = _results(tmp_path, middle)
+    for extra in (("--format", "parquet", "-o", str(tmp_path / "runs.parquet")), ("--format", "csv")):
+        result = invoke("report", str(path), *extra)
+        assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {path}:2: not a run record: "
+                                                                            "field 'cost': Input should be "), extra
+        assert len(result.output.splitlines()) == 1
+
+
 @pytest.mark.parametrize("module", ["pyarrow", "pandas"])
 def test_parquet_without_the_analysis_extra_says_which_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                              module: str) -> None:
