@@ -645,24 +645,36 @@ def _fresh_results_path() -> Path:
 
 
 def _parse_externals(specs: tuple[str, ...], source_specs: tuple[str, ...] = ()) -> list[External]:
-    """The ``--external`` programs, each with the files ``--external-source`` names for it."""
-    from crosscheck.harness.external import External
-    from crosscheck.solvers.registry import get_solver
+    """The ``--external`` programs, each with the files ``--external-source`` names for it.
 
-    externals = []
+    A name stands for one program in the records (their runs, and its version, are found by
+    it), so a name given twice, even for two puzzles, and a solver's name are usage errors."""
+    from crosscheck.harness.external import External
+    from crosscheck.solvers.registry import ORIGINS, get_solver
+
+    externals: list[External] = []
     for spec in specs:
         try:
             external = External.parse(spec)
-            get_solver(external.name)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--external") from None
+        try:
+            get_solver(external.name)
         except KeyError:
-            externals.append(external)
+            pass
         else:
-            raise click.BadParameter(f"{external.name!r} is a built-in solver's name", param_hint="--external")
+            raise click.BadParameter(f"{external.name!r} is already a solver's name ({ORIGINS[external.name]}): "
+                                     "give the program another name", param_hint="--external")
         if external.puzzle is not None and external.puzzle not in PUZZLES:
             raise click.BadParameter(f"unknown puzzle {external.puzzle!r} (valid: {', '.join(PUZZLES)})",
                                      param_hint="--external")
+        for given in externals:
+            if given.name == external.name:
+                raise click.BadParameter(
+                    f"the name {external.name!r} is given twice ({given.spec!r} and {external.spec!r}): its runs and "
+                    "its version are recorded by name, so each program needs a name of its own, even on different "
+                    "puzzles", param_hint="--external")
+        externals.append(external)
     return _with_sources(externals, source_specs)
 
 

@@ -80,6 +80,11 @@ class External:
             raise ValueError(f"the command of {name!r} must contain {{path}}, got {command!r}")
         return cls(name=name.strip(), command=command.strip(), puzzle=puzzle.strip() if puzzle else None)
 
+    @property
+    def spec(self) -> str:
+        """The ``[PUZZLE:]NAME=COMMAND`` this was parsed from (spaces around its parts trimmed)."""
+        return f"{self.puzzle}:{self.name}={self.command}" if self.puzzle else f"{self.name}={self.command}"
+
     def applies_to(self, puzzle: str) -> bool:
         """Whether the program runs on instances of `puzzle` (it names that puzzle, or none)."""
         return self.puzzle in (None, puzzle)
