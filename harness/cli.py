@@ -276,11 +276,10 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     PATH must be a regular file: a directory, FIFO or device is refused at once (exit 2).
     """
     from crosscheck.harness.index import discover
-    from crosscheck.harness.plan import Choice, task
+    from crosscheck.harness.plan import Choice, formulations_chosen, task
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.run import run_tasks
     from crosscheck.harness.verdicts import judged
-    from crosscheck.solvers.registry import default_solvers_for
 
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs, external_sources)
@@ -291,8 +290,9 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         sys.exit(EXIT_USAGE)  # the one input it was given is unusable: nothing ran (see the README)
     _refuse_runs_on_none(solver_names, externals, {puzzle.name}, f"{path} is {{}} instance", article=True)
     instance_file = discover(path)[0]
-    names = solver_names or (() if externals else tuple(solver.name for solver in default_solvers_for(puzzle.name)))
-    choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers, clock=clock)
+    choice = Choice(solver_names, tuple(externals), time_limit=time_limit, memory_limit=memory_limit,
+                    cpsat_workers=cpsat_workers, clock=clock)
+    names = formulations_chosen(puzzle.name, choice)  # each once, as compare runs them
     tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
     tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e) for e in externals]
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
@@ -873,8 +873,9 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     from crosscheck.harness.hunt import HuntConfig, explain, reproduce, written
     from crosscheck.harness.hunt import hunt as run_hunt
     from crosscheck.harness.hunt_progress import HuntProgress
+    from crosscheck.harness.plan import Choice, formulations_chosen
     from crosscheck.models.strategies import instances, parse_ranges
-    from crosscheck.solvers.registry import default_solvers_for, loaded_plugin_modules
+    from crosscheck.solvers.registry import loaded_plugin_modules
 
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs, external_sources)
@@ -885,7 +886,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
         instances(puzzle_name, ranges, published_shape)  # checks the ranges (and that they hold the shape)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--param") from None
-    names = solver_names or (() if externals else tuple(s.name for s in default_solvers_for(puzzle_name)))
+    names = tuple(formulations_chosen(puzzle_name, Choice(solver_names, tuple(externals))))
     if externals and not solver_names and not morph:  # a claim never contradicts a claim: only plans are checked
         click.echo("warning: external programs alone, without --morph: only the plans they print are checked, "
                    "so a claim alone can never be contradicted; add --solver NAME or --morph to check it", err=True)

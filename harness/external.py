@@ -131,8 +131,9 @@ def run_external(name: str, command: str, instance_text: str, deadline: Deadline
     try:
         output = done.stdout.decode("utf-8")
     except UnicodeDecodeError as error:
-        return Claim(None, False, f"{program} printed output that is not UTF-8 text ({_where(done.stdout, error.start)}: "
-                                  f"{error.reason}): print its claim in UTF-8")
+        where = _where(done.stdout, error.start)
+        return Claim(None, False, f"{program} printed output that is not UTF-8 text ({where}: {error.reason}): "
+                                  "print its claim in UTF-8")
     return read_claim(output, program)
 
 

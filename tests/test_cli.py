@@ -125,6 +125,16 @@ def test_solve_rejects_a_bad_file_naming_line_and_column(folder: Path) -> None:
     assert "broken.txt:2:4: unknown character '?'" in result.output
 
 
+def test_a_solver_named_twice_runs_once_in_solve_as_in_compare(folder: Path, tmp_path: Path) -> None:
+    """``solve --solver X --solver X`` ran X twice, both records repeat 0 (report then warned)."""
+    small = str(folder / "keys" / "small.txt")
+    for command in ("solve", "compare"):
+        out = tmp_path / f"{command}.jsonl"
+        result = invoke(command, small, "--solver", "test-plain", "--solver", "test-liar", "--solver", "test-plain",
+                        "--out", str(out))
+        assert sorted(r.solver for r in read_records(out)) == ["test-liar", "test-plain"], result.output
+
+
 def test_liar_plan_is_invalid_and_exit_status_says_so(folder: Path) -> None:
     result = invoke("solve", str(folder / "keys" / "small.txt"), "--solver", "test-liar", "--json")
     assert result.exit_code == 1
