@@ -5,7 +5,7 @@ Run as ``python -m benchmarks.bench_external --puzzle PUZZLE --external NAME='CO
 [--repeat R --clock cpu --save FILE.json]``.  Not in `benchmarks.speed` (it needs a program).
 
 The program is given exactly as to ``crosscheck compare --external``
-(`crosscheck.harness.external`: ``{path}`` stands for the instance file; it prints
+(`crosscheck.harness.external`: ``{path}`` stands for a copy of the instance; it prints
 ``plan: [...]`` and/or its optimum, or ``infeasible``, or ``unsupported``).  Each puzzle's
 variants are generated from seeds 0..N-1 in the real inputs' shapes: keys 81x81 with 26
 keys, one robot and four (`1-robot`, `4-robots`); elevator four floors with five pairs and

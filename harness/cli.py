@@ -277,11 +277,10 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
     PATH must be a regular file: a directory, FIFO or device is refused at once (exit 2).
     """
     from crosscheck.harness.index import discover
-    from crosscheck.harness.plan import Choice, task
+    from crosscheck.harness.plan import Choice, formulations_chosen, task
     from crosscheck.harness.progress import Progress
     from crosscheck.harness.run import run_tasks
     from crosscheck.harness.verdicts import judged
-    from crosscheck.solvers.registry import default_solvers_for
 
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs, external_sources)
@@ -292,8 +291,9 @@ def solve(path: Path, solver_names: tuple[str, ...], variant: bool, time_limit: 
         sys.exit(EXIT_USAGE)  # the one input it was given is unusable: nothing ran (see the README)
     _refuse_runs_on_none(solver_names, externals, {puzzle.name}, f"{path} is {{}} instance", article=True)
     instance_file = discover(path)[0]
-    names = solver_names or (() if externals else tuple(solver.name for solver in default_solvers_for(puzzle.name)))
-    choice = Choice(time_limit=time_limit, memory_limit=memory_limit, cpsat_workers=cpsat_workers, clock=clock)
+    choice = Choice(solver_names, tuple(externals), time_limit=time_limit, memory_limit=memory_limit,
+                    cpsat_workers=cpsat_workers, clock=clock)
+    names = formulations_chosen(puzzle.name, choice)  # each once, as compare runs them
     tasks = [task(instance_file, puzzle.name, name, variant, choice) for name in names]
     tasks += [task(instance_file, puzzle.name, e.name, variant, choice, e) for e in externals]
     _warn_oversubscribed([run for run, _ in tasks], jobs=1)
@@ -646,24 +646,36 @@ def _fresh_results_path() -> Path:
 
 
 def _parse_externals(specs: tuple[str, ...], source_specs: tuple[str, ...] = ()) -> list[External]:
-    """The ``--external`` programs, each with the files ``--external-source`` names for it."""
-    from crosscheck.harness.external import External
-    from crosscheck.solvers.registry import get_solver
+    """The ``--external`` programs, each with the files ``--external-source`` names for it.
 
-    externals = []
+    A name stands for one program in the records (their runs, and its version, are found by
+    it), so a name given twice, even for two puzzles, and a solver's name are usage errors."""
+    from crosscheck.harness.external import External
+    from crosscheck.solvers.registry import ORIGINS, get_solver
+
+    externals: list[External] = []
     for spec in specs:
         try:
             external = External.parse(spec)
-            get_solver(external.name)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--external") from None
+        try:
+            get_solver(external.name)
         except KeyError:
-            externals.append(external)
+            pass
         else:
-            raise click.BadParameter(f"{external.name!r} is a built-in solver's name", param_hint="--external")
+            raise click.BadParameter(f"{external.name!r} is already a solver's name ({ORIGINS[external.name]}): "
+                                     "give the program another name", param_hint="--external")
         if external.puzzle is not None and external.puzzle not in PUZZLES:
             raise click.BadParameter(f"unknown puzzle {external.puzzle!r} (valid: {', '.join(PUZZLES)})",
                                      param_hint="--external")
+        for given in externals:
+            if given.name == external.name:
+                raise click.BadParameter(
+                    f"the name {external.name!r} is given twice ({given.spec!r} and {external.spec!r}): its runs and "
+                    "its version are recorded by name, so each program needs a name of its own, even on different "
+                    "puzzles", param_hint="--external")
+        externals.append(external)
     return _with_sources(externals, source_specs)
 
 
@@ -865,8 +877,9 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
     from crosscheck.harness.hunt import HuntConfig, explain, reproduce, written
     from crosscheck.harness.hunt import hunt as run_hunt
     from crosscheck.harness.hunt_progress import HuntProgress
+    from crosscheck.harness.plan import Choice, formulations_chosen
     from crosscheck.models.strategies import instances, parse_ranges
-    from crosscheck.solvers.registry import default_solvers_for, loaded_plugin_modules
+    from crosscheck.solvers.registry import loaded_plugin_modules
 
     _check_solver_names(solver_names)
     externals = _parse_externals(external_specs, external_sources)
@@ -877,7 +890,7 @@ def hunt(puzzle_name: str, solver_names: tuple[str, ...], external_specs: tuple[
         instances(puzzle_name, ranges, published_shape)  # checks the ranges (and that they hold the shape)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--param") from None
-    names = solver_names or (() if externals else tuple(s.name for s in default_solvers_for(puzzle_name)))
+    names = tuple(formulations_chosen(puzzle_name, Choice(solver_names, tuple(externals))))
     if externals and not solver_names and not morph:  # a claim never contradicts a claim: only plans are checked
         click.echo("warning: external programs alone, without --morph: only the plans they print are checked, "
                    "so a claim alone can never be contradicted; add --solver NAME or --morph to check it", err=True)

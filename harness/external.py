@@ -1,7 +1,8 @@
 """External solvers: a user's own program, judged like the built-in formulations.
 
 ``--external NAME=COMMAND`` runs COMMAND on every instance (``PUZZLE:NAME=COMMAND``
-only on instances of PUZZLE); ``{path}`` in COMMAND stands for the instance file.
+only on instances of PUZZLE); ``{path}`` in COMMAND stands for a file holding the instance,
+a temporary copy written for the run (`run_external` says why), never the file given.
 
 What the program prints on standard output (exiting with status 0) is read as its claim:
 
@@ -20,7 +21,8 @@ What the program prints on standard output (exiting with status 0) is read as it
   line after the answer, ``Part 1: 31``) is ambiguous and refused (an ``error`` run saying
   so), never read by guessing which one is meant; so is output whose explicit claims
   contradict each other (``unsupported`` beside any other, ``infeasible`` beside a plan or
-  an ``optimum:`` line).
+  an ``optimum:`` line).  A claimed optimum must be a cost a record holds: a non-negative
+  integer of at most `COST_MAX`; another is refused, as is output that is not UTF-8 text.
 
 Whatever it prints is a claim, never a proof: the verdicts flag it when a checked
 plan or another solver's proven bound contradicts it, and it never contradicts
@@ -32,12 +34,14 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from crosscheck.harness.records import COST_MAX
 from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
 
 INTEGER = re.compile(r"-?\d+")
@@ -78,6 +82,11 @@ class External:
             raise ValueError(f"the command of {name!r} must contain {{path}}, got {command!r}")
         return cls(name=name.strip(), command=command.strip(), puzzle=puzzle.strip() if puzzle else None)
 
+    @property
+    def spec(self) -> str:
+        """The ``[PUZZLE:]NAME=COMMAND`` this was parsed from (spaces around its parts trimmed)."""
+        return f"{self.puzzle}:{self.name}={self.command}" if self.puzzle else f"{self.name}={self.command}"
+
     def applies_to(self, puzzle: str) -> bool:
         """Whether the program runs on instances of `puzzle` (it names that puzzle, or none)."""
         return self.puzzle in (None, puzzle)
@@ -97,14 +106,20 @@ class Claim:
 
 
 def run_external(name: str, command: str, instance_text: str, deadline: Deadline) -> Claim:
-    """Run `command` (the external program `name`) on a file holding `instance_text` and read its claim."""
+    """Run `command` (the external program `name`) on a file holding `instance_text` and read its claim.
+
+    ``{path}`` is a temporary copy holding `instance_text`, the instance as the run reads it
+    (a variant's run gets the variant, written in the puzzle's format), so the program sees
+    what is judged and can never edit the file given.  Standard error is read leniently
+    (bytes that are not UTF-8 become U+FFFD): it is only a log; standard output must be UTF-8.
+    """
     program = f"{name} ({command})"  # its messages name it as the user did, never by its interpreter
     with tempfile.TemporaryDirectory(prefix="crosscheck-") as folder:
         path = Path(folder) / "instance.txt"
         path.write_text(instance_text, encoding="utf-8")
         argv = [part.replace("{path}", str(path)) for part in shlex.split(command)]
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=deadline.child_timeout(), check=False,
+            done = subprocess.run(argv, capture_output=True, timeout=deadline.child_timeout(), check=False,
                                   preexec_fn=deadline.child_limits())
         except subprocess.TimeoutExpired:
             return Claim(None, True, f"{program} ran past the time limit")
@@ -113,9 +128,33 @@ def run_external(name: str, command: str, instance_text: str, deadline: Deadline
     if ended_by_cpu_limit(done.returncode):
         return Claim(None, True, f"{program} ran past the CPU-time limit")
     if done.returncode != 0:
-        tail = done.stderr.strip().splitlines()[-1:] or [""]
-        return Claim(None, False, f"{program} exited with status {done.returncode}: {tail[0]}")
-    return read_claim(done.stdout, program)
+        tail = done.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:]
+        return Claim(None, False, f"{program} {_how_ended(done.returncode)}" + "".join(f": {line}" for line in tail))
+    try:
+        output = done.stdout.decode("utf-8")
+    except UnicodeDecodeError as error:
+        where = _where(done.stdout, error.start)
+        return Claim(None, False, f"{program} printed output that is not UTF-8 text ({where}: {error.reason}): "
+                                  "print its claim in UTF-8")
+    return read_claim(output, program)
+
+
+def _how_ended(returncode: int) -> str:
+    """How a program that failed ended, in words: ``exited with status 2``, or ``killed by
+    signal 9 (SIGKILL)`` for a negative `returncode`."""
+    if returncode >= 0:
+        return f"exited with status {returncode}"
+    try:
+        return f"killed by signal {-returncode} ({signal.Signals(-returncode).name})"
+    except ValueError:  # a number this platform does not name
+        return f"killed by signal {-returncode}"
+
+
+def _where(output: bytes, offset: int) -> str:
+    """Where byte `offset` of `output` is, for people: ``output line 2, column 7`` (columns count bytes)."""
+    line = output.count(b"\n", 0, offset) + 1
+    column = offset - output.rfind(b"\n", 0, offset)  # rfind is -1 on the first line
+    return f"output line {line}, column {column}"
 
 
 def _conflicting(lines: list[str]) -> str:
@@ -169,5 +208,8 @@ def read_claim(output: str, program: str) -> Claim:
     if not numbers and plan is None:
         return Claim(None, False, f"{program} printed no claim (expected {ACCEPTED})")
     cost = int(numbers[0][0]) if numbers else None
+    if cost is not None and not 0 <= cost <= COST_MAX:
+        return Claim(None, False, f"{program} claimed optimum {cost} (output line {numbers[0][1]}), which is no cost: "
+                                  f"expected a non-negative integer of at most {COST_MAX} (64 bits)")
     what = "with a plan" if plan is not None else "no plan"
     return Claim(cost, False, f"claimed optimum (external program, {what})", plan=plan)

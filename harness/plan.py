@@ -109,10 +109,7 @@ def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[Run
         puzzle, instance = load_instance(str(instance_file.path))
     except InvalidInstance as error:
         return [_unreadable(instance_file, str(error), choice)], []
-    candidates = solvers_for(puzzle.name) if choice.solver_names else default_solvers_for(puzzle.name)
-    names = [s.name for s in candidates if not choice.solver_names or s.name in choice.solver_names]
-    if choice.externals and not choice.solver_names:
-        names = []  # external programs alone: a lone program is tested, not compared with the built-ins
+    names = formulations_chosen(puzzle.name, choice)
     mine = [e for e in choice.externals if e.applies_to(puzzle.name)]
     which = [False]
     if choice.variants and variant_applies(puzzle, instance):
@@ -121,6 +118,16 @@ def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[Run
     runs += [(e.name, variant, e) for variant in which for e in mine]
     return [], [task(instance_file, puzzle.name, name, variant, choice, external, number)
                 for name, variant, external in runs for number in range(choice.repeat)]
+
+
+def formulations_chosen(puzzle: str, choice: Choice) -> list[str]:
+    """The formulations `choice` runs on instances of `puzzle`, each once (a name given twice
+    runs once) and in the registry's order: the named ones of that puzzle; none named, the
+    puzzle's defaults, or none when `choice` has external programs."""
+    if not choice.solver_names:
+        # external programs alone: a lone program is tested, not compared with the built-ins
+        return [] if choice.externals else [s.name for s in default_solvers_for(puzzle)]
+    return [s.name for s in solvers_for(puzzle) if s.name in choice.solver_names]
 
 
 def plan_comparison(files: Iterable[InstanceFile], choice: Choice, done: Mapping[RunKey, RunRecord]

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
@@ -35,6 +35,11 @@ from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
 
 #: The solver name of the record standing for a file that could not be read or parsed.
 UNREADABLE = "-"
+#: The largest cost a record holds: the tidy rows' columns are int64 (pandas, parquet).
+COST_MAX = 2**63 - 1
+#: A cost or bound in a record: a non-negative integer of at most `COST_MAX` (an older file
+#: holding another, an external program's claim then unchecked, is refused naming its line).
+Cost = Annotated[int, Field(ge=0, le=COST_MAX)]
 
 
 class Task(BaseModel):
@@ -124,11 +129,11 @@ class RunRecord(BaseModel):
     solver: str
     variant: bool = False
     status: Status
-    cost: int | None = None
-    bound: int | None = None
+    cost: Cost | None = None
+    bound: Cost | None = None
     plan_valid: bool | None = None
     plan_error: str = ""
-    checked_cost: int | None = None
+    checked_cost: Cost | None = None
     seconds: float = 0.0
     wall_seconds: float | None = None
     cpu_seconds: float | None = None

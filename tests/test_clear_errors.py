@@ -283,7 +283,8 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     assert "small.txt: false-optimal: mine claimed optimum 9" in result.stderr
     assert result.exit_code == 1
     refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
-    assert refused.exit_code == 2 and "'test-plain' is a built-in solver's name" in refused.output
+    assert refused.exit_code == 2
+    assert "'test-plain' is already a solver's name (CROSSCHECK_SOLVERS module tests.plugin_solvers)" in refused.output
     other = invoke("solve", str(tmp_path / "small.txt"), "--external", f"keys:mine={command}",
                    "--external", f"elevator:lift={command}")  # of another puzzle: nothing would run it
     assert other.exit_code == 2 and "elevator:lift runs on elevator instances only" in other.output
@@ -355,6 +356,19 @@ def test_record_optima_refuses_an_index_naming_a_file_by_a_roundabout_path(tmp_p
     assert result.exit_code == EXIT_USAGE
     assert result.output.startswith(f'Error: {index}:1:3: ["./small.txt"] is not the instance\'s path')
     assert index.read_text() == '["./small.txt"]\noptimum = 12\n'
+
+
+@pytest.mark.parametrize("cost", [99999999999999999999999, -3])
+def test_a_recorded_cost_no_int64_column_holds_is_refused_naming_its_line(tmp_path: Path, cost: int) -> None:
+    """An external program's claim of 99999999999999999999999, recorded before claims were
+    checked, made ``report --format parquet`` die with OverflowError (exit 1)."""
+    middle = _line("c.txt", Status.OPTIMAL).replace('"cost":null', f'"cost":{cost}').strip()
+    path = _results(tmp_path, middle)
+    for extra in (("--format", "parquet", "-o", str(tmp_path / "runs.parquet")), ("--format", "csv")):
+        result = invoke("report", str(path), *extra)
+        assert result.exit_code == EXIT_USAGE and result.output.startswith(f"Error: {path}:2: not a run record: "
+                                                                            "field 'cost': Input should be "), extra
+        assert len(result.output.splitlines()) == 1
 
 
 @pytest.mark.parametrize("module", ["pyarrow", "pandas"])

@@ -125,6 +125,16 @@ def test_solve_rejects_a_bad_file_naming_line_and_column(folder: Path) -> None:
     assert "broken.txt:2:4: unknown character '?'" in result.output
 
 
+def test_a_solver_named_twice_runs_once_in_solve_as_in_compare(folder: Path, tmp_path: Path) -> None:
+    """``solve --solver X --solver X`` ran X twice, both records repeat 0 (report then warned)."""
+    small = str(folder / "keys" / "small.txt")
+    for command in ("solve", "compare"):
+        out = tmp_path / f"{command}.jsonl"
+        result = invoke(command, small, "--solver", "test-plain", "--solver", "test-liar", "--solver", "test-plain",
+                        "--out", str(out))
+        assert sorted(r.solver for r in read_records(out)) == ["test-liar", "test-plain"], result.output
+
+
 def test_liar_plan_is_invalid_and_exit_status_says_so(folder: Path) -> None:
     result = invoke("solve", str(folder / "keys" / "small.txt"), "--solver", "test-liar", "--json")
     assert result.exit_code == 1
@@ -329,6 +339,22 @@ def test_external_spec_errors_are_usage_errors(folder: Path) -> None:
     for spec in ("nocommand", "mine=python3 solve.py", "test-plain=cat {path}", "chess:mine=cat {path}"):
         result = invoke("compare", str(folder), "--external", spec)
         assert result.exit_code == 2, spec
+
+
+def test_a_name_given_to_two_programs_is_a_usage_error(folder: Path, tmp_path: Path) -> None:
+    """Two ``--external`` of one name: the first was dropped and the last ran twice; with two
+    puzzles, one puzzle's files were not run at all.  A name stands for one program's records."""
+    (folder / "lift.txt").write_text((INSTANCES / "elevator" / "two-pairs-example.txt").read_text())
+    first, second = f"python3 {tmp_path / 'a.py'} {{path}}", f"python3 {tmp_path / 'b.py'} {{path}}"
+    for specs in ((f"m={first}", f"m={second}"), (f"elevator:m={first}", f"keys:m={second}"),
+                  (f"m={first}", f"keys:m={first}")):
+        result = invoke("compare", str(folder), "--external", specs[0], "--external", specs[1],
+                        "--out", str(tmp_path / "x.jsonl"))
+        assert result.exit_code == 2, specs
+        assert f"the name 'm' is given twice ({specs[0]!r} and {specs[1]!r})" in result.output, result.output
+        assert not (tmp_path / "x.jsonl").exists()
+    builtin = invoke("solve", str(folder / "lift.txt"), "--external", f"elevator-bfs={first}")
+    assert builtin.exit_code == 2 and "'elevator-bfs' is already a solver's name (built-in)" in builtin.output
 
 
 def test_generate_writes_a_seeded_family_that_compare_reads(tmp_path: Path) -> None:

@@ -133,3 +133,39 @@ def test_a_line_unsupported_declines_the_instance_and_is_no_failure(tmp_path: Pa
     assert (record.status, record.cost, record.bound, record.plan) == (Status.UNSUPPORTED, None, None, None)
     assert "declined the instance" in record.message
     assert judge([record]).verdict is Verdict.UNVERIFIED  # no answer, and nothing wrong
+
+
+def _script(tmp_path: Path, body: str) -> Task:
+    """The run of a program whose whole source is `body` on the vault."""
+    task = _run(tmp_path, "")
+    (tmp_path / "mine.py").write_text(body)
+    return task
+
+
+def test_a_log_on_stderr_that_is_not_utf8_is_no_crash_and_stdout_must_be(tmp_path: Path) -> None:
+    """``é`` in Latin-1 on stderr made the run a crash (UnicodeDecodeError, exit 3)."""
+    logged = run_task(_script(tmp_path, "import sys\nsys.stderr.buffer.write(b'caf\\xe9\\n')\nprint(8)\n"))
+    assert (logged.status, logged.cost) == (Status.OPTIMAL, 8)
+    failed = run_task(_script(tmp_path, "import sys\nsys.stderr.buffer.write(b'caf\\xe9\\n')\nsys.exit(2)\n"))
+    assert failed.message.endswith(" exited with status 2: caf\ufffd")
+    garbled = run_task(_script(tmp_path, "import sys\nsys.stdout.buffer.write(b'searching\\noptimum: 8 \\xe9\\n')\n"))
+    assert garbled.status is Status.ERROR
+    assert garbled.message == (f"mine ({sys.executable} {tmp_path / 'mine.py'} {{path}}) printed output that is not "
+                               "UTF-8 text (output line 2, column 12: invalid continuation byte): print its claim "
+                               "in UTF-8")
+
+
+def test_a_program_killed_by_a_signal_is_named_so(tmp_path: Path) -> None:
+    killed = run_task(_script(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n"))
+    assert killed.status is Status.ERROR
+    assert killed.message.endswith("{path}) killed by signal 9 (SIGKILL)"), killed.message  # no dangling colon
+
+
+def test_a_claimed_cost_must_be_a_non_negative_64_bit_integer() -> None:
+    """``optimum: 99999999999999999999999`` was recorded, and report --format parquet then crashed."""
+    for output, value in (("optimum: 99999999999999999999999\n", "99999999999999999999999"), ("-3\n", "-3")):
+        claim = read_claim(output, "mine")
+        assert (claim.cost, claim.plan) == (None, None)
+        assert claim.message == (f"mine claimed optimum {value} (output line 1), which is no cost: expected a "
+                                 "non-negative integer of at most 9223372036854775807 (64 bits)")
+    assert read_claim("optimum: 9223372036854775807\n", "mine").cost == 2**63 - 1

@@ -29,7 +29,7 @@ import crosscheck.harness.hunt
 import crosscheck.harness.run
 import crosscheck.solvers.registry
 from crosscheck.harness.cli import main
-from crosscheck.harness.records import RunRecord, read_records
+from crosscheck.harness.records import RunRecord, Task, read_records
 from crosscheck.harness.verdicts import judge
 from crosscheck.models import amphipods, elevator, keys, strategies
 from crosscheck.models.registry import PUZZLES
@@ -687,3 +687,17 @@ def test_the_reproduce_line_of_a_morph_hunt_draws_the_same_related_instance(tmp_
 def test_no_reproduce_line_without_a_counterexample(tmp_path: Path) -> None:
     status, output = hunt(tmp_path, "elevator", "--solver", "elevator-quotient", "-p", "pairs=1", examples=2)
     assert status == 0 and "reproduce:" not in output
+
+
+def test_a_formulation_named_twice_runs_once_per_instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--solver X --solver X`` ran X twice on every instance drawn, as ``solve`` did."""
+    names: list[list[str]] = []
+
+    def runs(tasks: list[tuple[Task, Any]], *args: Any, **kwargs: Any) -> list[RunRecord]:
+        names.append([run.solver for run, _ in tasks])
+        return crosscheck.harness.run.run_tasks(tasks, *args, **kwargs, isolate=False)
+
+    monkeypatch.setattr(crosscheck.harness.hunt, "run_tasks", runs)
+    status, output = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient", "--solver",
+                          "elevator-quotient", "-p", "pairs=1", examples=2)
+    assert status == 0 and names and all(batch == ["elevator-quotient"] for batch in names), (names, output)
