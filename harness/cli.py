@@ -189,10 +189,11 @@ jobs_option = click.option(
          "cores as it has threads (a CP-SAT run its --cpsat-workers) and waits until they are free.")
 external_option = click.option(
     "--external", "external_specs", multiple=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
-    help="Also run your own program on each instance (of PUZZLE): a line 'optimum: N', else the one integer it "
+    help="Also run your own program on each instance (of PUZZLE), {path} standing for a temporary copy of the "
+         "instance (of its variant, in a variant's run): a line 'optimum: N', else the one integer it "
          "prints outside a plan line (two or more are refused as ambiguous), is its claimed optimum; a line "
          "'infeasible' claims no solution, a line 'plan: JSON' is checked like any plan, a line 'unsupported' "
-         "declines the instance; claims are judged, never used as proofs (repeatable).")
+         "declines the instance; claims are judged, never used as proofs (repeatable, each NAME given once).")
 external_source_option = click.option(
     "--external-source", "external_sources", multiple=True, metavar="NAME=PATH",
     help="A file or folder the external program NAME depends on besides the files its command names (a module "

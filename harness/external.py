@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from crosscheck.harness.records import COST_MAX
+from crosscheck.harness.records import COST_MAX, UNREADABLE
 from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
 
 INTEGER = re.compile(r"-?\d+")
@@ -80,6 +80,9 @@ class External:
             puzzle, name = None, label
         if "{path}" not in command:
             raise ValueError(f"the command of {name!r} must contain {{path}}, got {command!r}")
+        if name.strip() == UNREADABLE:  # it would be taken for an unreadable file's record
+            raise ValueError(f"{UNREADABLE!r} cannot name a program: the records give it to an instance file that "
+                             "could not be read")
         return cls(name=name.strip(), command=command.strip(), puzzle=puzzle.strip() if puzzle else None)
 
     @property

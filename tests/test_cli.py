@@ -336,9 +336,14 @@ def test_external_claims_are_judged(folder: Path, tmp_path: Path, claim: int, ve
 
 
 def test_external_spec_errors_are_usage_errors(folder: Path) -> None:
-    for spec in ("nocommand", "mine=python3 solve.py", "test-plain=cat {path}", "chess:mine=cat {path}"):
+    for spec in ("nocommand", "mine=python3 solve.py", "test-plain=cat {path}", "chess:mine=cat {path}",
+                 "-=cat {path}", "keys: - =cat {path}"):
         result = invoke("compare", str(folder), "--external", spec)
         assert result.exit_code == 2, spec
+    # '-' was taken for an unreadable file's record: its claim judged an error, and exit 0
+    unreadable = invoke("solve", str(folder / "keys" / "small.txt"), "--external", "-=cat {path}")
+    assert "'-' cannot name a program: the records give it to an instance file that could not be read" in (
+        unreadable.output)
 
 
 def test_a_name_given_to_two_programs_is_a_usage_error(folder: Path, tmp_path: Path) -> None:
