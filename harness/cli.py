@@ -651,7 +651,7 @@ def _parse_externals(specs: tuple[str, ...], source_specs: tuple[str, ...] = ())
     A name stands for one program in the records (their runs, and its version, are found by
     it), so a name given twice, even for two puzzles, and a solver's name are usage errors."""
     from crosscheck.harness.external import External
-    from crosscheck.solvers.registry import ORIGINS, get_solver
+    from crosscheck.solvers.registry import get_solver, origin
 
     externals: list[External] = []
     for spec in specs:
@@ -664,7 +664,7 @@ def _parse_externals(specs: tuple[str, ...], source_specs: tuple[str, ...] = ())
         except KeyError:
             pass
         else:
-            raise click.BadParameter(f"{external.name!r} is already a solver's name ({ORIGINS[external.name]}): "
+            raise click.BadParameter(f"{external.name!r} is already a solver's name ({origin(external.name)}): "
                                      "give the program another name", param_hint="--external")
         if external.puzzle is not None and external.puzzle not in PUZZLES:
             raise click.BadParameter(f"unknown puzzle {external.puzzle!r} (valid: {', '.join(PUZZLES)})",

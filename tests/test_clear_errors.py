@@ -19,6 +19,7 @@ from crosscheck.harness.records import RunRecord, plugin_source, read_records
 from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord
 from crosscheck.harness.tidy import load
 from crosscheck.solvers.base import Status
+from crosscheck.solvers import registry
 from tests.plugin_solvers import Crasher
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
@@ -289,6 +290,16 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
                    "--external", f"elevator:lift={command}")  # of another puzzle: nothing would run it
     assert other.exit_code == 2 and "elevator:lift runs on elevator instances only" in other.output
 
+
+
+def test_an_external_named_like_a_solver_registered_by_hand_is_refused_naming_its_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver put in SOLVERS by hand has no ORIGINS entry: the message raised KeyError."""
+    monkeypatch.setitem(registry.SOLVERS, "by-hand", Crasher())  # the plugins fixture's copy
+    (tmp_path / "small.txt").write_text(VAULT)
+    result = invoke("solve", str(tmp_path / "small.txt"), "--external", "by-hand=prog {path}")
+    assert result.exit_code == EXIT_USAGE
+    assert "'by-hand' is already a solver's name (CROSSCHECK_SOLVERS module tests.plugin_solvers)" in result.output
 
 KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
 
