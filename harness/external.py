@@ -36,7 +36,6 @@ import json
 import re
 import reprlib
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -45,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from crosscheck.harness.records import COST_MAX, COST_MIN
-from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
+from crosscheck.solvers.base import Deadline, ended_by_cpu_limit, how_ended
 
 INTEGER = re.compile(r"-?[0-9]+")  # ASCII digits only: \d reads '٣' (Arabic-Indic) as 3
 #: A labelled claim: names the optimum whatever else the output holds.
@@ -135,7 +134,7 @@ def run_external(name: str, command: str, instance_text: str, deadline: Deadline
         return Claim(None, True, f"{program} ran past the CPU-time limit")
     if done.returncode != 0:
         tail = done.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:]
-        return Claim(None, False, f"{program} {_how_ended(done.returncode)}" + "".join(f": {line}" for line in tail))
+        return Claim(None, False, f"{program} {how_ended(done.returncode)}" + "".join(f": {line}" for line in tail))
     try:
         output = done.stdout.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -143,17 +142,6 @@ def run_external(name: str, command: str, instance_text: str, deadline: Deadline
         return Claim(None, False, f"{program} printed output that is not UTF-8 text ({where}: {error.reason}): "
                                   "print its claim in UTF-8")
     return read_claim(output, program)
-
-
-def _how_ended(returncode: int) -> str:
-    """How a program that failed ended, in words: ``exited with status 2``, or ``killed by
-    signal 9 (SIGKILL)`` for a negative `returncode`."""
-    if returncode >= 0:
-        return f"exited with status {returncode}"
-    try:
-        return f"killed by signal {-returncode} ({signal.Signals(-returncode).name})"
-    except ValueError:  # a number this platform does not name
-        return f"killed by signal {-returncode}"
 
 
 def _where(output: bytes, offset: int) -> str:
