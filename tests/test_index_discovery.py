@@ -14,7 +14,7 @@ import pytest
 
 import crosscheck.harness.index
 from crosscheck.harness.cli import EXIT_USAGE, EXIT_WRONG
-from crosscheck.harness.index import InstanceFile, discover
+from crosscheck.harness.index import Indexes, InstanceFile, discover
 from crosscheck.harness.plan import discover_all, unique_names
 from crosscheck.harness.records import read_records
 from crosscheck.harness.verdicts import Verdict, judge_all
@@ -128,6 +128,19 @@ def test_an_index_entry_that_judges_no_file_is_warned_of_with_its_line(nest: Pat
     assert all("names no instance file this index judges" in line for line in warnings)
     assert '["small.txt"]' not in result.stderr
 
+
+
+def test_unmatched_entries_are_placed_reading_each_line_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each warning re-read every header of its file: quadratic in the entries of an index."""
+    (tmp_path / "index.toml").write_text("".join(f'["gone-{n}.txt"]\noptimum = {n}\n' for n in range(200)))
+    indexes = Indexes()
+    discover(tmp_path, indexes)
+    read = crosscheck.harness.index._header_keys
+    lines: list[str] = []
+    monkeypatch.setattr(crosscheck.harness.index, "_header_keys", lambda line: lines.append(line) or read(line))
+    warnings = indexes.unmatched()
+    assert len(warnings) == 200 and warnings[199].startswith(f'{tmp_path / "index.toml"}:399:3: ["gone-199.txt"] ')
+    assert len(lines) == 400  # each line of the file, once
 
 
 def test_an_entry_naming_a_link_is_warned_of_and_record_optima_adds_no_second_entry(tmp_path: Path) -> None:
