@@ -24,7 +24,7 @@ from __future__ import annotations
 import posixpath
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -296,6 +296,13 @@ def judged_name(index_path: Path, name: str) -> str | None:
         return None
     between = [parent for parent in path.parents if parent != folder and parent.is_relative_to(folder)]
     return None if any((parent / INDEX_NAME).is_file() for parent in between) else path.relative_to(folder).as_posix()
+
+
+def linked_entries(index_path: Path, names: Iterable[str]) -> dict[str, str]:
+    """The entries among `names` (of the index at `index_path`) that name a file through a
+    link, by the name the index judges that file by (`judged_name`): ``{"real.txt":
+    "link.txt"}``.  Such an entry is never looked up: its answer is checked against nothing."""
+    return {own: name for name in names if (own := judged_name(index_path, name)) not in (None, name)}
 
 
 def is_instance_name(path: Path) -> bool:
