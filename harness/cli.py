@@ -652,7 +652,7 @@ def _parse_externals(specs: tuple[str, ...], source_specs: tuple[str, ...] = ())
     A name stands for one program in the records (their runs, and its version, are found by
     it), so a name given twice, even for two puzzles, and a solver's name are usage errors."""
     from crosscheck.harness.external import External
-    from crosscheck.solvers.registry import ORIGINS, get_solver
+    from crosscheck.solvers.registry import get_solver, origin
 
     externals: list[External] = []
     for spec in specs:
@@ -665,7 +665,7 @@ def _parse_externals(specs: tuple[str, ...], source_specs: tuple[str, ...] = ())
         except KeyError:
             pass
         else:
-            raise click.BadParameter(f"{external.name!r} is already a solver's name ({ORIGINS[external.name]}): "
+            raise click.BadParameter(f"{external.name!r} is already a solver's name ({origin(external.name)}): "
                                      "give the program another name", param_hint="--external")
         if external.puzzle is not None and external.puzzle not in PUZZLES:
             raise click.BadParameter(f"unknown puzzle {external.puzzle!r} (valid: {', '.join(PUZZLES)})",
@@ -1263,13 +1263,14 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     an optimum is never typed in by hand, it comes from agreeing runs.  An index names
     the files it judges by their path from its folder: an instance that names no file there
     (a run of another folder), or whose own folder's index.toml judges it, is not recorded,
-    and said so on stderr.  An agreement of
+    and said so on stderr; so is a file the index lists under a link's name (never looked
+    up: rename the entry).  An agreement of
     fewer than --min-agreeing independent provers is refused, and said so on stderr, as is
     every instance whose verdict is not agree (with why); a last line on stderr counts
     them.  stdout holds the index tables added, as TOML, exactly as appended to the index
     (nothing when none was).  Exit status 0 unless the input is unusable (2).
     """
-    from crosscheck.harness.index import append_entries, judged_by, load_index, refresh_entries
+    from crosscheck.harness.index import append_entries, judged_by, linked_entries, load_index, refresh_entries
     from crosscheck.harness.provenance import agreed_entries, refreshed_evidence
     from crosscheck.harness.verdicts import judged
 
@@ -1286,6 +1287,13 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
         click.echo(f"{name}: not recorded: no such file under {index_path.parent}, or an index.toml between "
                    "holds its answer (an index names the files it judges by their path from its folder: "
                    "record a run of that folder)", err=True)
+    links = linked_entries(index_path, index)
+    linked = [name for name in entries if name in links]
+    entries = {name: entry for name, entry in entries.items() if name not in links}
+    for name in linked:
+        click.echo(f'{name}: not recorded: {index_path} lists it as ["{links[name]}"], the name of a link to it, '
+                   f'which is never looked up, so its answer is checked against nothing: rename that entry '
+                   f'["{name}"]', err=True)
     for verdict in refused:
         click.echo(f"{verdict.instance}: not recorded: {verdict.answer} rests on "
                    f"{counted(verdict.independent, 'independent prover')} ({', '.join(verdict.provers)}), "
@@ -1296,18 +1304,20 @@ def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, 
     added, written = append_entries(index_path, entries)
     click.echo(written, nl=False)  # stdout: the index tables added, as written to the index
     click.echo(_recorded_summary(len(added), len(entries) - len(added), len(refused),
-                                 Counter(v.verdict for v in skipped), len(elsewhere)), err=True)
+                                 Counter(v.verdict for v in skipped), len(elsewhere), len(linked)), err=True)
 
 
-def _recorded_summary(added: int, listed: int, refused: int, skipped: Counter[Verdict], elsewhere: int) -> str:
+def _recorded_summary(added: int, listed: int, refused: int, skipped: Counter[Verdict], elsewhere: int,
+                      linked: int) -> str:
     """record-optima's last line: how many instances were recorded, and how many were not
-    and why (not judged by this index, too few provers, the verdicts
-    other than `agree` worst first)."""
+    and why (not judged by this index, listed under a link's name, too few provers, the
+    verdicts other than `agree` worst first)."""
     from crosscheck.harness.verdicts import SEVERITY
 
     parts = [f"recorded {added}"]
     parts += [f"{listed} already in the index"] if listed else []
     parts += [f"not recorded {elsewhere}: not judged by this index"] if elsewhere else []
+    parts += [f"not recorded {linked}: listed under a link's name"] if linked else []
     parts += [f"refused {refused}: too few independent provers"] if refused else []
     if skipped:
         worst_first = sorted(skipped, key=SEVERITY.__getitem__)

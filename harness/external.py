@@ -21,8 +21,9 @@ What the program prints on standard output (exiting with status 0) is read as it
   line after the answer, ``Part 1: 31``) is ambiguous and refused (an ``error`` run saying
   so), never read by guessing which one is meant; so is output whose explicit claims
   contradict each other (``unsupported`` beside any other, ``infeasible`` beside a plan or
-  an ``optimum:`` line).  A claimed optimum must be a cost a record holds: a non-negative
-  integer of at most `COST_MAX`; another is refused, as is output that is not UTF-8 text.
+  an ``optimum:`` line).  A claimed optimum must be a cost a record holds: an integer in
+  `COST_MIN`..`COST_MAX` (64 bits; a negative one is a claim the verdicts judge); another
+  is refused, as is output that is not UTF-8 text.
 
 Whatever it prints is a claim, never a proof: the verdicts flag it when a checked
 plan or another solver's proven bound contradicts it, and it never contradicts
@@ -33,20 +34,24 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 import shlex
-import signal
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from crosscheck.harness.records import COST_MAX, UNREADABLE
-from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
+from crosscheck.harness.records import COST_MAX, COST_MIN, UNREADABLE
+from crosscheck.solvers.base import Deadline, ended_by_cpu_limit, how_ended
 
-INTEGER = re.compile(r"-?\d+")
+INTEGER = re.compile(r"-?[0-9]+")  # ASCII digits only: \d reads '٣' (Arabic-Indic) as 3
 #: A labelled claim: names the optimum whatever else the output holds.
-OPTIMUM_LINE = re.compile(r"^\s*optimum:\s*(-?\d+)\s*$", re.IGNORECASE)
+OPTIMUM_LINE = re.compile(r"^\s*optimum:\s*(-?[0-9]+)\s*$", re.IGNORECASE)
+#: The most digits a cost a record holds has (2**63 - 1 has 19): a longer claim is refused
+#: unread, before `int` (which refuses more than 4,300 digits with a bare ValueError).
+COST_DIGITS = len(str(COST_MAX))
 INFEASIBLE_LINE = "infeasible"
 UNSUPPORTED_LINE = "unsupported"
 PLAN_PREFIX = "plan:"
@@ -132,7 +137,7 @@ def run_external(name: str, command: str, instance_text: str, deadline: Deadline
         return Claim(None, True, f"{program} ran past the CPU-time limit")
     if done.returncode != 0:
         tail = done.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:]
-        return Claim(None, False, f"{program} {_how_ended(done.returncode)}" + "".join(f": {line}" for line in tail))
+        return Claim(None, False, f"{program} {how_ended(done.returncode)}" + "".join(f": {line}" for line in tail))
     try:
         output = done.stdout.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -140,17 +145,6 @@ def run_external(name: str, command: str, instance_text: str, deadline: Deadline
         return Claim(None, False, f"{program} printed output that is not UTF-8 text ({where}: {error.reason}): "
                                   "print its claim in UTF-8")
     return read_claim(output, program)
-
-
-def _how_ended(returncode: int) -> str:
-    """How a program that failed ended, in words: ``exited with status 2``, or ``killed by
-    signal 9 (SIGKILL)`` for a negative `returncode`."""
-    if returncode >= 0:
-        return f"exited with status {returncode}"
-    try:
-        return f"killed by signal {-returncode} ({signal.Signals(-returncode).name})"
-    except ValueError:  # a number this platform does not name
-        return f"killed by signal {-returncode}"
 
 
 def _where(output: bytes, offset: int) -> str:
@@ -198,6 +192,10 @@ def read_claim(output: str, program: str) -> Claim:
         except json.JSONDecodeError as error:
             return Claim(None, False, f"{program} printed a plan that is not JSON (output line {number}): {error.msg} "
                                       f"at column {error.colno} of the JSON after '{PLAN_PREFIX}'")
+        except ValueError:  # JSON, but an integer longer than Python converts (sys.get_int_max_str_digits)
+            return Claim(None, False, f"{program} printed a plan holding an integer of more than "
+                                      f"{sys.get_int_max_str_digits()} digits (output line {number}): expected a "
+                                      "JSON list of moves")
         if not isinstance(plan, list):
             return Claim(None, False, f"{program} printed a plan that is not a JSON list of moves")
     labelled = [(label[1], number) for number, line in enumerate(lines, 1) if (label := OPTIMUM_LINE.match(line))]
@@ -210,9 +208,13 @@ def read_claim(output: str, program: str) -> Claim:
                                   f"print exactly one, or a line 'optimum: N', and write logs to standard error")
     if not numbers and plan is None:
         return Claim(None, False, f"{program} printed no claim (expected {ACCEPTED})")
-    cost = int(numbers[0][0]) if numbers else None
-    if cost is not None and not 0 <= cost <= COST_MAX:
-        return Claim(None, False, f"{program} claimed optimum {cost} (output line {numbers[0][1]}), which is no cost: "
-                                  f"expected a non-negative integer of at most {COST_MAX} (64 bits)")
+    cost = None
+    if numbers:
+        value, number = numbers[0]
+        # Digits counted before `int`: a claim of thousands is refused like one just too big.
+        cost = int(value) if len(value.lstrip("-")) <= COST_DIGITS else None
+        if cost is None or not COST_MIN <= cost <= COST_MAX:
+            return Claim(None, False, f"{program} claimed optimum {reprlib.repr(value)[1:-1]} (output line {number}), "
+                                      f"which is no cost: expected an integer from {COST_MIN} to {COST_MAX} (64 bits)")
     what = "with a plan" if plan is not None else "no plan"
     return Claim(cost, False, f"claimed optimum (external program, {what})", plan=plan)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import posixpath
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -174,14 +174,23 @@ def _place(path: Path, text: str, table: str | None, key: str, *, at_value: bool
 def _header_place(path: Path, text: str, *table: str) -> str:
     """``PATH:LINE:COLUMN`` of the first header in `text` of the table named by the keys
     `table` or of one nested in it, the column where its name starts (inside its quotes);
-    ``PATH`` alone when the layout hides it (an inline table)."""
+    ``PATH`` alone when the layout hides it (an inline table).  To place many tables of one
+    file, look them up in one `_header_places` instead."""
+    return _header_places(path, text).get(table, str(path))
+
+
+def _header_places(path: Path, text: str) -> dict[tuple[str, ...], str]:
+    """`_header_place` of every table `text` has a header of (or of one nested in it), by its
+    keys; reads each line once."""
+    places: dict[tuple[str, ...], str] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         header = _header_keys(line)
-        if header is not None and header[:len(table)] == table:
+        if header is not None:
             name = line.lstrip()[1:].lstrip()  # the header from its name on, an opening quote first
             column = len(line) - len(name) + (1 if name[:1] in ("'", '"') else 0) + 1
-            return f"{path}:{number}:{column}"
-    return str(path)
+            for end in range(1, len(header) + 1):
+                places.setdefault(header[:end], f"{path}:{number}:{column}")
+    return places
 
 
 def _header_keys(line: str) -> tuple[str, ...] | None:
@@ -242,7 +251,7 @@ class Indexes:
         link's, whose answer would otherwise be checked against nothing, unnoticed."""
         warnings = []
         for index_path, entries in self._loaded.items():
-            text = index_path.read_text(encoding="utf-8")
+            places = _header_places(index_path, index_path.read_text(encoding="utf-8"))
             for name in entries:
                 own = judged_name(index_path, name)
                 if own == name:
@@ -251,7 +260,7 @@ class Indexes:
                        f"names no instance file this index judges (no such file below {index_path.parent}, or an "
                        "index.toml nearer to it holds its answer)")
                 expected = f' (expected ["{own}"])' if own else ""
-                warnings.append(f'{_header_place(index_path, text, name)}: ["{name}"] {why}: its answer is checked '
+                warnings.append(f'{places.get((name,), str(index_path))}: ["{name}"] {why}: its answer is checked '
                                 f"against nothing{expected}")
         return warnings
 
@@ -287,6 +296,13 @@ def judged_name(index_path: Path, name: str) -> str | None:
         return None
     between = [parent for parent in path.parents if parent != folder and parent.is_relative_to(folder)]
     return None if any((parent / INDEX_NAME).is_file() for parent in between) else path.relative_to(folder).as_posix()
+
+
+def linked_entries(index_path: Path, names: Iterable[str]) -> dict[str, str]:
+    """The entries among `names` (of the index at `index_path`) that name a file through a
+    link, by the name the index judges that file by (`judged_name`): ``{"real.txt":
+    "link.txt"}``.  Such an entry is never looked up: its answer is checked against nothing."""
+    return {own: name for name in names if (own := judged_name(index_path, name)) not in (None, name)}
 
 
 def is_instance_name(path: Path) -> bool:

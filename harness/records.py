@@ -35,11 +35,13 @@ from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
 
 #: The solver name of the record standing for a file that could not be read or parsed.
 UNREADABLE = "-"
-#: The largest cost a record holds: the tidy rows' columns are int64 (pandas, parquet).
-COST_MAX = 2**63 - 1
-#: A cost or bound in a record: a non-negative integer of at most `COST_MAX` (an older file
-#: holding another, an external program's claim then unchecked, is refused naming its line).
-Cost = Annotated[int, Field(ge=0, le=COST_MAX)]
+#: The smallest and largest cost a record holds: the tidy rows' columns are int64 (pandas,
+#: parquet).  A negative cost is no cost a plan has, but a claim of one is still a claim
+#: (an external program's, a plugin's bound), which the verdicts judge.
+COST_MIN, COST_MAX = -(2**63), 2**63 - 1
+#: A cost or bound in a record: an integer in `COST_MIN`..`COST_MAX` (an older file holding
+#: another, an external program's claim then unchecked, is refused naming its line).
+Cost = Annotated[int, Field(ge=COST_MIN, le=COST_MAX)]
 
 
 class Task(BaseModel):
@@ -423,6 +425,10 @@ def parse_record(line: bytes, where: str) -> RunRecord:
         raise MalformedRecord(f"{where}:{error.start + 1}: not UTF-8 text ({error.reason})") from None
     except json.JSONDecodeError as error:
         raise MalformedRecord(_not_json(error, where)) from None
+    except ValueError:  # JSON, but an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise MalformedRecord(f"{where}: not a run record: it holds an integer of more than "
+                              f"{sys.get_int_max_str_digits()} digits, expected costs of at most 19 "
+                              "(64 bits)") from None
     if not isinstance(data, dict):
         raise MalformedRecord(f"{where}: expected a JSON object (a run record), got a JSON {type(data).__name__}")
     if _PAIR_FIELDS <= data.keys():

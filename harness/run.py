@@ -54,7 +54,8 @@ from crosscheck.harness.tree_memory import HALF_LIMIT, NEAR_LIMIT, SAMPLE_SECOND
 from crosscheck.harness.versions import as_run_here, identity
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan, Puzzle
 from crosscheck.models.registry import load_instance
-from crosscheck.solvers.base import FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space
+from crosscheck.solvers.base import (FAILED_STATUSES, Deadline, Result, Stats, Status, cap_address_space,
+                                     how_ended)
 from crosscheck.solvers.cpsat import WORKERS_VARIABLE, default_workers
 from crosscheck.solvers.registry import (add_plugins, built_in_packages, get_solver, name_warm_ups,
                                          plugin_errors, share_named, warm_up_named)
@@ -462,8 +463,7 @@ def _death(exitcode: int, task: Task, watch: TreeWatch) -> tuple[Status, str]:
     be why only when they held at least half of it (`HALF_LIMIT`)."""
     if exitcode == -signal.SIGXCPU:
         return Status.TIMEOUT, f"killed at its CPU-time limit with grace (limit {task.time_limit} s cpu)"
-    how = f"killed by {signal.Signals(-exitcode).name}" if exitcode < 0 else f"exited with status {exitcode}"
-    died = f"solver process {how} before reporting"
+    died = f"solver process {how_ended(exitcode)} before reporting"
     if not task.memory_limit_mb or (exitcode < 0 and -exitcode not in ALLOCATION_DEATHS):
         return Status.ERROR, died
     seen = f"its processes held at most {watch.peak_mb:.0f} MB together as sampled"

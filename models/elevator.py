@@ -311,14 +311,13 @@ def check_plan(facility: Facility, plan: Sequence[Sequence[object]]) -> int:
                           where="before any move")
     elevator = 0
     for step, move in enumerate(moves):
-        direction, names = _read_move(step, move, index)
+        direction, items = _read_move(step, move, index)
         target = elevator + (1 if direction == UP else -1)
         if not 0 <= target < facility.floors:
             end = "top" if direction == UP else "bottom"
             raise InvalidPlan(step, f"the elevator is on floor {elevator + 1}, the {end} floor, and cannot go "
                                     f"{direction}")
-        for name in names:
-            i, kind = index[name]
+        for name, (i, kind) in items.items():
             if floors[kind][i] != elevator:
                 raise InvalidPlan(step, f"{name} is on floor {floors[kind][i] + 1}, not with the elevator on floor {elevator + 1}")
             floors[kind][i] = target
@@ -332,26 +331,31 @@ def check_plan(facility: Facility, plan: Sequence[Sequence[object]]) -> int:
     return len(moves)
 
 
-def _read_move(step: int, move: object, index: dict[str, tuple[int, str]]) -> tuple[str, list[str]]:
-    """The direction and item names of `move`, the plan's move at 0-based index `step`, each
-    name a key of `index` (the facility's items); `InvalidPlan` naming what was expected
-    unless the move is a list of a direction and a list of one or two distinct item names."""
+def _read_move(step: int, move: object,
+               index: dict[str, tuple[int, str]]) -> tuple[str, dict[str, tuple[int, str]]]:
+    """The direction and items of `move`, the plan's move at 0-based index `step`: each item
+    name with its entry in `index` (the facility's items), in the move's order;
+    `InvalidPlan` naming what was expected unless the move is a list of a direction and a
+    list of one or two distinct item names."""
     direction, names = move_fields(step, move, "[direction, items]")
     if not isinstance(direction, str) or direction not in (UP, DOWN):
         raise InvalidPlan(step, f"unknown direction {reprlib.repr(direction)}, expected 'up' or 'down'")
     if not isinstance(names, (list, tuple)) or not 1 <= len(names) <= 2:
         raise InvalidPlan(step, f"the elevator carries one or two items, got {reprlib.repr(names)}, expected a list "
                                 "of one or two item names")
+    items: dict[str, tuple[int, str]] = {}
     for name in names:
         if not isinstance(name, str):
             raise InvalidPlan(step, f"{reprlib.repr(name)} is not an item name, expected a string such as "
                                     "'hydrogen microchip'")
-        if name not in index:
-            raise InvalidPlan(step, f"unknown item {name!r}, expected an item of this facility "
+        item = index.get(name)
+        if item is None:
+            raise InvalidPlan(step, f"unknown item {reprlib.repr(name)}, expected an item of this facility "
                                     "('<element> generator' or '<element> microchip')")
-    if len(set(names)) != len(names):
+        items[name] = item
+    if len(items) != len(names):
         raise InvalidPlan(step, f"item named twice in {reprlib.repr(names)}, expected two different items")
-    return direction, list(names)
+    return direction, items
 
 
 # --- generator ---------------------------------------------------------------------

@@ -218,6 +218,18 @@ def ended_by_cpu_limit(returncode: int | None) -> bool:
     return returncode == -signal.SIGXCPU
 
 
+def how_ended(returncode: int) -> str:
+    """How a child process that failed ended, in words: ``exited with status 2``, or
+    ``killed by signal 9 (SIGKILL)`` for a negative `returncode` (``killed by signal 77``
+    for a signal with no name here)."""
+    if returncode >= 0:
+        return f"exited with status {returncode}"
+    try:
+        return f"killed by signal {-returncode} ({signal.Signals(-returncode).name})"
+    except ValueError:  # a number no signal of this platform has
+        return f"killed by signal {-returncode}"
+
+
 @dataclass
 class Answer:
     """What a solver's `_solve` returns; `Solver.solve` adds names and timing."""

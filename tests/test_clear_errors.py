@@ -19,6 +19,7 @@ from crosscheck.harness.records import RunRecord, plugin_source, read_records
 from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord
 from crosscheck.harness.tidy import load
 from crosscheck.solvers.base import Status
+from crosscheck.solvers import registry
 from tests.plugin_solvers import Crasher
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
@@ -290,6 +291,16 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     assert other.exit_code == 2 and "elevator:lift runs on elevator instances only" in other.output
 
 
+
+def test_an_external_named_like_a_solver_registered_by_hand_is_refused_naming_its_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver put in SOLVERS by hand has no ORIGINS entry: the message raised KeyError."""
+    monkeypatch.setitem(registry.SOLVERS, "by-hand", Crasher())  # the plugins fixture's copy
+    (tmp_path / "small.txt").write_text(VAULT)
+    result = invoke("solve", str(tmp_path / "small.txt"), "--external", "by-hand=prog {path}")
+    assert result.exit_code == EXIT_USAGE
+    assert "'by-hand' is already a solver's name (CROSSCHECK_SOLVERS module tests.plugin_solvers)" in result.output
+
 KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
 
 
@@ -358,7 +369,7 @@ def test_record_optima_refuses_an_index_naming_a_file_by_a_roundabout_path(tmp_p
     assert index.read_text() == '["./small.txt"]\noptimum = 12\n'
 
 
-@pytest.mark.parametrize("cost", [99999999999999999999999, -3])
+@pytest.mark.parametrize("cost", [99999999999999999999999, -9223372036854775809])
 def test_a_recorded_cost_no_int64_column_holds_is_refused_naming_its_line(tmp_path: Path, cost: int) -> None:
     """An external program's claim of 99999999999999999999999, recorded before claims were
     checked, made ``report --format parquet`` die with OverflowError (exit 1)."""
@@ -370,6 +381,37 @@ def test_a_recorded_cost_no_int64_column_holds_is_refused_naming_its_line(tmp_pa
                                                                             "field 'cost': Input should be "), extra
         assert len(result.output.splitlines()) == 1
 
+
+
+def test_a_recorded_negative_claim_is_read_and_judged(tmp_path: Path) -> None:
+    """Records of a claim of -3 (an external program's, before today refused) stay readable."""
+    path = _results(tmp_path, _line("c.txt", Status.OPTIMAL).replace('"cost":null', '"cost":-3').strip())
+    assert read_records(path)[1].cost == -3
+    result = invoke("report", str(path), "--format", "parquet", "-o", str(tmp_path / "runs.parquet"))
+    assert result.exit_code != EXIT_USAGE and load(tmp_path / "runs.parquet")["cost"].tolist()[1] == -3, result.output
+
+
+def test_a_recorded_integer_too_long_to_convert_is_refused_naming_its_line(tmp_path: Path) -> None:
+    """A line holding 5,000 digits raised ValueError past ``except JSONDecodeError``: a traceback."""
+    path = _results(tmp_path, _line("c.txt").replace('"cost":null', f'"cost":{"9" * 5000}').strip())
+    with pytest.raises(MalformedRecord) as error:
+        read_records(path)
+    assert str(error.value) == (f"{path}:2: not a run record: it holds an integer of more than 4300 digits, "
+                                "expected costs of at most 19 (64 bits)")
+
+
+def test_a_claimed_negative_optimum_below_a_checked_plan_is_a_wrong_answer(tmp_path: Path) -> None:
+    """``optimum: -3`` was an ``error`` run (exit 3) for a day: it is a claim, judged wrong."""
+    (tmp_path / "small.txt").write_text(VAULT)
+    script = tmp_path / "claim.py"
+    script.write_text("import sys\nopen(sys.argv[1])\nprint('optimum: -3')\n")
+    out = tmp_path / "runs.jsonl"
+    result = invoke("compare", str(tmp_path / "small.txt"), "--solver", "test-plain",
+                    "--external", f"mine={sys.executable} {script} {{path}}", "--out", str(out))
+    assert {r.solver: (r.status, r.cost) for r in read_records(out)} == {"test-plain": (Status.OPTIMAL, 8),
+                                                                         "mine": (Status.OPTIMAL, -3)}
+    assert "mine claimed optimum -3" in result.output, result.output
+    assert result.exit_code == 1
 
 @pytest.mark.parametrize("module", ["pyarrow", "pandas"])
 def test_parquet_without_the_analysis_extra_says_which_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

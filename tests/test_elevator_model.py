@@ -151,6 +151,14 @@ def test_check_plan_rejects(plan: Sequence[Sequence[object]], step: int, fragmen
     assert fragment in str(caught.value)
 
 
+def test_an_unknown_item_of_any_length_is_echoed_shortened() -> None:
+    """An unknown item name was echoed whole (``{name!r}``), however long."""
+    with pytest.raises(InvalidPlan) as caught:
+        check_plan(example(), [("up", ["x" * 100_000])])
+    assert str(caught.value) == ("move 1: unknown item 'xxxxxxxxxxxx...xxxxxxxxxxxxx', expected an item of this "
+                                 "facility ('<element> generator' or '<element> microchip')")
+
+
 def test_check_plan_rejects_every_plan_from_an_unsafe_start() -> None:
     unsafe = Facility("unsafe", 2, ("a", "b"), (0, 1), (1, 0))
     assert not all_safe(unsafe.chips, unsafe.generators)

@@ -161,11 +161,33 @@ def test_a_program_killed_by_a_signal_is_named_so(tmp_path: Path) -> None:
     assert killed.message.endswith("{path}) killed by signal 9 (SIGKILL)"), killed.message  # no dangling colon
 
 
-def test_a_claimed_cost_must_be_a_non_negative_64_bit_integer() -> None:
-    """``optimum: 99999999999999999999999`` was recorded, and report --format parquet then crashed."""
-    for output, value in (("optimum: 99999999999999999999999\n", "99999999999999999999999"), ("-3\n", "-3")):
+def test_a_claimed_cost_must_be_a_64_bit_integer() -> None:
+    """``optimum: 99999999999999999999999`` was recorded, and report --format parquet then
+    crashed; 5,000 nines made `int` raise ValueError, an ``error`` run naming neither the
+    program nor the line."""
+    long = "9" * 5000
+    for output, value in (("optimum: 99999999999999999999999\n", "99999999999999999999999"),
+                          ("-9223372036854775809\n", "-9223372036854775809"),
+                          (f"optimum: {long}\n", "999999999999...9999999999999"),
+                          (f"optimum: -{long}\n", "-99999999999...9999999999999")):
         claim = read_claim(output, "mine")
         assert (claim.cost, claim.plan) == (None, None)
-        assert claim.message == (f"mine claimed optimum {value} (output line 1), which is no cost: expected a "
-                                 "non-negative integer of at most 9223372036854775807 (64 bits)")
+        assert claim.message == (f"mine claimed optimum {value} (output line 1), which is no cost: expected an "
+                                 "integer from -9223372036854775808 to 9223372036854775807 (64 bits)")
     assert read_claim("optimum: 9223372036854775807\n", "mine").cost == 2**63 - 1
+    assert read_claim("-3\n", "mine").cost == -3  # a claim the verdicts judge, no cost a plan has
+    assert read_claim("optimum: -9223372036854775808\n", "mine").cost == -(2**63)
+
+
+def test_only_ascii_digits_make_a_claim() -> None:
+    """``optimum: ٣`` (an Arabic-Indic three) was read as the claim 3."""
+    assert read_claim("optimum: \u0663\n", "mine").message.startswith("mine printed no claim (expected ")
+    assert read_claim("\u0663\n7\n", "mine").cost == 7  # the only integer
+
+
+def test_a_plan_holding_an_integer_too_long_to_convert_is_refused_naming_the_line() -> None:
+    """``plan: [[<5000 digits>, "N"]]`` raised ValueError past ``except JSONDecodeError``."""
+    claim = read_claim(f'searching\nplan: [[{"9" * 5000}, "N"]]\n', "mine")
+    assert (claim.cost, claim.plan) == (None, None)
+    assert claim.message == ("mine printed a plan holding an integer of more than 4300 digits (output line 2): "
+                             "expected a JSON list of moves")

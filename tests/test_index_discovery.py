@@ -14,7 +14,7 @@ import pytest
 
 import crosscheck.harness.index
 from crosscheck.harness.cli import EXIT_USAGE, EXIT_WRONG
-from crosscheck.harness.index import InstanceFile, discover
+from crosscheck.harness.index import Indexes, InstanceFile, discover
 from crosscheck.harness.plan import discover_all, unique_names
 from crosscheck.harness.records import read_records
 from crosscheck.harness.verdicts import Verdict, judge_all
@@ -130,7 +130,25 @@ def test_an_index_entry_that_judges_no_file_is_warned_of_with_its_line(nest: Pat
 
 
 
-def test_an_entry_naming_a_link_is_warned_of_and_record_optima_adds_no_second_entry(tmp_path: Path) -> None:
+def test_unmatched_entries_are_placed_reading_each_line_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each warning re-read every header of its file: quadratic in the entries of an index."""
+    (tmp_path / "index.toml").write_text("".join(f'["gone-{n}.txt"]\noptimum = {n}\n' for n in range(200)))
+    indexes = Indexes()
+    discover(tmp_path, indexes)
+    read = crosscheck.harness.index._header_keys
+    lines: list[str] = []
+
+    def counted(line: str) -> tuple[str, ...] | None:
+        lines.append(line)
+        return read(line)
+
+    monkeypatch.setattr(crosscheck.harness.index, "_header_keys", counted)
+    warnings = indexes.unmatched()
+    assert len(warnings) == 200 and warnings[199].startswith(f'{tmp_path / "index.toml"}:399:3: ["gone-199.txt"] ')
+    assert len(lines) == 400  # each line of the file, once
+
+
+def test_an_entry_naming_a_link_is_warned_of_and_record_optima_says_to_rename_it(tmp_path: Path) -> None:
     """A run names a file by its own path (the link resolved), so ``["link.txt"]`` never
     judges ``real.txt``: it is warned of, and the file's answer is not recorded again under
     its own name beside it."""
@@ -144,7 +162,11 @@ def test_an_entry_naming_a_link_is_warned_of_and_record_optima_adds_no_second_en
     assert warnings == [f'warning: {index}:1:3: ["link.txt"] names real.txt through a link, and this index judges '
                         'a file by its own path: its answer is checked against nothing (expected ["real.txt"])']
     recorded = invoke("record-optima", str(out), "--index", str(index), "--allow-single")
-    assert recorded.exit_code == 0 and recorded.stderr.splitlines()[-1] == "recorded 0; 1 already in the index"
+    # It said "1 already in the index", all well, while the warning said checked against nothing.
+    assert recorded.exit_code == 0 and recorded.stderr.splitlines() == [
+        f'real.txt: not recorded: {index} lists it as ["link.txt"], the name of a link to it, which is never looked '
+        'up, so its answer is checked against nothing: rename that entry ["real.txt"]',
+        "recorded 0; not recorded 1: listed under a link's name"]
     assert index.read_text() == '["link.txt"]\noptimum = 9\n'
 
 

@@ -684,13 +684,17 @@ def test_a_run_that_aborts_at_its_address_space_limit_is_a_memout(start: Start, 
                 time_limit=30.0, plugins=("tests.memory_solvers",))
     record = run_isolated(task, start_method=start, solvers=())
     assert record.status is Status.MEMOUT, record.message
-    assert f"killed by SIGABRT before reporting, probably at the memory limit of {LIMIT_MB} MB" in record.message
+    assert f"killed by signal {signal.SIGABRT.value} (SIGABRT) before reporting, probably at the memory limit of " \
+           f"{LIMIT_MB} MB" in record.message
 
 
 def test_a_death_without_a_record_and_without_a_memory_limit_is_an_error_of_its_own() -> None:
     task = Task(path="v.txt", instance="v.txt", solver="test-plain", memory_limit_mb=None)
     record = settled(None, task, None, -signal.SIGABRT, 1.0, None)
-    assert (record.status, record.message) == (Status.ERROR, "solver process killed by SIGABRT before reporting")
+    assert (record.status, record.message) == (
+        Status.ERROR, f"solver process killed by signal {signal.SIGABRT.value} (SIGABRT) before reporting")
+    unnamed = settled(None, task, None, -40, 1.0, None)  # a real-time signal: no name, raised ValueError
+    assert (unnamed.status, unnamed.message) == (Status.ERROR, "solver process killed by signal 40 before reporting")
 
 
 def test_the_memory_limit_holds_for_the_processes_of_a_launched_run_together(tmp_path: Path) -> None:
