@@ -25,7 +25,7 @@ class Unanswered:
     runs: Counter[str] = field(default_factory=Counter)
     missing: Counter[tuple[str, Status]] = field(default_factory=Counter)
     given: dict[str, set[tuple[str, bool]]] = field(default_factory=dict)  # its (instance, variant) pairs
-    why: dict[str, RunRecord] = field(default_factory=dict)  # its first unsupported run
+    why: dict[str, RunRecord] = field(default_factory=dict)  # its unsupported run first by instance name
 
     def add(self, records: Iterable[RunRecord]) -> Unanswered:
         """Count `records` (unreadable files left out) in; returns this tally."""
@@ -35,7 +35,11 @@ class Unanswered:
             if record.status in NO_ANSWER:
                 self.missing[record.solver, record.status] += 1
             if record.status is Status.UNSUPPORTED:
-                self.why.setdefault(record.solver, record)
+                # First by name, not by arrival: parallel runs finish in any order, and the
+                # note must read the same for the same records.
+                held = self.why.get(record.solver)
+                if held is None or (record.instance, record.variant) < (held.instance, held.variant):
+                    self.why[record.solver] = record
         return self
 
     @property
@@ -56,8 +60,8 @@ class Unanswered:
         return parts
 
     def declined_everywhere(self) -> list[str]:
-        """A note per formulation whose every run was ``unsupported``, with why its first one
-        was: ``keys-grid: unsupported on all 12 instances it was given (it tested nothing);
+        """A note per formulation whose every run was ``unsupported``, with why its run on the
+        first instance by name was: ``keys-grid: unsupported on all 12 instances it was given (it tested nothing);
         on a.txt: ...``."""
         notes = []
         for solver, runs in self.runs.items():

@@ -17,6 +17,7 @@ from crosscheck.harness.html_report import build
 from crosscheck.harness.records import RunRecord
 from crosscheck.harness.report import evidence_notes, failure_reasons, note_lines, render
 from crosscheck.harness.same_effort import same_effort
+from crosscheck.harness.unanswered import Unanswered
 from crosscheck.harness.verdicts import judged
 from crosscheck.solvers.base import Status
 
@@ -132,3 +133,12 @@ def test_every_distinct_reason_a_run_failed_or_timed_out_is_counted_in_the_notes
     assert all(reason in notes for reason in reasons)
     page = html.unescape(build(judged(runs)))
     assert all(reason in page for reason in reasons)
+
+
+def test_a_program_that_declined_everything_is_named_with_its_first_instance_by_name() -> None:
+    """Parallel runs finish in any order: the note quotes the run on the first instance by
+    name, so the same records give the same note whatever their order."""
+    runs = [failed(instance, Status.UNSUPPORTED, f"no {instance}", "decliner") for instance in INSTANCES]
+    notes = {tuple(Unanswered().add(order).declined_everywhere()) for order in (runs, runs[::-1])}
+    assert notes == {("decliner: unsupported on all 3 instances it was given (it tested nothing); "
+                      "on e/a.txt: no e/a.txt",)}
