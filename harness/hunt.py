@@ -192,6 +192,8 @@ class _Judge:
                     raise _Spent
                 return  # shrinking is over: nothing new fails, so Hypothesis settles on the best so far
             judged = self._run(instance, relation, seed)
+            if not judged.wrong:  # a counterexample is kept, whoever else failed on it
+                self._stop_if_broken(judged.records)
         outcome = self.outcome
         if outcome.first is None and judged.wrong:
             outcome.first, self.found_at = judged, time.perf_counter()
@@ -245,12 +247,13 @@ class _Judge:
         self._tally(judged)
         self.progress.judged(name, self.config.puzzle.features(instance), f"{verdict.verdict.value}: {verdict.reason}",
                              shrinking, "" if relation is None else f"with {relation} seed {seed}")
-        self._stop_if_broken(records)
         return judged
 
     def _stop_if_broken(self, records: list[RunRecord]) -> None:
         """Raise `_Broken` (why in `HuntOutcome.stopped`) once an external program's first
-        `SAME_FAILURES_TO_STOP` runs, before a counterexample, were all errors for one reason."""
+        `SAME_FAILURES_TO_STOP` runs, before a counterexample, were all errors for one reason.
+        Called only for an instance that is no counterexample: one found is never lost to the
+        stop, and once one is (`found_at`, shrinking) nothing stops the hunt."""
         for record in records:
             first = self.first_runs.get(record.solver)
             if first is None or len(first) == SAME_FAILURES_TO_STOP:

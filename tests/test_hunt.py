@@ -607,6 +607,27 @@ def test_a_program_that_fails_otherwise_or_answers_first_does_not_stop_the_hunt(
     assert sum(line.startswith("mine: 1 of 5 error runs; on hunt-") for line in output.splitlines()) == 5
 
 
+def test_a_counterexample_on_a_broken_programs_last_allowed_failure_is_still_reported(tmp_path: Path) -> None:
+    """The instance on which a program's first `SAME_FAILURES_TO_STOP` runs have all failed
+    alike is also where the formulations disagree: the counterexample wins over the stop
+    (exit 1, its files written), and the hunt goes on to shrink it."""
+    stop = crosscheck.harness.hunt.SAME_FAILURES_TO_STOP
+    calls, liar = tmp_path / "calls", tmp_path / "liar.py"
+    liar.write_text(f"import pathlib\ncalls = pathlib.Path({str(calls)!r})\n"  # wrong on its run number `stop` only
+                    "number = int(calls.read_text()) + 1 if calls.exists() else 1\ncalls.write_text(str(number))\n"
+                    f"print('infeasible' if number == {stop} else 'unsupported')\n")
+    status, output = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient",  # one pair: always feasible
+                          "--external", f"liar={sys.executable} {liar} {{path}}",
+                          "--external", f"broken={sys.executable} {tmp_path / 'missing.py'} {{path}}",
+                          "-p", "pairs=1", "-p", "floors=2-4", examples=20)
+    assert status == 1 and "Counterexample (false-infeasible)" in output, output
+    assert "stopped early" not in output and "failed the same way" not in output
+    found = tmp_path / "out" / "counterexample-elevator-as-found.txt"
+    assert found.read_text() == (tmp_path / "out" / "judged" / f"hunt-{stop}.txt").read_text()
+    broken = [r for r in read_records(tmp_path / "out" / "judged.jsonl") if r.solver == "broken"]
+    assert len(broken) > stop and {r.status for r in broken} == {"error"}  # shrinking went on past the stop
+
+
 def test_a_lone_program_without_morph_is_warned_that_its_claims_cannot_be_checked(tmp_path: Path) -> None:
     """A program that prints only claims, hunted alone, can never be contradicted: the hunt
     says so as it starts, and not when a formulation or --morph can check it."""
