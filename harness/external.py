@@ -55,6 +55,9 @@ COST_DIGITS = len(str(COST_MAX))
 INFEASIBLE_LINE = "infeasible"
 UNSUPPORTED_LINE = "unsupported"
 PLAN_PREFIX = "plan:"
+#: The start of the name of the temporary folder each run's copy of the instance is written
+#: to (`run_external`); reports mask the rest (`crosscheck.harness.report.failure_reason`).
+TEMPORARY_PREFIX = "crosscheck-"
 #: What a program may print, in words, for the message that says it printed none of it.
 ACCEPTED = ("one of: a line 'infeasible'; a line 'unsupported'; a line 'plan: [JSON list of moves]'; "
             "a line 'optimum: 13'; or exactly one integer outside the plan line, the claimed optimum")
@@ -122,7 +125,7 @@ def run_external(name: str, command: str, instance_text: str, deadline: Deadline
     (bytes that are not UTF-8 become U+FFFD): it is only a log; standard output must be UTF-8.
     """
     program = f"{name} ({command})"  # its messages name it as the user did, never by its interpreter
-    with tempfile.TemporaryDirectory(prefix="crosscheck-") as folder:
+    with tempfile.TemporaryDirectory(prefix=TEMPORARY_PREFIX) as folder:
         path = Path(folder) / "instance.txt"
         path.write_text(instance_text, encoding="utf-8")
         argv = [part.replace("{path}", str(path)) for part in shlex.split(command)]

@@ -58,7 +58,7 @@ from crosscheck.harness.hunt_progress import HuntProgress
 from crosscheck.harness.index import Expected
 from crosscheck.harness.morph import Where, instance_rng, numbered_files, run_related
 from crosscheck.harness.records import RunRecord, Task, append_record, repair_tail
-from crosscheck.harness.report import EXPLAINED, failure_reason, failure_reasons
+from crosscheck.harness.report import explained_runs, failure_reason, failure_reasons
 from crosscheck.harness.run import run_tasks
 from crosscheck.harness.unanswered import Unanswered
 from crosscheck.harness.versions import Pinned
@@ -301,7 +301,7 @@ class _Judge:
     def _tally(self, judged: Judged) -> None:
         outcome = self.outcome
         outcome.unanswered.add(judged.records)
-        outcome.failed += [record for record in judged.records if record.status in EXPLAINED]
+        outcome.failed += explained_runs(judged.records)
         if outcome.first is not None:
             outcome.shrink_tried += 1
             return

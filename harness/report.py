@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 
 from crosscheck.harness.aggregate import FAMILY_COLUMNS, MIN_SECONDS, empty_common, family_rows, repetitions
 from crosscheck.harness.conditions import condition_lines
+from crosscheck.harness.external import TEMPORARY_PREFIX
 from crosscheck.harness.formats import LONG_TABLE_ROWS, MACHINE_FORMATS
 from crosscheck.harness.latex import tabular
 from crosscheck.harness.numbers import significant
@@ -327,10 +328,10 @@ def verdict_count(verdicts: list[InstanceVerdict]) -> str:
     return f"{counted(len(verdicts), 'instance')}: {tally}" if verdicts else counted(0, "instance")
 
 
-#: The statuses of runs `failure_reasons` says why of: crashes, and runs stopped at a limit.
-EXPLAINED = (Status.ERROR, Status.MEMOUT, Status.TIMEOUT)
+#: The statuses of runs `failure_reasons` says why of: crashes, and runs stopped at a time limit.
+EXPLAINED = FAILED_STATUSES | {Status.TIMEOUT}
 #: A temporary folder's name (`tempfile`'s, made by `crosscheck.harness.external`), in an error message.
-TEMPORARY = re.compile(r"crosscheck-[a-z0-9_]{8}")
+TEMPORARY = re.compile(re.escape(TEMPORARY_PREFIX) + r"[a-z0-9_]{8}")
 
 
 def failure_reasons(records: list[RunRecord]) -> list[str]:
@@ -339,10 +340,12 @@ def failure_reasons(records: list[RunRecord]) -> list[str]:
     rest is in the record), e.g. ``mine: 2 error runs; on a.txt: cannot run 'mine': No such
     file or directory``, or ``mine: 2 of 3 error runs; on a.txt: ...`` when its other error
     runs failed otherwise.  A timeout or memout is one reason per solver (its limit): their
-    messages differ only by the seconds or megabytes seen; nor do the names of the
-    temporary folders an external program's instance was written to (`TEMPORARY`) make a
-    reason of their own.  Unreadable files are no runs."""
-    runs = [r for r in solver_runs(records) if r.status in EXPLAINED]
+    messages differ only by the seconds or megabytes seen, so the line shows the first run
+    of the group with a message, or, when none has one (a solver that stops at its own
+    deadline says nothing), the limit its first run had (`_limit_reached`); nor do the
+    names of the temporary folders an external program's instance was written to
+    (`TEMPORARY`) make a reason of their own.  Unreadable files are no runs."""
+    runs = explained_runs(records)
     totals = Counter((r.solver, r.status) for r in runs)
     groups: dict[tuple[str, Status, str], list[RunRecord]] = {}
     for run in runs:
@@ -351,14 +354,31 @@ def failure_reasons(records: list[RunRecord]) -> list[str]:
     for (solver, status, _), group in groups.items():
         total = counted(totals[solver, status], status.value + " run")
         share = total if len(group) == totals[solver, status] else f"{len(group)} of {total}"
-        lines.append(f"{solver}: {share}; on {group[0].instance}: {first_line(group[0].message)}")
+        shown = next((run for run in group if run.message.strip()), group[0])
+        lines.append(f"{solver}: {share}; on {shown.instance}: {first_line(shown.message, _limit_reached(shown))}")
     return lines
+
+
+def _limit_reached(record: RunRecord) -> str:
+    """A failed run's reason when its message is blank: for a timeout or memout, the limit
+    from the record's environment, e.g. ``time limit of 5 s wall reached (no message)``;
+    else, or where the record names no limit, ``no message``."""
+    environment = record.environment
+    if record.status is Status.TIMEOUT and environment.get("time_limit") is not None:
+        limit = f"time limit of {float(environment['time_limit']):g} s {environment.get('clock') or 'wall'}"
+    elif record.status is Status.MEMOUT and environment.get("memory_limit_mb") is not None:
+        limit = f"memory limit of {environment['memory_limit_mb']} MB"
+    else:
+        return first_line("")
+    return f"{limit} reached (no message)"
 
 
 def failure_reason(record: RunRecord) -> str:
     """What tells a failed run's reason from another's (`failure_reasons`): an error's first
     line of its message, temporary folder names masked; '' for a timeout or memout."""
-    return TEMPORARY.sub("crosscheck-*", first_line(record.message)) if record.status is Status.ERROR else ""
+    if record.status is not Status.ERROR:
+        return ""
+    return TEMPORARY.sub(TEMPORARY_PREFIX + "*", first_line(record.message))
 
 
 def why_failed(record: RunRecord) -> str:
@@ -368,9 +388,19 @@ def why_failed(record: RunRecord) -> str:
     return record.plan_error if record.plan_valid is False else ""
 
 
+def explained_runs(records: list[RunRecord]) -> list[RunRecord]:
+    """The runs `failure_reasons` says why of (`EXPLAINED`: crashed or timed out)."""
+    return _runs_with(records, EXPLAINED)
+
+
 def _crashed_runs(records: list[RunRecord]) -> list[RunRecord]:
-    """The runs that crashed (failed statuses), unreadable instance files left out: they are no runs."""
-    return [r for r in solver_runs(records) if r.status in FAILED_STATUSES]
+    """The runs that crashed (failed statuses)."""
+    return _runs_with(records, FAILED_STATUSES)
+
+
+def _runs_with(records: list[RunRecord], statuses: frozenset[Status]) -> list[RunRecord]:
+    """The runs of one of `statuses`, unreadable instance files left out: they are no runs."""
+    return [r for r in solver_runs(records) if r.status in statuses]
 
 
 def crashed(records: list[RunRecord]) -> str:

@@ -113,8 +113,10 @@ def test_the_environment_table_says_how_many_runs_carry_a_value_some_lack() -> N
     assert cells["python"] == "3.11"  # every run carries it: no count
 
 
-def failed(instance: str, status: Status, message: str, solver: str = "mine") -> RunRecord:
-    return RunRecord(instance=instance, puzzle="elevator", solver=solver, status=status, message=message)
+def failed(instance: str, status: Status, message: str, solver: str = "mine",
+           environment: dict[str, Any] | None = None) -> RunRecord:
+    return RunRecord(instance=instance, puzzle="elevator", solver=solver, status=status, message=message,
+                     environment=environment or {})
 
 
 def test_every_distinct_reason_a_run_failed_or_timed_out_is_counted_in_the_notes() -> None:
@@ -142,3 +144,24 @@ def test_a_program_that_declined_everything_is_named_with_its_first_instance_by_
     notes = {tuple(Unanswered().add(order).declined_everywhere()) for order in (runs, runs[::-1])}
     assert notes == {("decliner: unsupported on all 3 instances it was given (it tested nothing); "
                       "on e/a.txt: no e/a.txt",)}
+
+
+def test_a_timeout_or_memout_without_a_message_is_told_by_a_message_of_its_group_or_by_its_limit() -> None:
+    """A solver that stops at its own deadline says nothing: the line shows the first run
+    of the group that has a message (and its instance), else the limit the record names."""
+    limits = {"time_limit": 5.0, "clock": "cpu", "memory_limit_mb": 2048}
+    runs = [failed("e/a.txt", Status.TIMEOUT, "", "quiet", limits),
+            failed("e/b.txt", Status.TIMEOUT, "", "quiet", limits),
+            failed("e/a.txt", Status.TIMEOUT, "", "told", limits),
+            failed("e/b.txt", Status.TIMEOUT, "  \n", "told", limits),
+            failed("e/c.txt", Status.TIMEOUT, "killed after 7.1 s wall (limit 5.0 s wall)", "told", limits),
+            failed("e/a.txt", Status.MEMOUT, "", "hungry", limits),
+            failed("e/a.txt", Status.TIMEOUT, "", "old"),  # a record that names no limit
+            failed("e/a.txt", Status.ERROR, "", "mute", limits)]
+    assert failure_reasons(runs) == ["quiet: 2 timeout runs; on e/a.txt: time limit of 5 s cpu reached (no message)",
+                                     "told: 3 timeout runs; on e/c.txt: killed after 7.1 s wall (limit 5.0 s wall)",
+                                     "hungry: 1 memout run; on e/a.txt: memory limit of 2048 MB reached (no message)",
+                                     "old: 1 timeout run; on e/a.txt: no message",
+                                     "mute: 1 error run; on e/a.txt: no message"]
+    notes = note_lines(judged(runs))
+    assert "quiet: 2 timeout runs; on e/a.txt: time limit of 5 s cpu reached (no message)" in notes
