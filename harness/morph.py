@@ -41,6 +41,7 @@ from __future__ import annotations
 import glob
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -60,6 +61,8 @@ from crosscheck.models.registry import RELATIONS, get_puzzle, load_instance
 from crosscheck.models.relations import DRAWS_PER_ASKED, NotApplicable, Related, Relation, distinct_draws, parse_expectation
 from crosscheck.solvers.base import Clock
 
+#: A file's number in its name (`numbered_files`): ASCII digits only.
+DIGITS = re.compile(r"[0-9]+")
 #: What runs a batch of tasks and returns their records, in task order.
 RunBatch = Callable[[list[tuple[Task, Expected]]], list[RunRecord]]
 
@@ -322,8 +325,9 @@ def save_related(folder: Path, original: str, relation: str, number: int, relate
     parent = (folder / prefix).parent
     parent.mkdir(parents=True, exist_ok=True)
     taken = numbered_files(parent, PurePosixPath(prefix).name)
-    for held in sorted(taken, key=lambda held: held != number):
-        if taken[held].read_text(encoding="utf-8") == related.text:
+    size = len(related.text.encode("utf-8"))
+    for held in sorted(taken, key=lambda held: held != number):  # only a file of the same size is read
+        if taken[held].stat().st_size == size and taken[held].read_text(encoding="utf-8") == related.text:
             return f"{prefix}{held}.txt"
     if number in taken:
         number = max(taken) + 1
@@ -332,9 +336,10 @@ def save_related(folder: Path, original: str, relation: str, number: int, relate
 
 
 def numbered_files(folder: Path, prefix: str) -> dict[int, Path]:
-    """The files ``PREFIXN.txt`` in `folder` by their number N."""
+    """The files ``PREFIXN.txt`` in `folder` by their number N, of ASCII digits (``str.isdigit``
+    also takes ``²``, which `int` refuses)."""
     return {int(number): path for path in folder.glob(glob.escape(prefix) + "*.txt")
-            if (number := path.name[len(prefix):-len(".txt")]).isdigit()}
+            if DIGITS.fullmatch(number := path.name[len(prefix):-len(".txt")])}
 
 
 # --- compare --morph --------------------------------------------------------------------

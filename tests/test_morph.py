@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -16,7 +17,7 @@ from click.testing import CliRunner, Result
 from crosscheck.harness import morph as morphing
 from crosscheck.harness.cli import EXIT_INTERRUPTED, main
 from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.morph import judge_pair, save_related
+from crosscheck.harness.morph import judge_pair, numbered_files, save_related
 from crosscheck.harness.records import RunRecord, read_records
 from crosscheck.harness.report import notes
 from crosscheck.harness.verdicts import Verdict, judged
@@ -175,6 +176,41 @@ def test_a_second_morph_into_the_same_out_never_overwrites_a_related_file(tmp_pa
     assert names == [f"related/elevator/three-matched~rename-{n}.txt" for n in (1, 2, 1)]
     texts = {name: (tmp_path / name).read_text() for name in set(names)}
     assert len(set(texts.values())) == 2
+
+
+def test_a_number_of_other_digits_than_ascii_is_no_number_of_a_related_or_judged_file(tmp_path: Path) -> None:
+    """``str.isdigit`` takes ``²``, which `int` refuses: such a file is not one of the numbered."""
+    related = Related(keys.parse("#####\n#@.a#\n#####\n"), Same(), "renamed")
+    folder = tmp_path / "m"
+    folder.mkdir()
+    for name in ("x~rename-².txt", "x~rename-١.txt", "x~rename-2.txt", "hunt-².txt", "hunt-3.txt"):
+        (folder / name).write_text("#\n")
+    assert numbered_files(folder, "x~rename-") == {2: folder / "x~rename-2.txt"}
+    assert numbered_files(folder, "hunt-") == {3: folder / "hunt-3.txt"}
+    assert save_related(folder, "x.txt", "rename", 2, related) == "x~rename-3.txt"
+
+
+def test_a_related_file_of_another_size_is_never_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saving compares the new text with each sibling's only where their sizes match:
+    repeated morphs into one folder would otherwise read every sibling on every save."""
+    related = Related(keys.parse("#####\n#@.a#\n#####\n"), Same(), "renamed")
+    folder = tmp_path / "m"
+    folder.mkdir()
+    for number in range(1, 6):
+        (folder / f"x~rename-{number}.txt").write_text("#" * number + "\n")
+    same_size = folder / "x~rename-9.txt"
+    same_size.write_text(related.text.replace("a", "b"))
+    read: list[str] = []
+    read_text = Path.read_text
+
+    def counted(path: Path, *args: Any, **kwargs: Any) -> str:
+        read.append(path.name)
+        return read_text(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", counted)
+    assert save_related(folder, "x.txt", "rename", 1, related) == "x~rename-10.txt"
+    assert read == [same_size.name]
+    assert save_related(folder, "x.txt", "rename", 1, related) == "x~rename-10.txt"  # its own text found again
 
 
 def test_morph_says_why_runs_failed_as_compare_does(tmp_path: Path) -> None:
