@@ -382,8 +382,9 @@ def failure_reason(record: RunRecord) -> str:
 
 
 def why_failed(record: RunRecord) -> str:
-    """Why a run failed, in full: a crashed run's message, a rejected plan's checker error; '' otherwise."""
-    if record.status in FAILED_STATUSES:
+    """Why a run failed, in full: a crashed or timed-out run's message (`EXPLAINED`), a
+    rejected plan's checker error; '' otherwise."""
+    if record.status in EXPLAINED:
         return record.message
     return record.plan_error if record.plan_valid is False else ""
 

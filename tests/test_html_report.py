@@ -185,6 +185,22 @@ def test_the_page_says_which_runs_crashed_and_why(tmp_path: Path) -> None:
     assert lead and lead[1] == "6 runs of 3 solvers on 3 instances from 1 file; 1 unreadable instance file"
 
 
+def test_a_timed_out_runs_row_carries_its_message_as_the_note_under_the_reasons_says(tmp_path: Path) -> None:
+    runs = [RunRecord(instance="keys/a.txt", puzzle="keys", solver="sound", status=Status.INFEASIBLE, seconds=0.5),
+            RunRecord(instance="keys/a.txt", puzzle="keys", solver="slow", status=Status.TIMEOUT, seconds=7.1,
+                      message="killed after 7.1 s wall (limit 5.0 s wall)\nmore")]
+    for run in runs:
+        append_record(tmp_path / "runs.jsonl", run)
+    page = tmp_path / "report.html"
+    CliRunner().invoke(main, ["report", str(tmp_path / "runs.jsonl"), "--format", "html", "-o", str(page)])
+    parsed, text = _parsed(page), page.read_text(encoding="utf-8")
+    assert "<h3>Runs that crashed or timed out</h3>" in text and "every crashed or timed-out run's message" in text
+    table = [cells for cells in parsed.tables["runs"] if cells]
+    by_solver = {row["solver"]: (row.get("title"), cells[-1]) for row, cells in zip(parsed.rows, table, strict=True)}
+    assert by_solver["slow"] == (runs[1].message, "killed after 7.1 s wall (limit 5.0 s wall)")
+    assert by_solver["sound"] == (None, "")
+
+
 def test_numeric_columns_of_the_run_table_carry_number_sort_keys(page: Path) -> None:
     """Every run-table column holding numbers (effort's ``86 states`` too) marks itself numeric
     and gives each cell its leading number as data-key, empty for an unknown value; no other
