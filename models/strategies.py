@@ -238,13 +238,18 @@ def _every_key(grid: list[list[str]], letters: str, four: bool, draw: st.DrawFn)
     no robot, key or part of the four-robot block: floor if any is left, else a door, else
     a wall."""
     centre_row, centre_column = len(grid) // 2, len(grid[0]) // 2
-    for letter in (letter for letter in letters if all(letter not in row for row in grid)):
-        free = [(r, c) for r, row in enumerate(grid) for c, char in enumerate(row)
-                if char not in (keys.ROBOT, *letters)
-                and not (four and abs(r - centre_row) <= 1 and abs(c - centre_column) <= 1)]
-        best = min(_rank(grid[r][c]) for r, c in free)
-        spots = [(r, c) for r, c in free if _rank(grid[r][c]) == best]
-        row, column = spots[draw(st.integers(0, len(spots) - 1))]
+    missing = [letter for letter in letters if all(letter not in row for row in grid)]
+    if not missing:
+        return
+    free: dict[int, list[tuple[int, int]]] = {}  # by `_rank`, in reading order; a cell used is taken out
+    for r, cells in enumerate(grid):
+        for c, char in enumerate(cells):
+            if char not in (keys.ROBOT, *letters) and not (four and abs(r - centre_row) <= 1
+                                                           and abs(c - centre_column) <= 1):
+                free.setdefault(_rank(char), []).append((r, c))
+    for letter in missing:
+        spots = free[min(rank for rank, cells in free.items() if cells)]
+        row, column = spots.pop(draw(st.integers(0, len(spots) - 1)))
         grid[row][column] = letter
 
 
