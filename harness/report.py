@@ -354,7 +354,9 @@ def failure_reasons(records: list[RunRecord]) -> list[str]:
     for (solver, status, _), group in groups.items():
         total = counted(totals[solver, status], status.value + " run")
         share = total if len(group) == totals[solver, status] else f"{len(group)} of {total}"
-        shown = next((run for run in group if run.message.strip()), group[0])
+        # The first by instance name, not by arrival: parallel runs finish in any order, and the
+        # same records must quote the same run (as `Unanswered.declined_everywhere` does).
+        shown = min(group, key=lambda run: (not run.message.strip(), run.instance, run.variant))
         lines.append(f"{solver}: {share}; on {shown.instance}: {first_line(shown.message, _limit_reached(shown))}")
     return lines
 

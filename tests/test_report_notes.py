@@ -165,3 +165,18 @@ def test_a_timeout_or_memout_without_a_message_is_told_by_a_message_of_its_group
                                      "mute: 1 error run; on e/a.txt: no message"]
     notes = note_lines(judged(runs))
     assert "quiet: 2 timeout runs; on e/a.txt: time limit of 5 s cpu reached (no message)" in notes
+
+
+def test_the_run_a_failure_reason_quotes_does_not_depend_on_the_order_runs_finished_in() -> None:
+    """Parallel runs arrive in any order: each line quotes the run of its group on the first
+    instance by name (the first with a message, for a timeout)."""
+    runs = [failed("e/c.txt", Status.ERROR, "RuntimeError: boom"),
+            failed("e/b.txt", Status.ERROR, "ValueError: bad"),
+            failed("e/a.txt", Status.ERROR, "RuntimeError: boom"),
+            failed("e/c.txt", Status.TIMEOUT, "killed after 7.3 s wall (limit 5.0 s wall)", "slow"),
+            failed("e/a.txt", Status.TIMEOUT, "", "slow"),
+            failed("e/b.txt", Status.TIMEOUT, "killed after 7.1 s wall (limit 5.0 s wall)", "slow")]
+    expected = {"mine: 2 of 3 error runs; on e/a.txt: RuntimeError: boom",
+                "mine: 1 of 3 error runs; on e/b.txt: ValueError: bad",
+                "slow: 3 timeout runs; on e/b.txt: killed after 7.1 s wall (limit 5.0 s wall)"}
+    assert set(failure_reasons(runs)) == set(failure_reasons(runs[::-1])) == expected
