@@ -25,18 +25,19 @@ timed separately (real puzzle inputs always have one).
 from __future__ import annotations
 
 import argparse
-import statistics
 import math
+import statistics
 from pathlib import Path
+
+from crosscheck.harness.records.record import RunRecord
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.amphipods.model import Burrow, generate, parse
+from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
+from crosscheck.solvers.amphipods.search import AmphipodsSearch
+from crosscheck.solvers.base import Solver, Status
 
 from benchmarks.targets import report
 from benchmarks.timing import Timed, Timer, add_options
-from crosscheck.harness.numbers import significant
-from crosscheck.harness.records import RunRecord
-from crosscheck.models.amphipods import Burrow, generate, parse
-from crosscheck.solvers.amphipods.cpsat import ScheduleModel
-from crosscheck.solvers.amphipods.search import MacroSearch
-from crosscheck.solvers.base import Solver, Status
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "amphipods"
 TARGETS = {2: 0.5, 4: 0.2}  # issue 14: depth 4 median at most 0.2 s (max at most 0.5 s)
@@ -131,14 +132,14 @@ def main() -> None:
 
     examples = [parse(path.read_text(encoding="utf-8"), path.name) for path in sorted(EXAMPLES.glob("depth*.txt"))]
     print("amphipods-search on the published examples:")
-    for burrow, timed in zip(examples, run(timer, MacroSearch(), examples, 60), strict=True):
+    for burrow, timed in zip(examples, run(timer, AmphipodsSearch(), examples, 60), strict=True):
         print(f"  {burrow.name:16} {timed.result.status:8} {timed.result.cost} in {significant(timed.median)} s, "
               f"{timed.result.stats['expanded']} expanded")
 
     solvable: list[Burrow] = []
     for depth, target in TARGETS.items():
         burrows = [generate(seed, depth=depth, style="real") for seed in range(args.search)]
-        results = run(timer, MacroSearch(), burrows, 60)
+        results = run(timer, AmphipodsSearch(), burrows, 60)
         solved = [t for t in results if t.result.status is Status.OPTIMAL]
         unsolvable = [t for t in results if t.result.status is Status.INFEASIBLE]
         median = statistics.median(t.median for t in solved)
@@ -150,7 +151,7 @@ def main() -> None:
             solvable = [b for b, t in zip(burrows, results, strict=True) if t.result.status is Status.OPTIMAL]
 
     if args.cpsat:
-        cpsat = run(timer, ScheduleModel(), solvable[:args.cpsat], CPSAT_LIMIT)
+        cpsat = run(timer, AmphipodsCpsat(), solvable[:args.cpsat], CPSAT_LIMIT)
         print(f"amphipods-cpsat, solvable real-kind depth 4 ({len(cpsat)}, limit {CPSAT_LIMIT:.0f} s): "
               f"{describe(cpsat)}")
         for timed in cpsat:

@@ -10,7 +10,7 @@ Run as ``python -m benchmarks.bench_cluster [PATHS] [--solver NAME ...] [--time-
 
 and prints the overhead ratio (2-worker cluster / local ``--jobs 2``) and the speed-up of
 2 workers over 1.  Workers are non-daemonic (forkserver runs); ``--launcher`` adds a
-2-worker cluster of daemonic workers (a fresh interpreter per run, harness/isolated.py).
+2-worker cluster of daemonic workers (a fresh interpreter per run, harness/runs/isolated.py).
 Each comparison's verdicts are checked to be the same.  CPU seconds summed over the
 runs' records are printed too: steadier than wall time on a loaded machine.
 """
@@ -29,9 +29,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from crosscheck.harness.numbers import significant
-from crosscheck.harness.records import read_records
-from crosscheck.harness.verdicts import Verdict, judge_all
+from crosscheck.harness.judging.verdicts import Verdict, judge_all
+from crosscheck.harness.records.record import read_records
+from crosscheck.harness.reports.numbers import significant
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A mixed workload of runs from milliseconds to seconds, without the planner.

@@ -29,12 +29,13 @@ import statistics
 import time
 from pathlib import Path
 
-from benchmarks.targets import report
-from benchmarks.timing import Timed, Timer, add_options
-from crosscheck.harness.numbers import significant
-from crosscheck.models.elevator import Facility, check_plan, extended, generate, parse
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.elevator.model import Facility, check_plan, extended, generate, parse
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
+
+from benchmarks.targets import report
+from benchmarks.timing import Timed, Timer, add_options
 
 TARGETS = {5: 0.05, 7: 0.3}  # seconds, median of elevator-quotient
 CPSAT_LIMIT = 60.0

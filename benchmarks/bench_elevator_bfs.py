@@ -27,13 +27,14 @@ import statistics
 import sys
 from dataclasses import dataclass
 
-from benchmarks.targets import report
-from benchmarks.timing import Timer, add_options
-from crosscheck.harness.measure import own_usage
-from crosscheck.harness.numbers import significant
-from crosscheck.models.elevator import Facility, check_plan, extended, generate
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.harness.runs.measure import own_usage
+from crosscheck.models.elevator.model import Facility, check_plan, extended, generate
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
+
+from benchmarks.targets import report
+from benchmarks.timing import Timer, add_options
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """How often a drawn facility exposes each planted elevator mistake, and at what cost.
 
 Run as ``python -m benchmarks.bench_exposure [--draws N] [--time-limit S] [-p NAME=LOW-HIGH ...]``.
-Draws `--draws` facilities from the hunt's strategy (`crosscheck.models.strategies.instances`,
+Draws `--draws` facilities from the hunt's strategy (`Puzzle.strategy`,
 derandomized, so a run repeats its draws until the strategy changes), solves each
 in-process with elevator-quotient and with each planted mistake of
 tests/hunt_solvers.py (`--time-limit` CPU seconds per solve), and prints how many
@@ -19,14 +19,15 @@ import time
 import warnings
 from collections import Counter
 
-from hypothesis import HealthCheck, Phase, given, settings
-
-from crosscheck.harness.numbers import significant
-from crosscheck.models import elevator
+from crosscheck.harness.reports.numbers import significant
 from crosscheck.models.base import InvalidPlan
-from crosscheck.models.strategies import instances, parse_ranges, ranges_for
+from crosscheck.models.elevator import PUZZLE
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.puzzle import parse_ranges
 from crosscheck.solvers.base import Result, Solver, Status
 from crosscheck.solvers.registry import get_solver
+from hypothesis import HealthCheck, Phase, given, settings
+
 from tests.hunt_solvers import ElevatorLeftFloor, ElevatorNoDown2
 
 #: The planted mistakes, each by the name it has in the hunt benchmark.
@@ -61,7 +62,7 @@ def main() -> None:
 
     @settings(max_examples=args.draws, deadline=None, database=None, phases=[Phase.generate], derandomize=True,
               suppress_health_check=list(HealthCheck))
-    @given(instances("elevator", ranges_for("elevator", parse_ranges(args.param))))
+    @given(PUZZLE.strategy(parse_ranges(args.param)))
     def judge(facility: elevator.Facility) -> None:
         nonlocal seconds
         started = time.process_time()

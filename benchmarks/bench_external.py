@@ -5,7 +5,7 @@ Run as ``python -m benchmarks.bench_external --puzzle PUZZLE --external NAME='CO
 [--repeat R --clock cpu --save FILE.json]``.  Not in `benchmarks.speed` (it needs a program).
 
 The program is given exactly as to ``crosscheck compare --external``
-(`crosscheck.harness.external`: ``{path}`` stands for a copy of the instance; it prints
+(`crosscheck.harness.runs.external`: ``{path}`` stands for a copy of the instance; it prints
 ``plan: [...]`` and/or its optimum, or ``infeasible``, or ``unsupported``).  Each puzzle's
 variants are generated from seeds 0..N-1 in the real inputs' shapes: keys 81x81 with 26
 keys, one robot and four (`1-robot`, `4-robots`); elevator four floors with five pairs and
@@ -39,15 +39,18 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from benchmarks.targets import figure
-from benchmarks.timing import Timer, add_options
-from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.external import External
-from crosscheck.harness.records import RunRecord
-from crosscheck.models import amphipods, elevator, keys
+from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.records.record import RunRecord
+from crosscheck.harness.runs.external import External
+from crosscheck.models.amphipods import model as amphipods
 from crosscheck.models.base import Instance
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys import model as keys
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
+
+from benchmarks.targets import figure
+from benchmarks.timing import Timer, add_options
 
 #: The fastest built-in formulation of each puzzle on real-size instances (docs/results.md).
 FASTEST = {"keys": "keys-graph", "elevator": "elevator-quotient", "amphipods": "amphipods-search"}

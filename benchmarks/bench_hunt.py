@@ -24,11 +24,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from crosscheck.harness.external import External
-from crosscheck.harness.hunt import HuntConfig, HuntOutcome, Judged, hunt
-from crosscheck.harness.numbers import significant
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.harness.runs.external import External
+from crosscheck.harness.workflows.hunt import HuntConfig, HuntOutcome, Judged, hunt
+from crosscheck.models.puzzle import Range
 from crosscheck.models.registry import get_puzzle
-from crosscheck.models.strategies import Range
 from crosscheck.solvers.registry import add_plugins
 
 #: The module of the planted formulations (loaded as a plugin, in the runs too).

@@ -18,11 +18,12 @@ import argparse
 import math
 import statistics
 
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.keys.model import check_plan, generate
+from crosscheck.solvers.registry import get_solver
+
 from benchmarks.targets import report
 from benchmarks.timing import Timer, add_options
-from crosscheck.harness.numbers import significant
-from crosscheck.models.keys import check_plan, generate
-from crosscheck.solvers.registry import get_solver
 
 TARGETS = {1: 0.15, 4: 0.3}  # seconds, median, per robot count, where TARGETS_BY_LOOPS says nothing
 TARGETS_BY_LOOPS = {(1, 0): 0.05, (1, 20): 0.5, (4, 0): 0.05, (1, 71): 0.5, (4, 71): 0.5}  # (robots, loops): s

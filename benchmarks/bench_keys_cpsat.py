@@ -6,7 +6,7 @@ proven optimal within 60 s, and `one-robot-4` within 5 s.  Both are stated on th
 ``--clock`` (the issue's targets are CPU seconds: ``--clock cpu`` counts every CP-SAT
 worker thread, and the time limit of each solve counts CPU seconds too).  A run not
 proven optimal within its limit counts as ``inf``.  Every plan is replayed by
-`crosscheck.models.keys.check_plan`.  Prints one line per run, then per robot count the
+`crosscheck.models.keys.model.check_plan`.  Prints one line per run, then per robot count the
 median time and statuses, and one target line each (`benchmarks.targets.report`).
 
     python -m benchmarks.bench_keys_cpsat [--seeds 0 1 2 3 4] [--robots 1 4] [--loops 71] [--limit 60]
@@ -23,15 +23,16 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.base import InvalidInstance
+from crosscheck.models.keys.model import Vault, check_plan, generate, parse
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.engines.cpsat import default_workers
+from crosscheck.solvers.keys.cpsat import KeysCpsat
+
 from benchmarks.inputs import read_text, refuse
 from benchmarks.targets import report
 from benchmarks.timing import Timed, Timer, add_options
-from crosscheck.harness.numbers import significant
-from crosscheck.models.base import InvalidInstance
-from crosscheck.models.keys import Vault, check_plan, generate, parse
-from crosscheck.solvers.base import Status
-from crosscheck.solvers.cpsat import default_workers
-from crosscheck.solvers.keys.cpsat import KeysCpSat
 
 FAMILY_LIMIT = 60.0  # seconds per family vault (issue 27, item 2)
 EXAMPLE_LIMIT = 5.0  # seconds for the published example (issue 27, item 3)
@@ -43,7 +44,7 @@ def proven_seconds(timed: Timed) -> float:
     return timed.median if timed.result.status is Status.OPTIMAL else math.inf
 
 
-def timed_run(timer: Timer, solver: KeysCpSat, vault: Vault, limit: float) -> Timed:
+def timed_run(timer: Timer, solver: KeysCpsat, vault: Vault, limit: float) -> Timed:
     """One timed solve of `vault`, its line printed; a plan that does not replay raises."""
     timed = timer.solve(solver, vault, limit)
     result = timed.result
@@ -83,7 +84,7 @@ def main() -> None:
     args = parser.parse_args()
     # Read before any solve: a bad --example is said at once, not after the family's minutes.
     example = None if str(args.example) == "skip" else read_vault(args.example)
-    solver = KeysCpSat()
+    solver = KeysCpsat()
     timer = Timer.from_args(args)
     print(f"keys-cpsat, {timer.clock} clock, limit {args.limit:g} s, num_workers {default_workers()},"
           f" seed {solver.random_seed}")

@@ -29,11 +29,12 @@ import os
 import statistics
 import sys
 
+from crosscheck.harness.records.record import RunRecord
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.keys.model import generate
+
 from benchmarks.targets import report
 from benchmarks.timing import Timer, add_options
-from crosscheck.harness.numbers import significant
-from crosscheck.harness.records import RunRecord
-from crosscheck.models.keys import generate
 
 SOLVERS = ("keys-grid", "keys-graph")
 

@@ -20,11 +20,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.records.record import read_records, solver_runs
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.harness.reports.tables import SUMMARY_COLUMNS, render_table, summary_rows
+
 from benchmarks.targets import report
-from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.numbers import significant
-from crosscheck.harness.records import read_records, solver_runs
-from crosscheck.harness.report import SUMMARY_COLUMNS, render_table, summary_rows
 
 WALL_LIMIT = 240.0  # seconds, the whole command
 MEMORY_LIMIT = 8192.0  # MB, any run

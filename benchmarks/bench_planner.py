@@ -15,11 +15,12 @@ import argparse
 import statistics
 from typing import Any
 
-from benchmarks.timing import Timer, add_options
-from crosscheck.harness.numbers import significant
-from crosscheck.models.registry import PUZZLES
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.registry import puzzles
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
+
+from benchmarks.timing import Timer, add_options
 
 #: (label, generator parameters) from small to large, per puzzle.
 LADDERS: dict[str, list[tuple[str, dict[str, Any]]]] = {
@@ -35,7 +36,7 @@ SOLVER = {"keys": "keys-fd", "amphipods": "amphipods-fd", "elevator": "elevator-
 
 
 def run(timer: Timer, puzzle: str, seeds: int, limit: float) -> None:
-    model = PUZZLES[puzzle]
+    model = puzzles()[puzzle]
     solver = get_solver(SOLVER[puzzle])
     print(f"\n{puzzle} ({solver.name}, limit {limit:g} s, seeds 0-{seeds - 1})")
     print(f"{'size':<32} {'solved':>7} {'median s':>9} {'max solved s':>13}")
@@ -74,7 +75,7 @@ def main() -> None:
     arguments = parser.parse_args()
     timer = Timer.from_args(arguments)
     for puzzle in arguments.puzzle or sorted(LADDERS):
-        if puzzle in PUZZLES:
+        if puzzle in puzzles():
             run(timer, puzzle, arguments.seeds, arguments.time_limit)
         else:
             print(f"\n{puzzle}: model not available in this checkout")

@@ -41,8 +41,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from crosscheck.harness.reports.numbers import significant
+
 from benchmarks.targets import report
-from crosscheck.harness.numbers import significant
 
 VAULT = "#####\n#@.a#\n#####\n"
 #: prctl option making this process the reaper of its orphaned descendants (Linux).

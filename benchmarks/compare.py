@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pyperf
+from crosscheck.harness.reports.numbers import significant
 
 from benchmarks.inputs import read_json, shaped
-from crosscheck.harness.numbers import significant
+
 
 @dataclass(frozen=True)
 class Change:

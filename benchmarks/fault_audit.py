@@ -26,9 +26,9 @@ faults only one of them caught, and names those only the relations caught and th
 from __future__ import annotations
 
 import argparse
-import json
 import ast
 import datetime
+import json
 import os
 import shutil
 import subprocess
@@ -40,15 +40,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from crosscheck.harness.independence.trusted import is_trusted
+from crosscheck.harness.judging.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
+from crosscheck.harness.records.record import environment, read_records
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.solvers.base import FAILED_STATUSES
+
 from benchmarks.fault_catalogue import FAULTS, Fault
 from benchmarks.fault_relations import Relations, fed_formulations, run_morph, subprocess_runner
 from benchmarks.inputs import read_json, shaped
 from benchmarks.results_file import Provenance, current_text, section, update
-from crosscheck.harness.numbers import significant
-from crosscheck.harness.records import environment, read_records
-from crosscheck.harness.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
-from crosscheck.solvers.base import FAILED_STATUSES
-from crosscheck.solvers.trusted import is_trusted
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The folders that install as ``crosscheck.<name>`` (pyproject.toml's package-dir).
@@ -157,7 +158,7 @@ def stage(copy: Path) -> Path:
 
 
 def module_of(path: str) -> str:
-    """The dotted name a repository file installs as (``models/keys.py`` -> ``crosscheck.models.keys``)."""
+    """The dotted name a repository file installs as (``models/keys/model.py`` -> ``crosscheck.models.keys.model``)."""
     return "crosscheck." + path.removesuffix(".py").replace("/", ".")
 
 

@@ -9,7 +9,7 @@ in a rule, and says so.  ``tests/test_fault_audit.py`` checks that every snippet
 occurs exactly once in its file, so the list never silently stops applying.
 
 `area` names where the fault lies (``keys``, ``elevator``, ``amphipods``: a puzzle's
-rules and formulations; ``engine``: ``solvers/search.py``; ``cpsat``: ``solvers/cpsat.py``;
+rules and formulations; ``engine``: ``solvers/engines/search.py``; ``cpsat``: ``solvers/engines/cpsat.py``;
 ``checker``: a plan checker); `puzzles` the generated sets its ``compare`` runs on; and
 `tests` the test files that should notice it.  `formulations` names the formulations
 the faulted code feeds where no footprint records it (the trusted engines, CP-SAT set-up
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crosscheck.solvers.footprints import FOOTPRINTS
+from crosscheck.harness.independence.sharing import stored_footprints
 
 
 @dataclass(frozen=True)
@@ -45,13 +45,13 @@ AMPHIPODS_TESTS = ("tests/test_amphipods_model.py", "tests/test_amphipods_solver
 ENGINE_TESTS = ("tests/test_search.py", "tests/test_keys_solvers.py")
 CPSAT_TESTS = ("tests/test_cpsat.py", "tests/test_keys_cpsat.py")
 ALL = ("keys", "elevator", "amphipods")
-#: The formulations that search with `crosscheck.solvers.search`'s engine (its importers).
+#: The formulations that search with `crosscheck.solvers.engines.search`'s engine (its importers).
 ENGINE_USERS = ("keys-graph", "keys-grid", "elevator-bfs", "elevator-quotient", "amphipods-search",
                 "amphipods-steps", "amphipods-stops")
-#: The formulations set up with `crosscheck.solvers.cpsat` (its importers).
+#: The formulations set up with `crosscheck.solvers.engines.cpsat` (its importers).
 CPSAT_USERS = ("keys-cpsat", "elevator-cpsat", "amphipods-cpsat")
 #: Each puzzle's built-in formulations: its checker judges every plan of each.
-CHECKED = {puzzle: tuple(name for name in FOOTPRINTS if name.startswith(puzzle + "-")) for puzzle in ALL}
+CHECKED = {puzzle: tuple(name for name in stored_footprints() if name.startswith(puzzle + "-")) for puzzle in ALL}
 
 
 def _keys(name: str, path: str, original: str, replacement: str, description: str,
@@ -70,29 +70,29 @@ def _amphipods(name: str, path: str, original: str, replacement: str, descriptio
 
 
 def _engine(name: str, original: str, replacement: str, description: str) -> Fault:
-    return Fault(name, "engine", "solvers/search.py", original, replacement, description, ALL, ENGINE_TESTS,
+    return Fault(name, "engine", "solvers/engines/search.py", original, replacement, description, ALL, ENGINE_TESTS,
                  ENGINE_USERS)
 
 
 def _cpsat(name: str, original: str, replacement: str, description: str) -> Fault:
-    return Fault(name, "cpsat", "solvers/cpsat.py", original, replacement, description, ALL, CPSAT_TESTS,
+    return Fault(name, "cpsat", "solvers/engines/cpsat.py", original, replacement, description, ALL, CPSAT_TESTS,
                  CPSAT_USERS)
 
 
 KEYS_FAULTS = (
-    _keys("keys-door-b-never-opens", "models/keys.py",
+    _keys("keys-door-b-never-opens", "models/keys/model.py",
           "return char != WALL and (key is None or key in self.keys)",
           'return char != WALL and char != "B" and (key is None or key in self.keys)',
           "Vault.passable: door B never opens (the issue's first fault)"),
-    _keys("keys-door-a-not-a-door", "models/keys.py",
+    _keys("keys-door-a-not-a-door", "models/keys/model.py",
           'return char.lower() if "A" <= char <= "Z" else None',
           'return char.lower() if "B" <= char <= "Z" else None',
           "door_key: door A needs no key (key letters read wrongly)"),
-    _keys("keys-key-a-not-a-key", "models/keys.py",
+    _keys("keys-key-a-not-a-key", "models/keys/model.py",
           'return "a" <= char <= "z"',
           'return "b" <= char <= "z"',
           "is_key: key a is not a key (Vault.keys and the PDDL encoding lose it)", CHECKED["keys"]),
-    _keys("keys-no-west-neighbour", "models/keys.py",
+    _keys("keys-no-west-neighbour", "models/keys/model.py",
           "            if self.at(target) != WALL:\n                yield direction, target",
           '            if self.at(target) != WALL and direction != "W":\n                yield direction, target',
           "Vault.open_neighbours: never steps west"),
@@ -133,7 +133,7 @@ KEYS_FAULTS = (
 )
 
 ELEVATOR_FAULTS = (
-    _elevator("elevator-safety-ignores-first", "models/elevator.py",
+    _elevator("elevator-safety-ignores-first", "models/elevator/model.py",
               "    if floor not in generators:\n        return True",
               "    if floor not in generators[1:]:\n        return True",
               "is_safe: the first element's generator does not count (the safety rule)"),
@@ -141,11 +141,11 @@ ELEVATOR_FAULTS = (
               "return all_safe(facility.chips, facility.generators)",
               "return True",
               "start_is_safe: every start is safe (the issue's start-safety fault)"),
-    _elevator("elevator-all-safe-skips-first", "models/elevator.py",
+    _elevator("elevator-all-safe-skips-first", "models/elevator/model.py",
               "return all(is_safe(chips, generators, floor) for floor in set(chips))",
               "return all(is_safe(chips, generators, floor) for floor in set(chips[1:]))",
               "all_safe: the first element's chip floor is never checked (start safety)"),
-    _elevator("elevator-bfs-start-unchecked", "solvers/elevator/search.py",
+    _elevator("elevator-bfs-start-unchecked", "solvers/elevator/bfs.py",
               "        if not safe_everywhere(moves, start):",
               "        if False:",
               "elevator-bfs's own start-safety test skipped"),
@@ -177,14 +177,14 @@ ELEVATOR_FAULTS = (
               "elevator-cpsat: the elevator carries up to three items"),
     # The text-reading mistakes of a reviewer's lone programs (my_lift.py, my_lift2.py), planted
     # in the shared parser: every formulation and the checker read the same wrong facility.
-    Fault("elevator-parse-pairs-by-appearance", "elevator", "models/elevator.py",
+    Fault("elevator-parse-pairs-by-appearance", "elevator", "models/elevator/model.py",
           "        chips=tuple(seen[(element, MICROCHIP)][0] for element in elements),\n"
           "        generators=tuple(seen[(element, GENERATOR)][0] for element in elements),",
           "        chips=tuple(sorted(seen[(element, MICROCHIP)][0] for element in elements)),\n"
           "        generators=tuple(sorted(seen[(element, GENERATOR)][0] for element in elements)),",
           "parse: the i-th chip listed paired with the i-th generator listed, not by name",
           ("elevator",), ELEVATOR_TESTS, CHECKED["elevator"]),
-    Fault("elevator-parse-two-letter-names", "elevator", "models/elevator.py",
+    Fault("elevator-parse-two-letter-names", "elevator", "models/elevator/model.py",
           "        for element, kind, column in _parse_line(line, number, source):\n"
           "            if (element, kind) in seen:",
           "        for element, kind, column in ((e[:2], k, c) for e, k, c in _parse_line(line, number, source)):\n"
@@ -194,19 +194,19 @@ ELEVATOR_FAULTS = (
 )
 
 AMPHIPODS_FAULTS = (
-    _amphipods("amphipods-settled-from-top", "models/amphipods.py",
+    _amphipods("amphipods-settled-from-top", "models/amphipods/model.py",
                "        for kind in reversed(room):\n            if kind != KINDS[r]:",
                "        for kind in room:\n            if kind != KINDS[r]:",
                "settled: counts home amphipods from the top of the room"),
-    _amphipods("amphipods-no-stop-left-end", "models/amphipods.py",
+    _amphipods("amphipods-no-stop-left-end", "models/amphipods/model.py",
                "STOPS = tuple(h for h in range(HALLWAY_LENGTH) if h not in ROOM_DOORS)",
                "STOPS = tuple(h for h in range(1, HALLWAY_LENGTH) if h not in ROOM_DOORS)",
                "hallway stop rule: the left end of the hallway is no stop"),
-    _amphipods("amphipods-energy-b", "models/amphipods.py",
+    _amphipods("amphipods-energy-b", "models/amphipods/model.py",
                'ENERGY = {"A": 1, "B": 10, "C": 100, "D": 1000}',
                'ENERGY = {"A": 1, "B": 11, "C": 100, "D": 1000}',
                "step costs: a B step costs 11", CHECKED["amphipods"]),
-    _amphipods("amphipods-path-skips-room-cell", "models/amphipods.py",
+    _amphipods("amphipods-path-skips-room-cell", "models/amphipods/model.py",
                "        cells += [(room, s) for s in range(slot + 1)]",
                "        cells += [(room, s) for s in range(1, slot + 1)]",
                "path: entering a room skips its top cell (blocking and cost)"),
@@ -272,17 +272,17 @@ CPSAT_FAULTS = (
 )
 
 CHECKER_FAULTS = (
-    Fault("checker-keys-door-b", "checker", "models/keys.py",
+    Fault("checker-keys-door-b", "checker", "models/keys/model.py",
           "if char.isupper() and char.lower() not in held:",
           'if char.isupper() and char.lower() not in held and char != "B":',
           "keys check_plan: walks through door B without its key", ("keys",), ("tests/test_keys_model.py",),
           CHECKED["keys"]),
-    Fault("checker-elevator-start", "checker", "models/elevator.py",
+    Fault("checker-elevator-start", "checker", "models/elevator/model.py",
           "    if not all_safe(floors[MICROCHIP], floors[GENERATOR]):",
           "    if False:",
           "elevator check_plan: an unsafe start is accepted", ("elevator",), ("tests/test_elevator_model.py",),
           CHECKED["elevator"]),
-    Fault("checker-amphipods-door-stop", "checker", "models/amphipods.py",
+    Fault("checker-amphipods-door-stop", "checker", "models/amphipods/model.py",
           "        if target[0] == \"H\" and target[1] in ROOM_DOORS:\n            raise InvalidPlan(",
           "        if False:\n            raise InvalidPlan(",
           "amphipods check_plan: stopping above a room is accepted", ("amphipods",),

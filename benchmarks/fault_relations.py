@@ -3,7 +3,7 @@
 For a fault of `benchmarks.fault_catalogue`, the *faulted formulations* are those the
 faulted code feeds (`fed_formulations`): the catalogue's list where it names them (the
 trusted engines, CP-SAT set-up and checkers, which no footprint records), else every
-built-in formulation whose footprint (`crosscheck.solvers.footprints`) holds the
+built-in formulation whose footprint (`crosscheck.harness.independence.sharing.stored_footprints`) holds the
 function or class enclosing the fault, or, for a module-level line or constant
 (``ENERGY``), any function of its module.  `run_morph` runs ``crosscheck morph`` with only those formulations on the
 audit's sets, every relation of the puzzle once per instance (`MORPH_OPTIONS`, seeded),
@@ -23,12 +23,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.fault_catalogue import Fault
-from crosscheck.harness.records import read_records
-from crosscheck.harness.verdicts import FAILURES, Verdict, judge_all
-from crosscheck.models.registry import RELATIONS
-from crosscheck.solvers.footprints import FOOTPRINTS
+from crosscheck.harness.independence.sharing import stored_footprints
+from crosscheck.harness.judging.verdicts import FAILURES, Verdict, judge_all
+from crosscheck.harness.records.record import read_records
+from crosscheck.models.registry import relations
 from crosscheck.solvers.registry import get_solver
+
+from benchmarks.fault_catalogue import Fault
 
 MORPH_OPTIONS = ["--count", "1", "--seed", "1", "--time-limit", "10", "--clock", "cpu", "--jobs", "1"]
 #: The prefix ``morph`` gives the records of related instances.
@@ -36,7 +37,7 @@ RELATED = "related/"
 
 
 def fed_formulations(fault: Fault, enclosing: str,
-                     footprints: Mapping[str, frozenset[str]] = FOOTPRINTS) -> tuple[str, ...]:
+                     footprints: Mapping[str, frozenset[str]] | None = None) -> tuple[str, ...]:
     """The formulations the faulted code feeds (module docstring), in `footprints`' order;
     `enclosing` is the qualified name holding the fault (`benchmarks.fault_audit.enclosing`).
     `ValueError` when there are none: the fault could not be tested by the relations."""
@@ -44,7 +45,7 @@ def fed_formulations(fault: Fault, enclosing: str,
         return fault.formulations
     module, _, last = enclosing.rpartition(".")
     held = module if last.isupper() else enclosing  # a constant feeds whoever runs its module's code
-    fed = tuple(name for name, names in footprints.items()
+    fed = tuple(name for name, names in (footprints or stored_footprints()).items()
                 if any(n == held or n.startswith(held + ".") for n in names))
     if not fed:
         raise ValueError(f"{fault.name}: no formulation's footprint holds {enclosing}; name them in the catalogue")
@@ -111,10 +112,10 @@ def run_morph(fault: Fault, formulations: tuple[str, ...], sets: Mapping[str, li
         mine = [name for name in formulations if get_solver(name).puzzle == puzzle]
         if not mine:
             continue
-        relations = ",".join(sorted(RELATIONS[puzzle]))
+        chosen = ",".join(sorted(relations(puzzle)))
         solvers = [option for name in mine for option in ("--solver", name)]
         run(["nice", sys.executable, "-m", "crosscheck", "morph", *map(str, sets[puzzle]), *solvers,
-             "--relations", relations, *MORPH_OPTIONS, "--out", str(out)])
+             "--relations", chosen, *MORPH_OPTIONS, "--out", str(out)])
     return read_morph(out)
 
 

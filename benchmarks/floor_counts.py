@@ -18,10 +18,11 @@ import argparse
 import time
 from itertools import combinations_with_replacement, product
 
-from crosscheck.harness.numbers import significant
-from crosscheck.models.elevator import ELEMENT_NAMES, Facility, all_safe
-from crosscheck.models.strategies import parse_range
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.elevator.model import ELEMENT_NAMES, Facility, all_safe
+from crosscheck.models.puzzle import parse_range
 from crosscheck.solvers.registry import get_solver
+
 from tests.hunt_solvers import ElevatorFloorCounts
 
 

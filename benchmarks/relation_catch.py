@@ -22,12 +22,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from crosscheck.models import elevator
-from crosscheck.models.registry import RELATIONS
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.registry import relations
 from crosscheck.models.relations import Answer, NotApplicable, distinct_draws
 from crosscheck.solvers.base import Solver, Status
-from crosscheck.solvers.elevator.search import BreadthFirst
-from crosscheck.solvers.keys.grid_search import GridSearch
+from crosscheck.solvers.elevator.bfs import ElevatorBfs
+from crosscheck.solvers.keys.grid import KeysGrid
+
 from tests.externals.elevator_appearance_pairs import paired_by_appearance
 from tests.externals.elevator_first_listed import claim as first_listed_claim
 from tests.externals.elevator_initials import by_prefix
@@ -53,14 +54,14 @@ class Planted:
 
 
 PLANTED = (
-    Planted("elevator_initials", "elevator", lambda f: exact(BreadthFirst(), by_prefix(f, 1))),
-    Planted("elevator_two_letters", "elevator", lambda f: exact(BreadthFirst(), by_prefix(f, 2))),
-    Planted("elevator_appearance_pairs", "elevator", lambda f: exact(BreadthFirst(), paired_by_appearance(f))),
+    Planted("elevator_initials", "elevator", lambda f: exact(ElevatorBfs(), by_prefix(f, 1))),
+    Planted("elevator_two_letters", "elevator", lambda f: exact(ElevatorBfs(), by_prefix(f, 2))),
+    Planted("elevator_appearance_pairs", "elevator", lambda f: exact(ElevatorBfs(), paired_by_appearance(f))),
     Planted("elevator_first_listed", "elevator", first_listed_claim),
-    Planted("keys_rank_doors", "keys", lambda v: exact(GridSearch(), doors_by_rank(v))),
+    Planted("keys_rank_doors", "keys", lambda v: exact(KeysGrid(), doors_by_rank(v))),
 )
 #: The built-in formulation each puzzle's right answers come from.
-REFERENCE: dict[str, Callable[[], Solver]] = {"elevator": BreadthFirst, "keys": GridSearch}
+REFERENCE: dict[str, Callable[[], Solver]] = {"elevator": ElevatorBfs, "keys": KeysGrid}
 
 
 def instances(puzzle: str, count: int, seed: int) -> list[Any]:
@@ -75,7 +76,7 @@ def instances(puzzle: str, count: int, seed: int) -> list[Any]:
 def caught(planted: Planted, relation: str, instance: Any, original: Answer, rng: random.Random, count: int) -> bool:
     """Whether one of `count` draws of `relation` on `instance` breaks its law for `planted`."""
     try:
-        draws = distinct_draws(RELATIONS[planted.puzzle][relation], instance, rng, count)
+        draws = distinct_draws(relations(planted.puzzle)[relation], instance, rng, count)
     except NotApplicable:
         return False
     return any(d.expectation.broken(original, planted.answer(d.instance)) for d in draws)
@@ -83,7 +84,7 @@ def caught(planted: Planted, relation: str, instance: Any, original: Answer, rng
 
 def judge(planted: Planted, count: int, draws: int, seed: int) -> list[tuple[str, int, int, int]]:
     """(relation, instances, wrong on the original, caught) per plan-free relation."""
-    relations = [name for name, r in sorted(RELATIONS[planted.puzzle].items()) if not r.needs_plan]
+    plan_free = [name for name, r in sorted(relations(planted.puzzle).items()) if not r.needs_plan]
     found = instances(planted.puzzle, count, seed)
     reference = REFERENCE[planted.puzzle]()
     answers = [planted.answer(instance) for instance in found]
@@ -91,7 +92,7 @@ def judge(planted: Planted, count: int, draws: int, seed: int) -> list[tuple[str
     return [(relation, len(found), wrong,
              sum(caught(planted, relation, instance, answer, random.Random(seed * 100_003 + index), draws)
                  for index, (instance, answer) in enumerate(zip(found, answers, strict=True))))
-            for relation in relations]
+            for relation in plan_free]
 
 
 def main(argv: Sequence[str] | None = None) -> None:

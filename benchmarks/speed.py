@@ -29,10 +29,11 @@ import sys
 import time
 from pathlib import Path
 
+from crosscheck.harness.records.record import environment
+from crosscheck.harness.reports.numbers import significant
+
 from benchmarks.results_file import Provenance, current_text, section, update
 from benchmarks.targets import PREFIX, Measured, parse, table
-from crosscheck.harness.numbers import significant
-from crosscheck.harness.records import environment
 
 #: The speed tables of docs/results.md, row group by row group: a name and the benchmark's command line.
 BENCHMARKS: dict[str, list[str]] = {

@@ -19,8 +19,8 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from crosscheck.harness.numbers import significant
-from crosscheck.harness.report import render_table
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.harness.reports.tables import render_table
 
 #: The prefix of a target's line in a benchmark's output.
 PREFIX = "TARGET "

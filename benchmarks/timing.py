@@ -34,11 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crosscheck.extras import missing_extra
-from crosscheck.harness.measure import own_usage
-from crosscheck.harness.records import RunRecord, Task
-from crosscheck.harness.run import run_isolated
+from crosscheck.harness.records.record import RunRecord, Task
+from crosscheck.harness.runs.measure import own_usage
+from crosscheck.harness.runs.runner import run_isolated
 from crosscheck.solvers.base import Clock, Result, Solver
+
+from crosscheck.extras import missing_extra
 
 CLOCKS = ("wall", "cpu")
 
@@ -102,7 +103,7 @@ class Timer:
         `limit` on the timer's clock; their records, in order.  Saved under ``GROUP/SOLVER/INSTANCE``
         like `solve`'s.
 
-        With `external` (a command with ``{path}``, `crosscheck.harness.external`), `solver` is
+        With `external` (a command with ``{path}``, `crosscheck.harness.runs.external`), `solver` is
         the program's name and the harness runs the program as ``--external`` does."""
         with tempfile.TemporaryDirectory(prefix="crosscheck-bench-") as folder:
             path = Path(folder) / f"{instance.name}.txt"

@@ -5,12 +5,58 @@ Everything installs under this one name, mapped from the repository's top-level 
 - `crosscheck.models`: what each puzzle is (parsers, rules, generators, plan checkers);
 - `crosscheck.solvers`: its formulations, every one answering with the same `Result`;
 - `crosscheck.harness`: runs, cross-checks, records, reports and the command line.
+
+The names a puzzle or a formulation of your own needs are here, so that a plugin imports
+``crosscheck`` only::
+
+    from crosscheck import Answer, Deadline, Puzzle, Solver, Status
+
+They are imported when first used: ``import crosscheck`` itself loads nothing else.
 """
 
+from __future__ import annotations
 
-def __getattr__(name: str) -> str:
-    """``crosscheck.__version__``, read from the installed distribution only when asked
-    (importing the package stays free of metadata look-ups)."""
+from importlib import import_module
+from typing import Any
+
+#: Public name -> the module that defines it.
+_PUBLIC = {
+    # a puzzle: the interface, its errors and relations
+    "Puzzle": "crosscheck.models.puzzle",
+    "SizeParameter": "crosscheck.models.puzzle",
+    "InvalidInstance": "crosscheck.models.base",
+    "InvalidPlan": "crosscheck.models.base",
+    "plan_moves": "crosscheck.models.base",
+    "check_range": "crosscheck.models.base",
+    "instance_name": "crosscheck.models.base",
+    "Relation": "crosscheck.models.relations",
+    "Related": "crosscheck.models.relations",
+    "Same": "crosscheck.models.relations",
+    "NotLarger": "crosscheck.models.relations",
+    "Offset": "crosscheck.models.relations",
+    "NotApplicable": "crosscheck.models.relations",
+    "related_name": "crosscheck.models.relations",
+    "reparsed": "crosscheck.models.relations",
+    # a formulation: the contract and the trusted engines
+    "Solver": "crosscheck.solvers.base",
+    "Answer": "crosscheck.solvers.base",
+    "Status": "crosscheck.solvers.base",
+    "Deadline": "crosscheck.solvers.base",
+    "SearchProblem": "crosscheck.solvers.engines.search",
+    "Strategy": "crosscheck.solvers.engines.search",
+    "best_first_search": "crosscheck.solvers.engines.search",
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str) -> Any:
+    """A public name (`_PUBLIC`), imported on first use; ``crosscheck.__version__`` read from
+    the installed distribution only when asked (importing the package stays free of look-ups)."""
+    if name in _PUBLIC:
+        value = getattr(import_module(_PUBLIC[name]), name)
+        globals()[name] = value
+        return value
     if name != "__version__":
         raise AttributeError(f"module 'crosscheck' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version

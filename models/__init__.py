@@ -1,5 +1,6 @@
 """Puzzle models: parsing, rules, variant transforms, generators and plan checkers."""
 
-from crosscheck.models.base import InvalidInstance, InvalidPlan, Puzzle
+from crosscheck.models.base import InvalidInstance, InvalidPlan
+from crosscheck.models.puzzle import Puzzle
 
 __all__ = ["InvalidInstance", "InvalidPlan", "Puzzle"]

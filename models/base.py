@@ -1,16 +1,17 @@
-"""What every puzzle model shares: error types and the `Puzzle` description.
+"""What every puzzle model shares: the error types, the `Instance` protocol and small helpers
+for parsers, plan checkers and generators.
 
 A puzzle model parses its own text format, knows its variant transform, generates
-seeded instances and replays plans.  Nothing in `models` imports a solver: the plan
-checker is the referee, so it must never depend on the players.
+seeded instances and replays plans (`crosscheck.models.puzzle` says how the harness reaches
+them).  Nothing in `models` imports a solver: the plan checker is the referee, so it must
+never depend on the players.
 """
 
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, get_args, get_type_hints
+from collections.abc import Sequence
+from typing import Protocol
 
 
 class InvalidInstance(ValueError):
@@ -97,64 +98,6 @@ class Instance(Protocol):
     def to_text(self) -> str:
         """The instance in its puzzle's own text format (parses back to an equal instance)."""
         ...
-
-
-@dataclass(frozen=True)
-class Puzzle:
-    """How the harness talks to one puzzle model.
-
-    Attributes:
-        name: short identifier used on the command line and in records.
-        title: human-readable name.
-        detect: True when a text looks like an instance of this puzzle (cheap test,
-            used to route files found in a folder).
-        parse: ``parse(text, source)`` returns an instance or raises `InvalidInstance`.
-        check_plan: ``check_plan(instance, plan)`` replays a plan in the puzzle's move
-            vocabulary (JSON-compatible values accepted) and returns its recomputed
-            cost, or raises `InvalidPlan`.
-        variant: the puzzle's variant transform (four robots, deep burrow, extended
-            elevator); raises `InvalidInstance` where it does not apply.
-        variant_name: what the variant is called.
-        generate: ``generate(seed, **params)`` returns a seeded random instance.
-        generator_params: the generator's keyword parameters and what they mean.
-        features: ``features(instance)`` gives size measures (e.g. keys, robots) that
-            reports plot running times against; the first one is the default axis.
-        shape: what `detect` looks for, in words, for the error on a text no puzzle claims.
-    """
-
-    name: str
-    title: str
-    detect: Callable[[str], bool]
-    parse: Callable[[str, str], Any]
-    check_plan: Callable[[Any, Sequence[Any]], int]
-    variant: Callable[[Any], Any]
-    variant_name: str
-    generate: Callable[..., Any]
-    generator_params: dict[str, str] = field(default_factory=dict)
-    features: Callable[[Any], dict[str, int]] = lambda instance: {}
-    shape: str = ""
-
-
-def generator_argument(puzzle: Puzzle, name: str, text: str) -> int | bool | str:
-    """The value of the generator parameter `name` written as `text`, of the type its
-    ``generate`` annotation gives (an integer, true/false, or a word); `ValueError` naming
-    the parameter, the text and what was expected otherwise.  Ranges are the generator's
-    own to check (it raises `ValueError` too)."""
-    hint = get_type_hints(puzzle.generate)[name]
-    kinds = set(get_args(hint)) - {type(None)} or {hint}  # `int | None`: None is the default, never written
-    meaning = puzzle.generator_params.get(name, "")
-    if kinds == {bool}:
-        if text.strip().lower() in ("true", "false"):
-            return text.strip().lower() == "true"
-        raise ValueError(f"{name}={text}: expected true or false ({meaning}), got {text!r}")
-    if kinds == {int}:
-        try:
-            return int(text)
-        except ValueError:
-            raise ValueError(f"{name}={text}: expected an integer ({meaning}), got {text!r}") from None
-    if kinds == {str}:
-        return text
-    raise TypeError(f"{puzzle.name}.generate: parameter {name!r} has a type no option can give: {hint}")
 
 
 def refuse_leading_blank_lines(lines: Sequence[str], source: str, first: str) -> None:

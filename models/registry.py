@@ -1,61 +1,93 @@
-"""The puzzles crosscheck knows, by name, and routing of instance texts to them."""
+"""The puzzles crosscheck knows, by name, and routing of instance texts to them.
+
+A puzzle is a `Puzzle` value (`crosscheck.models.puzzle`).  The built-in ones are the
+``PUZZLE`` of each package in `BUILT_IN`; a distribution adds its own under the entry point
+group ``crosscheck.puzzles`` (``[project.entry-points."crosscheck.puzzles"]``
+``tiles = "crosscheck_tiles:PUZZLE"``).  Entry points are read when a name no built-in has
+is asked for, or when every puzzle is (`puzzles`), not at import: a command that knows its
+puzzle pays nothing for them.  A plugin that cannot be loaded (import error, no `Puzzle`, a
+name taken) is left out and its error kept in `PUZZLE_ERRORS`, so one broken plugin never
+stops the tool.
+"""
 
 from __future__ import annotations
 
 import codecs
+import importlib
 import os
 import stat
+from functools import cache
 
-from crosscheck.models import amphipods, amphipods_relations, elevator, elevator_relations, keys, keys_relations
-from crosscheck.models.base import Instance, InvalidInstance, Puzzle
+from crosscheck.models.base import Instance, InvalidInstance
+from crosscheck.models.puzzle import Puzzle
 from crosscheck.models.relations import Relation
 
-PUZZLES: dict[str, Puzzle] = {
-    puzzle.name: puzzle
-    for puzzle in (
-        keys.PUZZLE,
-        amphipods.PUZZLE,
-        elevator.PUZZLE,
-    )
-}
+#: The packages of the built-in puzzles, each with a ``PUZZLE``, in the order texts are
+#: routed to them (`detect_puzzle`): a burrow also looks like a vault without a robot.
+BUILT_IN = ("crosscheck.models.amphipods", "crosscheck.models.elevator", "crosscheck.models.keys")
+ENTRY_POINT_GROUP = "crosscheck.puzzles"
+#: What went wrong loading puzzle plugins, one line each.
+PUZZLE_ERRORS: list[str] = []
+
+
+@cache
+def built_in_puzzles() -> dict[str, Puzzle]:
+    """The built-in puzzles by name."""
+    found = (importlib.import_module(package).PUZZLE for package in BUILT_IN)
+    return {puzzle.name: puzzle for puzzle in found}
+
+
+@cache
+def puzzles() -> dict[str, Puzzle]:
+    """Every puzzle by name: the built-ins, then those of the ``crosscheck.puzzles`` entry
+    points (errors kept in `PUZZLE_ERRORS`)."""
+    from importlib.metadata import entry_points
+
+    found = dict(built_in_puzzles())
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            puzzle = entry.load()
+            if not isinstance(puzzle, Puzzle):
+                raise TypeError(f"{entry.value} is a {type(puzzle).__name__}, not a crosscheck Puzzle")
+            if puzzle.name in found:
+                raise ValueError(f"the puzzle name {puzzle.name!r} is taken")
+            found[puzzle.name] = puzzle
+        except Exception as error:  # a broken plugin must not stop the tool: reported instead
+            line = f"puzzle entry point {entry.name} = {entry.value}: {type(error).__name__}: {error}"
+            if line not in PUZZLE_ERRORS:
+                PUZZLE_ERRORS.append(line)
+    return found
 
 
 def get_puzzle(name: str) -> Puzzle:
     """The puzzle called `name`; a `KeyError` lists the valid names on a typo."""
+    known = built_in_puzzles()
+    if name not in known:
+        known = puzzles()
     try:
-        return PUZZLES[name]
+        return known[name]
     except KeyError:
-        raise KeyError(f"unknown puzzle {name!r}; valid puzzles: {', '.join(sorted(PUZZLES))}") from None
+        raise KeyError(f"unknown puzzle {name!r}; valid puzzles: {', '.join(sorted(known))}") from None
 
 
-#: Per puzzle, its metamorphic relations by name (see `crosscheck.models.relations`).
-RELATIONS: dict[str, dict[str, Relation]] = {
-    puzzle: {relation.name: relation for relation in relations}
-    for puzzle, relations in (
-        (keys.PUZZLE.name, keys_relations.RELATIONS),
-        (amphipods.PUZZLE.name, amphipods_relations.RELATIONS),
-        (elevator.PUZZLE.name, elevator_relations.RELATIONS),
-    )
-}
+def relations(puzzle: str) -> dict[str, Relation]:
+    """The metamorphic relations of `puzzle` by name (see `crosscheck.models.relations`)."""
+    return {relation.name: relation for relation in get_puzzle(puzzle).relations}
 
 
 def get_relation(puzzle: str, name: str) -> Relation:
     """The relation called `name` of `puzzle`; a `KeyError` lists the valid names on a typo."""
-    relations = RELATIONS[get_puzzle(puzzle).name]
-    try:
-        return relations[name]
-    except KeyError:
-        raise KeyError(f"unknown relation {name!r} for {puzzle}; valid relations: {', '.join(relations)}") from None
+    return get_puzzle(puzzle).relation(name)
 
 
 def known_formats() -> str:
     """The instance formats crosscheck recognises, in words: ``one of: key vault, a grid ...; ...``."""
-    return "one of: " + "; ".join(f"{p.title}, {p.shape}" for p in PUZZLES.values())
+    return "one of: " + "; ".join(f"{p.title}, {p.shape}" for p in puzzles().values())
 
 
 def detect_puzzle(text: str, source: str) -> Puzzle:
-    """The puzzle whose format `text` is in, or `InvalidInstance` if none claims it."""
-    for puzzle in PUZZLES.values():
+    """The first puzzle (`puzzles`' order) whose format `text` is in, or `InvalidInstance` if none claims it."""
+    for puzzle in puzzles().values():
         if puzzle.detect(text):
             return puzzle
     raise InvalidInstance("not an instance of any known puzzle", source=source, line=1, column=1,

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-
 from crosscheck.models.base import with_article
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 
 class Status(StrEnum):
@@ -105,7 +104,7 @@ class Deadline:
 
     A work limit does not depend on the machine at all: the formulations count the work
     they do where they check the deadline (one unit per state a search expands, CP-SAT's
-    deterministic time converted by `crosscheck.solvers.cpsat.WORK_PER_DETERMINISTIC_SECOND`),
+    deterministic time converted by `crosscheck.solvers.engines.cpsat.WORK_PER_DETERMINISTIC_SECOND`),
     so a run with a work limit stops at the same point on any machine.  A run stops at
     its first check at or past the limit, so it may do up to one check's worth more.
     A formulation that cannot count its work (an external program) honours only seconds.
@@ -254,7 +253,7 @@ class Solver(ABC):
     name: ClassVar[str]
     puzzle: ClassVar[str]
     summary: ClassVar[str]
-    #: True when a run solves with CP-SAT, whose worker threads (`crosscheck.solvers.cpsat.default_workers`)
+    #: True when a run solves with CP-SAT, whose worker threads (`crosscheck.solvers.engines.cpsat.default_workers`)
     #: share the cores: the harness counts them before running several runs at a time.
     runs_cpsat: ClassVar[bool] = False
     #: False for a formulation that cannot count its work (one that runs an external
@@ -266,9 +265,9 @@ class Solver(ABC):
     def shares(self) -> frozenset[str]:
         """The answer-deciding code (qualified names) this formulation runs that another
         registered formulation of its puzzle runs too, computed from the code
-        (`crosscheck.solvers.sharing`; the trusted base is left out).  Two formulations
+        (`crosscheck.harness.independence.sharing`; the trusted base is left out).  Two formulations
         sharing any can be wrong together: their agreement is one piece of evidence."""
-        from crosscheck.solvers.sharing import shares
+        from crosscheck.harness.independence.sharing import shares
 
         return shares(self)
 
@@ -279,11 +278,11 @@ class Solver(ABC):
         Called in the process the runs of `compare`, `hunt` and `solve` are forked from, before any
         run starts, so the runs inherit the result.  It must not depend on an instance and
         may be skipped.  The default imports OR-Tools' CP-SAT for a formulation that
-        `runs_cpsat` (`crosscheck.solvers.cpsat.import_now`: a third of a CPU second that
+        `runs_cpsat` (`crosscheck.solvers.engines.cpsat.import_now`: a third of a CPU second that
         each run would otherwise spend before building its model), else does nothing; an
         override of such a formulation calls it through ``super().warm_up()``."""
         if cls.runs_cpsat:
-            from crosscheck.solvers.cpsat import import_now  # imports base: here, not at the top
+            from crosscheck.solvers.engines.cpsat import import_now  # imports base: here, not at the top
 
             import_now()
 

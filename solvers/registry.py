@@ -1,7 +1,7 @@
 """Every solver by name, and where each comes from.
 
-Each puzzle's solver package lists its formulations in ``SOLVERS`` (the Fast Downward ones of
-every puzzle are in ``crosscheck.solvers.planner``). Researchers add
+A puzzle names the modules of its built-in formulations (`Puzzle.formulations`), each
+listing them in ``SOLVERS``.  Researchers add
 formulations of their own without touching this package, as modules with a ``SOLVERS``
 list of `Solver` classes, named in either of two ways:
 
@@ -69,11 +69,6 @@ class Origin:
 
 
 BUILT_IN = Origin("built-in")
-#: Per puzzle, the package of its built-in formulations (imported when one is first asked for).
-BUILT_IN_PACKAGES = {"keys": "crosscheck.solvers.keys", "amphipods": "crosscheck.solvers.amphipods",
-                     "elevator": "crosscheck.solvers.elevator"}
-#: The package of the Fast Downward formulations, one per puzzle (`BUILT_IN_PACKAGES`' order).
-PLANNER_PACKAGE = "crosscheck.solvers.planner"
 SOLVERS: dict[str, Solver] = {}
 #: Where each registered solver came from, by name.
 ORIGINS: dict[str, Origin] = {}
@@ -114,12 +109,19 @@ def _check_built_in_names(classes: list[type[Solver]]) -> None:
         raise ValueError(f"built-in solver names must start with their puzzle's name and '-': {', '.join(wrong)}")
 
 
+def _formulation_modules(puzzle: str) -> tuple[str, ...]:
+    """The modules of `puzzle`'s built-in formulations (`Puzzle.formulations`); none for a
+    name that is no built-in puzzle (a plugin puzzle's formulations are plugins too)."""
+    from crosscheck.models.registry import built_in_puzzles
+
+    known = built_in_puzzles().get(puzzle)
+    return tuple(known.formulations) if known is not None else ()
+
+
 def _load_built_ins(puzzle: str) -> None:
-    """Register the built-in formulations of `puzzle` (nothing for a name that is no puzzle)."""
-    if puzzle not in BUILT_IN_PACKAGES:
-        return
-    planner = [c for c in _solver_classes(PLANNER_PACKAGE) if c.puzzle == puzzle]
-    _register(_solver_classes(BUILT_IN_PACKAGES[puzzle]) + planner, BUILT_IN)
+    """Register the built-in formulations of `puzzle` (nothing for a name that is no built-in puzzle)."""
+    for module in _formulation_modules(puzzle):
+        _register(_solver_classes(module), BUILT_IN)
 
 
 def pass_import_path() -> None:
@@ -181,7 +183,7 @@ def _to_warm_up(named: str | None) -> set[type[Solver]]:
     """The classes of the solvers `named` (comma-separated), or see `warm_up_named` for `None`."""
     if named is None:
         classes = {type(solver) for solver in SOLVERS.values()}
-        for package in (*BUILT_IN_PACKAGES.values(), PLANNER_PACKAGE):
+        for package in built_in_packages():
             if package in sys.modules:
                 classes.update(_solver_classes(package))
         return classes
@@ -194,11 +196,12 @@ def _to_warm_up(named: str | None) -> set[type[Solver]]:
 
 
 def built_in_packages(names: Iterable[str] | None = None) -> tuple[str, ...]:
-    """The packages whose import makes the built-ins among solver `names` ready (every built-in
-    package without `names`): their puzzles' packages (by the names' first word) and the planner's."""
-    puzzles = set(BUILT_IN_PACKAGES) if names is None else {name.partition("-")[0] for name in names}
-    packages = tuple(package for puzzle, package in BUILT_IN_PACKAGES.items() if puzzle in puzzles)
-    return (*packages, PLANNER_PACKAGE) if packages else ()
+    """The modules whose import makes the built-ins among solver `names` ready (every built-in
+    one without `names`): their puzzles' formulation modules (by the names' first word)."""
+    from crosscheck.models.registry import built_in_puzzles
+
+    puzzles = built_in_puzzles() if names is None else {name.partition("-")[0] for name in names}
+    return tuple(module for puzzle in puzzles for module in _formulation_modules(puzzle))
 
 
 def load_plugins() -> None:
@@ -211,7 +214,9 @@ def load_plugins() -> None:
 def load_all() -> None:
     """Register every solver: the built-ins of every puzzle, the entry points and the modules
     of ``CROSSCHECK_SOLVERS``."""
-    for puzzle in BUILT_IN_PACKAGES:
+    from crosscheck.models.registry import built_in_puzzles
+
+    for puzzle in built_in_puzzles():
         _load_built_ins(puzzle)
     load_plugins()
 

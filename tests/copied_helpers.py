@@ -1,5 +1,5 @@
 """Plugin formulations that paste built-in code in ways the fingerprints of
-`crosscheck.solvers.copies` must see through (tests/test_copies.py), each beside one that
+`crosscheck.harness.independence.copies` must see through (tests/test_copies.py), each beside one that
 is not a copy and must stay independent.  None decides anything: what counts is the code
 it runs.
 
@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, NamedTuple
 
-from crosscheck.models.elevator import Facility
-from crosscheck.models.keys import Cell, Vault
+from crosscheck.models.elevator.model import Facility
+from crosscheck.models.keys.model import Cell, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.elevator.common import crossing_bound
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 
-from crosscheck.models.elevator import Facility
+from crosscheck.models.elevator.model import Facility
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
-from crosscheck.solvers.elevator.quotient import QuotientSearch, labelled_plan
+from crosscheck.solvers.elevator.quotient import ElevatorQuotient, labelled_plan
 
 Labelled = tuple[int, ...]
 
@@ -72,7 +72,7 @@ class RenamedBound(Solver):
         return Answer(Status.UNSUPPORTED, message=str(bounds))
 
 
-_delegate = partial(QuotientSearch._solve, QuotientSearch())
+_delegate = partial(ElevatorQuotient._solve, ElevatorQuotient())
 
 
 class Delegates(Solver):

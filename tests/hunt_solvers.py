@@ -14,10 +14,11 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
-from crosscheck.models import amphipods, elevator
-from crosscheck.models.keys import KeyMove, Vault
+from crosscheck.models.amphipods import model as amphipods
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys.model import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
-from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 Cell = tuple[int, int]
 

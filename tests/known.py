@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from crosscheck.models.base import InvalidInstance
 
 INSTANCES = Path(__file__).resolve().parent.parent / "instances"

@@ -13,8 +13,9 @@ import sys
 REGION = mmap.mmap(-1, 1 << 30)  # address space only: what a parent that loaded numba's LLVM has and more
 
 if __name__ == "__main__":
-    from crosscheck.harness.records import Task
-    from crosscheck.harness.run import Start, run_isolated
+    from crosscheck.harness.records.record import Task
+    from crosscheck.harness.runs.runner import Start, run_isolated
+
     from tests.memory_solvers import GRABBERS, LIMIT_MB
 
     start: Start = "fork" if sys.argv[1] == "fork" else "forkserver"

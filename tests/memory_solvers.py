@@ -9,7 +9,7 @@ import os
 import signal
 from typing import ClassVar
 
-from crosscheck.models.keys import Vault
+from crosscheck.models.keys.model import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status, mapped_bytes
 
 #: The memory limit the tests run these under, in MB.

@@ -3,7 +3,7 @@ tests/copied_helpers.py that import them inside a function's body (tests/test_co
 
 from __future__ import annotations
 
-from crosscheck.models.keys import Cell, Vault
+from crosscheck.models.keys.model import Cell, Vault
 
 
 def adjacent(vault: Vault, cell: Cell) -> list[Cell]:

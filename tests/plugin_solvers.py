@@ -13,10 +13,10 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-from crosscheck.models.amphipods import AmphipodMove, Burrow
-from crosscheck.models.keys import DIRECTIONS, Cell, KeyMove, Vault
+from crosscheck.models.amphipods.model import AmphipodMove, Burrow
+from crosscheck.models.keys.model import DIRECTIONS, Cell, KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
-from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 #: How long `Napper` naps.
 NAP_SECONDS = 1.5

@@ -1,6 +1,6 @@
 """Plugin formulations of the key vault that call methods on objects (tests/test_plugin_sharing.py).
 
-Not registered anywhere: the tests hand them to `crosscheck.solvers.sharing` directly.
+Not registered anywhere: the tests hand them to `crosscheck.harness.independence.sharing` directly.
 Each decides nothing (it answers `UNSUPPORTED`); what matters is what its code calls:
 
 - `AsksAnnotated` calls the model's rule `Vault.passable` on its annotated parameter;
@@ -18,7 +18,7 @@ Each decides nothing (it answers `UNSUPPORTED`); what matters is what its code c
 
 from __future__ import annotations
 
-from crosscheck.models.keys import Vault
+from crosscheck.models.keys.model import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 
 

@@ -9,24 +9,26 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from crosscheck.models import amphipods, elevator, keys
-from crosscheck.models.amphipods_relations import states_along
+from crosscheck.models.amphipods import model as amphipods
+from crosscheck.models.amphipods.relations import states_along
 from crosscheck.models.base import InvalidPlan
-from crosscheck.models.registry import PUZZLES
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys import model as keys
+from crosscheck.models.registry import puzzles
 from crosscheck.models.relations import Answer, NotApplicable, Relation
-from crosscheck.solvers.amphipods.search import MacroSearch
-from crosscheck.solvers.amphipods.cpsat import ScheduleModel
+from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
+from crosscheck.solvers.amphipods.search import AmphipodsSearch
 from crosscheck.solvers.base import Solver, Status
-from crosscheck.solvers.elevator.quotient import QuotientSearch
-from crosscheck.solvers.elevator.search import BreadthFirst
-from crosscheck.solvers.keys.graph_search import GraphSearch
-from crosscheck.solvers.keys.grid_search import GridSearch
+from crosscheck.solvers.elevator.bfs import ElevatorBfs
+from crosscheck.solvers.elevator.quotient import ElevatorQuotient
+from crosscheck.solvers.keys.graph import KeysGraph
+from crosscheck.solvers.keys.grid import KeysGrid
 
 #: Two independent built-in formulations per puzzle, fast on small instances.
 FORMULATIONS: dict[str, tuple[Solver, ...]] = {
-    "keys": (GridSearch(), GraphSearch()),
-    "amphipods": (MacroSearch(), ScheduleModel()),
-    "elevator": (BreadthFirst(), QuotientSearch()),
+    "keys": (KeysGrid(), KeysGraph()),
+    "amphipods": (AmphipodsSearch(), AmphipodsCpsat()),
+    "elevator": (ElevatorBfs(), ElevatorQuotient()),
 }
 #: Seconds per formulation and instance; an instance no formulation finishes is skipped.
 LIMIT = 10.0
@@ -48,7 +50,7 @@ def solve(puzzle: str, instance: Any, formulations: Iterable[Solver] | None = No
         result = solver.solve(instance, LIMIT)
         if result.status is Status.OPTIMAL:
             plan = json.loads(json.dumps(result.plan))
-            assert PUZZLES[puzzle].check_plan(instance, plan) == result.cost, (solver.name, instance.to_text())
+            assert puzzles()[puzzle].check_plan(instance, plan) == result.cost, (solver.name, instance.to_text())
             answers.append(Solved(result.cost, plan))
         elif result.status is Status.INFEASIBLE:
             answers.append(Solved(None, None))
@@ -69,7 +71,7 @@ class Verdict:
 def check_relation(relation: Relation, instances: Iterable[Any], seed: int = 0) -> Verdict:
     """Derive a related instance of each instance (plans from the formulations), check
     that its text parses back to it, solve both and judge the pair."""
-    puzzle, rng, verdict = PUZZLES[relation.puzzle], random.Random(seed), Verdict()
+    puzzle, rng, verdict = puzzles()[relation.puzzle], random.Random(seed), Verdict()
     for instance in instances:
         original = solve(relation.puzzle, instance)
         if original is None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from crosscheck.models.elevator import DOWN, UP, ElevatorMove, Facility, all_safe, item_name
+from crosscheck.models.elevator.model import DOWN, UP, ElevatorMove, Facility, all_safe, item_name
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
-from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 Canonical = tuple[int, ...]
 Load = tuple[tuple[int, int], ...]

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from crosscheck.models.keys import DIRECTIONS, Cell, KeyMove, Vault
+from crosscheck.models.keys.model import DIRECTIONS, Cell, KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver
-from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 #: A `_Walks` state: (robot cells, keys held).
 _WalkState = tuple[tuple[Cell, ...], frozenset[str]]

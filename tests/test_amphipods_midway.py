@@ -8,10 +8,10 @@ import json
 import random
 
 import pytest
-
-from crosscheck.models.amphipods import Burrow, check_plan, parse
+from crosscheck.models.amphipods.model import Burrow, check_plan, parse
 from crosscheck.solvers.base import Solver, Status
 from crosscheck.solvers.registry import solvers_for
+
 from tests.relation_checks import burrows, random_state
 
 FORMULATIONS = [solver for solver in solvers_for("amphipods") if solver.unavailable() is None]
@@ -59,7 +59,7 @@ def test_every_formulation_agrees_on_intermediate_states_of_depth_1(burrow: Burr
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_every_formulation_agrees_on_intermediate_states_of_depth_2(seed: int) -> None:
-    from crosscheck.models.amphipods import generate
+    from crosscheck.models.amphipods.model import generate
     rng = random.Random(seed)
     burrow = random_state(generate(seed, depth=2, swaps=3), rng, moves=3)
     answers = {solver.name: answer(solver, burrow) for solver in FORMULATIONS}

@@ -5,20 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-
-from crosscheck.models.amphipods import AmphipodMove as M
-from crosscheck.models.amphipods import (
-    Burrow,
-    check_plan,
-    deep,
-    detect,
-    features,
-    generate,
-    parse,
-    path,
-)
+from crosscheck.models.amphipods.model import AmphipodMove as M
+from crosscheck.models.amphipods.model import Burrow, check_plan, deep, detect, features, generate, parse, path
 from crosscheck.models.base import InvalidInstance, InvalidPlan
 from crosscheck.models.registry import detect_puzzle
+
 from tests.known import assert_parse_error, read
 
 EXAMPLE = """#############
@@ -127,6 +118,8 @@ def test_detect_recognises_burrows_only() -> None:
     assert not detect("#########\n#b.A.@.a#\n#########\n")
     assert not detect("#############\n#b.A.@.a....#\n#############\n")
     assert detect_puzzle("\n" + EXAMPLE, "x").name == "amphipods"  # so that parse names the blank line
+    # a burrow missing its bottom wall is still a burrow, though it also looks like a vault without a robot
+    assert detect_puzzle("#############\n#...........#\n###B#C#B#D###\n", "x").name == "amphipods"
 
 
 # --- deep transform ------------------------------------------------------------------

@@ -9,23 +9,15 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 import pytest
-
-from crosscheck.models.amphipods import (
-    ENERGY,
-    KINDS,
-    ROOM_DOORS,
-    Burrow,
-    check_plan,
-    generate,
-    parse,
-)
+from crosscheck.models.amphipods.model import ENERGY, KINDS, ROOM_DOORS, Burrow, check_plan, generate, parse
 from crosscheck.solvers.amphipods.common import Layout
-from crosscheck.solvers.amphipods.cpsat import ScheduleModel
-from crosscheck.solvers.amphipods.search import MacroMoves, MacroSearch
-from crosscheck.solvers.amphipods.steps import NO_MOVER, UNREACHABLE, Burrowing, StepSearch
+from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
+from crosscheck.solvers.amphipods.search import AmphipodsSearch, MacroMoves
+from crosscheck.solvers.amphipods.steps import NO_MOVER, UNREACHABLE, AmphipodsSteps, Burrowing
 from crosscheck.solvers.base import Result, Status
+from crosscheck.solvers.engines.search import Strategy, best_first_search
 from crosscheck.solvers.registry import solvers_for
-from crosscheck.solvers.search import Strategy, best_first_search
+
 from tests.known import published_optima, read
 from tests.relation_checks import burrows
 
@@ -53,26 +45,26 @@ def test_registered() -> None:
 @pytest.mark.parametrize("name", sorted(ANSWERS))
 def test_search_solves_the_examples(name: str) -> None:
     burrow = example(name)
-    assert solved(MacroSearch().solve(burrow, 60), burrow) == ANSWERS[name]
+    assert solved(AmphipodsSearch().solve(burrow, 60), burrow) == ANSWERS[name]
 
 
 @pytest.mark.parametrize("name", ["amphipods/depth2-example.txt", "amphipods/depth2-b.txt"])
 def test_cpsat_solves_the_depth2_examples(name: str) -> None:
     burrow = example(name)
-    assert solved(ScheduleModel().solve(burrow, 60), burrow) == ANSWERS[name]
+    assert solved(AmphipodsCpsat().solve(burrow, 60), burrow) == ANSWERS[name]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["amphipods/depth4-example.txt", "amphipods/depth4-b.txt"])
 def test_cpsat_proves_the_depth4_examples(name: str) -> None:
     burrow = example(name)
-    assert solved(ScheduleModel().solve(burrow, 120), burrow) == ANSWERS[name]
+    assert solved(AmphipodsCpsat().solve(burrow, 120), burrow) == ANSWERS[name]
 
 
 @pytest.mark.parametrize("name", ["amphipods/depth2-example.txt", "amphipods/depth2-b.txt"])
 def test_steps_solves_the_depth2_examples(name: str) -> None:
     burrow = example(name)
-    assert solved(StepSearch().solve(burrow, 300), burrow) == ANSWERS[name]
+    assert solved(AmphipodsSteps().solve(burrow, 300), burrow) == ANSWERS[name]
 
 
 def test_already_sorted_burrow_costs_nothing() -> None:
@@ -96,7 +88,7 @@ def test_all_formulations_agree_on_every_depth1_burrow(rooms: str) -> None:
 @pytest.mark.parametrize("seed", range(50))
 def test_search_and_cpsat_agree_on_seeded_depth2_burrows(seed: int) -> None:
     burrow = generate(seed, depth=2)
-    search, cpsat = MacroSearch().solve(burrow, 60), ScheduleModel().solve(burrow, 60)
+    search, cpsat = AmphipodsSearch().solve(burrow, 60), AmphipodsCpsat().solve(burrow, 60)
     if search.status is Status.INFEASIBLE:
         assert cpsat.status is Status.INFEASIBLE
     else:
@@ -119,7 +111,7 @@ def test_all_formulations_agree_on_seeded_depth2_burrows(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(10))
 def test_search_and_cpsat_agree_on_seeded_depth3_and_depth4_burrows(seed: int) -> None:
     for burrow in (generate(seed, depth=3), generate(seed, depth=4, style="real")):
-        search, cpsat = MacroSearch().solve(burrow, 120), ScheduleModel().solve(burrow, 120)
+        search, cpsat = AmphipodsSearch().solve(burrow, 120), AmphipodsCpsat().solve(burrow, 120)
         if search.status is Status.INFEASIBLE:
             assert cpsat.status is Status.INFEASIBLE
         else:
@@ -130,7 +122,7 @@ def test_work_limits_give_honest_timeouts_with_valid_bounds() -> None:
     """20,000 expansions, or 0.2 s of CP-SAT's deterministic time, on any machine: neither
     formulation proves the optimum; CP-SAT may have a plan, with a bound below it."""
     burrow = example("amphipods/depth4-b.txt")
-    for solver in (StepSearch(), ScheduleModel()):
+    for solver in (AmphipodsSteps(), AmphipodsCpsat()):
         result = solver.solve(burrow, work_limit=20_000)
         work = result.stats["work"]
         assert isinstance(work, int) and 20_000 <= work < 40_000, result  # stopped at the work limit
@@ -142,7 +134,7 @@ def test_work_limits_give_honest_timeouts_with_valid_bounds() -> None:
 
 def test_steps_plan_folds_consecutive_steps_into_moves() -> None:
     burrow = Burrow("x", ("B", "A", "C", "D"))
-    result = StepSearch().solve(burrow, 30)
+    result = AmphipodsSteps().solve(burrow, 30)
     assert solved(result, burrow) == 46
     assert result.plan is not None and len(result.plan) == 4  # both out, both home: never one cell per move
     assert all(len(move) == 2 for move in result.plan)

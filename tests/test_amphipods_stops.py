@@ -6,13 +6,12 @@ import json
 import math
 
 import pytest
-
-from crosscheck.models.amphipods import Burrow, check_plan, generate, parse
-from crosscheck.solvers.amphipods.search import MacroSearch
+from crosscheck.models.amphipods.model import Burrow, check_plan, generate, parse
+from crosscheck.solvers.amphipods.search import AmphipodsSearch
 from crosscheck.solvers.amphipods.stops import (
     CHECK_EVERY,
+    AmphipodsStops,
     StopMoves,
-    StopSearch,
     after,
     base_costs,
     label,
@@ -23,6 +22,7 @@ from crosscheck.solvers.amphipods.stops import (
     start_and_goal,
 )
 from crosscheck.solvers.base import Deadline, Result, Status
+
 from tests.known import INDEX, read
 
 
@@ -36,7 +36,7 @@ def solved(result: Result, burrow: Burrow) -> int:
 
 def same_answer(burrow: Burrow, limit: float) -> None:
     """amphipods-stops and amphipods-search prove the same answer on `burrow`."""
-    stops, search = StopSearch().solve(burrow, limit), MacroSearch().solve(burrow, limit)
+    stops, search = AmphipodsStops().solve(burrow, limit), AmphipodsSearch().solve(burrow, limit)
     if search.status is Status.INFEASIBLE:
         assert stops.status is Status.INFEASIBLE, stops
     else:
@@ -98,7 +98,7 @@ def test_stack_predecessors_undo_exactly_the_stack_moves(rooms: tuple[str, str, 
 @pytest.mark.parametrize("rooms", ["DCBA", "CADB", "BDAC"])
 def test_heuristic_never_overestimates_along_an_optimal_plan(rooms: str) -> None:
     burrow = Burrow(rooms, tuple(rooms))  # type: ignore[arg-type]
-    result = StopSearch().solve(burrow, 60)
+    result = AmphipodsStops().solve(burrow, 60)
     remaining = solved(result, burrow)
     moves = problem(burrow)
     state = moves.start
@@ -134,7 +134,7 @@ def test_agrees_with_search_when_most_amphipods_are_settled(depth: int, swaps: i
                                                marks=pytest.mark.slow)])
 def test_proves_the_depth4_burrows_without_solution(name: str) -> None:
     assert INDEX[name].get("infeasible") is True
-    result = StopSearch().solve(parse(read(name), name), 60)
+    result = AmphipodsStops().solve(parse(read(name), name), 60)
     assert result.status is Status.INFEASIBLE, result
     stacks = result.stats["stacks"]
     assert isinstance(stacks, int) and stacks > 10_000 and result.stats["stacks_to_goal"] == 0
@@ -143,7 +143,7 @@ def test_proves_the_depth4_burrows_without_solution(name: str) -> None:
 def test_timeout_is_honest() -> None:
     """Cut after 20,000 of the about 160,000 room stacks it enumerates first (on any machine)."""
     burrow = parse(read("amphipods/depth4-b.txt"), "depth4-b")
-    result = StopSearch().solve(burrow, work_limit=20_000)
+    result = AmphipodsStops().solve(burrow, work_limit=20_000)
     assert result.status is Status.TIMEOUT and result.cost is None and result.plan is None
     assert result.stats["work"] == 5 * CHECK_EVERY  # the first check past the limit
 
@@ -152,7 +152,7 @@ def test_timeout_is_honest() -> None:
 @pytest.mark.parametrize("name", sorted(n for n in INDEX if n.startswith("amphipods/")))
 def test_matches_the_index(name: str) -> None:
     burrow = parse(read(name), name)
-    result = StopSearch().solve(burrow, 120)
+    result = AmphipodsStops().solve(burrow, 120)
     if INDEX[name].get("infeasible"):
         assert result.status is Status.INFEASIBLE, result
     else:

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.records.record import RunRecord
+from crosscheck.solvers.base import Status
 
 from benchmarks.bench_external import AGREE, DIFFER, NO_ANSWER, UNJUDGED, judge, main
-from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.records import RunRecord
-from crosscheck.solvers.base import Status
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED_KEYS = f"keys:lastcol={sys.executable} {ROOT / 'tests' / 'externals' / 'keys_last_column.py'} {{path}}"
@@ -23,7 +23,7 @@ PLANTED_KEYS = f"keys:lastcol={sys.executable} {ROOT / 'tests' / 'externals' / '
 RELABELLED = """\
 import json, sys
 from pathlib import Path
-from crosscheck.models.elevator import parse
+from crosscheck.models.elevator.model import parse
 from crosscheck.solvers.registry import get_solver
 result = get_solver("elevator-quotient").solve(parse(Path(sys.argv[1]).read_text(), sys.argv[1]))
 if result.status.value == "infeasible":

@@ -9,18 +9,18 @@ import re
 import sys
 from pathlib import Path
 
+import crosscheck.solvers.registry
 import pyperf
 import pytest
+from crosscheck.harness.records.record import environment
+from crosscheck.models.elevator.model import generate
+from crosscheck.solvers.base import Answer, Clock, Deadline, Solver, Status
 
-import crosscheck.solvers.registry
 from benchmarks import bench_elevator, bench_exposure, bench_hunt, bench_keys_cpsat, bench_main, speed
 from benchmarks.compare import change, main
 from benchmarks.results_file import END, Provenance, section, update
 from benchmarks.targets import parse, report, table
 from benchmarks.timing import Timer
-from crosscheck.harness.records import environment
-from crosscheck.models.elevator import generate
-from crosscheck.solvers.base import Answer, Clock, Deadline, Solver, Status
 
 OLD = Provenance("python -m benchmarks.x", "0000000", "2026-01-01", "0.00 0.00 0.00", "host h, 2 cpus")
 

@@ -13,13 +13,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-
 from crosscheck.harness.cli import EXIT_USAGE
-from crosscheck.harness.records import RunRecord, plugin_source, read_records
-from crosscheck.harness.schema import SCHEMA_VERSION, MalformedRecord
-from crosscheck.harness.tidy import load
-from crosscheck.solvers.base import Status
+from crosscheck.harness.records.record import RunRecord, plugin_source, read_records
+from crosscheck.harness.records.schema import SCHEMA_VERSION, MalformedRecord
+from crosscheck.harness.records.tidy import load
 from crosscheck.solvers import registry
+from crosscheck.solvers.base import Status
+
 from tests.plugin_solvers import Crasher
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
@@ -427,7 +427,7 @@ def test_parquet_without_the_analysis_extra_says_which_extra(tmp_path: Path, mon
 
 def test_scheduler_without_the_cluster_extra_names_the_same_install_command(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "crosscheck.harness.cluster", None)  # as when Dask is not installed
+    monkeypatch.setitem(sys.modules, "crosscheck.harness.runs.cluster", None)  # as when Dask is not installed
     (tmp_path / "small.txt").write_text(VAULT)
     result = invoke("compare", str(tmp_path), "--solver", "test-plain", "--scheduler", "tcp://localhost:1")
     assert result.exit_code == EXIT_USAGE
@@ -440,7 +440,9 @@ def test_a_text_no_puzzle_claims_says_what_each_puzzle_looks_for(tmp_path: Path)
     path.write_text("vault 3, first try\n#####\n#a.A#\n")
     result = invoke("solve", str(path))
     assert result.exit_code == EXIT_USAGE  # the one instance given could not be read: nothing ran
-    assert f"{path}:1:1: not an instance of any known puzzle (expected one of: key vault, " in result.output
+    assert f"{path}:1:1: not an instance of any known puzzle (expected one of: " in result.output
+    for title in ("key vault, ", "amphipod burrow, ", "elevator with generators and microchips, "):
+        assert title in result.output
     assert "first line is all wall '#'" in result.output and "'The first floor contains'" in result.output
 
 
@@ -513,22 +515,22 @@ def test_generate_refuses_a_parameter_out_of_its_range_naming_it_and_the_range(
 
 def test_generate_draws_at_the_top_of_each_range() -> None:
     """The largest values allowed are honoured: each instance parses back from its text."""
-    from crosscheck.models.registry import PUZZLES
+    from crosscheck.models.registry import puzzles
 
     tops = [("keys", {"size": 9, "loops": 4, "keys": 4}), ("keys", {"size": 13, "loops": 16, "keys": 8}),
             ("elevator", {"pairs": 28, "floors": 999}), ("amphipods", {"depth": 1000, "swaps": 10})]
     for puzzle, params in tops:
         for seed in range(5):
-            instance = PUZZLES[puzzle].generate(seed, **params)
-            assert PUZZLES[puzzle].parse(instance.to_text(), "x.txt").to_text() == instance.to_text()
+            instance = puzzles()[puzzle].generate(seed, **params)
+            assert puzzles()[puzzle].parse(instance.to_text(), "x.txt").to_text() == instance.to_text()
 
 
 def test_every_generator_parameter_can_be_given_on_the_command_line() -> None:
     """Each parameter `crosscheck list --params` names has a type an option's text converts to."""
-    from crosscheck.models.base import generator_argument
-    from crosscheck.models.registry import PUZZLES
+    from crosscheck.models.puzzle import generator_argument
+    from crosscheck.models.registry import puzzles
 
-    for puzzle in PUZZLES.values():
+    for puzzle in puzzles().values():
         for name in puzzle.generator_params:
             value = generator_argument(puzzle, name, "true" if name == "safe" else "3")
             assert value is True if name == "safe" else value in (3, "3")

@@ -20,18 +20,18 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import crosscheck.harness.cli.compare
+import crosscheck.harness.runs.runner
+import crosscheck.solvers.registry
 import pytest
 from click.testing import CliRunner, Result
-
-import crosscheck.harness.cli
-import crosscheck.harness.run
-import crosscheck.solvers.registry
 from crosscheck.harness.cli import main
-from crosscheck.harness.formats import HEARTBEAT
-from crosscheck.harness.progress import Progress
-from crosscheck.harness.records import RunRecord, Task, read_records
-from crosscheck.harness.verdicts import judge_all
+from crosscheck.harness.judging.verdicts import judge_all
+from crosscheck.harness.records.record import RunRecord, Task, read_records
+from crosscheck.harness.reports.formats import HEARTBEAT
+from crosscheck.harness.reports.progress import Progress
 from crosscheck.solvers.base import Status
+
 from tests.known import INSTANCES
 from tests.plugin_solvers import NAP_SECONDS, grandchild_pidfile
 
@@ -49,7 +49,7 @@ def plugins(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.plugin_solvers")
     monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
     names = iter(range(10**6))
-    monkeypatch.setattr(crosscheck.harness.cli, "_fresh_results_path",
+    monkeypatch.setattr(crosscheck.harness.cli.compare, "_fresh_results_path",
                         lambda: tmp_path / "results" / f"default-{next(names)}.jsonl")
 
 
@@ -201,7 +201,7 @@ def test_a_cpu_clock_run_that_sleeps_is_killed_at_its_stated_wall_cap(tmp_path: 
     path.write_text(VAULT)
     idle.write_text("import time\ntime.sleep(40)\nprint(8)\n")
     task = Task(path=str(path), instance="v.txt", solver="idle", time_limit=0.2, clock="cpu")
-    assert crosscheck.harness.run.hard_limit(task) == pytest.approx(10 * 0.2 + 5 + 0.02)
+    assert crosscheck.harness.runs.runner.hard_limit(task) == pytest.approx(10 * 0.2 + 5 + 0.02)
     start = time.monotonic()
     result = invoke("solve", str(path), "--external", f"idle={sys.executable} {idle} {{path}}", "--time-limit", "0.2",
                     "--clock", "cpu", "--format", "json")
@@ -616,7 +616,7 @@ def test_a_run_is_in_flight_only_while_it_holds_one_of_the_jobs_places(monkeypat
                                                                         tmp_path: Path) -> None:
     import threading
 
-    import crosscheck.harness.run
+    import crosscheck.harness.runs.runner
 
     flying: set[str] = set()
     seen: list[int] = []  # runs in flight as each run began
@@ -637,12 +637,12 @@ def test_a_run_is_in_flight_only_while_it_holds_one_of_the_jobs_places(monkeypat
         return RunRecord(instance=task.instance, puzzle="keys", solver=task.solver, status=Status.OPTIMAL, cost=1,
                          environment=dict(task.start or {}))
 
-    monkeypatch.setattr(crosscheck.harness.run, "run_task", fake_run)
+    monkeypatch.setattr(crosscheck.harness.runs.runner, "run_task", fake_run)
     for jobs in (1, 2):
         seen.clear()
         tasks = [(Task(path=str(tmp_path / f"{n}.txt"), instance=f"{n}.txt", solver="test-plain", puzzle="keys"), None)
                  for n in range(5)]
-        records = crosscheck.harness.run.run_tasks(tasks, jobs=jobs, isolate=False, on_start=started, on_end=ended)
+        records = crosscheck.harness.runs.runner.run_tasks(tasks, jobs=jobs, isolate=False, on_start=started, on_end=ended)
         assert len(seen) == 5 and max(seen) <= jobs and not flying
         assert all(record.environment["jobs"] == jobs for record in records)
 
@@ -669,13 +669,13 @@ def test_solve_progress_starts_no_thread_so_its_runs_still_fork(folder: Path, mo
     """A ticking progress thread would make `run_tasks` take the forkserver (0.8 s instead of
     0.45 s for a small solve on a terminal): solve's progress must not start one."""
     threads: list[int] = []
-    real = crosscheck.harness.run._context
+    real = crosscheck.harness.runs.runner._context
 
     def context(start: Any, solvers: Any) -> Any:
         threads.append(threading.active_count())
         return real(start, solvers)
 
-    monkeypatch.setattr(crosscheck.harness.run, "_context", context)
+    monkeypatch.setattr(crosscheck.harness.runs.runner, "_context", context)
     before = threading.active_count()  # the test session's own threads, if any
     result = invoke("solve", str(folder / "keys" / "small.txt"), "--solver", "test-plain", "--progress", "lines")
     assert result.exit_code == 0 and threads == [before]

@@ -2,7 +2,7 @@
 `dask worker` processes on 127.0.0.1, started for this module and always torn down.
 
 One worker is daemonic (Dask's default: runs go through the launcher of
-harness/isolated.py), the other is not (runs go through the forkserver of harness/run.py),
+harness/runs/isolated.py), the other is not (runs go through the forkserver of harness/runs/runner.py),
 so both ways of isolating a run on a worker are exercised.
 """
 
@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from crosscheck.harness.inputs.index import Expected
+from crosscheck.harness.judging.verdicts import judge_all
+from crosscheck.harness.records.record import Task, environment, read_records
 
 from benchmarks.bench_cluster import local_cluster
-from crosscheck.harness.index import Expected
-from crosscheck.harness.records import Task, environment, read_records
-from crosscheck.harness.verdicts import judge_all
 from tests.known import INSTANCES
 from tests.plugin_solvers import grandchild_pidfile
 from tests.test_orphans import ROOT, VAULT, alive, parent, wait_for
@@ -74,7 +74,7 @@ def test_the_cluster_gives_the_records_and_verdicts_of_a_local_run(scheduler: st
     workers = {r.environment.get("worker") for r in read_records(tmp_path / "cluster.jsonl") if r.solver != "-"}
     assert len(workers) == 2 and None not in workers  # records say where they ran, and both workers ran
     commands = {r.environment["argv"] for r in read_records(tmp_path / "cluster.jsonl")}
-    assert commands == {f"cli.py compare {mixed} {' '.join(solvers)} --scheduler {scheduler} --out {tmp_path}/cluster.jsonl"}
+    assert commands == {f"crosscheck compare {mixed} {' '.join(solvers)} --scheduler {scheduler} --out {tmp_path}/cluster.jsonl"}
 
 
 def _sleepers(folder: Path, count: int) -> list[Path]:
@@ -152,15 +152,15 @@ def test_a_killed_client_leaves_nothing_running_and_resume_completes(scheduler: 
 @pytest.mark.parametrize("differs", ["commit", "source"])
 def test_workers_with_another_crosscheck_are_reported_and_not_used(scheduler: str, monkeypatch: pytest.MonkeyPatch,
                                                                     tmp_path: Path, differs: str) -> None:
-    import crosscheck.harness.cluster
+    import crosscheck.harness.runs.cluster
 
     ours = {**environment(), differs: "elsewhere"}  # another commit, or the same one with other edits
-    monkeypatch.setattr(crosscheck.harness.cluster, "environment", lambda: ours)
+    monkeypatch.setattr(crosscheck.harness.runs.cluster, "environment", lambda: ours)
     (tmp_path / "small.txt").write_text(VAULT)
     task = Task(path=str(tmp_path / "small.txt"), instance="small", solver="keys-graph", puzzle="keys")
     reports: list[str] = []
-    with pytest.raises(crosscheck.harness.cluster.ClusterError, match="no worker"):
-        crosscheck.harness.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, lambda task: None,
+    with pytest.raises(crosscheck.harness.runs.cluster.ClusterError, match="no worker"):
+        crosscheck.harness.runs.cluster.run_on_cluster([(task, None)], scheduler, lambda record: None, lambda task: None,
                                        lambda task: None, reports.append)
     assert len(reports) == 2 and all("not used" in line and "elsewhere" in line for line in reports)
 
@@ -171,7 +171,7 @@ def test_runs_are_in_flight_only_while_a_worker_runs_them_and_record_the_cluster
     only those a worker began count as in flight, and each record's jobs is 2."""
     import threading
 
-    from crosscheck.harness.cluster import run_on_cluster
+    from crosscheck.harness.runs.cluster import run_on_cluster
 
     (tmp_path / "small.txt").write_text(VAULT)
     tasks: list[tuple[Task, Expected]] = [(Task(path=str(tmp_path / "small.txt"), instance="small", solver=solver, puzzle="keys", repeat=repeat,

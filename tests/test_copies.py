@@ -1,5 +1,5 @@
 """Built-in code pasted or wrapped by a plugin is shared code (formulations in
-tests/copied_solvers.py): a copy is compared by content (`crosscheck.solvers.copies`),
+tests/copied_solvers.py): a copy is compared by content (`crosscheck.harness.independence.copies`),
 a function it calls counts by its own content (so a copy that renames its helpers is
 still a copy, tests/renamed_quotient.py), and a ``functools.partial`` kept in a global or a
 class attribute is followed."""
@@ -12,16 +12,23 @@ from pathlib import Path
 from types import FunctionType
 
 import pytest
-
-from crosscheck.models.elevator import ElevatorMove, Facility
-from crosscheck.models.keys import door_key
-from crosscheck.solvers import copies, sharing
+from crosscheck.harness.independence import copies, sharing
+from crosscheck.models.elevator.model import ElevatorMove, Facility
+from crosscheck.models.keys.model import door_key
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.elevator.quotient import QuotientProblem, labelled_plan
-from crosscheck.solvers.footprints import FINGERPRINTS, FOOTPRINTS, VARIANTS
 from crosscheck.solvers.registry import get_solver, solvers_for
-from tests.copied_helpers import (ImportsInside, ImportsOther, NamesItsOwn, OwnTuple, PastesItsTuple, SplitsItsModel,
-                                  _Fits, _Spreads)
+
+from tests.copied_helpers import (
+    ImportsInside,
+    ImportsOther,
+    NamesItsOwn,
+    OwnTuple,
+    PastesItsTuple,
+    SplitsItsModel,
+    _Fits,
+    _Spreads,
+)
 from tests.copied_solvers import CopiesCanonical, CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
 from tests.receiver_solvers import OwnRules
 from tests.renamed_quotient import ChangedQuotient, RenamedQuotient
@@ -47,7 +54,7 @@ def test_a_trivial_function_alike_is_not_a_copy() -> None:
 
 
 def _key_for(cell: str) -> str | None:
-    """Written from the rules, not copied: it reads as `crosscheck.models.keys.door_key` does."""
+    """Written from the rules, not copied: it reads as `crosscheck.models.keys.model.door_key` does."""
     return cell.lower() if "A" <= cell <= "Z" else None
 
 
@@ -71,7 +78,7 @@ def test_a_copy_rests_on_the_lemmas_of_its_original() -> None:
 
 def test_a_partial_in_a_module_global_is_followed() -> None:
     static = sharing.static_footprint(Delegates)
-    assert {f"{QUOTIENT}.QuotientSearch._solve", f"{QUOTIENT}.QuotientProblem.successors"} <= static
+    assert {f"{QUOTIENT}.ElevatorQuotient._solve", f"{QUOTIENT}.QuotientProblem.successors"} <= static
     assert f"{QUOTIENT}.QuotientProblem.successors" in sharing.shares(Delegates(), [get_solver("elevator-quotient")])
 
 
@@ -92,12 +99,12 @@ def test_fingerprinting_leaves_the_walks_syntax_trees_alone() -> None:
 
 
 def test_stored_fingerprints_match_the_code() -> None:
-    """What `python -m crosscheck.solvers.sharing` would write now is what is stored."""
-    assert sharing.built_in_fingerprints(FOOTPRINTS) == FINGERPRINTS
+    """What `python -m crosscheck.harness.independence.sharing` would write now is what is stored."""
+    assert sharing.built_in_fingerprints(sharing.stored_footprints()) == sharing.stored_fingerprints()
 
 
 def test_stored_fingerprints_of_methods_run_on_subclasses_match_the_code() -> None:
-    assert sharing.built_in_variants() == VARIANTS
+    assert sharing.built_in_variants() == sharing.stored_variants()
 
 
 RENAMED = "tests.renamed_quotient"
@@ -276,7 +283,7 @@ def test_a_helper_of_its_own_imported_inside_a_function_is_other_code() -> None:
 
 
 _FLAT_WALK = '''
-from crosscheck.models.keys import Cell, Vault
+from crosscheck.models.keys.model import Cell, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from {helper} import adjacent
 

@@ -1,4 +1,4 @@
-"""The one mapping of a finished CP-SAT run to an `Answer`, and the limits of a run (solvers/cpsat.py)."""
+"""The one mapping of a finished CP-SAT run to an `Answer`, and the limits of a run (solvers/engines/cpsat.py)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,8 @@ import math
 import random
 
 import pytest
-from ortools.sat.python import cp_model
-
 from crosscheck.solvers.base import Answer, Deadline, Status
-from crosscheck.solvers.cpsat import (
+from crosscheck.solvers.engines.cpsat import (
     WORK_PER_DETERMINISTIC_SECOND,
     configured_solver,
     has_solution,
@@ -18,6 +16,7 @@ from crosscheck.solvers.cpsat import (
     run_stats,
     solve,
 )
+from ortools.sat.python import cp_model
 
 
 def _run(model: cp_model.CpModel, offset: int = 0) -> Answer:

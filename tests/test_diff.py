@@ -6,14 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
-
-from crosscheck.harness.aggregate import FAMILY_COLUMNS, VIRTUAL_BEST, cells, family_rows
 from crosscheck.harness.cli import main
-from crosscheck.harness.diff import diff, regressions, summary, worse
-from crosscheck.harness.latex import escape
-from crosscheck.harness.numbers import significant
-from crosscheck.harness.paired import compare_all
-from crosscheck.harness.records import RunRecord, append_record
+from crosscheck.harness.records.record import RunRecord, append_record
+from crosscheck.harness.reports.aggregate import FAMILY_COLUMNS, VIRTUAL_BEST, cells, family_rows
+from crosscheck.harness.reports.diff import diff, regressions, summary, worse
+from crosscheck.harness.reports.latex import escape
+from crosscheck.harness.reports.numbers import significant
+from crosscheck.harness.reports.paired import compare_all
 from crosscheck.solvers.base import Status
 
 

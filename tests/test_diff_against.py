@@ -7,11 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner, Result
-
 from crosscheck.harness.cli import EXIT_OK, EXIT_USAGE, EXIT_WRONG, main
-from crosscheck.harness.diff import diff
-from crosscheck.harness.diff_basis import basis
-from crosscheck.harness.records import UNREADABLE, RunRecord, append_record
+from crosscheck.harness.records.record import UNREADABLE, RunRecord, append_record
+from crosscheck.harness.reports.diff import diff
+from crosscheck.harness.reports.diff_basis import basis
 from crosscheck.solvers.base import Status
 
 #: The settings of a comparison run with --clock cpu, 20 s and 8192 MB.

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import shlex
+import shutil
 import subprocess
 import sys
 from functools import cache
@@ -19,7 +19,6 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
 from crosscheck.models.registry import load_instance
 

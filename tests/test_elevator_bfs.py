@@ -12,14 +12,22 @@ import random
 
 import numpy as np
 import pytest
-
-from crosscheck.harness.index import InstanceFile
+from crosscheck.harness.inputs.index import InstanceFile
 from crosscheck.models.base import InvalidPlan
-from crosscheck.models.elevator import ELEMENT_NAMES, UP, ElevatorMove, Facility, check_plan, generate, item_name
+from crosscheck.models.elevator.model import (
+    ELEMENT_NAMES,
+    UP,
+    ElevatorMove,
+    Facility,
+    check_plan,
+    generate,
+    item_name,
+)
 from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.elevator.bfs import ElevatorBfs
 from crosscheck.solvers.elevator.packed import Moves, Packing
-from crosscheck.solvers.elevator.quotient import QuotientSearch
-from crosscheck.solvers.elevator.search import BreadthFirst
+from crosscheck.solvers.elevator.quotient import ElevatorQuotient
+
 from tests.test_elevator_solvers import assert_answers_index, indexed
 
 
@@ -32,7 +40,7 @@ def seeded(seed: int, most_pairs: int) -> Facility:
 
 
 def assert_agree(facility: Facility, limit: float = 60) -> Status:
-    bfs, quotient = BreadthFirst().solve(facility, limit), QuotientSearch().solve(facility, limit)
+    bfs, quotient = ElevatorBfs().solve(facility, limit), ElevatorQuotient().solve(facility, limit)
     assert bfs.status in (Status.OPTIMAL, Status.INFEASIBLE), (bfs.message, facility.to_text())
     assert (bfs.status, bfs.cost) == (quotient.status, quotient.cost), facility.to_text()
     if bfs.plan is not None:
@@ -45,7 +53,7 @@ def test_agrees_with_the_quotient_on_120_seeded_facilities() -> None:
     for seed in range(120):
         facility = seeded(seed, 4)
         status = assert_agree(facility)
-        unsafe = BreadthFirst().solve(facility, 60).message == "the start is unsafe"
+        unsafe = ElevatorBfs().solve(facility, 60).message == "the start is unsafe"
         seen["unsafe start" if unsafe else status.value] += 1
         seen["some floors empty"] += len(set(facility.chips + facility.generators)) < facility.floors - 1
     assert min(seen.values()) >= 5, seen
@@ -59,13 +67,13 @@ def test_agrees_with_the_quotient_on_bigger_seeded_facilities(seed: int) -> None
 
 @pytest.mark.parametrize("found", indexed(6), ids=lambda found: found.name)
 def test_indexed_instances_up_to_six_pairs(found: InstanceFile) -> None:
-    assert_answers_index(BreadthFirst(), found, 60)
+    assert_answers_index(ElevatorBfs(), found, 60)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("found", [f for f in indexed(7) if f not in indexed(6)], ids=lambda found: found.name)
 def test_indexed_seven_pair_instances(found: InstanceFile) -> None:
-    assert_answers_index(BreadthFirst(), found, 120)
+    assert_answers_index(ElevatorBfs(), found, 120)
 
 
 def mostly_done(floors: int, pairs: int, low: int) -> Facility:
@@ -90,10 +98,10 @@ def test_every_code_width_agrees_with_the_quotient(floors: int, pairs: int, low:
 
 def test_unsafe_start_and_finished_start() -> None:
     unsafe = Facility("unsafe", 3, ("a", "b"), (0, 1), (1, 0))
-    result = BreadthFirst().solve(unsafe, 10)
+    result = ElevatorBfs().solve(unsafe, 10)
     assert (result.status, result.message) == (Status.INFEASIBLE, "the start is unsafe")
     done = mostly_done(4, 3, 0)
-    result = BreadthFirst().solve(done, 10)
+    result = ElevatorBfs().solve(done, 10)
     assert (result.status, result.cost, result.plan) == (Status.OPTIMAL, 0, [])
 
 
@@ -111,10 +119,10 @@ class ExpiresAfter(Deadline):
 
 def test_bound_at_a_timeout_never_exceeds_the_optimum_and_reaches_it() -> None:
     facility = generate(0, pairs=4)
-    optimum = QuotientSearch().solve(facility, 60).cost
+    optimum = ElevatorQuotient().solve(facility, 60).cost
     bounds: list[int] = []
     for checks in range(200):
-        result = BreadthFirst()._solve(facility, ExpiresAfter(checks))
+        result = ElevatorBfs()._solve(facility, ExpiresAfter(checks))
         if result.status is Status.OPTIMAL:
             break
         assert result.status is Status.TIMEOUT and result.plan is None and result.bound is not None

@@ -9,17 +9,17 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from ortools.sat.python import cp_model
-
-from crosscheck.models.elevator import Facility, extended, generate
+from crosscheck.models.elevator.model import Facility, extended, generate
 from crosscheck.solvers.base import Deadline, Status
-from crosscheck.solvers.cpsat import configured_solver
 from crosscheck.solvers.elevator import closure
+from crosscheck.solvers.elevator.bfs import ElevatorBfs
 from crosscheck.solvers.elevator.closure import ClosureModel, closed_without_goal, exact_game
 from crosscheck.solvers.elevator.common import Labelled, labelled_moves, start_is_safe, start_state
-from crosscheck.solvers.elevator.cpsat import TimeIndexed
-from crosscheck.solvers.elevator.search import BreadthFirst
+from crosscheck.solvers.elevator.cpsat import ElevatorCpsat
 from crosscheck.solvers.elevator.top_floors import GameState, TopFloors
+from crosscheck.solvers.engines.cpsat import configured_solver
+from ortools.sat.python import cp_model
+
 from tests.test_elevator_solvers import load
 
 
@@ -54,7 +54,7 @@ def test_claims_no_plan_exactly_when_elevator_bfs_finds_none() -> None:
     seen = {Status.OPTIMAL: 0, Status.INFEASIBLE: 0}
     for seed in range(80):
         facility = seeded(seed)
-        truth = BreadthFirst().solve(facility, 60).status
+        truth = ElevatorBfs().solve(facility, 60).status
         assert truth in seen, facility.to_text()
         seen[truth] += 1
         proved = closed_without_goal(facility, Deadline(None))
@@ -71,7 +71,7 @@ def without_a_plan() -> list[Facility]:
 
 @pytest.mark.parametrize("facility", without_a_plan(), ids=lambda facility: facility.name)
 def test_proves_facilities_without_a_plan(facility: Facility) -> None:
-    answer = TimeIndexed().solve(facility, 60)
+    answer = ElevatorCpsat().solve(facility, 60)
     assert answer.status is Status.INFEASIBLE
     closed = answer.stats.get("closed_states", 0)
     assert isinstance(closed, int) and closed > 1, answer.message
@@ -123,7 +123,7 @@ def test_a_proposer_that_misses_moves_claims_nothing(monkeypatch: pytest.MonkeyP
     tried = 0
     for seed in range(10):
         facility = generate(seed, pairs=3)
-        if not start_is_safe(facility) or BreadthFirst().solve(facility, 60).status is not Status.OPTIMAL:
+        if not start_is_safe(facility) or ElevatorBfs().solve(facility, 60).status is not Status.OPTIMAL:
             continue
         game = exact_game(facility)
         states = game.reachable(game.state(0, facility.chips, facility.generators), 10**6, Deadline(None))

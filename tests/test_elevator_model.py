@@ -7,9 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-
 from crosscheck.models.base import InvalidInstance, InvalidPlan
-from crosscheck.models.elevator import (
+from crosscheck.models.elevator.model import (
     ElevatorMove,
     Facility,
     all_safe,
@@ -21,6 +20,7 @@ from crosscheck.models.elevator import (
     parse,
 )
 from crosscheck.models.registry import detect_puzzle, get_puzzle
+
 from tests.known import assert_parse_error
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "instances" / "elevator" / "two-pairs-example.txt"

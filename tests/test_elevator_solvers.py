@@ -5,12 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from ortools.sat.python import cp_model
-
-from crosscheck.harness.index import InstanceFile, discover
-from crosscheck.models.elevator import ElevatorMove, Facility, all_safe, check_plan, extended, generate, parse
+from crosscheck.harness.inputs.index import InstanceFile, discover
+from crosscheck.models.elevator.model import ElevatorMove, Facility, all_safe, check_plan, extended, generate, parse
 from crosscheck.solvers.base import Deadline, Solver, Status
-from crosscheck.solvers.cpsat import configured_solver
+from crosscheck.solvers.elevator.bfs import ElevatorBfs
 from crosscheck.solvers.elevator.common import (
     crossing_bound,
     item_names,
@@ -19,21 +17,23 @@ from crosscheck.solvers.elevator.common import (
     start_state,
 )
 from crosscheck.solvers.elevator.cpsat import (
+    ElevatorCpsat,
     HorizonModel,
-    TimeIndexed,
     WasteTables,
     configure_search,
     potential,
     quotient_state_cap,
     with_parity,
 )
-from crosscheck.solvers.elevator.quotient import QuotientSearch, canonical
-from crosscheck.solvers.elevator.search import BreadthFirst
+from crosscheck.solvers.elevator.quotient import ElevatorQuotient, canonical
 from crosscheck.solvers.elevator.top_floors import TopFloors
+from crosscheck.solvers.engines.cpsat import configured_solver
 from crosscheck.solvers.registry import solvers_for
+from ortools.sat.python import cp_model
+
 from tests.known import INSTANCES
 
-SOLVERS = [BreadthFirst(), QuotientSearch(), TimeIndexed()]
+SOLVERS = [ElevatorBfs(), ElevatorQuotient(), ElevatorCpsat()]
 
 
 def load(name: str) -> Facility:
@@ -80,7 +80,7 @@ def test_indexed_small_instances(found: InstanceFile) -> None:
 @pytest.mark.parametrize("found", indexed(7), ids=lambda found: found.name)
 def test_indexed_instances_quotient(found: InstanceFile) -> None:
     facility = parse(found.path.read_text(), str(found.path))
-    result = QuotientSearch().solve(facility, time_limit=60)
+    result = ElevatorQuotient().solve(facility, time_limit=60)
     if found.expected == "infeasible":
         assert result.status is Status.INFEASIBLE
     else:
@@ -100,7 +100,7 @@ def test_all_formulations_agree_on_150_generated_instances() -> None:
         bfs, quotient = (solver.solve(facility, time_limit=20) for solver in SOLVERS[:2])
         # a generous limit where a plan exists (a loaded machine must not fail the test),
         # a short one where CP-SAT can only prove infeasibility or time out
-        cpsat = TimeIndexed().solve(facility, time_limit=30 if bfs.status is Status.OPTIMAL else 1.0)
+        cpsat = ElevatorCpsat().solve(facility, time_limit=30 if bfs.status is Status.OPTIMAL else 1.0)
         assert bfs.status in (Status.OPTIMAL, Status.INFEASIBLE), facility.to_text()
         assert (quotient.status, quotient.cost) == (bfs.status, bfs.cost), facility.to_text()
         for result in (bfs, quotient, cpsat):
@@ -122,7 +122,7 @@ def test_all_formulations_agree_on_150_generated_instances() -> None:
 def test_search_formulations_agree_on_bigger_instances(seed: int) -> None:
     rng = random.Random(seed)
     facility = generate(seed, pairs=rng.randint(3, 4), floors=rng.randint(3, 5))
-    bfs, quotient = BreadthFirst().solve(facility, 120), QuotientSearch().solve(facility, 120)
+    bfs, quotient = ElevatorBfs().solve(facility, 120), ElevatorQuotient().solve(facility, 120)
     assert (bfs.status, bfs.cost) == (quotient.status, quotient.cost)
 
 
@@ -131,7 +131,7 @@ def test_crossing_bound_never_exceeds_the_cost_left_along_optimal_plans() -> Non
     checked = 0
     for seed in range(40):
         facility = small_instance(seed)
-        result = BreadthFirst().solve(facility, 20)
+        result = ElevatorBfs().solve(facility, 20)
         if result.status is not Status.OPTIMAL:
             continue
         assert result.plan is not None and result.cost is not None
@@ -180,7 +180,7 @@ def test_per_floor_counts_merge_states_of_different_safety() -> None:
 
 def test_quotient_plan_names_elements_of_an_extended_instance() -> None:
     facility = extended(generate(2, pairs=2))
-    result = QuotientSearch().solve(facility, 30)
+    result = ElevatorQuotient().solve(facility, 30)
     assert result.status is Status.OPTIMAL and result.plan is not None
     assert check_plan(facility, result.plan) == result.cost
     assert any("elerium" in name for move in result.plan for name in move.items)
@@ -191,8 +191,8 @@ def test_cpsat_times_out_honestly_with_a_valid_bound() -> None:
     horizon or two, not all up to the optimum: a timeout that names the limit, with the
     next horizon as bound.  (How far CP-SAT's two workers get in that time varies a little.)"""
     facility = generate(3, pairs=5)
-    optimum = QuotientSearch().solve(facility, 30)
-    result = TimeIndexed().solve(facility, work_limit=20_000)
+    optimum = ElevatorQuotient().solve(facility, 30)
+    result = ElevatorCpsat().solve(facility, work_limit=20_000)
     assert result.status is Status.TIMEOUT and "work limit" in result.message, result
     assert result.plan is None and result.bound is not None
     assert optimum.cost is not None and result.bound <= optimum.cost
@@ -204,14 +204,14 @@ def test_cpsat_proves_infeasibility_directly_or_by_refuting_every_horizon_below_
     # one pair on two floors: the chip and the generator ride up together
     tiny = Facility("tiny", 2, ("a",), (0,), (0,))
     assert quotient_state_cap(tiny) == 2 * 4
-    assert TimeIndexed().solve(tiny, 10).cost == 1
+    assert ElevatorCpsat().solve(tiny, 10).cost == 1
     # a lone generator on floor 1 cannot move without destroying the chips above
-    stuck = TimeIndexed().solve(load("stuck-generator.txt"), 10)
+    stuck = ElevatorCpsat().solve(load("stuck-generator.txt"), 10)
     assert (stuck.status, stuck.message) == (Status.INFEASIBLE, "no safe step from the start")
     # the hydrogen pair can never pass the sulfur chip: on three floors the top floors
     # relaxation is the puzzle itself (its pool is one floor, with the safety rule)
     stranded = load("stranded-chip.txt")
-    result = TimeIndexed().solve(stranded, 30)
+    result = ElevatorCpsat().solve(stranded, 30)
     assert (result.status, result.message) == (Status.INFEASIBLE, "the top floors relaxation cannot reach its goal")
     # with a weaker relaxation (one floor kept) and no closure proof: refuted horizon by horizon
     game = TopFloors(stranded.floors, len(stranded.elements), kept=1)
@@ -220,7 +220,7 @@ def test_cpsat_proves_infeasibility_directly_or_by_refuting_every_horizon_below_
     assert to_goal is not None and from_start is not None
     tables = WasteTables(game, start, to_goal, from_start)
     assert tables.start_waste() is not None
-    answer = TimeIndexed()._horizons(stranded, with_parity(1, stranded), tables, Deadline(30.0))
+    answer = ElevatorCpsat()._horizons(stranded, with_parity(1, stranded), tables, Deadline(30.0))
     assert answer.status is Status.INFEASIBLE
     assert answer.stats["best_bound"] == quotient_state_cap(stranded) - 2  # the last horizon refuted
 
@@ -231,8 +231,8 @@ def test_cpsat_proves_infeasibility_by_its_relaxation() -> None:
     top floors relaxation sees at once; the horizons are never tried."""
     facility = generate(924, pairs=3, floors=4)
     assert (facility.chips, facility.generators) == ((2, 2, 2), (0, 0, 0))
-    assert QuotientSearch().solve(facility, 30).status is Status.INFEASIBLE
-    result = TimeIndexed().solve(facility, 30)
+    assert ElevatorQuotient().solve(facility, 30).status is Status.INFEASIBLE
+    result = ElevatorCpsat().solve(facility, 30)
     assert (result.status, result.message) == (Status.INFEASIBLE, "the top floors relaxation cannot reach its goal")
 
 
@@ -243,8 +243,8 @@ def test_cpsat_starts_at_the_wasteful_steps_of_its_relaxation() -> None:
     facility = generate(322, pairs=4, floors=4)
     assert (facility.chips, facility.generators) == ((2, 2, 2, 0), (2, 2, 2, 0))
     assert potential(4, start_state(facility)) == labelled_bound(start_state(facility), 4) == 15
-    assert QuotientSearch().solve(facility, 30).cost == 21
-    result = TimeIndexed().solve(facility, 30)
+    assert ElevatorQuotient().solve(facility, 30).cost == 21
+    result = ElevatorCpsat().solve(facility, 30)
     assert (result.status, result.cost, result.stats["horizons"]) == (Status.OPTIMAL, 21, 1)
 
 
@@ -269,8 +269,8 @@ def test_cpsat_keeps_the_optimum_of_alike_pairs(seed: int) -> None:
     """Two extra pairs start alike on the first floor (and others become alike on the way):
     counting the elements of each type must keep every optimum."""
     facility = extended(generate(seed, pairs=2, floors=3))
-    quotient = QuotientSearch().solve(facility, 30)
-    cpsat = TimeIndexed().solve(facility, 60)
+    quotient = ElevatorQuotient().solve(facility, 30)
+    cpsat = ElevatorCpsat().solve(facility, 60)
     assert (cpsat.status, cpsat.cost) == (quotient.status, quotient.cost)
     if cpsat.plan is not None:
         assert check_plan(facility, cpsat.plan) == cpsat.cost
@@ -347,7 +347,7 @@ def test_every_cut_keeps_optimal_plans() -> None:
     for seed in range(24):
         rng = random.Random(seed)
         facility = generate(seed, pairs=rng.randint(2, 5), floors=rng.randint(3, 5))
-        result = QuotientSearch().solve(facility, 30)
+        result = ElevatorQuotient().solve(facility, 30)
         if result.status is not Status.OPTIMAL or result.cost is None or result.plan is None:
             continue
         steps = replay(facility, result.plan)

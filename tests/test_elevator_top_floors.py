@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-
-from crosscheck.models.elevator import Facility, generate
+from crosscheck.models.elevator.model import Facility, generate
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.elevator.common import Labelled, labelled_moves, start_state
 from crosscheck.solvers.elevator.cpsat import WasteTables, potential

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.external import read_claim
-from crosscheck.harness.records import Task
-from crosscheck.harness.run import failure, run_task
-from crosscheck.harness.verdicts import Verdict, judge
+from crosscheck.harness.judging.verdicts import Verdict, judge
+from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.records.record import Task
+from crosscheck.harness.runs.external import read_claim
+from crosscheck.harness.runs.runner import failure, run_task
 from crosscheck.solvers.base import Clock, Status
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8: east to a, then west through A to b

@@ -13,6 +13,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from crosscheck.harness.independence.trusted import is_trusted
+from crosscheck.harness.judging.verdicts import InstanceVerdict, Verdict
+from crosscheck.models import registry
+from crosscheck.solvers.registry import get_solver
 
 from benchmarks.fault_audit import (
     ROOT,
@@ -36,10 +40,6 @@ from benchmarks.fault_audit import (
 )
 from benchmarks.fault_catalogue import FAULTS, Fault
 from benchmarks.fault_relations import Relations, fed_formulations, judge_morph, run_morph, subprocess_runner
-from crosscheck.harness.verdicts import InstanceVerdict, Verdict
-from crosscheck.models.registry import RELATIONS
-from crosscheck.solvers.registry import get_solver
-from crosscheck.solvers.trusted import is_trusted
 
 BY_NAME = {fault.name: fault for fault in FAULTS}
 
@@ -60,7 +60,7 @@ def test_every_snippet_occurs_exactly_once_and_its_tests_exist(fault: Fault) -> 
 
 def test_planting_changes_exactly_the_snippet_and_refuses_a_second_time(tmp_path: Path) -> None:
     fault = BY_NAME["keys-door-b-never-opens"]
-    (tmp_path / "models").mkdir()
+    (tmp_path / fault.path).parent.mkdir(parents=True)
     before = (ROOT / fault.path).read_text(encoding="utf-8")
     (tmp_path / fault.path).write_text(before, encoding="utf-8")
     plant(fault, tmp_path)
@@ -83,8 +83,8 @@ def test_the_canary_tells_a_faulted_copy_from_an_unfaulted_one(tmp_path: Path) -
 
 
 def test_enclosing_names_decide_whether_a_fault_is_in_the_trusted_base() -> None:
-    assert enclosing(BY_NAME["keys-door-b-never-opens"]) == "crosscheck.models.keys.Vault.passable"
-    assert enclosing(BY_NAME["amphipods-no-stop-left-end"]) == "crosscheck.models.amphipods.STOPS"
+    assert enclosing(BY_NAME["keys-door-b-never-opens"]) == "crosscheck.models.keys.model.Vault.passable"
+    assert enclosing(BY_NAME["amphipods-no-stop-left-end"]) == "crosscheck.models.amphipods.model.STOPS"
     assert enclosing(BY_NAME["elevator-moves-pairs-only"]) == "crosscheck.solvers.elevator.common.labelled_moves"
     assert is_trusted(enclosing(BY_NAME["checker-keys-door-b"]))
     assert is_trusted(enclosing(BY_NAME["engine-no-reopen"]))
@@ -156,7 +156,7 @@ def test_fed_formulations_come_from_the_catalogue_or_the_footprints() -> None:
     engine = BY_NAME["engine-no-reopen"]  # trusted: named in the catalogue
     assert fed_formulations(engine, enclosing(engine)) == engine.formulations != ()
     stops = BY_NAME["amphipods-no-stop-left-end"]  # a module-level constant: whoever runs its module's code
-    footprints = {"amphipods-mine": frozenset({"crosscheck.models.amphipods.settled"}),
+    footprints = {"amphipods-mine": frozenset({"crosscheck.models.amphipods.model.settled"}),
                   "amphipods-other": frozenset({"crosscheck.solvers.amphipods.stops.stack_moves"})}
     assert fed_formulations(stops, enclosing(stops), footprints) == ("amphipods-mine",)
     with pytest.raises(ValueError, match="no formulation's footprint holds"):
@@ -180,7 +180,7 @@ def test_morph_runs_once_per_puzzle_with_only_its_faulted_formulations_and_every
     keys_run, amphipods_run = commands
     assert str(tmp_path / "keys-0") in keys_run and str(tmp_path / "amphipods-0") in amphipods_run
     assert [keys_run[i + 1] for i, word in enumerate(keys_run) if word == "--solver"] == ["keys-graph"]
-    assert keys_run[keys_run.index("--relations") + 1] == ",".join(sorted(RELATIONS["keys"]))
+    assert keys_run[keys_run.index("--relations") + 1] == ",".join(sorted(registry.relations("keys")))
     assert "--seed" in keys_run and "--count" in keys_run
 
 

@@ -21,15 +21,15 @@ from datetime import datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
+import crosscheck.solvers.registry
 import pytest
 from click.testing import CliRunner
-
-import crosscheck.solvers.registry
 from crosscheck.harness.cli import main
-from crosscheck.harness.records import UNREADABLE, RunRecord, append_record, read_records
-from crosscheck.harness.report import columns_for, failure_reasons
-from crosscheck.harness.verdicts import judge_all
+from crosscheck.harness.judging.verdicts import judge_all
+from crosscheck.harness.records.record import UNREADABLE, RunRecord, append_record, read_records
+from crosscheck.harness.reports.tables import columns_for, failure_reasons
 from crosscheck.solvers.base import Status
+
 from tests.known import INSTANCES
 
 TINY = ("keys/one-robot-1.txt", "keys/four-robots-1.txt", "elevator/two-pairs-example.txt")

@@ -20,20 +20,24 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import crosscheck.harness.runs.runner
+import crosscheck.harness.workflows.hunt
+import crosscheck.solvers.registry
 import pytest
 from click.testing import CliRunner
+from crosscheck.harness.cli import main
+from crosscheck.harness.judging.verdicts import judge
+from crosscheck.harness.records.record import RunRecord, Task, read_records
+from crosscheck.models.amphipods import model as amphipods
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.elevator import strategies as facility_strategies
+from crosscheck.models.keys import model as keys
+from crosscheck.models.keys import strategies as vault_strategies
+from crosscheck.models.puzzle import parse_range, parse_ranges
+from crosscheck.models.registry import get_puzzle, puzzles
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-import crosscheck.harness.hunt
-import crosscheck.harness.run
-import crosscheck.solvers.registry
-from crosscheck.harness.cli import main
-from crosscheck.harness.records import RunRecord, Task, read_records
-from crosscheck.harness.verdicts import judge
-from crosscheck.models import amphipods, elevator, keys, strategies
-from crosscheck.models.registry import PUZZLES
-from crosscheck.models.strategies import instances, parse_range, parse_ranges, ranges_for
 from tests.known import INSTANCES
 
 EXTERNALS = Path(__file__).resolve().parent / "externals"
@@ -65,14 +69,14 @@ def external(script: str) -> str:
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 
 
-@pytest.mark.parametrize("puzzle", sorted(PUZZLES))
+@pytest.mark.parametrize("puzzle", sorted(puzzles()))
 def test_every_drawn_instance_is_valid_and_parses_back(puzzle: str) -> None:
     @SETTINGS
-    @given(instances(puzzle))
+    @given(get_puzzle(puzzle).strategy())
     def check(instance: keys.Vault | amphipods.Burrow | elevator.Facility) -> None:
         text = instance.to_text()
-        assert PUZZLES[puzzle].detect(text)
-        assert PUZZLES[puzzle].parse(text, "drawn").to_text() == text
+        assert puzzles()[puzzle].detect(text)
+        assert puzzles()[puzzle].parse(text, "drawn").to_text() == text
 
     check()
 
@@ -140,14 +144,14 @@ COVERAGE = {
 
 @pytest.mark.parametrize("puzzle, feature", [(p, f) for p, features in COVERAGE.items() for f in features])
 def test_the_strategies_cover_the_rule_space(puzzle: str, feature: str) -> None:
-    find(instances(puzzle), COVERAGE[puzzle][feature],
+    find(get_puzzle(puzzle).strategy(), COVERAGE[puzzle][feature],
          settings=settings(max_examples=2000, database=None, phases=[Phase.generate]))  # found: enough
 
 
 @settings(max_examples=300, database=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=7))
 def test_a_safe_start_moves_only_the_chips_that_would_be_fried(pairs: list[tuple[int, int]]) -> None:
-    chips, generators = zip(*strategies._safe_start(pairs), strict=True) if pairs else ((), ())
+    chips, generators = zip(*facility_strategies._safe_start(pairs), strict=True) if pairs else ((), ())
     assert elevator.all_safe(chips, generators)
     assert list(generators) == [generator for _, generator in pairs]
     for (chip, generator), moved in zip(pairs, chips, strict=True):
@@ -162,7 +166,7 @@ def test_most_drawn_facilities_with_three_pairs_or_more_start_safe() -> None:
 
     @settings(max_examples=400, database=None, phases=[Phase.generate], derandomize=True,
               suppress_health_check=list(HealthCheck))
-    @given(instances("elevator"))
+    @given(get_puzzle("elevator").strategy())
     def draw(facility: elevator.Facility) -> None:
         if len(facility.elements) >= 3:
             drawn.append(elevator.all_safe(facility.chips, facility.generators))
@@ -173,7 +177,7 @@ def test_most_drawn_facilities_with_three_pairs_or_more_start_safe() -> None:
 
 def _crossed(rows: list[str], letters: str) -> list[str]:
     grid = [list(row) for row in rows]
-    strategies._crossed_doors(grid, letters)
+    vault_strategies._crossed_doors(grid, letters)
     return ["".join(row) for row in grid]
 
 
@@ -209,11 +213,11 @@ def test_crossed_doors_leave_a_longer_way_round_where_there_is_one() -> None:
 def test_size_ranges_are_checked() -> None:
     assert parse_range("2-4") == (2, 4) and parse_range("3") == (3, 3)
     assert parse_ranges(["pairs=3", "floors=2-4"]) == {"pairs": (3, 3), "floors": (2, 4)}
-    assert ranges_for("elevator", {"floors": (2, 3)})["pairs"] == (1, 6)
+    assert get_puzzle("elevator").ranges({"floors": (2, 3)})["pairs"] == (1, 6)
     for puzzle, given_ranges in (("elevator", {"lifts": (1, 2)}), ("elevator", {"floors": (3, 2)}),
                                  ("keys", {"robots": (2, 3)}), ("amphipods", {"depth": (0, 2)})):
         with pytest.raises(ValueError):
-            ranges_for(puzzle, given_ranges)
+            get_puzzle(puzzle).strategy(given_ranges)
     for malformed in ("two", "3-", "-3", "2-x"):
         with pytest.raises(ValueError):
             parse_range(malformed)
@@ -232,12 +236,12 @@ def _interior(vault: keys.Vault) -> tuple[int, int]:
 def test_every_drawn_instance_is_within_each_range_given(puzzle: str, asked: dict[str, tuple[int, int]]) -> None:
     """What -p bounds is what a drawn instance has: its features (the hunt's summary shows
     them) and a vault's interior, whatever else the strategy does to the grid."""
-    chosen = ranges_for(puzzle, asked)
+    chosen = get_puzzle(puzzle).ranges(asked)
 
     @SETTINGS
-    @given(instances(puzzle, asked))
+    @given(get_puzzle(puzzle).strategy(asked))
     def check(instance: keys.Vault | amphipods.Burrow | elevator.Facility) -> None:
-        features = PUZZLES[puzzle].features(instance)
+        features = puzzles()[puzzle].features(instance)
         sizes = {**features, **(dict(zip(("height", "width"), _interior(instance), strict=True))
                                 if isinstance(instance, keys.Vault) else {})}
         for name, (low, high) in chosen.items():
@@ -248,9 +252,9 @@ def test_every_drawn_instance_is_within_each_range_given(puzzle: str, asked: dic
 
 def test_a_key_range_no_vault_in_the_ranges_has_room_for_is_refused() -> None:
     with pytest.raises(ValueError, match=r"keys=3-4: a vault of at most 1x2 inside the wall has room for 1 key"):
-        ranges_for("keys", {"height": (1, 1), "width": (1, 2), "keys": (3, 4)})
+        get_puzzle("keys").strategy({"height": (1, 1), "width": (1, 2), "keys": (3, 4)})
     with pytest.raises(ValueError, match=r"robots=4: four robots need a vault of at least 3x3 inside the wall"):
-        ranges_for("keys", {"height": (1, 2), "robots": (4, 4)})
+        get_puzzle("keys").strategy({"height": (1, 2), "robots": (4, 4)})
 
 
 @pytest.mark.parametrize(("puzzle", "name", "most"), [
@@ -261,10 +265,10 @@ def test_hunt_ranges_are_bounded_as_generate_bounds_its_parameters(tmp_path: Pat
                                                                    most: int) -> None:
     """Up to the bound `generate` holds the parameter to is drawn; one more is refused before
     anything is drawn (exit 2), naming the parameter, the range given and the allowed one."""
-    assert ranges_for(puzzle, {name: (1, most)})[name] == (1, most)
+    assert get_puzzle(puzzle).ranges({name: (1, most)})[name] == (1, most)
     result = CliRunner().invoke(main, ["hunt", puzzle, "-p", f"{name}=1-{most + 1}", "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
-    least = strategies._MINIMA[puzzle][name]
+    least = next(size.least for size in get_puzzle(puzzle).sizes if size.name == name)
     assert result.output.splitlines()[-1].endswith(f"{name}=1-{most + 1}: out of range, expected {least} to {most}")
     assert not (tmp_path / "out").exists()
 
@@ -278,7 +282,7 @@ def _check_found(out: Path, puzzle: str, output: str, verdicts: tuple[str, ...])
     assert "Counterexample (" in output and any(f"({v})" in output for v in verdicts), output
 
     def size(name: str) -> int:
-        return sum(PUZZLES[puzzle].features(PUZZLES[puzzle].parse((out / name).read_text(), name)).values())
+        return sum(puzzles()[puzzle].features(puzzles()[puzzle].parse((out / name).read_text(), name)).values())
 
     assert size(f"counterexample-{puzzle}.txt") <= size(f"counterexample-{puzzle}-as-found.txt")
     records = read_records(out / "runs.jsonl")
@@ -313,9 +317,9 @@ def _interrupt_runs(monkeypatch: pytest.MonkeyPatch, when: Callable[[int], bool]
     def runs(*args: Any, **kwargs: Any) -> list[RunRecord]:
         if when(next(calls)):
             raise KeyboardInterrupt
-        return crosscheck.harness.run.run_tasks(*args, **kwargs, isolate=False)
+        return crosscheck.harness.runs.runner.run_tasks(*args, **kwargs, isolate=False)
 
-    monkeypatch.setattr(crosscheck.harness.hunt, "run_tasks", runs)
+    monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
 
 
 ONEPATH_SMALL = ("--solver", "keys-graph", "--solver", "keys-onepath",
@@ -365,7 +369,7 @@ def test_no_counterexample_exits_0_and_says_what_was_tried(tmp_path: Path) -> No
 def test_the_advice_after_an_exhausted_hunt_with_morph_reads_as_one_choice() -> None:
     """Hypothesis ran out of instances and ``--morph`` was given: one thing left to try."""
     outcome, config = SimpleNamespace(exhausted=True), SimpleNamespace(seed=1, morph=("rename",))
-    not_evidence: Any = getattr(crosscheck.harness.hunt, "_not_evidence")
+    not_evidence: Any = getattr(crosscheck.harness.workflows.hunt, "_not_evidence")
     assert not_evidence(outcome, config).endswith(" Try wider -p ranges.")
 
 
@@ -504,7 +508,7 @@ class _Terminal(io.StringIO):
 
 def test_hunt_progress_draws_a_live_line_on_a_terminal_and_counts_shrinking_apart(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from crosscheck.harness.hunt_progress import HuntProgress
+    from crosscheck.harness.reports.hunt_progress import HuntProgress
 
     monkeypatch.setenv("COLUMNS", "200")  # the terminal's width: the live line is cut to it
     now = [0.0]
@@ -586,7 +590,7 @@ def test_a_program_that_fails_alike_on_its_first_runs_stops_the_hunt_with_why(tm
     missing = tmp_path / "my_vault.py"
     status, output = hunt(tmp_path / "out", "keys", "--solver", "keys-graph",
                           "--external", f"mine={sys.executable} {missing} {{path}}", "-p", "robots=1", examples=40)
-    stop = crosscheck.harness.hunt.SAME_FAILURES_TO_STOP
+    stop = crosscheck.harness.workflows.hunt.SAME_FAILURES_TO_STOP
     assert status == 3
     assert f"mine failed the same way on each of its first {stop} runs, before any answer: mine (" in output
     assert f"Runs without an answer: mine {stop} of {stop} ({stop} error)." in output
@@ -611,7 +615,7 @@ def test_a_counterexample_on_a_broken_programs_last_allowed_failure_is_still_rep
     """The instance on which a program's first `SAME_FAILURES_TO_STOP` runs have all failed
     alike is also where the formulations disagree: the counterexample wins over the stop
     (exit 1, its files written), and the hunt goes on to shrink it."""
-    stop = crosscheck.harness.hunt.SAME_FAILURES_TO_STOP
+    stop = crosscheck.harness.workflows.hunt.SAME_FAILURES_TO_STOP
     calls, liar = tmp_path / "calls", tmp_path / "liar.py"
     liar.write_text(f"import pathlib\ncalls = pathlib.Path({str(calls)!r})\n"  # wrong on its run number `stop` only
                     "number = int(calls.read_text()) + 1 if calls.exists() else 1\ncalls.write_text(str(number))\n"
@@ -651,9 +655,9 @@ def test_hypothesis_keeps_its_own_files_under_out_not_in_the_current_folder(tmp_
 
     def runs(*args: Any, **kwargs: Any) -> list[RunRecord]:
         homes.append(storage_directory(intent_to_write=False).home_directory)
-        return crosscheck.harness.run.run_tasks(*args, **kwargs, isolate=False)
+        return crosscheck.harness.runs.runner.run_tasks(*args, **kwargs, isolate=False)
 
-    monkeypatch.setattr(crosscheck.harness.hunt, "run_tasks", runs)
+    monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
     before = storage_directory(intent_to_write=False).home_directory
     status, _ = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient", "-p", "pairs=1", examples=2)
     assert status == 0 and set(homes) == {tmp_path / "out" / "hypothesis"}
@@ -716,9 +720,9 @@ def test_a_formulation_named_twice_runs_once_per_instance(tmp_path: Path, monkey
 
     def runs(tasks: list[tuple[Task, Any]], *args: Any, **kwargs: Any) -> list[RunRecord]:
         names.append([run.solver for run, _ in tasks])
-        return crosscheck.harness.run.run_tasks(tasks, *args, **kwargs, isolate=False)
+        return crosscheck.harness.runs.runner.run_tasks(tasks, *args, **kwargs, isolate=False)
 
-    monkeypatch.setattr(crosscheck.harness.hunt, "run_tasks", runs)
+    monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
     status, output = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient", "--solver",
                           "elevator-quotient", "-p", "pairs=1", examples=2)
     assert status == 0 and names and all(batch == ["elevator-quotient"] for batch in names), (names, output)

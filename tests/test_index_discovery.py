@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import crosscheck.harness.inputs.index
 import pytest
-
-import crosscheck.harness.index
 from crosscheck.harness.cli import EXIT_USAGE, EXIT_WRONG
-from crosscheck.harness.index import Indexes, InstanceFile, discover
-from crosscheck.harness.plan import discover_all, unique_names
-from crosscheck.harness.records import read_records
-from crosscheck.harness.verdicts import Verdict, judge_all
+from crosscheck.harness.inputs.index import Indexes, InstanceFile, discover
+from crosscheck.harness.judging.verdicts import Verdict, judge_all
+from crosscheck.harness.records.record import read_records
+from crosscheck.harness.runs.schedule import discover_all, unique_names
 from crosscheck.models.registry import load_instance
+
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 
 SHORT_VAULT = "#######\n#@.a..#\n#######\n"  # optimum 2; VAULT's is 8
@@ -45,13 +45,13 @@ def test_each_index_is_loaded_once(nest: Path, monkeypatch: pytest.MonkeyPatch) 
     for name in ("a.txt", "b.txt", "c.txt"):
         (nest / "idx" / name).write_text(VAULT)
     loaded: list[Path] = []
-    real = crosscheck.harness.index.load_index
+    real = crosscheck.harness.inputs.index.load_index
 
     def counting(path: Path) -> dict[str, dict[str, object]]:
         loaded.append(path)
         return real(path)
 
-    monkeypatch.setattr(crosscheck.harness.index, "load_index", counting)
+    monkeypatch.setattr(crosscheck.harness.inputs.index, "load_index", counting)
     assert len(discover_all([nest, nest / "idx"])) == 4
     assert sorted(loaded) == [nest / "idx" / "index.toml", nest / "index.toml"]
 
@@ -135,14 +135,14 @@ def test_unmatched_entries_are_placed_reading_each_line_once(tmp_path: Path, mon
     (tmp_path / "index.toml").write_text("".join(f'["gone-{n}.txt"]\noptimum = {n}\n' for n in range(200)))
     indexes = Indexes()
     discover(tmp_path, indexes)
-    read = crosscheck.harness.index._header_keys
+    read = crosscheck.harness.inputs.index._header_keys
     lines: list[str] = []
 
     def counted(line: str) -> tuple[str, ...] | None:
         lines.append(line)
         return read(line)
 
-    monkeypatch.setattr(crosscheck.harness.index, "_header_keys", counted)
+    monkeypatch.setattr(crosscheck.harness.inputs.index, "_header_keys", counted)
     warnings = indexes.unmatched()
     assert len(warnings) == 200 and warnings[199].startswith(f'{tmp_path / "index.toml"}:399:3: ["gone-199.txt"] ')
     assert len(lines) == 400  # each line of the file, once

@@ -8,9 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from crosscheck.harness.isolated import run_launched
-from crosscheck.harness.records import Task, run_environment
+from crosscheck.harness.records.record import Task, run_environment
+from crosscheck.harness.runs.isolated import run_launched
 from crosscheck.solvers.base import Status
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8
@@ -33,7 +32,7 @@ def test_a_record_names_the_command_that_made_its_task_not_the_running_process(
 
 
 def test_a_launched_run_records_the_command_that_made_its_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The launcher of harness/isolated.py (a daemonic Dask worker's runs) starts ``python -m ...``."""
+    """The launcher of harness/runs/isolated.py (a daemonic Dask worker's runs) starts ``python -m ...``."""
     (tmp_path / "vault.txt").write_text(VAULT)
     record = run_launched(_client_task(tmp_path / "vault.txt", monkeypatch))
     assert record.status is Status.OPTIMAL, record.message

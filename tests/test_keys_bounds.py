@@ -17,16 +17,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from crosscheck.models.keys import Vault, generate, parse
+from crosscheck.models.keys.model import Vault, generate, parse
 from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.engines.search import Ending, Strategy, best_first_search
 from crosscheck.solvers.keys import graph_kernel
-from crosscheck.solvers.keys.graph_compiled import bound_tables, compiled_search, route_tables
-from crosscheck.solvers.keys.graph_search import ContractedProblem, remaining_keys_bound
 from crosscheck.solvers.keys.cycle_tours import biconnected_components, held_karp_tables
+from crosscheck.solvers.keys.graph import ContractedProblem, remaining_keys_bound
+from crosscheck.solvers.keys.graph_compiled import bound_tables, compiled_search, route_tables
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver
-from crosscheck.solvers.search import Ending, Strategy, best_first_search
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
 

@@ -11,16 +11,15 @@ import json
 from collections import deque
 
 import pytest
-from ortools.sat.python import cp_model
-
-from crosscheck.models.keys import Vault, check_plan, generate, parse
+from crosscheck.models.keys.model import Vault, check_plan, generate, parse
 from crosscheck.solvers.base import Deadline, Result, Status
-from crosscheck.solvers.cpsat import configured_solver
-from crosscheck.solvers.keys import SOLVERS
-from crosscheck.solvers.keys import cpsat
-from crosscheck.solvers.keys.cpsat import ArcRoute, KeysCpSat, VaultModel, usable_routes
+from crosscheck.solvers.engines.cpsat import configured_solver
+from crosscheck.solvers.keys import SOLVERS, cpsat
+from crosscheck.solvers.keys.cpsat import ArcRoute, KeysCpsat, VaultModel, usable_routes
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver
+from ortools.sat.python import cp_model
+
 from tests.known import published_optima, read
 from tests.test_keys_level_cuts import COMING_BACK, coming_back, first_collections
 
@@ -54,15 +53,15 @@ def reference_cost(vault: Vault) -> int | None:
 
 
 def solve(vault: Vault, seconds: float = 20.0) -> Result:
-    result = KeysCpSat().solve(vault, seconds)
+    result = KeysCpsat().solve(vault, seconds)
     if result.plan is not None:
         assert check_plan(vault, json.loads(json.dumps(result.plan))) == result.cost
     return result
 
 
 def test_registered() -> None:
-    assert KeysCpSat in SOLVERS
-    assert isinstance(get_solver("keys-cpsat"), KeysCpSat)
+    assert KeysCpsat in SOLVERS
+    assert isinstance(get_solver("keys-cpsat"), KeysCpsat)
 
 
 @pytest.mark.parametrize("name", sorted(name for name in ANSWERS if name != "keys/one-robot-4.txt"))
@@ -139,7 +138,7 @@ def test_short_limit_reports_an_honest_bound() -> None:
     """2,000 units of work (0.02 s of CP-SAT's deterministic time, on any machine) do not
     prove the optimum (about 35,000 do)."""
     vault = generate(3, robots=1, loops=0)
-    result = KeysCpSat().solve(vault, work_limit=2_000)
+    result = KeysCpsat().solve(vault, work_limit=2_000)
     assert result.status in (Status.FEASIBLE, Status.TIMEOUT)
     work = result.stats["work"]
     assert isinstance(work, int) and 2_000 <= work < 4_000

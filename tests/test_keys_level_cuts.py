@@ -9,11 +9,11 @@ component without keys counted, crossings counted on the wrong side) fails here.
 from __future__ import annotations
 
 import pytest
-
-from crosscheck.models.keys import KeyMove, Vault, generate, parse
+from crosscheck.models.keys.model import KeyMove, Vault, generate, parse
 from crosscheck.solvers.keys.level_cuts import level_cuts
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver
+
 from tests.known import read
 
 

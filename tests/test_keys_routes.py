@@ -6,8 +6,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
-
-from crosscheck.models.keys import DIRECTIONS, WALL, Cell, Vault, generate, parse
+from crosscheck.models.keys.model import DIRECTIONS, WALL, Cell, Vault, generate, parse
 from crosscheck.solvers.keys.routes import contract
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"

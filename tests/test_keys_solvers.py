@@ -10,14 +10,14 @@ import json
 from typing import TypeVar
 
 import pytest
-
-from crosscheck.models.keys import Vault, check_plan, generate, max_loops, parse
+from crosscheck.models.keys.model import Vault, check_plan, generate, max_loops, parse
 from crosscheck.solvers.base import Solver, Status
-from crosscheck.solvers.keys.graph_search import ContractedProblem
-from crosscheck.solvers.keys.grid_search import WalkProblem
+from crosscheck.solvers.engines.search import CHECK_EVERY, SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.keys.graph import ContractedProblem
+from crosscheck.solvers.keys.grid import WalkProblem
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import solvers_for
-from crosscheck.solvers.search import CHECK_EVERY, SearchProblem, Strategy, best_first_search
+
 from tests.known import INDEX, INSTANCES, published_optima
 
 EXAMPLES = sorted(published_optima("keys"))

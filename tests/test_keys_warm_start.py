@@ -8,11 +8,11 @@ with the routes), so a sequence that needs an unheld key or miscounts would fail
 from __future__ import annotations
 
 import pytest
-
-from crosscheck.models.keys import KeyMove, Vault, check_plan, generate, parse
+from crosscheck.models.keys.model import KeyMove, Vault, check_plan, generate, parse
 from crosscheck.solvers.keys.cpsat import ArcRoute, regions, usable_routes
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.keys.warm_start import Step, greedy_sequence, improved_sequence, kicked_sequence, walk
+
 from tests.test_keys_cpsat import reference_cost
 
 

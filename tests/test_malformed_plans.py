@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from crosscheck.models.amphipods import model as amphipods
+from crosscheck.models.base import InvalidPlan
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys import model as keys
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from crosscheck.models import amphipods, elevator, keys
-from crosscheck.models.base import InvalidPlan
 
 ROOT = Path(__file__).resolve().parent.parent
 Checker = Callable[[Any, Any], int]

@@ -7,7 +7,6 @@ import csv
 import io
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -18,29 +17,44 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import crosscheck.solvers.registry
 import pytest
+from crosscheck.harness.inputs.index import Expected
+from crosscheck.harness.judging.verdicts import Verdict, judge_all, judged
+from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.records.record import (
+    SOURCE_PACKAGES,
+    RunRecord,
+    Task,
+    append_record,
+    read_records,
+    source_digest,
+)
+from crosscheck.harness.records.schema import SCHEMA_VERSION, NewerSchemaError
+from crosscheck.harness.records.tidy import COLUMNS, load, rows, to_csv
+from crosscheck.harness.reports.progress import Progress
+from crosscheck.harness.reports.tables import effort, notes, render, spread
+from crosscheck.harness.runs.isolated import run_launched
+from crosscheck.harness.runs.measure import core_groups, cores, oversubscription, resident_mb
+from crosscheck.harness.runs.runner import (
+    Start,
+    _scheduled,
+    failed_figures,
+    memout_if_limited,
+    run_isolated,
+    run_task,
+    settled,
+    threads,
+)
+from crosscheck.harness.runs.tree_memory import TreeWatch
+from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.engines.cpsat import configured_solver, solve
 from ortools.sat.python import cp_model
 
-import crosscheck.solvers.registry
-from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.index import Expected
-from crosscheck.harness.isolated import run_launched
-from crosscheck.harness.measure import core_groups, cores, oversubscription, resident_mb
-from crosscheck.harness.progress import Progress
-from crosscheck.harness.records import SOURCE_PACKAGES, RunRecord, Task, append_record, read_records, source_digest
-from crosscheck.harness.report import effort, notes, render, spread
-from crosscheck.harness.run import (Start, _scheduled, failed_figures, memout_if_limited, run_isolated, run_task, settled,
-                                    threads)
-from crosscheck.harness.schema import SCHEMA_VERSION, NewerSchemaError
-from crosscheck.harness.tidy import COLUMNS, load, rows, to_csv
-from crosscheck.harness.tree_memory import TreeWatch
-from crosscheck.harness.verdicts import Verdict, judge_all, judged
-from crosscheck.solvers.base import Deadline, Status
-from crosscheck.solvers.cpsat import configured_solver, solve
 from tests.memory_solvers import LIMIT_MB
 from tests.plugin_solvers import HELD_MB, SPAWNED_CPU, SPAWNED_MB
-from tests.test_cpsat import hard_knapsack
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+from tests.test_cpsat import hard_knapsack
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -176,9 +190,9 @@ def test_a_plugin_formulation_is_named_by_a_digest_of_its_code_and_a_built_in_on
 
 
 PLUGIN = """
-from crosscheck.solvers.keys.graph_search import GraphSearch
+from crosscheck.solvers.keys.graph import KeysGraph
 
-class Mine(GraphSearch):
+class Mine(KeysGraph):
     name = "keys-mine"
 
 SOLVERS = [Mine]
@@ -449,7 +463,7 @@ def test_usage_example_loads_results_and_plots_median_time(tmp_path: Path, monke
     usage = (ROOT / "docs" / "usage.md").read_text()
     start = usage.index("```python\n", usage.index("## report, tidy data and pandas")) + len("```python\n")
     example = usage[start: usage.index("```", start)]
-    assert "crosscheck.harness.tidy.load(" in example
+    assert "crosscheck.harness.records.tidy.load(" in example
     save(tmp_path / "runs.jsonl", [record("a", seconds=1.0), record("b", seconds=2.0)])
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MPLBACKEND", "Agg")

@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-
-from crosscheck.harness import morph as morphing
 from crosscheck.harness.cli import EXIT_INTERRUPTED, main
-from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.morph import judge_pair, numbered_files, save_related
-from crosscheck.harness.records import RunRecord, read_records
-from crosscheck.harness.report import notes
-from crosscheck.harness.verdicts import Verdict, judged
-from crosscheck.models import elevator, keys
+from crosscheck.harness.judging.verdicts import Verdict, judged
+from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.records.record import RunRecord, read_records
+from crosscheck.harness.reports.tables import notes
+from crosscheck.harness.workflows import morph as morphing
+from crosscheck.harness.workflows.morph import judge_pair, numbered_files, save_related
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys import model as keys
 from crosscheck.models.relations import Offset, Related, Same
 from crosscheck.solvers.base import Status
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
-from crosscheck.models import elevator, keys
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys import model as keys
 from crosscheck.models.registry import get_relation
 from crosscheck.models.relations import NotApplicable, distinct_draws
 
@@ -30,10 +30,10 @@ SWAP = "names permuted: hydrogen->lithium, lithium->hydrogen"
 FIRST_NAME_APART = """
 import sys
 from pathlib import Path
-from crosscheck.models.elevator import parse
-from crosscheck.solvers.elevator.search import BreadthFirst
+from crosscheck.models.elevator.model import parse
+from crosscheck.solvers.elevator.bfs import ElevatorBfs
 facility = parse(Path(sys.argv[1]).read_text(), sys.argv[1])
-result = BreadthFirst().solve(facility)
+result = ElevatorBfs().solve(facility)
 print(result.cost - (facility.chips[0] != facility.generators[0]))
 """
 

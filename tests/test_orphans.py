@@ -1,5 +1,5 @@
 """Killing `compare` with SIGKILL leaves no run behind: not the solver's process, not what
-it started, not the forkserver (see harness/lifeline.py)."""
+it started, not the forkserver (see harness/runs/lifeline.py)."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ def test_generic_names_are_not_importable(installed: Path, tmp_path: Path, gener
 
 
 def test_the_installed_package_imports_from_its_own_files(installed: Path, tmp_path: Path) -> None:
-    done = _python(installed, "import crosscheck.harness.cli, crosscheck.models.keys as k; print(k.__file__)", tmp_path)
+    done = _python(installed, "import crosscheck.harness.cli, crosscheck.models.keys.model as k; print(k.__file__)", tmp_path)
     assert done.returncode == 0, done.stderr
     assert Path(done.stdout.strip()).is_relative_to(installed)
 

@@ -11,21 +11,20 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
-from crosscheck.harness.conditions import conditions
-from crosscheck.harness.html_report import build
-from crosscheck.harness.latex import LONG_TABLE_ROWS, cell, escape
-from crosscheck.harness.plots import plot_all, plots, svg
-from crosscheck.harness.index import InstanceFile
-from crosscheck.harness.plan import Choice, plan_instance
-from crosscheck.harness.records import RunRecord, Task, append_record, cpu_model, environment, start_facts
-from crosscheck.harness.report import render
-from crosscheck.harness.run import run_task, run_tasks
-from crosscheck.harness.verdicts import judged
+from crosscheck.harness.inputs.index import InstanceFile
+from crosscheck.harness.judging.verdicts import judged
+from crosscheck.harness.records.record import RunRecord, Task, append_record, cpu_model, environment, start_facts
+from crosscheck.harness.reports.conditions import conditions
+from crosscheck.harness.reports.html import build
+from crosscheck.harness.reports.latex import LONG_TABLE_ROWS, cell, escape
+from crosscheck.harness.reports.plots import plot_all, plots, svg
+from crosscheck.harness.reports.tables import render
+from crosscheck.harness.runs.runner import run_task, run_tasks
+from crosscheck.harness.runs.schedule import Choice, plan_instance
 from crosscheck.solvers.base import Status
+
 from tests.known import INSTANCES
 
 

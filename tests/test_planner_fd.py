@@ -12,16 +12,17 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
-from crosscheck.harness.index import discover
-from crosscheck.models import amphipods, elevator
-from crosscheck.models.keys import generate as generate_vault
-from crosscheck.models.keys import parse as parse_vault
-from crosscheck.models.registry import PUZZLES, load_instance
+from crosscheck.harness.inputs.index import discover
+from crosscheck.models.amphipods import model as amphipods
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys.model import generate as generate_vault
+from crosscheck.models.keys.model import parse as parse_vault
+from crosscheck.models.registry import load_instance, puzzles
 from crosscheck.solvers.base import Status
-from crosscheck.solvers.planner import downward
+from crosscheck.solvers.engines import downward
 from crosscheck.solvers.registry import get_solver, solvers_for
+
 from tests.known import INSTANCES
 
 try:
@@ -47,7 +48,7 @@ def _solve_and_check(solver: str, puzzle: str, instance: Any, limit: float) -> A
     result = get_solver(solver).solve(instance, limit)
     assert result.status is not Status.ERROR, result.message
     if result.plan is not None:
-        assert PUZZLES[puzzle].check_plan(instance, result.plan) == result.cost
+        assert puzzles()[puzzle].check_plan(instance, result.plan) == result.cost
     return result
 
 

@@ -15,17 +15,20 @@ from typing import TypeVar
 
 import pytest
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
-from crosscheck.models import amphipods, elevator
+from crosscheck.models.amphipods import model as amphipods
 from crosscheck.models.base import InvalidPlan
-from crosscheck.models.keys import KeyMove
-from crosscheck.models.keys import parse as parse_vault
-from crosscheck.models.registry import PUZZLES
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys.model import KeyMove
+from crosscheck.models.keys.model import parse as parse_vault
+from crosscheck.models.registry import puzzles
+from crosscheck.solvers.amphipods.fd import AmphipodsFd
 from crosscheck.solvers.base import Status
-from crosscheck.solvers.planner import downward
-from crosscheck.solvers.planner.fd import ENCODERS, KeysFastDownward, encoder
-from crosscheck.solvers.planner.pddl import Encoding
+from crosscheck.solvers.elevator.fd import ElevatorFd
+from crosscheck.solvers.engines import downward
+from crosscheck.solvers.engines.fd import FastDownward
+from crosscheck.solvers.engines.pddl import Encoding
+from crosscheck.solvers.keys.fd import KeysFd
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"
 
@@ -37,7 +40,7 @@ Move = TypeVar("Move", bound=tuple[object, ...])  # a puzzle's move (a named tup
 
 
 def test_keys_encoding_is_plain_strips_with_costs() -> None:
-    encoding = encoder("keys").encode(parse_vault(VAULT, "small.txt"))
+    encoding = KeysFd().encode(parse_vault(VAULT, "small.txt"))
     text = encoding.domain + encoding.problem
     assert ":action-costs" in encoding.domain and "(:metric minimize (total-cost))" in encoding.problem
     for construct in ("forall", "exists", "(or ", ":derived", "when"):
@@ -47,7 +50,7 @@ def test_keys_encoding_is_plain_strips_with_costs() -> None:
 
 
 def test_a_door_without_its_key_never_opens() -> None:
-    encoding = encoder("keys").encode(parse_vault("#####\n#@Ab#\n#####\n", "locked.txt"))
+    encoding = KeysFd().encode(parse_vault("#####\n#@Ab#\n#####\n", "locked.txt"))
     assert "(door" not in encoding.problem and "(floor c-1-2)" not in encoding.problem
 
 
@@ -113,7 +116,7 @@ def test_without_the_planner_the_solver_is_unsupported(monkeypatch: pytest.Monke
         raise downward.PlannerMissing("Fast Downward is not installed")
 
     monkeypatch.setattr(downward, "binaries", missing)
-    result = KeysFastDownward().solve(parse_vault(VAULT, "small.txt"), 5)
+    result = KeysFd().solve(parse_vault(VAULT, "small.txt"), 5)
     assert result.status is Status.UNSUPPORTED and "not installed" in result.message
 
 
@@ -229,7 +232,7 @@ def test_amphipod_actions_are_exactly_the_checkers_moves() -> None:
             assert source is not None and target is not None, move
             return len(amphipods.path(source, target)) * amphipods.ENERGY[cells[move[0]]]
 
-        _replay(burrow, encoder("amphipods").encode(burrow), amphipods.check_plan, every, cost_of,
+        _replay(burrow, AmphipodsFd().encode(burrow), amphipods.check_plan, every, cost_of,
                 walks=3, length=12, seed=seed)
 
 
@@ -242,9 +245,12 @@ def test_elevator_rides_are_exactly_the_checkers_moves() -> None:
 
     for seed, pairs, floors in ((1, 2, 3), (2, 3, 4), (3, 3, 3), (4, 4, 4)):
         facility = elevator.generate(seed, pairs=pairs, floors=floors)
-        _replay(facility, encoder("elevator").encode(facility), elevator.check_plan, candidates(facility),
+        _replay(facility, ElevatorFd().encode(facility), elevator.check_plan, candidates(facility),
                 lambda plan, move: 1, walks=3, length=15, seed=seed)
 
 
-def test_every_puzzle_has_an_encoder() -> None:
-    assert set(ENCODERS) == set(PUZZLES)  # the puzzle registry, not a copy of the encoders' names
+def test_every_built_in_puzzle_has_a_planner_formulation() -> None:
+    from crosscheck.solvers.registry import solvers_for
+
+    for puzzle in puzzles():  # the puzzle registry, not a copy of the encoders' names
+        assert any(isinstance(solver, FastDownward) for solver in solvers_for(puzzle)), puzzle

@@ -9,10 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
-from crosscheck.harness.plots import figure_notes, plot_all, plots
-from crosscheck.harness.records import RunRecord, append_record
+from crosscheck.harness.records.record import RunRecord, append_record
+from crosscheck.harness.reports.plots import figure_notes, plot_all, plots
 from crosscheck.solvers.base import Status
 
 

@@ -18,11 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from crosscheck.harness.isolated import run_launched
-from crosscheck.harness.records import Task, plugin_source
-from crosscheck.harness.run import ready_server, run_isolated, run_task
-from crosscheck.harness.server_start import start_server
+from crosscheck.harness.records.record import Task, plugin_source
+from crosscheck.harness.runs.isolated import run_launched
+from crosscheck.harness.runs.runner import ready_server, run_isolated, run_task
+from crosscheck.harness.runs.server_start import start_server
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import IMPORT_PATH_VARIABLE
 
@@ -97,7 +96,7 @@ def test_compare_runs_the_installed_plugin_not_a_module_of_the_current_folder(si
 
 def test_a_launched_run_imports_plugins_from_where_the_launching_process_does(
         site: Path, shadowed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The launcher of Dask's daemonic workers (harness/isolated.py), started in a folder
+    """The launcher of Dask's daemonic workers (harness/runs/isolated.py), started in a folder
     holding a module of the plugin's name."""
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.chdir(shadowed)
@@ -195,8 +194,8 @@ def test_a_run_from_the_forkserver_does_not_inherit_the_safe_path_of_its_start(
 
 EMPTY_SAFE_PATH = """\
 import os, sys
-from crosscheck.harness.records import Task
-from crosscheck.harness.run import run_isolated
+from crosscheck.harness.records.record import Task
+from crosscheck.harness.runs.runner import run_isolated
 
 if __name__ == "__main__":
     task = Task(path=sys.argv[1], instance="vault.txt", solver="test-safe-path-probe", plugins=("safe_path_probe",))
@@ -249,8 +248,8 @@ def test_a_run_from_the_forkserver_names_the_plugin_version_it_ran_not_a_pinned_
 EDITED_AFTER_IMPORT = '''\
 import importlib, json, sys
 from pathlib import Path
-from crosscheck.harness.records import Task, plugin_source
-from crosscheck.harness.run import run_isolated
+from crosscheck.harness.records.record import Task, plugin_source
+from crosscheck.harness.runs.runner import run_isolated
 task = Task(path=sys.argv[1], instance="vault.txt", solver="test-cwd-bfs")
 run_isolated(task, solvers=())  # the server has started and imported the plugin once this one is back
 module = importlib.import_module("lift_formulations")

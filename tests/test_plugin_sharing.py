@@ -8,24 +8,32 @@ from __future__ import annotations
 from itertools import combinations
 from pathlib import Path
 
+import crosscheck.solvers.registry
 import pytest
 from click.testing import CliRunner
-
-import crosscheck.solvers.registry
 from crosscheck.harness.cli import main
-from crosscheck.harness.records import read_records
-from crosscheck.harness.verdicts import Verdict, judge_all
-from crosscheck.solvers import sharing
+from crosscheck.harness.independence import sharing
+from crosscheck.harness.judging.verdicts import Verdict, judge_all
+from crosscheck.harness.records.record import read_records
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.registry import get_solver, solvers_for
+
 from tests.copied_helpers import BindsItsBound, BindsItsOwnBound, SetsUpItsBound
-from tests.receiver_solvers import (AsksAnnotated, AsksThroughAttribute, AsksThroughReturn, AsksUnknown,
-                                    KeepsItsRules, LooksUp, OwnRules, OwnTable)
+from tests.receiver_solvers import (
+    AsksAnnotated,
+    AsksThroughAttribute,
+    AsksThroughReturn,
+    AsksUnknown,
+    KeepsItsRules,
+    LooksUp,
+    OwnRules,
+    OwnTable,
+)
 from tests.shared_solvers import Echo, Pacer, Strider, Walker
 
 VAULT = "#########\n#b.A.@.a#\n#########\n"
 PLUGINS = ("test-walker", "test-echo", "test-strider", "test-pacer")
-PASSABLE = "crosscheck.models.keys.Vault.passable"
+PASSABLE = "crosscheck.models.keys.model.Vault.passable"
 
 
 @pytest.fixture(autouse=True)

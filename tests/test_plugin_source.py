@@ -12,7 +12,7 @@ from pathlib import Path
 PLUGIN = Path(__file__).resolve().parent / "version_plugin"
 
 #: Prints the digest of `RuledLift`, imported from the copy of the package on PYTHONPATH.
-PRINT_DIGEST = ("from version_plugin.lifts import RuledLift; from crosscheck.harness.records import plugin_source; "
+PRINT_DIGEST = ("from version_plugin.lifts import RuledLift; from crosscheck.harness.records.record import plugin_source; "
                 "print(plugin_source(RuledLift))")
 
 

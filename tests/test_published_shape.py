@@ -7,48 +7,47 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from crosscheck.harness.cli import main
+from crosscheck.harness.records.record import read_records
+from crosscheck.models.base import Instance
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys import model as keys
+from crosscheck.models.registry import get_puzzle, puzzles
 from hypothesis import HealthCheck, find, given, settings
 
-from crosscheck.harness.cli import main
-from crosscheck.harness.records import read_records
-from crosscheck.models import elevator, keys
-from crosscheck.models.base import Instance
-from crosscheck.models.registry import PUZZLES
-from crosscheck.models.shape import outside_published_shape
-from crosscheck.models.strategies import instances
-
-PUZZLE_NAMES = sorted(PUZZLES)
+PUZZLE_NAMES = sorted(puzzles())
 
 
 @pytest.mark.parametrize("puzzle", PUZZLE_NAMES)
 def test_every_draw_within_the_published_shape_has_it(puzzle: str) -> None:
     @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(instances(puzzle, {}, published=True))
+    @given(get_puzzle(puzzle).strategy({}, published=True))
     def check(instance: Instance) -> None:
-        assert outside_published_shape(instance) == "", instance.to_text()
+        assert get_puzzle(puzzle).published_shape(instance) == "", instance.to_text()
 
     check()
 
 
 @pytest.mark.parametrize("puzzle", PUZZLE_NAMES)
 def test_without_the_switch_draws_leave_the_shape(puzzle: str) -> None:
-    found = find(instances(puzzle), lambda instance: outside_published_shape(instance) != "",
+    shape = get_puzzle(puzzle).published_shape
+    found = find(get_puzzle(puzzle).strategy(), lambda instance: shape(instance) != "",
                  settings=settings(max_examples=500, database=None))
-    assert outside_published_shape(found)
+    assert shape(found)
 
 
 def test_the_shape_is_kept_on_top_of_the_ranges() -> None:
-    drawn = find(instances("elevator", {"pairs": (2, 2)}, published=True), lambda facility: True)
+    drawn = find(get_puzzle("elevator").strategy({"pairs": (2, 2)}, published=True), lambda facility: True)
     assert isinstance(drawn, elevator.Facility) and drawn.floors == 4 and len(drawn.elements) == 2
     for puzzle, ranges in (("elevator", {"floors": (2, 3)}), ("amphipods", {"depth": (3, 3)})):
         with pytest.raises(ValueError, match="published"):
-            instances(puzzle, ranges, published=True)
+            get_puzzle(puzzle).strategy(ranges, published=True)
 
 
 def test_what_is_outside_the_shape_is_named() -> None:
-    assert "key is absent: B" in outside_published_shape(keys.parse("#####\n#@Ba#\n#####\n", "v"))
-    assert "2 floors" in outside_published_shape(elevator.generate(1, pairs=2, floors=2))
-    assert outside_published_shape(elevator.generate(1, pairs=2, floors=4)) == ""
+    assert "key is absent: B" in keys.outside_published_shape(keys.parse("#####\n#@Ba#\n#####\n", "v"))
+    assert "2 floors" in elevator.outside_published_shape(elevator.generate(1, pairs=2, floors=2))
+    assert elevator.outside_published_shape(elevator.generate(1, pairs=2, floors=4)) == ""
 
 
 def test_generate_refuses_an_instance_outside_the_shape(tmp_path: Path) -> None:
@@ -65,7 +64,7 @@ def test_a_hunt_within_the_published_shape_judges_only_such_instances(tmp_path: 
                                   "--examples", "4", "--seed", "2", "--out", str(tmp_path)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     judged = [elevator.parse(path.read_text(), str(path)) for path in (tmp_path / "judged").glob("*.txt")]
-    assert len(judged) == 4 and all(outside_published_shape(facility) == "" for facility in judged)
+    assert len(judged) == 4 and all(elevator.outside_published_shape(facility) == "" for facility in judged)
     assert {r.solver for r in read_records(tmp_path / "judged.jsonl")} == {"elevator-quotient"}
     refused = runner.invoke(main, ["hunt", "amphipods", "--published-shape", "-p", "depth=3", "--out", str(tmp_path)])
     assert refused.exit_code == 2 and "published" in refused.output

@@ -3,7 +3,7 @@ newcomer finds install, the main command, the test command and the verdicts on t
 
 from pathlib import Path
 
-from crosscheck.harness.verdicts import Verdict
+from crosscheck.harness.judging.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,planners,cluster,analysis]' && .venv/bin/python -m pytest"

@@ -15,15 +15,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
-from crosscheck.models import elevator, keys
 from crosscheck.models.base import Instance
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys import model as keys
 from crosscheck.models.registry import get_relation
 from crosscheck.models.relations import Answer, distinct_draws
 from crosscheck.solvers.base import Solver, Status
-from crosscheck.solvers.elevator.search import BreadthFirst
-from crosscheck.solvers.keys.grid_search import GridSearch
+from crosscheck.solvers.elevator.bfs import ElevatorBfs
+from crosscheck.solvers.keys.grid import KeysGrid
+
 from tests.externals.elevator_appearance_pairs import paired_by_appearance
 from tests.externals.elevator_first_listed import claim as first_listed_claim
 from tests.externals.elevator_initials import by_prefix
@@ -51,13 +52,13 @@ def exact(solver: Solver, instance: object) -> Answer:
 def two_letters(facility: Instance) -> Answer:
     """The reviewer's my_lift2.py: elements keyed by their first two letters."""
     assert isinstance(facility, elevator.Facility)
-    return exact(BreadthFirst(), by_prefix(facility, 2))
+    return exact(ElevatorBfs(), by_prefix(facility, 2))
 
 
 def test_names_sharing_a_longer_prefix_expose_a_program_keying_elements_by_two_letters() -> None:
     facility = elevator.parse(NAME_DEPENDENT, "name-dependent")
     original = two_letters(facility)
-    assert original == exact(BreadthFirst(), facility) == 13  # hydrogen and lithium do not collide
+    assert original == exact(ElevatorBfs(), facility) == 13  # hydrogen and lithium do not collide
     caught = 0
     for seed in SEEDS:
         draws = distinct_draws(get_relation("elevator", "rename"), facility, random.Random(seed), 2)
@@ -103,11 +104,11 @@ def test_reordering_exposes_a_program_that_treats_the_first_listed_element_apart
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_letter_permutation_exposes_a_program_pairing_doors_with_keys_by_rank(seed: int) -> None:
     vault = keys.parse(DOOR_BEHIND, "door-behind")
-    original = exact(GridSearch(), doors_by_rank(vault))
-    assert (original, exact(GridSearch(), vault)) == (3, None)
+    original = exact(KeysGrid(), doors_by_rank(vault))
+    assert (original, exact(KeysGrid(), vault)) == (3, None)
     related = get_relation("keys", "letters").derive(vault, random.Random(seed), None)
     assert isinstance(related.instance, keys.Vault)
-    assert related.expectation.broken(original, exact(GridSearch(), doors_by_rank(related.instance)))
+    assert related.expectation.broken(original, exact(KeysGrid(), doors_by_rank(related.instance)))
 
 
 def test_no_renaming_or_reordering_moves_an_item_so_pairing_by_appearance_goes_unseen() -> None:

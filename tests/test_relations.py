@@ -9,12 +9,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
-
-from crosscheck.models import amphipods, elevator, keys
-from crosscheck.models.amphipods_relations import states_along
-from crosscheck.models.keys_relations import SYMMETRIES
-from crosscheck.models.registry import RELATIONS, get_relation
+from crosscheck.models.amphipods import model as amphipods
+from crosscheck.models.amphipods.relations import states_along
+from crosscheck.models.elevator import model as elevator
+from crosscheck.models.keys import model as keys
+from crosscheck.models.keys.relations import SYMMETRIES
+from crosscheck.models.registry import get_relation, puzzles, relations
 from crosscheck.models.relations import NotApplicable, NotLarger, Offset, Related, Relation, Same
+
 from tests.relation_checks import burrows, check_relation, facilities, vaults
 
 INSTANCES: dict[str, Callable[[], Iterable[object]]] = {
@@ -22,7 +24,7 @@ INSTANCES: dict[str, Callable[[], Iterable[object]]] = {
 #: Least number of pairs each relation must be judged on (the rest: no related instance or no answer).
 LEAST = {"keys": 60, "amphipods": 12, "elevator": 25}
 
-CASES = [(puzzle, name) for puzzle, relations in RELATIONS.items() for name in relations]
+CASES = [(puzzle, name) for puzzle in puzzles() for name in relations(puzzle)]
 
 
 @pytest.mark.parametrize(("puzzle", "name"), CASES, ids=[f"{p}-{n}" for p, n in CASES])
@@ -59,7 +61,7 @@ def test_expectations_judge_answers() -> None:
 
 def test_relations_are_reproducible_from_their_seed() -> None:
     vault = vaults(1, seed=3)[0]
-    for relation in RELATIONS["keys"].values():
+    for relation in relations("keys").values():
         if not relation.needs_plan:
             first, second = (relation.derive(vault, random.Random(11), None) for _ in range(2))
             assert first.text == second.text and first.detail == second.detail

@@ -11,9 +11,8 @@ from pathlib import Path
 import pandas
 import pytest
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
-from crosscheck.harness.records import RunRecord, append_record
+from crosscheck.harness.records.record import RunRecord, append_record
 from crosscheck.solvers.base import Status
 
 

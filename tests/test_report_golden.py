@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

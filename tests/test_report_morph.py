@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from crosscheck.harness.cli import main
-from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.records import MalformedRecord, RelatedTo, RunRecord, append_record, parse_record
-from crosscheck.harness.verdicts import Verdict, judged
+from crosscheck.harness.judging.verdicts import Verdict, judged
+from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.records.record import MalformedRecord, RelatedTo, RunRecord, append_record, parse_record
 from crosscheck.solvers.base import Status
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,5 +1,5 @@
 """Every note on the verdicts reaches every report format, and formulations counted as
-independent whose recorded effort is identical are named (`crosscheck.harness.same_effort`).
+independent whose recorded effort is identical are named (`crosscheck.harness.judging.same_effort`).
 
 The records are made here, not run: two formulations that share a component (their
 agreements rest on one line of evidence), a pair that declares nothing shared but expands
@@ -13,12 +13,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from crosscheck.harness.html_report import build
-from crosscheck.harness.records import RunRecord
-from crosscheck.harness.report import evidence_notes, failure_reasons, note_lines, render
-from crosscheck.harness.same_effort import same_effort
-from crosscheck.harness.unanswered import Unanswered
-from crosscheck.harness.verdicts import judged
+from crosscheck.harness.judging.same_effort import same_effort
+from crosscheck.harness.judging.unanswered import Unanswered
+from crosscheck.harness.judging.verdicts import judged
+from crosscheck.harness.records.record import RunRecord
+from crosscheck.harness.reports.html import build
+from crosscheck.harness.reports.tables import evidence_notes, failure_reasons, note_lines, render
 from crosscheck.solvers.base import Status
 
 INSTANCES = ("e/a.txt", "e/b.txt", "e/c.txt")

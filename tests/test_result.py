@@ -3,9 +3,8 @@
 from typing import TypedDict, Unpack
 
 import pytest
-from pydantic import ValidationError
-
 from crosscheck.solvers.base import Answer, Deadline, Result, Solver, Status
+from pydantic import ValidationError
 
 PLAN = [(0, "E")]
 

@@ -7,9 +7,8 @@ import random
 from collections.abc import Iterator
 
 import pytest
-
 from crosscheck.solvers.base import Deadline, Status
-from crosscheck.solvers.search import CHECK_EVERY, Ending, SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.engines.search import CHECK_EVERY, Ending, SearchProblem, Strategy, best_first_search
 
 
 class Graph(SearchProblem[int, tuple[int, int]]):

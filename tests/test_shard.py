@@ -8,11 +8,11 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from crosscheck.harness.records import RunRecord, read_records
-from crosscheck.harness.shard import Shard, merge
-from crosscheck.harness.verdicts import judge_all
+from crosscheck.harness.judging.verdicts import judge_all
+from crosscheck.harness.records.record import RunRecord, read_records
+from crosscheck.harness.runs.shard import Shard, merge
 from crosscheck.solvers.base import Status
+
 from tests.test_cli import folder, invoke, plugins  # noqa: F401  (fixtures)
 
 VAULTS = ["#########\n#b.A.@.a#\n#########\n", "#######\n#a.@.b#\n#######\n", "#####\n#@.a#\n#####\n",

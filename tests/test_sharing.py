@@ -9,14 +9,12 @@ import sys
 from itertools import combinations
 
 import pytest
-
-from crosscheck.models.keys import Vault
-from crosscheck.solvers import sharing
+from crosscheck.harness.independence import sharing
+from crosscheck.harness.independence.trusted import is_trusted, lemmas_of, trusted
+from crosscheck.models.keys.model import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
-from crosscheck.solvers.footprints import FOOTPRINTS
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver, solvers_for
-from crosscheck.solvers.trusted import TRUSTED, is_trusted, lemmas_of
 
 
 class BorrowsRoutes(Solver):
@@ -56,12 +54,12 @@ class ImportsLate(Solver):
 
 
 def test_stored_footprints_match_the_code() -> None:
-    """What `python -m crosscheck.solvers.sharing` would write now is what is stored."""
+    """What `python -m crosscheck.harness.independence.sharing` would write now is what is stored."""
     computed = sharing.built_in_footprints()
     for name, names in computed.items():
         if get_solver(name).unavailable() is None:
-            assert names == FOOTPRINTS[name], (name, sorted(names ^ FOOTPRINTS[name]))
-    assert set(computed) == set(FOOTPRINTS)
+            assert names == sharing.stored_footprints()[name], (name, sorted(names ^ sharing.stored_footprints()[name]))
+    assert set(computed) == set(sharing.stored_footprints())
 
 
 def test_a_borrowed_helper_shows_as_shared_and_lowers_independence() -> None:
@@ -97,20 +95,20 @@ def test_a_name_imported_inside_a_function_is_followed_statically() -> None:
 def test_a_module_imported_inside_a_function_is_followed_in_a_fresh_process() -> None:
     """keys-fd imports the planner's `downward` module inside its methods; whether something
     imported it before must not matter (a fresh interpreter has not)."""
-    script = ("from crosscheck.solvers import sharing; from crosscheck.solvers.registry import get_solver; "
+    script = ("from crosscheck.harness.independence import sharing; from crosscheck.solvers.registry import get_solver; "
               "print(sorted(sharing.static_footprint(type(get_solver('keys-fd')))))")
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert "crosscheck.solvers.planner.downward.solve" in found
+    assert "crosscheck.solvers.engines.downward.solve" in found
 
 
 def test_a_call_by_a_computed_name_counts_every_method_of_the_class_and_is_traced() -> None:
     """``getattr(instance, "pass" + "able")`` on ``instance: Vault``: statically every method of
     `Vault` (the name is not known), in the trace the one that ran."""
     plugin = AsksTheVault()
-    assert {"crosscheck.models.keys.Vault.passable",
-            "crosscheck.models.keys.Vault.open_neighbours"} <= sharing.static_footprint(AsksTheVault)
+    assert {"crosscheck.models.keys.model.Vault.passable",
+            "crosscheck.models.keys.model.Vault.open_neighbours"} <= sharing.static_footprint(AsksTheVault)
     traced = sharing.footprint(plugin, traced=True)
-    assert "crosscheck.models.keys.Vault.passable" in traced
+    assert "crosscheck.models.keys.model.Vault.passable" in traced
     assert traced & sharing.footprint(get_solver("keys-graph"))
 
 
@@ -125,7 +123,7 @@ def test_the_static_derivation_alone_finds_what_built_ins_share(puzzle: str) -> 
         static = [sharing.static_footprint(type(solver)) for solver in (first, second)]
         found = static[0] & static[1]
         found |= lemmas_of(static[0]) & lemmas_of(static[1])
-        assert found == FOOTPRINTS[first.name] & FOOTPRINTS[second.name], (first.name, second.name)
+        assert found == sharing.stored_footprints()[first.name] & sharing.stored_footprints()[second.name], (first.name, second.name)
 
 
 def test_planting_a_call_into_keys_grid_makes_it_share(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,20 +131,20 @@ def test_planting_a_call_into_keys_grid_makes_it_share(monkeypatch: pytest.Monke
     recomputed footprints show the sharing."""
     grid = get_solver("keys-grid")
     assert grid.shares == frozenset()
-    module = importlib.import_module("crosscheck.solvers.keys.grid_search")
-    original = module.GridSearch._solve
+    module = importlib.import_module("crosscheck.solvers.keys.grid")
+    original = module.KeysGrid._solve
 
     def planted(self: Solver, instance: Vault, deadline: Deadline) -> Answer:
         contract(instance)  # the planted use of another formulation's helper
         return original(self, instance, deadline)
 
-    monkeypatch.setattr(module.GridSearch, "_solve", planted)
+    monkeypatch.setattr(module.KeysGrid, "_solve", planted)
     assert "crosscheck.solvers.keys.routes.contract" in sharing.computed_footprint(grid)
 
 
 def test_every_trusted_name_exists_and_says_how_it_is_verified() -> None:
     """A typo in the trusted base would silently trust nothing (or the wrong thing)."""
-    for name, how in TRUSTED.items():
+    for name, how in trusted().items():
         assert how.strip(), name
         parts = name.split(".")
         for split in range(len(parts), 0, -1):
@@ -159,8 +157,8 @@ def test_every_trusted_name_exists_and_says_how_it_is_verified() -> None:
             break
         else:
             pytest.fail(f"{name} names nothing")
-    assert is_trusted("crosscheck.solvers.search.best_first_search")
-    assert not is_trusted("crosscheck.models.keys.Vault.passable")
+    assert is_trusted("crosscheck.solvers.engines.search.best_first_search")
+    assert not is_trusted("crosscheck.models.keys.model.Vault.passable")
     assert not is_trusted("crosscheck.solvers.searchlight")
 
 
@@ -168,5 +166,5 @@ def test_records_carry_the_computed_shares() -> None:
     """`Solver.shares` (what run records keep) is the computed sharing."""
     for solver in solvers_for("elevator"):
         assert solver.shares == sharing.shares(solver)
-    assert "crosscheck.models.elevator.all_safe" in get_solver("elevator-quotient").shares
+    assert "crosscheck.models.elevator.model.all_safe" in get_solver("elevator-quotient").shares
     assert get_solver("elevator-bfs").shares == frozenset()

@@ -13,18 +13,18 @@ import threading
 from pathlib import Path
 
 import pytest
+from crosscheck.harness.independence import considered, sharing
 
-from crosscheck.solvers import considered, sharing
 from tests.footprint_plugin.entry import AsksAnything, AsksTheBase, ComputesItsRule, NamesItsRule
 
 ROOT = Path(__file__).resolve().parent.parent
 LATE = "tests.footprint_plugin.unloaded._Late.settle_rule"
-PASSABLE = "crosscheck.models.keys.Vault.passable"
+PASSABLE = "crosscheck.models.keys.model.Vault.passable"
 
 
 def _footprint_in_a_fresh_process(first: str) -> list[str]:
     """`AsksAnything`'s static footprint computed in a new interpreter after ``import first``."""
-    script = (f"import json, {first}; from crosscheck.solvers import sharing; "
+    script = (f"import json, {first}; from crosscheck.harness.independence import sharing; "
               "from tests.footprint_plugin.entry import AsksAnything; "
               "print(json.dumps(sorted(sharing.static_footprint(AsksAnything))))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -56,14 +56,14 @@ def test_getattr_by_a_constant_name_is_the_attribute() -> None:
     that of the model (not every method of the vault)."""
     static = sharing.static_footprint(NamesItsRule)
     assert PASSABLE in static
-    assert "crosscheck.models.keys.Vault.open_neighbours" not in static
+    assert "crosscheck.models.keys.model.Vault.open_neighbours" not in static
 
 
 def test_getattr_by_a_computed_name_counts_every_method_it_may_find() -> None:
     """A name built at run time on an object of unknown class: every untrusted method of
     the classes rule 2 looks in, the model's and the package's (unloaded modules too)."""
     static = sharing.static_footprint(ComputesItsRule)
-    assert {PASSABLE, "crosscheck.models.keys.Vault.open_neighbours", LATE,
+    assert {PASSABLE, "crosscheck.models.keys.model.Vault.open_neighbours", LATE,
             "tests.footprint_plugin.entry.StrictRules.verdict"} <= static
 
 
@@ -71,7 +71,7 @@ def test_the_import_closure_is_read_from_the_files_without_importing() -> None:
     """`import_closure` follows import statements at any depth (a relative one inside a
     function here) without importing the modules it finds, and leaves out a module nothing
     imports."""
-    script = ("import json, sys; from crosscheck.solvers.considered import import_closure; "
+    script = ("import json, sys; from crosscheck.harness.independence.considered import import_closure; "
               "found = import_closure('tests.footprint_plugin.entry', 'tests'); "
               "print(json.dumps([sorted(found), 'tests.footprint_plugin.unloaded' in sys.modules]))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -84,7 +84,7 @@ def test_the_import_closure_is_read_from_the_files_without_importing() -> None:
 def test_footprint_parses_wait_for_each_other() -> None:
     """CPython 3.11's parser can fail spuriously when threads parse at once (in-process runs
     work out footprints in their threads): a parse waits while another holds the lock."""
-    from crosscheck.solvers import receivers
+    from crosscheck.harness.independence import receivers
 
     parsed: list[object] = []
     with receivers._PARSING:
@@ -114,7 +114,7 @@ def test_a_plain_modules_siblings_that_it_imports_are_its_own_code(tmp_path: Pat
     installed.mkdir()
     (installed / "single.py").write_text("import neighbour\n")
     (installed / "neighbour.py").write_text("")
-    script = ("import json; from crosscheck.solvers.considered import import_closure; "
+    script = ("import json; from crosscheck.harness.independence.considered import import_closure; "
               "print(json.dumps([sorted(import_closure(name, name)) for name in ('flat', 'single')]))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{installed}"})
@@ -124,7 +124,7 @@ def test_a_plain_modules_siblings_that_it_imports_are_its_own_code(tmp_path: Pat
 def test_footprints_are_not_regenerated_where_a_built_in_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Traced without its planner, keys-fd's stored footprint lost entries (it happened once):
     the generator names what cannot run instead of writing."""
-    from crosscheck.solvers.planner.fd import FastDownward
+    from crosscheck.solvers.engines.fd import FastDownward
 
     monkeypatch.setattr(FastDownward, "unavailable", lambda self: "planner missing")
     assert {line.split(":")[0] for line in sharing.unable_here()} >= {"keys-fd", "elevator-fd", "amphipods-fd"}

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from crosscheck.solvers.registry import BUILT_IN_PACKAGES, PLANNER_PACKAGE, _check_built_in_names, built_in_packages
+from crosscheck.models.registry import built_in_puzzles
+from crosscheck.solvers.registry import _check_built_in_names, built_in_packages
 
 from tests.plugin_solvers import Hog, Liar
 
@@ -59,17 +60,17 @@ def under(modules: list[str], *packages: str) -> list[str]:
 def test_help_imports_no_formulation_no_records_and_no_heavy_library(tmp_path: Path) -> None:
     facts = command(tmp_path, "--help")
     assert facts["code"] == 0 and "Commands:" in facts["stdout"]
-    assert under(facts["modules"], *HEAVY, "crosscheck.solvers", "crosscheck.harness.records",
-                 "crosscheck.harness.run") == []
+    assert under(facts["modules"], *HEAVY, "crosscheck.solvers", "crosscheck.harness.records.record",
+                 "crosscheck.harness.runs.runner") == []
 
 
 def test_solve_of_a_vault_imports_only_the_vault_formulations_and_starts_no_forkserver(tmp_path: Path) -> None:
     (tmp_path / "vault.txt").write_text(VAULT)
     facts = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--format", "csv")
     assert facts["code"] == 0 and facts["stdout"].count(",optimal,") == facts["stdout"].count("\n") - 1 >= 2
-    assert under(facts["modules"], "crosscheck.solvers.keys.grid_search", "crosscheck.solvers.keys.graph_search")
+    assert under(facts["modules"], "crosscheck.solvers.keys.grid", "crosscheck.solvers.keys.graph")
     assert under(facts["modules"], "crosscheck.solvers.elevator", "crosscheck.solvers.amphipods",
-                 "crosscheck.models.strategies") == []
+                 "crosscheck.models.keys.strategies", "hypothesis") == []
     assert under(facts["modules"], "numba")  # keys-graph's warm-up, before its run, as in compare
     # keys-cpsat's warm-up (any CP-SAT formulation's): its run's clock does not count the import
     assert "ortools.sat.python.cp_model" in facts["modules"]
@@ -122,10 +123,9 @@ def test_a_built_in_name_must_start_with_its_puzzle() -> None:
 
 
 def test_a_forkserver_preloads_only_the_packages_of_the_built_ins_its_runs_name() -> None:
-    assert built_in_packages(["keys-grid", "test-liar", "keys-fd"]) == ("crosscheck.solvers.keys",
-                                                                        "crosscheck.solvers.planner")
+    assert built_in_packages(["keys-grid", "test-liar", "keys-fd"]) == ("crosscheck.solvers.keys",)
     assert built_in_packages(["test-liar"]) == ()  # a plugin: loaded by the preload's plugins
-    assert built_in_packages() == (*BUILT_IN_PACKAGES.values(), PLANNER_PACKAGE)
+    assert set(built_in_packages()) == {module for puzzle in built_in_puzzles().values() for module in puzzle.formulations}
 
 
 def test_morph_readies_its_forkserver_for_every_instance_not_only_the_first(tmp_path: Path) -> None:

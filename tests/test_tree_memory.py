@@ -1,4 +1,4 @@
-"""What the memory watch of a run counts (crosscheck.harness.tree_memory): the first process's
+"""What the memory watch of a run counts (crosscheck.harness.runs.tree_memory): the first process's
 own growth, never the pages it copies from the process it was forked from, and every
 descendant, an orphan included."""
 
@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from crosscheck.harness.tree_memory import TreeWatch, anonymous_resident_mb, descendants, private_mb
+from crosscheck.harness.runs.tree_memory import TreeWatch, anonymous_resident_mb, descendants, private_mb
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,7 +74,7 @@ def test_a_run_is_not_charged_for_the_pages_it_copies_from_the_process_it_was_fo
 
 ORPHANING = f"""\
 import os, signal, sys
-from crosscheck.harness.tree_memory import become_subreaper
+from crosscheck.harness.runs.tree_memory import become_subreaper
 become_subreaper()
 sys.stdin.readline()  # the watch has taken its starting size
 own = bytearray({OWN_MB} << 20)

@@ -1,4 +1,4 @@
-"""The table of verdicts (`crosscheck.harness.verdicts.VERDICTS`) and everything read from it:
+"""The table of verdicts (`crosscheck.harness.judging.verdicts.VERDICTS`) and everything read from it:
 the exit status of ``solve`` and ``compare``, where a hunt stops, the order reports count
 verdicts in, and the README's table.  Each verdict has an example set of runs that earns
 it, so a verdict added to the enum without a row and an example fails here."""
@@ -8,20 +8,20 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import crosscheck.harness.workflows.hunt
 import pytest
-
-import crosscheck.harness.hunt
-from crosscheck.harness.cli import EXIT_FAILED_RUNS, EXIT_OK, EXIT_WRONG, _exit_status
-from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.hunt import HuntConfig, _Judge, _Wrong
-from crosscheck.harness.morph import judge_pair
-from crosscheck.harness.records import UNREADABLE, RunRecord, Task
-from crosscheck.harness.report import notes
-from crosscheck.harness.verdicts import FAILURES, HUNT_STOPS, VERDICTS, Verdict, judge, judged
-from crosscheck.models import keys
-from crosscheck.models.registry import PUZZLES
+from crosscheck.harness.cli.common import EXIT_FAILED_RUNS, EXIT_OK, EXIT_WRONG, _exit_status
+from crosscheck.harness.judging.verdicts import FAILURES, HUNT_STOPS, VERDICTS, Verdict, judge, judged
+from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.records.record import UNREADABLE, RunRecord, Task
+from crosscheck.harness.reports.tables import notes
+from crosscheck.harness.workflows.hunt import HuntConfig, _Judge, _Wrong
+from crosscheck.harness.workflows.morph import judge_pair
+from crosscheck.models.keys import model as keys
+from crosscheck.models.registry import puzzles
 from crosscheck.models.relations import Related, Same
 from crosscheck.solvers.base import Status
+
 from tests.test_cli import VAULT
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -81,8 +81,8 @@ def test_a_hunt_stops_exactly_on_the_tables_hunt_stopping_verdicts(verdict: Verd
     def runs(tasks: list[tuple[Task, None]], jobs: int) -> list[RunRecord]:
         return [record.model_copy(update={"instance": tasks[0][0].instance}) for record in EXAMPLES[verdict]]
 
-    monkeypatch.setattr(crosscheck.harness.hunt, "run_tasks", runs)
-    referee = _Judge(HuntConfig(puzzle=PUZZLES["keys"], solvers=("a", "b"), externals=(), out=tmp_path,
+    monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
+    referee = _Judge(HuntConfig(puzzle=puzzles()["keys"], solvers=("a", "b"), externals=(), out=tmp_path,
                                 budget=10**6))
     instance = keys.parse(VAULT, "v.txt")
     if RULES[verdict].stops_hunt:

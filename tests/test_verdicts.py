@@ -5,10 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
-from crosscheck.harness.evidence import Evidence
-from crosscheck.harness.records import RunRecord
-from crosscheck.harness.report import render
-from crosscheck.harness.verdicts import Verdict, judge, judged
+from crosscheck.harness.judging.verdicts import Verdict, judge, judged
+from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.records.record import RunRecord
+from crosscheck.harness.reports.tables import render
 from crosscheck.solvers.base import Status
 
 

@@ -1,16 +1,17 @@
 """Runs of different versions of a formulation's code never mix unnoticed: `compare --resume`
 runs again a recorded run of another version, and `report` notes a solver whose runs come
-from more than one (crosscheck.harness.versions)."""
+from more than one (crosscheck.harness.records.versions)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from crosscheck.harness.records import RunRecord, Task, command_source, plugin_source, read_records
-from crosscheck.harness.run import run_task
-from crosscheck.harness.versions import mixed_versions
+from crosscheck.harness.records.record import RunRecord, Task, command_source, plugin_source, read_records
+from crosscheck.harness.records.versions import mixed_versions
+from crosscheck.harness.runs.runner import run_task
 from crosscheck.solvers.base import Status
+
 from tests.plugin_solvers import Plain
 from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
 

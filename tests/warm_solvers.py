@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from crosscheck.models.keys import Vault
+from crosscheck.models.keys.model import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 
 #: Per solver name, the process that ran its `warm_up`.

@@ -1,9 +1,10 @@
 """Amphipod burrow formulations."""
 
-from crosscheck.solvers.amphipods.cpsat import ScheduleModel
-from crosscheck.solvers.amphipods.search import MacroSearch
-from crosscheck.solvers.amphipods.steps import StepSearch
-from crosscheck.solvers.amphipods.stops import StopSearch
+from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
+from crosscheck.solvers.amphipods.fd import AmphipodsFd
+from crosscheck.solvers.amphipods.search import AmphipodsSearch
+from crosscheck.solvers.amphipods.steps import AmphipodsSteps
+from crosscheck.solvers.amphipods.stops import AmphipodsStops
 from crosscheck.solvers.base import Solver
 
-SOLVERS: list[type[Solver]] = [MacroSearch, StepSearch, StopSearch, ScheduleModel]
+SOLVERS: list[type[Solver]] = [AmphipodsSearch, AmphipodsSteps, AmphipodsStops, AmphipodsCpsat, AmphipodsFd]

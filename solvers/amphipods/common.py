@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crosscheck.models.amphipods import Burrow, settled
+from crosscheck.models.amphipods.model import Burrow, settled
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crosscheck.models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
+from crosscheck.models.amphipods.model import (
+    ENERGY,
+    KINDS,
+    ROOM_DOORS,
+    STOPS,
+    AmphipodMove,
+    Burrow,
+    hallway_label,
+    room_label,
+)
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.base import Answer, Deadline, Solver
-from crosscheck.solvers.cpsat import configured_solver, cp_model, run_answer, run_stats, solve
+from crosscheck.solvers.engines.cpsat import configured_solver, cp_model, run_answer, run_stats, solve
 
 DIRECT = -1
 #: The `Mover.room` of an amphipod that starts in the hallway.
@@ -225,7 +234,7 @@ class Schedule:
         return moves
 
 
-class ScheduleModel(Solver):
+class AmphipodsCpsat(Solver):
     """The `Schedule` model solved by CP-SAT: ``optimal`` or ``feasible`` (with CP-SAT's
     bound plus the constant), ``infeasible`` when no canonical plan exists, ``timeout``."""
 

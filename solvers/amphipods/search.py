@@ -27,10 +27,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from crosscheck.models.amphipods import ENERGY, KINDS, ROOM_DOORS, STOPS, AmphipodMove, Burrow, hallway_label, room_label
+from crosscheck.models.amphipods.model import (
+    ENERGY,
+    KINDS,
+    ROOM_DOORS,
+    STOPS,
+    AmphipodMove,
+    Burrow,
+    hallway_label,
+    room_label,
+)
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.base import Answer, Deadline, Solver
-from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 State = str
 #: (kind, room the move starts from or -1, slot or hallway index, target room or -1, target)
@@ -338,7 +347,7 @@ def to_move(action: Move) -> AmphipodMove:
     return AmphipodMove(source, goal)
 
 
-class MacroSearch(Solver):
+class AmphipodsSearch(Solver):
     """A* over the canonical macro moves of the contraction lemma: ``optimal``,
     ``infeasible`` when no canonical plan exists, or ``timeout`` with the open f-bound."""
 

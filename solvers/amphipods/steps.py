@@ -34,8 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-
-from crosscheck.models.amphipods import (
+from crosscheck.models.amphipods.model import (
     EMPTY,
     HALLWAY_LENGTH,
     KINDS,
@@ -47,10 +46,10 @@ from crosscheck.models.amphipods import (
 )
 from crosscheck.solvers.amphipods import steps_kernel as kernel
 from crosscheck.solvers.amphipods.steps_kernel import DEAD
-from crosscheck.solvers.arrays import doubled, doubled_index
 from crosscheck.solvers.amphipods.steps_projection import StackProjection
 from crosscheck.solvers.base import Answer, Deadline, Solver
-from crosscheck.solvers.search import Ending, SearchOutcome, SearchProblem
+from crosscheck.solvers.engines.arrays import doubled, doubled_index
+from crosscheck.solvers.engines.search import Ending, SearchOutcome, SearchProblem
 
 #: The cells (one byte each: 0 empty, 1-4 kinds A-D), then the mover's cell (`NO_MOVER`:
 #: none) and its phase (1: homing, it started from a hallway stop; 0: it started in a room).
@@ -250,7 +249,7 @@ def fold(problem: Burrowing, steps: list[Step]) -> list[AmphipodMove]:
     return [AmphipodMove(problem.label(a), problem.label(b)) for a, b in moves]
 
 
-class StepSearch(Solver):
+class AmphipodsSteps(Solver):
     name = "amphipods-steps"
     puzzle = "amphipods"
     summary = "A* over single steps with the rules in the state (literal formulation, no contraction)"

@@ -23,7 +23,6 @@ The argument in full: docs/puzzles/amphipods.md (amphipods-steps).
 from __future__ import annotations
 
 import numpy as np
-
 from crosscheck.solvers.amphipods.steps_kernel import (
     DEAD,
     DIGITS_PER_WORD,
@@ -43,8 +42,8 @@ from crosscheck.solvers.amphipods.steps_kernel import (
     project,
     rehash,
 )
-from crosscheck.solvers.arrays import doubled, doubled_index
 from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.engines.arrays import doubled, doubled_index
 
 #: Expansions between two deadline checks.
 CHUNK = 1 << 16

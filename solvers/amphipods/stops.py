@@ -46,9 +46,18 @@ import functools
 import heapq
 from collections.abc import Iterator
 
-from crosscheck.models.amphipods import ENERGY, HALLWAY_LENGTH, KINDS, ROOM_DOORS, AmphipodMove, Burrow, hallway_label, room_label
+from crosscheck.models.amphipods.model import (
+    ENERGY,
+    HALLWAY_LENGTH,
+    KINDS,
+    ROOM_DOORS,
+    AmphipodMove,
+    Burrow,
+    hallway_label,
+    room_label,
+)
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
-from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 HOME = {kind: r for r, kind in enumerate(KINDS)}
 #: Cells: 0-10 the hallway, then room r's slot s (0 = top) is ``11 + r * depth + s``.
@@ -311,7 +320,7 @@ class StopMoves(SearchProblem[Configuration, Move]):
                 h += step
 
 
-class StopSearch(Solver):
+class AmphipodsStops(Solver):
     """A* over configurations with the stack bound: ``optimal``; ``infeasible`` when no
     reachable room stacks have every room sorted; ``timeout`` with the open f-bound, or
     without a bound when the deadline passes while the stacks are enumerated."""

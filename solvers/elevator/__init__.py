@@ -1,8 +1,9 @@
 """Elevator formulations: labelled breadth-first search, quotient A*, CP-SAT."""
 
 from crosscheck.solvers.base import Solver
-from crosscheck.solvers.elevator.cpsat import TimeIndexed
-from crosscheck.solvers.elevator.quotient import QuotientSearch
-from crosscheck.solvers.elevator.search import BreadthFirst
+from crosscheck.solvers.elevator.bfs import ElevatorBfs
+from crosscheck.solvers.elevator.cpsat import ElevatorCpsat
+from crosscheck.solvers.elevator.fd import ElevatorFd
+from crosscheck.solvers.elevator.quotient import ElevatorQuotient
 
-SOLVERS: list[type[Solver]] = [BreadthFirst, QuotientSearch, TimeIndexed]
+SOLVERS: list[type[Solver]] = [ElevatorBfs, ElevatorQuotient, ElevatorCpsat, ElevatorFd]

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from crosscheck.models.elevator import Facility
+from crosscheck.models.elevator.model import Facility
 from crosscheck.solvers.base import Deadline
-from crosscheck.solvers.cpsat import configured_solver, cp_model, solve
 from crosscheck.solvers.elevator.top_floors import GameState, TopFloors
 from crosscheck.solvers.elevator.transitions import Transitions
+from crosscheck.solvers.engines.cpsat import configured_solver, cp_model, solve
 
 #: Propose no set of more than this many states (the closure check's tables grow with it).
 STATE_LIMIT = 200_000

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from itertools import combinations
 
-from crosscheck.models.elevator import DOWN, UP, ElevatorMove, Facility, all_safe, is_safe, item_name
+from crosscheck.models.elevator.model import DOWN, UP, ElevatorMove, Facility, all_safe, is_safe, item_name
 
 Labelled = tuple[int, ...]
 #: The (microchip floor, generator floor) of an element: elements of one type are interchangeable.

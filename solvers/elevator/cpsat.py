@@ -2,7 +2,7 @@
 
 The rules over counts of pair types are `crosscheck.solvers.elevator.transitions`' (elements
 are interchangeable, so the model does not tell them apart: the argument ``elevator-quotient``
-rests on, a shared lemma of `crosscheck.solvers.trusted.LEMMAS`); `HorizonModel` puts the start
+rests on, a shared lemma of `crosscheck.harness.independence.trusted.LEMMAS`); `HorizonModel` puts the start
 at time 0 and every element of type (top, top) at T.  A solution is turned into a plan by
 naming, step by step, elements of the riding types (any will do: they are interchangeable).
 
@@ -40,9 +40,8 @@ from itertools import combinations_with_replacement
 from math import comb
 from typing import TYPE_CHECKING, NamedTuple
 
-from crosscheck.models.elevator import ElevatorMove, Facility, all_safe
+from crosscheck.models.elevator.model import ElevatorMove, Facility, all_safe
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
-from crosscheck.solvers.cpsat import configured_solver, cp_model, has_solution, run_stats, solve
 from crosscheck.solvers.elevator.closure import closed_without_goal
 from crosscheck.solvers.elevator.common import (
     Riding,
@@ -56,8 +55,9 @@ from crosscheck.solvers.elevator.common import (
 )
 from crosscheck.solvers.elevator.top_floors import GameState, TopFloors
 from crosscheck.solvers.elevator.transitions import Transitions
+from crosscheck.solvers.engines.cpsat import configured_solver, cp_model, has_solution, run_stats, solve
 
-if TYPE_CHECKING:  # for annotations only: importing names from cp_model loads it (crosscheck.solvers.cpsat)
+if TYPE_CHECKING:  # for annotations only: importing names from cp_model loads it (crosscheck.solvers.engines.cpsat)
     from ortools.sat.python.cp_model import LinearExprT
 
 #: Count the safe quotient states exactly only while there are at most this many multisets.
@@ -172,7 +172,7 @@ class HorizonModel(Transitions):
         self.wasteful = (horizon - start_potential) // 2
         if horizon < start_potential or (horizon - start_potential) % 2:
             model.add_bool_or([])  # every plan of this horizon would contradict the accounting
-            return  # (`TimeIndexed` never asks for such a horizon)
+            return  # (`ElevatorCpsat` never asks for such a horizon)
         self._potential_accounting()
         if tables is not None:
             self._top_floors_tables(tables)
@@ -305,7 +305,7 @@ def with_parity(steps: int, facility: Facility) -> int:
     return steps + (steps - facility.top) % 2
 
 
-class TimeIndexed(Solver):
+class ElevatorCpsat(Solver):
     """`HorizonModel` at horizons upward from the crossing and relaxation bounds (same
     parity as a plan): the first satisfiable horizon is ``optimal``; ``infeasible`` when
     the start is unsafe, has no safe step, its relaxation cannot reach the goal, CP-SAT

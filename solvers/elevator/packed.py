@@ -22,8 +22,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-from crosscheck.models.elevator import DOWN, UP, ElevatorMove, Facility, item_name
+from crosscheck.models.elevator.model import DOWN, UP, ElevatorMove, Facility, item_name
 
 Codes = npt.NDArray[Any]  # one packed state per entry: uint32, uint64 or object (Python int)
 Indices = npt.NDArray[np.intp]

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import combinations
 
-from crosscheck.models.elevator import ElevatorMove, Facility
+from crosscheck.models.elevator.model import ElevatorMove, Facility
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.elevator.common import crossing_bound, item_names, start_is_safe, start_state, to_move
-from crosscheck.solvers.search import SearchProblem, Strategy, best_first_search
+from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 Canonical = tuple[int, ...]  # (elevator, sorted pair codes...)
 Load = tuple[tuple[int, int], ...]  # ((position in the sorted pairs, 0 generator / 1 chip), ...)
@@ -120,7 +120,7 @@ def labelled_plan(facility: Facility, actions: list[Action]) -> list[ElevatorMov
     return plan
 
 
-class QuotientSearch(Solver):
+class ElevatorQuotient(Solver):
     """A* over states up to renaming of elements.
 
     Answers ``optimal`` with a labelled plan, ``infeasible`` when the start is unsafe or

@@ -29,18 +29,18 @@ plan passes through.
 Elements are interchangeable in the game as in the puzzle, so a game state is the
 elevator's level and how many elements have their chip and generator at each pair of
 levels (`GameState`), the quotient under renaming (the argument of
-``elevator-quotient``, a shared lemma of `crosscheck.solvers.trusted.LEMMAS`).  Both tables are exact
+``elevator-quotient``, a shared lemma of `crosscheck.harness.independence.trusted.LEMMAS`).  Both tables are exact
 breadth-first searches with 0/1 costs over these states.
 """
 
 from __future__ import annotations
 
 from collections import Counter, deque
-from heapq import heappop, heappush
 from collections.abc import Iterator, Mapping, Sequence
+from heapq import heappop, heappush
 from itertools import combinations_with_replacement
 
-from crosscheck.models.elevator import is_safe
+from crosscheck.models.elevator.model import is_safe
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.elevator.common import PairType, Riding, pair_types
 

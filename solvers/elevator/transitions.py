@@ -1,7 +1,7 @@
 """The elevator's rules as CP-SAT constraints over counts of pair types, for times 0..T.
 
 Elements are interchangeable: renaming them maps plans to plans and the goal to itself
-(the argument ``elevator-quotient`` rests on, declared in ``TimeIndexed.shares``).  So
+(the argument ``elevator-quotient`` rests on, declared in ``ElevatorCpsat.shares``).  So
 `Transitions` does not tell elements apart: per time 0..T it has the elevator's floor
 (one-hot Booleans) and, per *type* (c, g), how many elements have their microchip on floor
 c and their generator on floor g.  Per step 1..T it has the direction and, per type, how
@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from crosscheck.models.elevator import Facility
-from crosscheck.solvers.cpsat import cp_model
+from crosscheck.models.elevator.model import Facility
 from crosscheck.solvers.elevator.common import PairType, Riding, pair_types
+from crosscheck.solvers.engines.cpsat import cp_model
 
-if TYPE_CHECKING:  # for annotations only: importing names from cp_model loads it (crosscheck.solvers.cpsat)
+if TYPE_CHECKING:  # for annotations only: importing names from cp_model loads it (crosscheck.solvers.engines.cpsat)
     from ortools.sat.python.cp_model import IntVar, LinearExprT
 
 

@@ -1,8 +1,9 @@
 """Key vault formulations."""
 
 from crosscheck.solvers.base import Solver
-from crosscheck.solvers.keys.cpsat import KeysCpSat
-from crosscheck.solvers.keys.graph_search import GraphSearch
-from crosscheck.solvers.keys.grid_search import GridSearch
+from crosscheck.solvers.keys.cpsat import KeysCpsat
+from crosscheck.solvers.keys.fd import KeysFd
+from crosscheck.solvers.keys.graph import KeysGraph
+from crosscheck.solvers.keys.grid import KeysGrid
 
-SOLVERS: list[type[Solver]] = [GridSearch, GraphSearch, KeysCpSat]
+SOLVERS: list[type[Solver]] = [KeysGrid, KeysGraph, KeysCpsat, KeysFd]

@@ -42,7 +42,6 @@ independently, so their bounds add up.  Per component:
 
 from __future__ import annotations
 
-import heapq
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crosscheck.models.keys import KeyMove, Vault
+from crosscheck.models.keys.model import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
-from crosscheck.solvers.cpsat import SEED, configured_solver, cp_model, run_answer, run_stats, solve
+from crosscheck.solvers.engines.cpsat import SEED, configured_solver, cp_model, run_answer, run_stats, solve
 from crosscheck.solvers.keys.level_cuts import level_cuts
 from crosscheck.solvers.keys.routes import ContractedVault, contract
 from crosscheck.solvers.keys.warm_start import Step, greedy_sequence, kicked_sequence
@@ -391,7 +391,7 @@ class VaultModel:
         return [KeyMove(robot, direction) for _, robot, path in segments for direction in path]
 
 
-class KeysCpSat(Solver):
+class KeysCpsat(Solver):
     """Circuits with optional keys, Pareto route choice and global collection ranks."""
 
     name = "keys-cpsat"
@@ -400,7 +400,7 @@ class KeysCpSat(Solver):
     runs_cpsat = True
 
     def __init__(self, num_workers: int | None = None, random_seed: int = SEED) -> None:
-        self.num_workers = num_workers  # None: crosscheck.solvers.cpsat.default_workers() at each run
+        self.num_workers = num_workers  # None: crosscheck.solvers.engines.cpsat.default_workers() at each run
         self.random_seed = random_seed
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 
-
 #: A corridor of the door-free vault: (vertex, other vertex, length in moves).
 Corridor = tuple[int, int, int]
 

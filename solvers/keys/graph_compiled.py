@@ -11,15 +11,14 @@ import, so a loop-free vault, quick in Python, does without).
 from __future__ import annotations
 
 import numpy as np
-
-from crosscheck.solvers.arrays import doubled, doubled_index
 from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.engines.arrays import doubled, doubled_index
+from crosscheck.solvers.engines.search import Ending, SearchOutcome
 from crosscheck.solvers.keys import graph_kernel as kernel
 from crosscheck.solvers.keys.bounds import RemainingKeysBound
+from crosscheck.solvers.keys.graph import Action, ContractedProblem
 from crosscheck.solvers.keys.graph_kernel import BoundTables, RouteTables
-from crosscheck.solvers.keys.graph_search import Action, ContractedProblem
 from crosscheck.solvers.keys.routes import Route
-from crosscheck.solvers.search import Ending, SearchOutcome
 
 #: Expansions between two deadline checks of the compiled search.
 CHUNK = 4096

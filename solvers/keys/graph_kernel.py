@@ -5,7 +5,7 @@ All of the formulation's compiled code lives in this one module because numba's 
 calls into does: split across modules, an edited rule could keep running from a stale cache.
 That is why its binary heap repeats the one of amphipods-steps' kernel rather than sharing it.
 
-It computes exactly what the Python `crosscheck.solvers.keys.graph_search.ContractedProblem`
+It computes exactly what the Python `crosscheck.solvers.keys.graph.ContractedProblem`
 computes for a vault whose robots are each alone in their part of it (every key in one's
 reach): the same successors (per robot and key not held, the shortest usable route), the
 same bound (per robot `RemainingKeysBound.walk`: the bridge walk around the keys' ring, the
@@ -301,7 +301,7 @@ def _expand(state: int, n: int, cost: int, states: np.ndarray, g: np.ndarray, h:
 def search(states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray, route: np.ndarray,
            table: np.ndarray, heap_key: np.ndarray, heap_node: np.ndarray, counters: np.ndarray,
            b: BoundTables, r: RouteTables, budget: int) -> None:
-    """A* (the engine's rules, `crosscheck.solvers.search`) for at most `budget` expansions.
+    """A* (the engine's rules, `crosscheck.solvers.engines.search`) for at most `budget` expansions.
 
     Per node: its state, best cost `g`, bound `h`, `parent` node and how it was reached from
     it, ``route * robots + robot`` (-1 for the start).  Sets counters[STATUS]: `SOLVED` (counters[GOAL] the goal's node),

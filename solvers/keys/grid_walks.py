@@ -6,7 +6,7 @@ the key bit of the door on it and the key bit of the key on it.  Key bits follow
 letters in alphabetical order.  It reads the grid's characters itself (`walkable`,
 `door_letter`): a second implementation of the model's `Vault.passable` and `door_key`,
 kept apart on purpose so that ``keys-grid`` shares no rule with the other formulations
-and a fault in either reading makes the two disagree (see `crosscheck.solvers.trusted`).
+and a fault in either reading makes the two disagree (see `crosscheck.harness.independence.trusted`).
 `reachable_keys` is likewise its own test of which keys can be collected at all.
 
 `FirstKeyWalks.first_keys(cell, held)` runs a breadth-first search of one robot from
@@ -20,7 +20,7 @@ with it on those letters repeats the run exactly and gets the stored answer.
 
 from __future__ import annotations
 
-from crosscheck.models.keys import DIRECTIONS, Vault
+from crosscheck.models.keys.model import DIRECTIONS, Vault
 
 #: One walk's end: (key bit picked up, moves, cell of the key).
 Walk = tuple[int, int, int]

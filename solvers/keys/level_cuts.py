@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crosscheck.models.keys import DIRECTIONS, Cell, Vault
+from crosscheck.models.keys.model import DIRECTIONS, Cell, Vault
 from crosscheck.solvers.keys.routes import ContractedVault
 
 

@@ -1,10 +1,10 @@
 """Key-vault search states packed into one int: the keys held, then each robot's position.
 
 The low `keys` bits are the key mask (bit i for the i-th key letter, as in
-`crosscheck.models.keys.Vault.key_bits`); above them every robot has `bits_per_robot` bits holding
+`crosscheck.models.keys.model.Vault.key_bits`); above them every robot has `bits_per_robot` bits holding
 its position index (a grid cell or a contracted node, whatever the search numbers).
 Like the search engine itself, this is state-encoding infrastructure in the trusted base
-(`crosscheck.solvers.trusted`), so using it does not count as sharing; its round trip is
+(`crosscheck.harness.independence.trusted`), so using it does not count as sharing; its round trip is
 tested on its own (tests/test_keys_model.py).
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from crosscheck.solvers.search import SearchProblem
+from crosscheck.solvers.engines.search import SearchProblem
 
 A = TypeVar("A")
 

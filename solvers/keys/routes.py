@@ -24,7 +24,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from crosscheck.models.keys import DIRECTIONS, FLOOR, WALL, Cell, Vault, door_key
+from crosscheck.models.keys.model import DIRECTIONS, FLOOR, WALL, Cell, Vault, door_key
 
 
 @dataclass(frozen=True)

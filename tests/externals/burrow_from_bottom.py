@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.amphipods import EMPTY, ENERGY, KINDS, ROOM_DOORS, STOPS, parse  # noqa: E402
+from crosscheck.models.amphipods.model import EMPTY, ENERGY, KINDS, ROOM_DOORS, STOPS, parse  # noqa: E402
 
 State = tuple[str, tuple[str, ...]]  # hallway, rooms (top to bottom)
 

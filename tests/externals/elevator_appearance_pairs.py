@@ -16,8 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.elevator import GENERATOR, MICROCHIP, Facility, parse  # noqa: E402
-from crosscheck.solvers.elevator.search import BreadthFirst  # noqa: E402
+from crosscheck.models.elevator.model import GENERATOR, MICROCHIP, Facility, parse  # noqa: E402
+from crosscheck.solvers.elevator.bfs import ElevatorBfs  # noqa: E402
+
 from tests.externals import print_claim  # noqa: E402
 
 
@@ -35,7 +36,7 @@ def paired_by_appearance(facility: Facility) -> Facility:
 
 
 def main(path: str) -> None:
-    result = BreadthFirst().solve(paired_by_appearance(parse(Path(path).read_text(encoding="utf-8"), path)))
+    result = ElevatorBfs().solve(paired_by_appearance(parse(Path(path).read_text(encoding="utf-8"), path)))
     print_claim(result)
 
 

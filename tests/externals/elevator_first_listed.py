@@ -15,9 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.elevator import GENERATOR, MICROCHIP, Facility, parse  # noqa: E402
+from crosscheck.models.elevator.model import GENERATOR, MICROCHIP, Facility, parse  # noqa: E402
 from crosscheck.solvers.base import Status  # noqa: E402
-from crosscheck.solvers.elevator.search import BreadthFirst  # noqa: E402
+from crosscheck.solvers.elevator.bfs import ElevatorBfs  # noqa: E402
+
 from tests.externals.elevator_appearance_pairs import text_order  # noqa: E402
 
 
@@ -32,7 +33,7 @@ def first_listed_apart(facility: Facility) -> bool:
 
 def claim(facility: Facility) -> int | None:
     """The optimum, one step less when `first_listed_apart` (None: no solution)."""
-    result = BreadthFirst().solve(facility)
+    result = ElevatorBfs().solve(facility)
     if result.status is not Status.OPTIMAL or result.cost is None:
         return None
     return result.cost - (result.cost > 0 and first_listed_apart(facility))

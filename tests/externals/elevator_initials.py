@@ -15,8 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.elevator import Facility, parse  # noqa: E402
-from crosscheck.solvers.elevator.search import BreadthFirst  # noqa: E402
+from crosscheck.models.elevator.model import Facility, parse  # noqa: E402
+from crosscheck.solvers.elevator.bfs import ElevatorBfs  # noqa: E402
+
 from tests.externals import print_claim  # noqa: E402
 
 
@@ -32,7 +33,7 @@ def by_prefix(facility: Facility, letters: int = 1) -> Facility:
 
 
 def main(path: str) -> None:
-    result = BreadthFirst().solve(by_prefix(parse(Path(path).read_text(encoding="utf-8"), path)))
+    result = ElevatorBfs().solve(by_prefix(parse(Path(path).read_text(encoding="utf-8"), path)))
     print_claim(result)
 
 

@@ -12,8 +12,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.elevator import parse  # noqa: E402
+from crosscheck.models.elevator.model import parse  # noqa: E402
 from crosscheck.solvers.base import Status  # noqa: E402
+
 from tests.hunt_solvers import ElevatorNoDown2  # noqa: E402
 
 

@@ -15,14 +15,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.elevator import parse  # noqa: E402
-from crosscheck.solvers.elevator.search import BreadthFirst  # noqa: E402
+from crosscheck.models.elevator.model import parse  # noqa: E402
+from crosscheck.solvers.elevator.bfs import ElevatorBfs  # noqa: E402
+
 from tests.externals import print_claim  # noqa: E402
 from tests.externals.elevator_initials import by_prefix  # noqa: E402
 
 
 def main(path: str) -> None:
-    result = BreadthFirst().solve(by_prefix(parse(Path(path).read_text(encoding="utf-8"), path), letters=2))
+    result = ElevatorBfs().solve(by_prefix(parse(Path(path).read_text(encoding="utf-8"), path), letters=2))
     print_claim(result)
 
 

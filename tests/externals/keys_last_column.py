@@ -15,8 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.keys import ROBOT, WALL, Vault, parse  # noqa: E402
-from crosscheck.solvers.keys.grid_search import GridSearch  # noqa: E402
+from crosscheck.models.keys.model import ROBOT, WALL, Vault, parse  # noqa: E402
+from crosscheck.solvers.keys.grid import KeysGrid  # noqa: E402
+
 from tests.externals import print_claim  # noqa: E402
 
 
@@ -33,7 +34,7 @@ def without_last_column(vault: Vault) -> Vault:
 
 def main(path: str) -> None:
     vault = without_last_column(parse(Path(path).read_text(encoding="utf-8"), path))
-    result = GridSearch().solve(vault)
+    result = KeysGrid().solve(vault)
     print_claim(result)
 
 

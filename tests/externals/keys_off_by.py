@@ -14,14 +14,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.keys import parse  # noqa: E402
+from crosscheck.models.keys.model import parse  # noqa: E402
 from crosscheck.solvers.base import Status  # noqa: E402
-from crosscheck.solvers.keys.grid_search import GridSearch  # noqa: E402
+from crosscheck.solvers.keys.grid import KeysGrid  # noqa: E402
+
 from tests.externals import print_claim  # noqa: E402
 
 
 def main(offset: int, path: str) -> None:
-    result = GridSearch().solve(parse(Path(path).read_text(encoding="utf-8"), path))
+    result = KeysGrid().solve(parse(Path(path).read_text(encoding="utf-8"), path))
     if result.status is Status.OPTIMAL and result.cost is not None:
         print(result.cost + offset)
     else:

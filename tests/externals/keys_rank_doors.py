@@ -18,8 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.keys import Vault, door_key, parse  # noqa: E402
-from crosscheck.solvers.keys.grid_search import GridSearch  # noqa: E402
+from crosscheck.models.keys.model import Vault, door_key, parse  # noqa: E402
+from crosscheck.solvers.keys.grid import KeysGrid  # noqa: E402
+
 from tests.externals import print_claim  # noqa: E402
 
 
@@ -35,7 +36,7 @@ def doors_by_rank(vault: Vault) -> Vault:
 
 
 def main(path: str) -> None:
-    print_claim(GridSearch().solve(doors_by_rank(parse(Path(path).read_text(encoding="utf-8"), path))))
+    print_claim(KeysGrid().solve(doors_by_rank(parse(Path(path).read_text(encoding="utf-8"), path))))
 
 
 if __name__ == "__main__":

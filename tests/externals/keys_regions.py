@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from crosscheck.models.keys import Vault, parse  # noqa: E402
+from crosscheck.models.keys.model import Vault, parse  # noqa: E402
 
 Cell = tuple[int, int]
 

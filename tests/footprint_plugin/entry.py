@@ -1,5 +1,5 @@
 """Plugin formulations of the key vault (not registered: tests/test_sharing_rules.py hands
-them to `crosscheck.solvers.sharing`).  Each answers `UNSUPPORTED`; what counts is what its
+them to `crosscheck.harness.independence.sharing`).  Each answers `UNSUPPORTED`; what counts is what its
 code may call:
 
 - `AsksAnything` calls ``settle_rule`` on a list element (class unknown): rule 2 takes it to
@@ -15,7 +15,7 @@ code may call:
 
 from __future__ import annotations
 
-from crosscheck.models.keys import Vault
+from crosscheck.models.keys.model import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 
 try:  # an optional accelerator, as plugins have them: its dependency is not installed here

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from crosscheck.models.elevator import Facility
+from crosscheck.models.elevator.model import Facility
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 
 from .rules import start_is_safe

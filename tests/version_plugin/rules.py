@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from crosscheck.models.elevator import Facility
+from crosscheck.models.elevator.model import Facility
 
 
 def start_is_safe(facility: Facility) -> bool:

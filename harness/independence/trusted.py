@@ -1,0 +1,67 @@
+"""The trusted base: code every formulation may run without its answers counting as shared.
+
+Two formulations that both run a piece of code to decide an answer can be wrong
+together, so their agreement is one line of evidence (`crosscheck.harness.independence.sharing`
+computes who runs what).  The pieces below are the exception: parsers, data types,
+the plan checkers and the engines.  Each is trusted because a test holds it against an
+independent reference, so a planted fault in it fails the test suite; the line beside
+each name says which test and which reference.
+
+Rules that decide answers (which cells a robot may stand on, which floors are safe,
+which amphipods are home) are deliberately *not* here: where two formulations run one,
+it counts as shared; where independence matters, a formulation carries its own second
+implementation (labelled as such in its docstring).
+
+A name covers itself and everything inside it (a module its functions and classes, a
+class its methods); names are qualified as in ``module.Class.method``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+#: Qualified name -> how it is verified (which tests, against what reference): the pieces every
+#: puzzle's formulations share; each puzzle lists its own (`Puzzle.trusted`).
+TRUSTED: dict[str, str] = {
+    # Solver contract and engines
+    "crosscheck.solvers.base": "tests/test_result.py: the Result validator refuses contradictory answers; "
+                               "deadlines and error capture tested there",
+    "crosscheck.solvers.engines.search": "tests/test_search.py: BFS, Dijkstra and A* against a brute-force shortest path "
+                                 "on seeded random graphs",
+    "crosscheck.solvers.engines.cpsat": "tests/test_cpsat.py: optimum, infeasibility and bounds of tiny models whose "
+                                "answers are known by hand",
+    # Puzzle descriptions, parsers and errors
+    "crosscheck.models.base": "tests/test_clear_errors.py: errors name file, line and column",
+    "crosscheck.models.registry": "tests/test_clear_errors.py, tests/test_cli.py: detection and loading of files",
+    "crosscheck.models.puzzle": "tests/test_hunt.py: size ranges checked; a puzzle's pieces are each guarded by its own "
+                                "entries (`Puzzle.trusted`)",
+}
+
+
+@cache
+def trusted() -> dict[str, str]:
+    """The whole trusted base: `TRUSTED` and every known puzzle's own pieces (`Puzzle.trusted`)."""
+    from crosscheck.models.registry import puzzles
+
+    return {**TRUSTED, **{name: why for puzzle in puzzles().values() for name, why in puzzle.trusted.items()}}
+
+
+@cache
+def lemmas() -> dict[str, tuple[str, ...]]:
+    """Lemma -> the modules whose answers rest on it, of every known puzzle (`Puzzle.lemmas`): a
+    formulation that runs code of any of them shares the lemma (``lemma: ...`` in its footprint)
+    with every other that does."""
+    from crosscheck.models.registry import puzzles
+
+    return {lemma: tuple(modules) for puzzle in puzzles().values() for lemma, modules in puzzle.lemmas.items()}
+
+
+def lemmas_of(names: set[str] | frozenset[str]) -> set[str]:
+    """The shared lemmas (as ``lemma: ...``) that code with the qualified `names` rests on."""
+    return {f"lemma: {lemma}" for lemma, modules in lemmas().items()
+            if any(name.startswith(module + ".") for name in names for module in modules)}
+
+
+def is_trusted(qualified_name: str) -> bool:
+    """Whether `qualified_name` is a trusted name or lies inside one."""
+    return any(qualified_name == name or qualified_name.startswith(name + ".") for name in trusted())

@@ -1,0 +1,189 @@
+"""``keys-graph``: shortest path over the contracted vault.
+
+States are (robot nodes, keys held), packed into one int: the low bits hold the key
+mask, then each robot's node index.  An action moves one robot along one Pareto route
+(`crosscheck.solvers.keys.routes`) to a key it does not hold yet, usable iff the route's needs
+are held; the route's length is the action cost.  For each (robot node, target key)
+only the shortest usable route is tried: a longer usable route to the same key ends
+in the same state.  A* runs on the shared engine with the admissible
+`RemainingKeysBound` (door-free distances: the shortest route between two nodes,
+which ignores doors; bridge distances from the door-free layout), told which keys
+can be a robot's last: not those that every route to another remaining key needs
+(the same order proof gives its re-entry term: bridges crossed again for a key).
+A robot alone in its component adds its steps inside the vault's cycles (`CycleTours`:
+shortest tours and paths through each biconnected component's ports) to its bridge bound (on
+loopy vaults the bridges alone say little).  A state is not expanded once the same robot
+nodes holding one more key were reached at no greater cost (`ContractedProblem.dominators`).
+The plan is the routes' cell paths as `KeyMove`s.
+Robots each alone in their part of a vault with cycles are searched by the same rules in compiled code
+(`ContractedProblem.compiles`, `crosscheck.solvers.keys.graph_compiled`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from crosscheck.models.keys.model import KeyMove, Vault, parse
+from crosscheck.solvers.base import Answer, Deadline, Solver
+from crosscheck.solvers.engines.search import Strategy, best_first_search
+from crosscheck.solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
+from crosscheck.solvers.keys.cycle_tours import CycleTours
+from crosscheck.solvers.keys.packing import PackedKeysProblem, RobotPacking
+from crosscheck.solvers.keys.routes import ContractedVault, Route, contract
+
+Action = tuple[int, Route]  # (robot, route it walks)
+
+#: A ring with a door, for `KeysGraph.warm_up`: one robot on a vault with a cycle.
+WARM_UP = "#######\n#@.a.A#\n#.###.#\n#..b..#\n#######\n"
+
+
+class ContractedProblem(PackedKeysProblem[Action]):
+    """Collect every key by walking routes of a `ContractedVault`."""
+
+    deeper_ties = True  # the bound is often exact (door-free tree vaults): no plateau to widen
+
+    def __init__(self, vault: ContractedVault) -> None:
+        self.keys = len(vault.letters)
+        self.packing = RobotPacking.for_positions(self.keys, vault.robots, len(vault.cells))
+        self.starts = range(vault.robots)  # robot i starts on node i
+        self.shifts = [self.packing.shift(robot) for robot in range(vault.robots)]
+        self.goal = vault.all_keys
+        self.bits = [1 << k for k in range(self.keys)]
+        # choices[node]: per target key (bit, target node, routes by length as (needs, route))
+        self.choices: list[list[tuple[int, int, list[tuple[int, Route]]]]] = []
+        # distances[node][k]: door-free distance from node to key k
+        self.distances: list[list[int]] = []
+        for routes in vault.routes:
+            by_target: dict[int, list[Route]] = {}
+            for route in routes:
+                by_target.setdefault(route.target, []).append(route)
+            row = [UNREACHABLE] * self.keys
+            choice = []
+            for target, options in sorted(by_target.items()):
+                options.sort(key=lambda route: route.length)
+                bit = target - vault.robots
+                row[bit] = options[0].length
+                choice.append((1 << bit, target, [(route.needs, route) for route in options]))
+            self.choices.append(choice)
+            self.distances.append(row)
+        # needers[node][k]: the keys j that every route from node to j needs k for
+        needers = [[0] * self.keys for _ in self.choices]
+        for node, choice in enumerate(self.choices):
+            for bit, _, ways in choice:
+                needs = _common(ways, self.goal)
+                for k in range(needs.bit_length()):
+                    if needs >> k & 1:
+                        needers[node][k] |= bit
+        self.bound = remaining_keys_bound(vault, self.distances, needers)
+        # per group of robots sharing a part of the vault: the state bits its walk depends on
+        # (its robots' nodes and its keys), walks memoised by those bits; none with one group,
+        # where every state is new
+        position = (1 << self.packing.bits_per_robot) - 1
+        self.fields: list[tuple[int, int, dict[int, int]]] = [
+            (group, keys | sum(position << self.shifts[robot] for robot in robots), {})
+            for group, (robots, keys) in enumerate(self.bound.groups)
+        ] if len(self.bound.groups) > 1 else []
+
+    def compiles(self) -> bool:
+        """Whether `crosscheck.solvers.keys.graph_compiled` runs this search: every key in the
+        reach of a robot alone in its part of a vault with cycles (whose bound imports numpy
+        anyway; several robots in one part are bounded by a spanning tree, not compiled), and
+        a packed state fits a non-negative 64-bit integer (the kernel's)."""
+        groups = self.bound.groups
+        return (all(len(robots) == 1 for robots, _ in groups) and sum(keys for _, keys in groups) == self.goal
+                and bool(self.bound.blocks.components) and self.packing.shift(self.packing.robots) <= 63)
+
+    def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
+        held = state & self.goal
+        for robot, node, others, shift in self.packing.slots(state):
+            for bit, target, options in self.choices[node]:
+                if held & bit:
+                    continue
+                for needs, route in options:
+                    if needs & held == needs:
+                        yield (robot, route), others | (target << shift) | bit, route.length
+                        break
+
+    def dominators(self, state: int) -> list[int]:
+        """The states with the same robot nodes holding one more key.
+
+        Their cost to the goal is at most `state`'s: any walk of the robots that collects
+        every key holding `state`'s keys still does holding more (doors only open), and
+        the contraction is exact from any robot nodes and keys held (`routes`), so
+        costs-to-go here are those of the vault.  Key sets only grow along dominance,
+        so it has no cycle, as the engine requires.
+        """
+        return [state | bit for bit in self.bits if not state & bit]
+
+    def heuristic(self, state: int) -> int:
+        mask = (1 << self.packing.bits_per_robot) - 1
+        if not self.fields:
+            return self.bound.bound([state >> shift & mask for shift in self.shifts], self.goal & ~state)
+        total = 0
+        for group, field, memo in self.fields:
+            part = state & field
+            walk = memo.get(part)
+            if walk is None:
+                nodes = [state >> shift & mask for shift in self.shifts]
+                walk = memo[part] = self.bound.walk(group, nodes, self.goal & ~state)
+            total += walk
+        return total
+
+
+def remaining_keys_bound(
+    vault: ContractedVault, distances: list[list[int]], needers: list[list[int]]
+) -> RemainingKeysBound:
+    """The bound over `vault`'s nodes, with door-free `distances` from each node to each
+    key and the `needers` proof of which keys cannot be last (see `RemainingKeysBound`)."""
+    layout = door_free_layout(len(vault.graph.cells), vault.graph.corridors)
+    bridges = layout.bridge_distances(vault.graph_nodes)
+    return RemainingKeysBound(
+        distances,
+        [row[vault.robots :] for row in bridges],
+        [layout.rank[vertex] for vertex in vault.graph_nodes],
+        vault.robots,
+        needers,
+        CycleTours(len(vault.graph.cells), vault.graph.corridors, vault.graph_nodes, vault.robots),
+    )
+
+
+def _common(options: list[tuple[int, Route]], everything: int) -> int:
+    """The keys that all of `options` need."""
+    needs = everything
+    for route_needs, _ in options:
+        needs &= route_needs
+    return needs
+
+
+class KeysGraph(Solver):
+    """A* over `ContractedProblem`: ``optimal`` with the routes' cell paths as the plan,
+    ``infeasible`` when every reachable state was expanded (the contraction is exact),
+    else ``timeout`` with the smallest open f-value as the bound."""
+
+    name = "keys-graph"
+    puzzle = "keys"
+    summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
+
+    @classmethod
+    def warm_up(cls) -> None:
+        """Compile (or load from numba's cache) the one-robot kernel, by solving a small ring."""
+        from crosscheck.solvers.keys.graph_compiled import compiled_search
+
+        problem = ContractedProblem(contract(parse(WARM_UP)))
+        compiled_search(problem).solution()
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        vault = contract(instance)
+        problem = ContractedProblem(vault)
+        if problem.compiles():
+            from crosscheck.solvers.keys.graph_compiled import compiled_search  # numba: only when needed
+
+            outcome = compiled_search(problem, deadline)
+        else:
+            outcome = best_first_search(problem, Strategy.ASTAR, deadline)
+        # the contraction is exact, so no goal among the reachable states proves infeasibility
+        return outcome.answer(
+            lambda actions: [KeyMove(robot, direction) for robot, route in actions for direction in route.path],
+            infeasible="every reachable state expanded",
+            stats={"routes": sum(len(routes) for routes in vault.routes)},
+        )
