@@ -237,10 +237,10 @@ ENGINE_FAULTS = (
     _engine("engine-greedy", "heapq.heappush(heap, (new_g + h(successor),", "heapq.heappush(heap, (h(successor),",
             "best-first on the heuristic alone (goal test ordering no longer by f)"),
     _engine("engine-goal-at-generation",
-            "            best[successor] = new_g\n            parents[successor] = (state, action)\n",
-            "            best[successor] = new_g\n            parents[successor] = (state, action)\n"
-            "            if problem.is_goal(successor):\n"
-            "                return SearchOutcome(Ending.SOLVED, new_g, _plan(parents, successor), new_g, expanded, "
+            "                best[successor] = new_g\n                parents[successor] = (state, action)\n",
+            "                best[successor] = new_g\n                parents[successor] = (state, action)\n"
+            "                if problem.is_goal(successor):\n"
+            "                    return SearchOutcome(Ending.SOLVED, new_g, _plan(parents, successor), new_g, expanded, "
             "generated)\n",
             "goal tested when generated rather than popped (Dijkstra and A* no longer optimal)"),
     _engine("engine-tie-break-shallow", "depth = -1 if problem.deeper_ties else 0",
@@ -249,8 +249,11 @@ ENGINE_FAULTS = (
     _engine("engine-bfs-depth", "return SearchOutcome(Ending.SOLVED, depth + 1, _plan(parents, successor), depth + 1,",
             "return SearchOutcome(Ending.SOLVED, depth + 2, _plan(parents, successor), depth + 2,",
             "BFS reports a cost one too high"),
-    _engine("engine-timeout-is-exhausted", "return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, generated)",
-            "return SearchOutcome(Ending.EXHAUSTED, None, None, None, expanded, generated)",
+    _engine("engine-timeout-is-exhausted",
+            "deadline.expired(CHECK_EVERY):\n                return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, "
+            "generated)",
+            "deadline.expired(CHECK_EVERY):\n                return SearchOutcome(Ending.EXHAUSTED, None, None, None, "
+            "expanded, generated)",
             "a search stopped by the deadline reports the space exhausted (infeasible)"),
     _engine("engine-timeout-bound", "return Answer(Status.TIMEOUT, bound=self.bound, stats=stats)",
             "return Answer(Status.TIMEOUT, bound=None if self.bound is None else self.bound + 1, stats=stats)",

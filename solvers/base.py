@@ -96,6 +96,17 @@ def cpu_seconds() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+class LimitReached(Exception):
+    """Raised by `Deadline.check` in a long phase of a formulation (a bound's set-up, a
+    contraction, a model's construction) once a limit is reached; `Solver.solve` turns it into
+    a `timeout` answer naming `phase`, and the search engine into a timeout with its bound."""
+
+    def __init__(self, limit: str, phase: str) -> None:
+        super().__init__(f"{limit} reached {phase}")
+        self.limit = limit  # "time limit" or "work limit" (`Deadline.limit_reached`)
+        self.phase = phase
+
+
 class Deadline:
     """A limit of `seconds` on `clock` and of `work` units; `None` means no such limit.
 
@@ -124,6 +135,14 @@ class Deadline:
         if self.work is not None and self.spent >= self.work:
             return True
         return self._end is not None and self._now() >= self._end
+
+    def check(self, phase: str) -> None:
+        """Raise `LimitReached` naming `phase` (``"building the model"``) once a limit is
+        reached; for the long phases of a formulation that are no search, called often
+        enough that the run stops near its limit (it counts no work: a work limit counts
+        a search's expanded states, met here only once the search spent it)."""
+        if self.expired():
+            raise LimitReached(self.limit_reached(), phase)
 
     def remaining(self) -> float | None:
         """Seconds of the clock left (never negative), or `None` without a limit."""
@@ -307,6 +326,8 @@ class Solver(ABC):
         start = time.perf_counter()
         try:
             answer = self._solve(instance, deadline)
+        except LimitReached as stop:  # a long phase met the deadline: an honest timeout
+            answer = Answer(Status.TIMEOUT, message=str(stop))
         except MemoryError:
             raise  # the harness records it as `memout`
         except Exception as error:  # a crashing solver is a result, not a crash of the run

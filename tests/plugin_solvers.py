@@ -187,6 +187,21 @@ class Plain(Solver):
         return best_first_search(_Cells(instance), Strategy.BFS, deadline).answer()
 
 
+#: How long `Overrunner`'s slow phase takes, never looking at its deadline.
+OVERRUN_SECONDS = 1.0
+
+
+class Overrunner(Solver):
+    """An honest search behind a slow set-up phase that never looks at its deadline (as a
+    bound's set-up that does not check it would): it answers, proven optimal, after its limit."""
+
+    name, puzzle, summary = "test-overrunner", "keys", "a slow phase past its limit, then a proof (tests only)"
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        time.sleep(OVERRUN_SECONDS)
+        return best_first_search(_Cells(instance), Strategy.BFS, Deadline(None)).answer()
+
+
 class Absent(Solver):
     """A solver whose optional dependency is missing on this machine."""
 
@@ -241,4 +256,4 @@ class Affinity(Solver):
 
 
 SOLVERS: list[type[Solver]] = [Sleeper, Napper, Spinner, Crasher, Raiser, Terminated, Hog, Nibbler, Mapper, Liar,
-                               AmphipodLiar, Plain, Absent, Spawner, Holder, Affinity]
+                               AmphipodLiar, Plain, Overrunner, Absent, Spawner, Holder, Affinity]

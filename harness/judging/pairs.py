@@ -33,10 +33,10 @@ def answer_of(record: RunRecord) -> Judged:
     its plan was rejected; a formulation's answer counts when it is exact."""
     if record.plan_valid is False:
         return None
-    if record.evidence is Evidence.CLAIM or record.exact:
-        if record.status is Status.INFEASIBLE:
+    if record.evidence is Evidence.CLAIM or record.exact_answer:
+        if record.answer_status is Status.INFEASIBLE:
             return INFEASIBLE
-        if record.status is Status.OPTIMAL:
+        if record.answer_status is Status.OPTIMAL:
             return record.checked_cost if record.checked_cost is not None else record.cost
     return None
 

@@ -51,7 +51,7 @@ def same_effort(records: Sequence[RunRecord]) -> list[str]:
     shares: dict[str, set[str]] = {}
     for record in records:
         figure = effort_figure(record)
-        if record.exact and figure is not None:
+        if record.exact_answer and figure is not None:
             figures.setdefault(record.solver, {}).setdefault((record.instance, record.variant), set()).add(figure)
             shares.setdefault(record.solver, set()).update(record.shares)
     warnings = []

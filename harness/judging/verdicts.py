@@ -8,6 +8,8 @@ An external program's answer (a number, "infeasible", even with a plan) is a cla
 a checked plan or a proof may contradict it, but it never contradicts anything itself and
 is never an exact answer (its plan, once checked, is a fact like any other).  Only a
 proven optimum with a checked plan, or a proof of infeasibility, counts as an exact answer.
+A run that answered after its time limit is a timeout in every figure, but its answer is
+weighed here as any other (`RunRecord.answer_status`, `crosscheck.harness.runs.limits`).
 
 The verdicts, what each means and what follows from it are one table, `VERDICTS`, worst
 first: an instance's verdict is the worst that applies.  `FAILURES` (a non-zero exit
@@ -131,9 +133,9 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
         return Judgement(Verdict.INVALID_PLAN, None, _each(f"{r.solver}: {r.plan_error}" for r in invalid))
     checked = [r for r in records if r.plan_valid]
     best_plan = min((_checked_cost(r) for r in checked), default=None)
-    infeasible = [r for r in records if r.status is Status.INFEASIBLE]
+    infeasible = [r for r in records if r.answer_status is Status.INFEASIBLE]
     # Claimed optima: proven ones carry a checked plan; external programs only claim.
-    optimal = [r for r in records if r.status is Status.OPTIMAL]
+    optimal = [r for r in records if r.answer_status is Status.OPTIMAL]
     proofs = [r for r in records if r.evidence is Evidence.PROOF]
     if best_plan is not None and infeasible:
         return Judgement(Verdict.FALSE_INFEASIBLE, best_plan, (
@@ -152,12 +154,12 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
     if below:
         return Judgement(Verdict.DISAGREE, best_plan, _each(
             f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below))
-    proven_infeasible = [r for r in infeasible if r.exact]
+    proven_infeasible = [r for r in infeasible if r.exact_answer]
     if proven_infeasible and optimal:
         return Judgement(Verdict.DISAGREE, None, (
             f"{', '.join(r.solver for r in proven_infeasible)} proved infeasible, "
             f"{', '.join(r.solver for r in optimal)} claimed an optimum"))
-    proven = [r for r in optimal if r.exact]
+    proven = [r for r in optimal if r.exact_answer]
     answer: int | str | None
     if proven:
         answer, provers = best_plan, proven
@@ -236,7 +238,7 @@ def _claims_against_index(claims: list[RunRecord], expected: int | str | None) -
     program claiming otherwise is the conflict an audit of it is run to find."""
     if expected is None:
         return ""
-    answers = [(r.solver, INFEASIBLE if r.status is Status.INFEASIBLE else _claimed(r)) for r in claims]
+    answers = [(r.solver, INFEASIBLE if r.answer_status is Status.INFEASIBLE else _claimed(r)) for r in claims]
     return _each(f"{solver} claims {answer}, index says {expected}"
                      for solver, answer in answers if answer != expected)
 

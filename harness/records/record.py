@@ -121,6 +121,9 @@ class RunRecord(BaseModel):
     a start memory where ``/proc`` is absent or of a run killed before it sent its record).  `evidence` is the strength of the record's answer
     (status, optimum, bound): a proof for built-in and plugin formulations, a claim for an
     external program (`crosscheck.harness.records.evidence`); its checked plan is a fact either way.
+    A run that answered after its time limit had passed is a `timeout` (every figure counts it
+    so), its answer kept: `late_status` says what it answered, `answer_status` and
+    `exact_answer` weigh that answer for the verdicts (`crosscheck.harness.runs.limits`).
     The field list is versioned: see `crosscheck.harness.records.schema`.
     """
 
@@ -154,13 +157,29 @@ class RunRecord(BaseModel):
     plan: list[Any] | None = None
     environment: dict[str, Any] = Field(default_factory=dict)
     related_to: RelatedTo | None = None  # see `RelatedTo`: set on a related instance's runs
+    late_status: Status | None = Field(default=None, description=(
+        "The status the solver answered with after its time limit had passed; `status` is then "
+        "`timeout` (every figure counts the run so) while the answer (cost, bound, plan) stays evidence "
+        "for the verdicts. None for a run that answered within its limit (and records before schema version 6)."))
+
+    @property
+    def answer_status(self) -> Status:
+        """The status of the answer the run returned, in time or late: what the verdicts weigh."""
+        return self.late_status or self.status
 
     @property
     def exact(self) -> bool:
-        """An exact answer: a proof of infeasibility, or a proven optimum whose plan the
-        checker accepted (an external program's answer is a claim, never one)."""
-        return (self.evidence is Evidence.PROOF and self.status in EXACT_STATUSES
-                and (self.status is Status.INFEASIBLE or self.plan_valid is True))
+        """An exact answer within the limit: a proof of infeasibility, or a proven optimum whose
+        plan the checker accepted (an external program's answer is a claim, never one); what
+        every figure counts as solved exactly.  A late answer is not (see `exact_answer`)."""
+        return self.late_status is None and self.exact_answer
+
+    @property
+    def exact_answer(self) -> bool:
+        """An exact answer, in time or late (`answer_status`): the verdicts' evidence, since a
+        proof or a checked plan is no less true for coming after the limit."""
+        return (self.evidence is Evidence.PROOF and self.answer_status in EXACT_STATUSES
+                and (self.answer_status is Status.INFEASIBLE or self.plan_valid is True))
 
     @property
     def key(self) -> RunKey:

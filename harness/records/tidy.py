@@ -13,7 +13,7 @@ then the instance's size measures as ``feature_NAME``):
 
 - ``instance``, ``variant`` (bool), ``puzzle``, ``solver``, ``repeat``: which run;
 - ``status``; ``exact`` (bool: a proven optimum with an accepted plan, or a proof of
-  infeasibility); ``evidence`` (``proof``, or ``claim`` for an external program's answer;
+  infeasibility, within the time limit); ``evidence`` (``proof``, or ``claim`` for an external program's answer;
   see `crosscheck.harness.records.evidence`); ``verdict`` and ``independent`` of the instance (on every row: how many
   formulations sharing no answer-deciding component proved its exact answer: the agreed
   one on ``agree``, the one contradicting the index on ``wrong-expected``; else 0);
@@ -35,7 +35,9 @@ then the instance's size measures as ``feature_NAME``):
   ``report --solver/--exclude-solver`` left out before judging, ``;``-separated, the same on
   every row, empty when none (then verdict and independent are over every formulation that
   ran); ``start_memory_mb``, what the run's process held as it started, which
-  ``peak_memory_mb`` includes (empty in records older than it).
+  ``peak_memory_mb`` includes (empty in records older than it); ``late_status``, the status a
+  run answered with after its time limit had passed (its ``status`` is then ``timeout`` and
+  ``exact`` false, as every figure counts it; empty for a run that answered in time).
 
 A statistic whose name is already a column is written as ``stat_NAME``.  Empty cells
 are unknown values (None).  pandas and pyarrow come with the ``analysis`` extra.
@@ -64,7 +66,7 @@ COLUMNS = (
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
     "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
     "host", "cpu_model", "started", "jobs", "load_average", "schema_version", "message",
-    "left_out", "start_memory_mb",
+    "left_out", "start_memory_mb", "late_status",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
 _SKIPPED_STATS = frozenset({"traceback"})
@@ -101,6 +103,7 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "plan_valid": record.plan_valid, "plan_length": None if record.plan is None else len(record.plan),
         "seconds": record.seconds, "wall_seconds": record.wall_seconds, "cpu_seconds": record.cpu_seconds,
         "peak_memory_mb": record.peak_memory_mb, "start_memory_mb": record.start_memory_mb,
+        "late_status": None if record.late_status is None else record.late_status.value,
         "cpsat_workers": record.cpsat_workers,
         "time_limit": environment.get("time_limit"), "clock": environment.get("clock", "wall"),
         "memory_limit_mb": environment.get("memory_limit_mb"),

@@ -3,7 +3,8 @@
 A *cell* is one solver on one instance (or its variant): its repetitions
 (``compare --repeat``) summarised.  A cell is ``exact`` when every repetition is, and
 ``solved`` when every repetition found an answer the checker accepts (a checked plan,
-or a proof of infeasibility); its time is the median of the repetitions' seconds.
+or a proof of infeasibility) within its time limit (a late answer is a timeout here, as in
+every figure: `crosscheck.harness.runs.limits`); its time is the median of the repetitions' seconds.
 
 A *family* is a puzzle and the folder an instance of it sits in (``elevator/generated/p5``,
 or ``keys`` for the hand-written vaults), with `` [variant]`` for variant runs: generated
@@ -88,7 +89,8 @@ class Cell:
 
     @property
     def solved(self) -> bool:
-        return all(r.plan_valid is True or (r.exact and r.status is Status.INFEASIBLE) for r in self.runs)
+        return all(r.late_status is None and r.plan_valid is True or (r.exact and r.status is Status.INFEASIBLE)
+                   for r in self.runs)
 
     @property
     def seconds(self) -> float:

@@ -47,8 +47,9 @@ from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
 from crosscheck.harness.records.versions import as_run_here, identity
-from crosscheck.harness.runs.external import run_external
+from crosscheck.harness.runs.external import Claim, run_external
 from crosscheck.harness.runs.lifeline import die_with_reader
+from crosscheck.harness.runs.limits import clock_now, within_limit
 from crosscheck.harness.runs.measure import Usage, core_groups, cores, killed_usage, own_usage, resident_mb
 from crosscheck.harness.runs.server_start import start_server
 from crosscheck.harness.runs.tree_memory import HALF_LIMIT, NEAR_LIMIT, SAMPLE_SECONDS, TreeWatch, become_subreaper
@@ -132,8 +133,10 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
+    started = clock_now(task.clock)
     result = solver.solve(instance, task.time_limit, task.clock)
-    return _checked(result, puzzle.check_plan, instance, puzzle.name, base)
+    spent = clock_now(task.clock) - started
+    return within_limit(_checked(result, puzzle.check_plan, instance, puzzle.name, base), spent)
 
 
 def _unknown(error: KeyError) -> str:
@@ -150,9 +153,14 @@ def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base
     claim is never a proof (see `crosscheck.harness.runs.external`).  ``stats["external"]`` names
     the command that ran.
     """
-    start = time.perf_counter()
+    start, started = time.perf_counter(), clock_now(task.clock)
     claim = run_external(task.solver, command, instance.to_text(), Deadline(task.time_limit, task.clock))
     seconds = time.perf_counter() - start
+    return within_limit(_claimed(command, claim, seconds, instance, puzzle, base), clock_now(task.clock) - started)
+
+
+def _claimed(command: str, claim: Claim, seconds: float, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:
+    """The record of an external program's `claim`, its plan checked (`_external`)."""
     stats: Stats = {"external": command}
     if claim.unsupported:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED, seconds=seconds, stats=stats,

@@ -30,7 +30,7 @@ from enum import StrEnum
 from itertools import count
 from typing import Any, Generic, TypeVar
 
-from crosscheck.solvers.base import Answer, Deadline, Stats, Status
+from crosscheck.solvers.base import Answer, Deadline, LimitReached, Stats, Status
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")
@@ -164,22 +164,25 @@ def _breadth_first(problem: SearchProblem[S, A], deadline: Deadline) -> SearchOu
     if problem.is_goal(start):
         return SearchOutcome(Ending.SOLVED, 0, [], 0, 0, 1)
     frontier: deque[tuple[S, int]] = deque([(start, 0)])
-    expanded, generated = 0, 1
-    while frontier:
-        state, depth = frontier.popleft()
-        expanded += 1
-        if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
-            return SearchOutcome(Ending.TIMEOUT, None, None, depth, expanded, generated)
-        for action, successor, cost in problem.successors(state):
-            if cost != 1:
-                raise ValueError(f"BFS needs unit action costs, got {cost}")
-            generated += 1
-            if successor in parents:
-                continue
-            parents[successor] = (state, action)
-            if problem.is_goal(successor):
-                return SearchOutcome(Ending.SOLVED, depth + 1, _plan(parents, successor), depth + 1, expanded, generated)
-            frontier.append((successor, depth + 1))
+    expanded, generated, depth = 0, 1, 0
+    try:
+        while frontier:
+            state, depth = frontier.popleft()
+            expanded += 1
+            if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
+                return SearchOutcome(Ending.TIMEOUT, None, None, depth, expanded, generated)
+            for action, successor, cost in problem.successors(state):
+                if cost != 1:
+                    raise ValueError(f"BFS needs unit action costs, got {cost}")
+                generated += 1
+                if successor in parents:
+                    continue
+                parents[successor] = (state, action)
+                if problem.is_goal(successor):
+                    return SearchOutcome(Ending.SOLVED, depth + 1, _plan(parents, successor), depth + 1, expanded, generated)
+                frontier.append((successor, depth + 1))
+    except LimitReached:  # an expansion's own work met the deadline (`Deadline.check`)
+        return SearchOutcome(Ending.TIMEOUT, None, None, depth, expanded, generated)
     return SearchOutcome(Ending.EXHAUSTED, None, None, None, expanded, generated)
 
 
@@ -191,27 +194,30 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
     best: dict[S, int] = {start: 0}
     parents: Parents[S, A] = {start: None}
     heap: list[tuple[int, int, int, int, S]] = [(h(start), 0, next(tie), 0, start)]
-    expanded, generated = 0, 1
-    while heap:
-        f, _, _, g, state = heapq.heappop(heap)
-        if g > best[state]:
-            continue  # stale entry: the state was reached more cheaply since
-        if problem.is_goal(state):
-            return SearchOutcome(Ending.SOLVED, g, _plan(parents, state), g, expanded, generated)
-        if _dominated(best, problem.dominators(state), g):
-            continue  # a state at least as good was reached at no greater cost
-        expanded += 1
-        if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
-            return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, generated)
-        for action, successor, cost in problem.successors(state):
-            generated += 1
-            new_g = g + cost
-            old_g = best.get(successor)
-            if old_g is not None and old_g <= new_g:
-                continue
-            best[successor] = new_g
-            parents[successor] = (state, action)
-            heapq.heappush(heap, (new_g + h(successor), depth * new_g, next(tie), new_g, successor))
+    expanded, generated, f = 0, 1, heap[0][0]
+    try:
+        while heap:
+            f, _, _, g, state = heapq.heappop(heap)
+            if g > best[state]:
+                continue  # stale entry: the state was reached more cheaply since
+            if problem.is_goal(state):
+                return SearchOutcome(Ending.SOLVED, g, _plan(parents, state), g, expanded, generated)
+            if _dominated(best, problem.dominators(state), g):
+                continue  # a state at least as good was reached at no greater cost
+            expanded += 1
+            if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
+                return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, generated)
+            for action, successor, cost in problem.successors(state):
+                generated += 1
+                new_g = g + cost
+                old_g = best.get(successor)
+                if old_g is not None and old_g <= new_g:
+                    continue
+                best[successor] = new_g
+                parents[successor] = (state, action)
+                heapq.heappush(heap, (new_g + h(successor), depth * new_g, next(tie), new_g, successor))
+    except LimitReached:  # an expansion's own work met the deadline (`Deadline.check`)
+        return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, generated)
     return SearchOutcome(Ending.EXHAUSTED, None, None, None, expanded, generated)
 
 
