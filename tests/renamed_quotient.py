@@ -63,20 +63,27 @@ def quotient_of(labelled: tuple[int, ...], floors: int) -> Canonical:
 
 
 class RenamedProblem(SearchProblem[Canonical, Action]):
-    def __init__(self, facility: Facility) -> None:
+    def __init__(self, facility: Facility, deadline: Deadline | None = None) -> None:
+        deadline = deadline or Deadline(None)
         floors = self.floors = facility.floors
         self.top = facility.top
         codes = range(floors * floors)
         self.chip_of = [code // floors for code in codes]
         self.generator_of = [code % floors for code in codes]
-        self.moved = (
-            [[self.chip_of[code] * floors + floor for floor in range(floors)] for code in codes],
-            [[floor * floors + self.generator_of[code] for floor in range(floors)] for code in codes],
-        )
-        self.generator_here = [frozenset(c for c in codes if self.generator_of[c] == f) for f in range(floors)]
-        self.exposed_here = [
-            frozenset(c for c in codes if self.chip_of[c] == f != self.generator_of[c]) for f in range(floors)
-        ]
+        self.moved: tuple[list[list[int]], list[list[int]]] = ([], [])
+        for code in codes:
+            if code % floors == 0:
+                deadline.check("tabling the moves")
+            self.moved[GENERATOR_KIND].append([self.chip_of[code] * floors + floor for floor in range(floors)])
+            self.moved[CHIP_KIND].append([floor * floors + self.generator_of[code] for floor in range(floors)])
+        generators: list[list[int]] = [[] for _ in range(floors)]
+        exposed: list[list[int]] = [[] for _ in range(floors)]
+        for code in codes:
+            generators[self.generator_of[code]].append(code)
+            if self.chip_of[code] != self.generator_of[code]:
+                exposed[self.chip_of[code]].append(code)
+        self.generator_here = [frozenset(here) for here in generators]
+        self.exposed_here = [frozenset(here) for here in exposed]
         self.goal = (self.top * floors + self.top,) * len(facility.elements)
         self.start = quotient_of(first_floors(facility), floors)
 

@@ -86,9 +86,11 @@ def between(a: int, b: int) -> list[int]:
 
 
 class Schedule:
-    """The CP-SAT model of one burrow (variables named after movers and stops)."""
+    """The CP-SAT model of one burrow (variables named after movers and stops), built within
+    `deadline` (`crosscheck.solvers.base.LimitReached` once it passes)."""
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, deadline: Deadline | None = None) -> None:
+        self.deadline = deadline or Deadline(None)
         self.layout = layout
         self.movers = movers(layout)
         self.model = cp_model.CpModel()
@@ -159,6 +161,7 @@ class Schedule:
         count = len(events)
         before: dict[tuple[int, int], cp_model.BoolVarT] = {}
         for e in range(count):
+            self.deadline.check("ordering the model's events")
             for f in range(e + 1, count):
                 literal = model.new_bool_var(f"before_{e}_{f}")
                 model.add(events[e] < events[f]).only_enforce_if(literal)
@@ -166,6 +169,7 @@ class Schedule:
                 before[e, f], before[f, e] = literal, ~literal
         held = {(h, e): model.new_bool_var(f"held_{hallway_label(h)}_at_{e}") for h in STOPS for e in range(count)}
         for j in range(n):
+            self.deadline.check("marking the stops held")
             for e in range(count):
                 if e in (j, n + j):
                     continue  # j does not hold a stop at its own events
@@ -179,6 +183,7 @@ class Schedule:
         """At each of its events, no stop on the stretch a mover walks is held."""
         n = len(self.movers)
         for i, m in enumerate(self.movers):
+            self.deadline.check("clearing the paths")
             door, home_door = self._door(m), ROOM_DOORS[m.home]
             for option, chosen in self.options[i].items():
                 if m.waiting:
@@ -244,7 +249,7 @@ class AmphipodsCpsat(Solver):
     runs_cpsat = True
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
-        schedule = Schedule(Layout.of(instance))
+        schedule = Schedule(Layout.of(instance), deadline)
         solver = configured_solver(deadline)
         status = solve(solver, schedule.model, deadline)
         return run_answer(solver, status, schedule.model, lambda: schedule.plan(solver), run_stats(solver),

@@ -32,24 +32,32 @@ GENERATOR_KIND, CHIP_KIND = 0, 1
 
 
 class QuotientProblem(SearchProblem[Canonical, Action]):
-    """The elevator puzzle on states up to renaming of elements."""
+    """The elevator puzzle on states up to renaming of elements, its tables built within
+    `deadline` (`crosscheck.solvers.base.LimitReached`: they grow with the cube of the floors)."""
 
-    def __init__(self, facility: Facility) -> None:
+    def __init__(self, facility: Facility, deadline: Deadline | None = None) -> None:
+        deadline = deadline or Deadline(None)
         floors = self.floors = facility.floors
         self.top = facility.top
         codes = range(floors * floors)
         self.chip_of = [code // floors for code in codes]
         self.generator_of = [code % floors for code in codes]
         # moved[kind][code][floor]: the code after moving that item of the pair to floor
-        self.moved = (
-            [[self.chip_of[code] * floors + floor for floor in range(floors)] for code in codes],
-            [[floor * floors + self.generator_of[code] for floor in range(floors)] for code in codes],
-        )
+        self.moved: tuple[list[list[int]], list[list[int]]] = ([], [])
+        for code in codes:
+            if code % floors == 0:
+                deadline.check("tabling the moves")
+            self.moved[GENERATOR_KIND].append([self.chip_of[code] * floors + floor for floor in range(floors)])
+            self.moved[CHIP_KIND].append([floor * floors + self.generator_of[code] for floor in range(floors)])
         # per floor: codes with a generator there, codes with a chip there away from its generator
-        self.generator_here = [frozenset(c for c in codes if self.generator_of[c] == f) for f in range(floors)]
-        self.exposed_here = [
-            frozenset(c for c in codes if self.chip_of[c] == f != self.generator_of[c]) for f in range(floors)
-        ]
+        generators: list[list[int]] = [[] for _ in range(floors)]
+        exposed: list[list[int]] = [[] for _ in range(floors)]
+        for code in codes:
+            generators[self.generator_of[code]].append(code)
+            if self.chip_of[code] != self.generator_of[code]:
+                exposed[self.chip_of[code]].append(code)
+        self.generator_here = [frozenset(here) for here in generators]
+        self.exposed_here = [frozenset(here) for here in exposed]
         self.goal = (self.top * floors + self.top,) * len(facility.elements)
         self.start = canonical(start_state(facility), floors)
 
@@ -135,6 +143,6 @@ class ElevatorQuotient(Solver):
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
             return Answer(Status.INFEASIBLE, message="the start is unsafe")
-        outcome = best_first_search(QuotientProblem(instance), Strategy.ASTAR, deadline)
+        outcome = best_first_search(QuotientProblem(instance, deadline), Strategy.ASTAR, deadline)
         return outcome.answer(lambda actions: labelled_plan(instance, actions),
                               infeasible="every reachable safe state explored up to renaming")

@@ -204,7 +204,8 @@ class VaultModel:
         self.region = regions(cv, self.arcs)
         self.keys, self.robots = len(cv.letters), cv.robots
         self.model = cp_model.CpModel()
-        self.hint = _Hint(self.model, cv, self._warm_start(deadline or Deadline(None)))
+        deadline = deadline or Deadline(None)
+        self.hint = _Hint(self.model, cv, self._warm_start(deadline))
         self.rank = self._ranks()
         self.arc_literals: dict[tuple[int, int], list[tuple[int, cp_model.IntVar]]] = {}
         self.ends: list[dict[int, cp_model.IntVar]] = [{} for _ in range(self.robots)]
@@ -212,7 +213,7 @@ class VaultModel:
         self.choices: dict[tuple[int, int], list[tuple[cp_model.IntVar, ArcRoute]]] = {}
         self._route_choices()
         self.reentries = 0  # re-entry literals of the level cuts
-        self._level_cuts(vault)
+        self._level_cuts(vault, deadline)
 
     def _warm_start(self, deadline: Deadline) -> list[Step[ArcRoute]] | None:
         """The greedy sequence improved by an iterated local search (`crosscheck.solvers.keys.warm_start`)."""
@@ -335,16 +336,17 @@ class VaultModel:
             if route.needs >> k & 1 and not implied >> k & 1:
                 self.model.add(self.rank[k] < self.rank[j]).only_enforce_if(literal)
 
-    def _level_cuts(self, vault: Vault) -> None:
+    def _level_cuts(self, vault: Vault, deadline: Deadline) -> None:
         """Redundant: a robot alone in its component crosses each level cut's boundary at
         least twice, once if its last key is inside (per key set of the cuts)."""
-        for robot, cuts in enumerate(level_cuts(vault, self.cv)):
+        for robot, cuts in enumerate(level_cuts(vault, self.cv, deadline)):
             if cuts is None:
                 continue
             crossed: dict[int, list[cp_model.LinearExprT]] = {mask: [] for mask in cuts.groups}
             for (source, _), chosen in self.choices.items():
                 if self.cv.cells[source] not in cuts.distance:
                     continue  # another robot's component
+                deadline.check("adding the level cuts")
                 for literal, route in chosen:
                     for mask, count in cuts.crossings(self.cv.cells[source], route.path).items():
                         crossed[mask].append(count * literal)
@@ -404,9 +406,7 @@ class KeysCpsat(Solver):
         self.random_seed = random_seed
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
-        cv = contract(instance)
-        if deadline.expired():
-            return Answer(Status.TIMEOUT, message=f"{deadline.limit_reached()} reached while contracting the vault")
+        cv = contract(instance, deadline)
         vault_model = VaultModel(instance, cv, deadline)
         solver = configured_solver(deadline, self.random_seed, self.num_workers)
         # Every worker searches the whole model (CP-SAT would give one of two workers to

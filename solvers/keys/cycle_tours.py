@@ -11,6 +11,8 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 
+from crosscheck.solvers.base import Deadline
+
 #: A corridor of the door-free vault: (vertex, other vertex, length in moves).
 Corridor = tuple[int, int, int]
 
@@ -49,7 +51,10 @@ class CycleTours:
     subset of `PORTS` of them (from the best start when the robot's projection is left out).
     """
 
-    def __init__(self, vertices: int, corridors: Sequence[Corridor], nodes: Sequence[int], first_key: int) -> None:
+    def __init__(self, vertices: int, corridors: Sequence[Corridor], nodes: Sequence[int], first_key: int,
+                 deadline: Deadline | None = None) -> None:
+        """The tables of the vault's cycle components, built within `deadline` (`Deadline.check`)."""
+        deadline = deadline or Deadline(None)
         around: list[list[tuple[int, int, int]]] = [[] for _ in range(vertices)]
         for e, (u, v, length) in enumerate(corridors):
             around[u].append((v, e, length))
@@ -62,6 +67,7 @@ class CycleTours:
         for component in biconnected_components(around):
             if len(component) < 2:
                 continue  # a bridge: the caller's bridge walk counts it
+            deadline.check("touring the vault's cycles")
             inside = {e for e in component}
             projected = _projections(around, inside, corridors, nodes)
             ports = _spread(sorted({v for v in projected if v is not None}), around, inside)

@@ -42,7 +42,9 @@ class ContractedProblem(PackedKeysProblem[Action]):
 
     deeper_ties = True  # the bound is often exact (door-free tree vaults): no plateau to widen
 
-    def __init__(self, vault: ContractedVault) -> None:
+    def __init__(self, vault: ContractedVault, deadline: Deadline | None = None) -> None:
+        """The problem on `vault`, its bound set up within `deadline` (`crosscheck.solvers.base.LimitReached`)."""
+        deadline = deadline or Deadline(None)
         self.keys = len(vault.letters)
         self.packing = RobotPacking.for_positions(self.keys, vault.robots, len(vault.cells))
         self.starts = range(vault.robots)  # robot i starts on node i
@@ -74,7 +76,8 @@ class ContractedProblem(PackedKeysProblem[Action]):
                 for k in range(needs.bit_length()):
                     if needs >> k & 1:
                         needers[node][k] |= bit
-        self.bound = remaining_keys_bound(vault, self.distances, needers)
+        deadline.check("setting up the bound")
+        self.bound = remaining_keys_bound(vault, self.distances, needers, deadline)
         # per group of robots sharing a part of the vault: the state bits its walk depends on
         # (its robots' nodes and its keys), walks memoised by those bits; none with one group,
         # where every state is new
@@ -131,19 +134,22 @@ class ContractedProblem(PackedKeysProblem[Action]):
 
 
 def remaining_keys_bound(
-    vault: ContractedVault, distances: list[list[int]], needers: list[list[int]]
+    vault: ContractedVault, distances: list[list[int]], needers: list[list[int]], deadline: Deadline | None = None
 ) -> RemainingKeysBound:
     """The bound over `vault`'s nodes, with door-free `distances` from each node to each
-    key and the `needers` proof of which keys cannot be last (see `RemainingKeysBound`)."""
+    key and the `needers` proof of which keys cannot be last (see `RemainingKeysBound`),
+    set up within `deadline`."""
     layout = door_free_layout(len(vault.graph.cells), vault.graph.corridors)
     bridges = layout.bridge_distances(vault.graph_nodes)
+    deadline = deadline or Deadline(None)
+    deadline.check("setting up the bound")
     return RemainingKeysBound(
         distances,
         [row[vault.robots :] for row in bridges],
         [layout.rank[vertex] for vertex in vault.graph_nodes],
         vault.robots,
         needers,
-        CycleTours(len(vault.graph.cells), vault.graph.corridors, vault.graph_nodes, vault.robots),
+        CycleTours(len(vault.graph.cells), vault.graph.corridors, vault.graph_nodes, vault.robots, deadline),
     )
 
 
@@ -173,8 +179,8 @@ class KeysGraph(Solver):
         compiled_search(problem).solution()
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
-        vault = contract(instance)
-        problem = ContractedProblem(vault)
+        vault = contract(instance, deadline)
+        problem = ContractedProblem(vault, deadline)
         if problem.compiles():
             from crosscheck.solvers.keys.graph_compiled import compiled_search  # numba: only when needed
 

@@ -49,13 +49,16 @@ Walk = tuple[int, int, int, int]
 
 
 class WalkProblem(PackedKeysProblem[Walk]):
-    """Collect every key, each action a robot's grid walk to the first new key it reaches."""
+    """Collect every key, each action a robot's grid walk to the first new key it reaches.
 
-    def __init__(self, vault: Vault) -> None:
-        self.graph = CellGraph(vault)
-        self.walks = FirstKeyWalks(self.graph)
-        self.cut_bound = CutBound(self.graph)
-        self.span_bound = SpanBound(self.graph, self.cut_bound.component)
+    Set up (on `graph`, else the vault's own) and searched within `deadline`: each long phase
+    checks it (`crosscheck.solvers.base.LimitReached`)."""
+
+    def __init__(self, vault: Vault, deadline: Deadline | None = None, graph: CellGraph | None = None) -> None:
+        self.graph = graph or CellGraph(vault, deadline)
+        self.walks = FirstKeyWalks(self.graph, deadline)
+        self.cut_bound = CutBound(self.graph, deadline)
+        self.span_bound = SpanBound(self.graph, self.cut_bound.component, deadline)
         self.robots_alone = self.cut_bound.robots_alone
         self.keys = len(self.graph.key_cells)
         self.cells = self.graph.key_cells + self.graph.starts  # terminal index -> cell
@@ -98,10 +101,10 @@ class KeysGrid(Solver):
     summary = "A* over (robot cells, keys held), each action a grid walk to the first new key"
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
-        graph = CellGraph(instance)  # its own reading of the grid (see `crosscheck.solvers.keys.grid_walks`)
-        if reachable_keys(graph) != (1 << len(graph.key_cells)) - 1:
+        graph = CellGraph(instance, deadline)  # its own reading of the grid (see `crosscheck.solvers.keys.grid_walks`)
+        if reachable_keys(graph, deadline) != (1 << len(graph.key_cells)) - 1:
             return Answer(Status.INFEASIBLE, message="some key cannot be reached even with every reachable door open")
-        problem = WalkProblem(instance)
+        problem = WalkProblem(instance, deadline, graph)
         outcome = best_first_search(problem, Strategy.ASTAR, deadline)
         return outcome.answer(
             problem.plan, infeasible="every reachable state expanded",

@@ -45,7 +45,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from crosscheck.solvers.keys.grid_walks import CellGraph
+from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.keys.grid_walks import CHECK_LAYERS, CellGraph
 
 #: A cut: (terminals on one side as a bit mask, weight).
 Cut = tuple[int, int]
@@ -58,15 +59,16 @@ class CutBound:
     ``i - keys`` after them.  `bound(terminals, remaining)` takes each robot's terminal.
     """
 
-    def __init__(self, graph: CellGraph) -> None:
+    def __init__(self, graph: CellGraph, deadline: Deadline | None = None) -> None:
+        deadline = deadline or Deadline(None)
         self.keys = len(graph.key_cells)
         self.key_mask = (1 << self.keys) - 1
         cells = graph.key_cells + graph.starts
-        forest = _SpanningForest(graph, cells)
+        forest = _SpanningForest(graph, cells, deadline)
         self.component = [forest.root_of[cell] for cell in cells]
         #: per component root: (terminal mask of the component, merged cuts)
         self.cuts: dict[int, tuple[int, list[Cut]]] = {}
-        forest_cuts = forest.cuts()
+        forest_cuts = forest.cuts(deadline)
         for root in dict.fromkeys(self.component):  # a component of one cell has no cut
             cuts = forest_cuts.get(root, [])
             members = sum(1 << t for t, comp in enumerate(self.component) if comp == root)
@@ -91,7 +93,7 @@ class CutBound:
             self.separation.append(
                 [sum(weight for away, weight in far.items() if away >> k & 1) for k in range(self.keys)]
             )
-        self.needs = _needs(graph, cells, self.component)
+        self.needs = _needs(graph, cells, self.component, deadline)
         # near[t]: the keys of t's component (the near side of a cut is these minus its far keys)
         self.near = [
             sum(1 << k for k in range(self.keys) if self.component[k] == root) for root in self.component
@@ -168,7 +170,7 @@ class CutBound:
         return 2 * crossings - last
 
 
-def _needs(graph: CellGraph, terminals: list[int], component: list[int]) -> list[list[int]]:
+def _needs(graph: CellGraph, terminals: list[int], component: list[int], deadline: Deadline) -> list[list[int]]:
     """needs[t][k]: the keys of t's component that a robot at terminal t holds before it reaches key k.
 
     A door or key cell that every door-free walk from t to k crosses (removing it
@@ -186,7 +188,11 @@ def _needs(graph: CellGraph, terminals: list[int], component: list[int]) -> list
         for label, start in enumerate(graph.neighbours[cell]):
             frontier = [start] if start not in seen else []
             seen.update(frontier)
+            layer = 0
             while frontier:
+                layer += 1
+                if layer % CHECK_LAYERS == 0:
+                    deadline.check("finding the keys each key needs")
                 following: list[int] = []
                 for here in frontier:
                     if here in at:
@@ -207,7 +213,7 @@ def _needs(graph: CellGraph, terminals: list[int], component: list[int]) -> list
 class _SpanningForest:
     """A breadth-first spanning forest of the door-free grid, rooted at terminals."""
 
-    def __init__(self, graph: CellGraph, terminals: list[int]) -> None:
+    def __init__(self, graph: CellGraph, terminals: list[int], deadline: Deadline) -> None:
         self.graph = graph
         self.terminals = terminals
         self.parent: dict[int, int] = {}
@@ -230,6 +236,7 @@ class _SpanningForest:
                             following.append(other)
                 self.order.extend(following)
                 frontier = following
+        deadline.check("spanning the grid")
         self.block = self._blocks()
 
     def _blocks(self) -> dict[int, int]:
@@ -254,8 +261,9 @@ class _SpanningForest:
                     label[find(u)] = find(v)
         return {cell: find(cell) for cell in self.order}
 
-    def cuts(self) -> dict[int, list[Cut]]:
-        """Per component root, the bridge cuts and the blocks' level cuts (terminal masks, weight 1)."""
+    def cuts(self, deadline: Deadline) -> dict[int, list[Cut]]:
+        """Per component root, the bridge cuts and the blocks' level cuts (terminal masks, weight 1),
+        within `deadline`."""
         below: dict[int, int] = defaultdict(int)  # terminal mask of each cell's subtree
         for t, cell in enumerate(self.terminals):
             below[cell] |= 1 << t
@@ -270,6 +278,7 @@ class _SpanningForest:
         for cell in self.order:
             members[self.block[cell]].append(cell)
         for cells in members.values():
+            deadline.check("finding the grid's cuts")
             if len(cells) > 1:
                 result[self.root_of[cells[0]]].extend(self._level_cuts(cells))
         return result

@@ -27,6 +27,7 @@ plain spanning-tree bound.  The part that depends on `R` alone is memoised per k
 
 from __future__ import annotations
 
+from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.keys.grid_walks import CellGraph
 
 #: Distance between cells no door-free walk joins.
@@ -44,10 +45,14 @@ class SpanBound:
     terminal t's door-free component.
     """
 
-    def __init__(self, graph: CellGraph, component: list[int]) -> None:
+    def __init__(self, graph: CellGraph, component: list[int], deadline: Deadline | None = None) -> None:
         self.keys = len(graph.key_cells)
         terminals = graph.key_cells + graph.starts
-        self.distance = [_door_free_distances(graph, cell, terminals) for cell in terminals]
+        deadline = deadline or Deadline(None)
+        self.distance = []
+        for cell in terminals:
+            deadline.check("measuring door-free distances")
+            self.distance.append(_door_free_distances(graph, cell, terminals))
         self.component_keys = [
             sum(1 << k for k in range(self.keys) if component[k] == root) for root in component
         ]

@@ -21,9 +21,14 @@ with it on those letters repeats the run exactly and gets the stored answer.
 from __future__ import annotations
 
 from crosscheck.models.keys.model import DIRECTIONS, Vault
+from crosscheck.solvers.base import Deadline
 
 #: One walk's end: (key bit picked up, moves, cell of the key).
 Walk = tuple[int, int, int]
+#: How many breadth-first layers of a walk's search pass between two deadline checks.
+CHECK_LAYERS = 64
+#: How many cells a flood fill takes between two deadline checks.
+CHECK_CELLS = 4096
 
 
 def door_letter(char: str) -> str | None:
@@ -39,9 +44,10 @@ def walkable(char: str, letters: str) -> bool:
 
 
 class CellGraph:
-    """The vault's walkable cells, flat-numbered, with the letters on them."""
+    """The vault's walkable cells, flat-numbered, with the letters on them (read within `deadline`)."""
 
-    def __init__(self, vault: Vault) -> None:
+    def __init__(self, vault: Vault, deadline: Deadline | None = None) -> None:
+        deadline = deadline or Deadline(None)
         self.width = vault.width
         self.letters = vault.letters
         bit_of = vault.key_bits()
@@ -50,6 +56,7 @@ class CellGraph:
         self.key = [0] * cells
         self.walkable = [False] * cells
         for r, row in enumerate(vault.rows):
+            deadline.check("reading the grid")
             for c, char in enumerate(row):
                 cell = r * self.width + c
                 self.walkable[cell] = walkable(char, self.letters)
@@ -58,6 +65,8 @@ class CellGraph:
         # steps[cell]: (direction, neighbour) for each walkable neighbour of a walkable cell
         self.steps: list[tuple[tuple[str, int], ...]] = [() for _ in range(cells)]
         for cell in range(cells):
+            if cell % CHECK_CELLS == 0:
+                deadline.check("reading the grid")
             if self.walkable[cell]:
                 r, c = divmod(cell, self.width)
                 self.steps[cell] = tuple(
@@ -70,6 +79,7 @@ class CellGraph:
         self.letter = [door | key for door, key in zip(self.door, self.key, strict=True)]  # either bit, or 0
         self.key_cells = [r * self.width + c for r, c in (vault.keys[letter] for letter in self.letters)]
         self.starts = [r * self.width + c for r, c in vault.robots]
+        deadline.check("reading the grid")
         self.trimmed = self._trim_dead_ends()
 
     def _trim_dead_ends(self) -> list[tuple[int, ...]]:
@@ -96,10 +106,12 @@ class CellGraph:
 
 
 class FirstKeyWalks:
-    """Shortest walks of one robot up to the first key it does not hold yet (memoised)."""
+    """Shortest walks of one robot up to the first key it does not hold yet (memoised); a
+    search checks `deadline` as it goes (`crosscheck.solvers.base.LimitReached`)."""
 
-    def __init__(self, graph: CellGraph) -> None:
+    def __init__(self, graph: CellGraph, deadline: Deadline | None = None) -> None:
         self.graph = graph
+        self.deadline = deadline or Deadline(None)
         # memo[cell][touched][held & touched]: the walks found from cell
         self.memo: dict[int, dict[int, dict[int, tuple[Walk, ...]]]] = {}
         self.searches = 0  # breadth-first searches actually run
@@ -127,6 +139,8 @@ class FirstKeyWalks:
         walks: list[Walk] = []
         while frontier:
             moves += 1
+            if moves % CHECK_LAYERS == 0:
+                self.deadline.check("walking the grid")
             following = []
             for cell in frontier:
                 for other in neighbours[cell]:
@@ -169,16 +183,20 @@ class FirstKeyWalks:
         return directions
 
 
-def reachable_keys(graph: CellGraph) -> int:
+def reachable_keys(graph: CellGraph, deadline: Deadline | None = None) -> int:
     """The key bits some sequence of moves can collect (ignoring cost): explore from the
     robots' cells through every door whose key is held, collect what was reached, and
-    repeat until nothing new is found (holding a key never closes anything)."""
+    repeat until nothing new is found (holding a key never closes anything); within `deadline`."""
+    deadline = deadline or Deadline(None)
     held = 0
     while True:
         seen = set(graph.starts)
         stack = list(graph.starts)
-        found = 0
+        found, popped = 0, 0
         while stack:
+            popped += 1
+            if popped % CHECK_CELLS == 0:
+                deadline.check("finding the reachable keys")
             cell = stack.pop()
             found |= graph.key[cell]
             for other in graph.neighbours[cell]:

@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crosscheck.models.keys.model import DIRECTIONS, Cell, Vault
+from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.keys.routes import ContractedVault
 
 
@@ -67,17 +68,20 @@ class LevelCuts:
         return counts
 
 
-def level_cuts(vault: Vault, cv: ContractedVault) -> list[LevelCuts | None]:
-    """Per robot, its level cuts, or None when another robot starts in its component."""
+def level_cuts(vault: Vault, cv: ContractedVault, deadline: Deadline | None = None) -> list[LevelCuts | None]:
+    """Per robot, its level cuts, or None when another robot starts in its component; found
+    within `deadline` (`crosscheck.solvers.base.LimitReached`)."""
+    deadline = deadline or Deadline(None)
     bit_of_cell = {cell: 1 << (node - cv.robots) for node, cell in enumerate(cv.cells) if node >= cv.robots}
     starts = set(cv.cells[:cv.robots])
     result: list[LevelCuts | None] = []
     for robot in range(cv.robots):
+        deadline.check("measuring the level cuts' distances")
         distance = _distances(vault, cv.cells[robot])
         if any(cell in distance for cell in starts - {cv.cells[robot]}):
             result.append(None)
             continue
-        groups, inner = _cuts(vault, distance, bit_of_cell)
+        groups, inner = _cuts(vault, distance, bit_of_cell, deadline)
         result.append(LevelCuts(groups, distance, inner))
     return result
 
@@ -98,7 +102,8 @@ def _distances(vault: Vault, start: Cell) -> dict[Cell, int]:
     return distance
 
 
-def _cuts(vault: Vault, distance: dict[Cell, int], bit_of_cell: dict[Cell, int]) -> tuple[dict[int, int], dict[Cell, int]]:
+def _cuts(vault: Vault, distance: dict[Cell, int], bit_of_cell: dict[Cell, int],
+          deadline: Deadline) -> tuple[dict[int, int], dict[Cell, int]]:
     """The level cuts' key sets with their counts, and each cell's `inner` key set:
     levels from the deepest down, merging components with a union-find."""
     levels: dict[int, list[Cell]] = {}
@@ -117,6 +122,7 @@ def _cuts(vault: Vault, distance: dict[Cell, int], bit_of_cell: dict[Cell, int])
     inner: dict[Cell, int] = {}
     roots: set[Cell] = set()
     for level in range(max(distance.values()), 0, -1):
+        deadline.check("finding the level cuts")
         for cell in levels[level]:
             parent[cell], mask[cell] = cell, bit_of_cell.get(cell, 0)
             roots.add(cell)

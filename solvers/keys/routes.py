@@ -25,6 +25,10 @@ import heapq
 from dataclasses import dataclass
 
 from crosscheck.models.keys.model import DIRECTIONS, FLOOR, WALL, Cell, Vault, door_key
+from crosscheck.solvers.base import Deadline
+
+#: How many nodes or labels a contraction's loops take between two deadline checks.
+CHECK_EVERY = 4096
 
 
 @dataclass(frozen=True)
@@ -85,16 +89,18 @@ class CorridorGraph:
     corridors: list[tuple[int, int, int]]
 
 
-def contract(vault: Vault) -> ContractedVault:
-    """Build the contracted vault: one Pareto search per node on the corridor graph."""
+def contract(vault: Vault, deadline: Deadline | None = None) -> ContractedVault:
+    """Build the contracted vault: one Pareto search per node on the corridor graph, within
+    `deadline` (`crosscheck.solvers.base.LimitReached` once it passes)."""
+    deadline = deadline or Deadline(None)
     letters = vault.letters
     bit_of = vault.key_bits()
     cells = tuple(vault.robots) + tuple(vault.keys[letter] for letter in letters)
     robots = len(vault.robots)
-    graph = corridor_graph(vault, bit_of, set(cells))
+    graph = corridor_graph(vault, bit_of, set(cells), deadline)
     node_of_graph = {graph.index[cell]: node for node, cell in enumerate(cells) if node >= robots}
     routes = tuple(
-        tuple(_pareto_routes(graph, graph.index[cell], node_of_graph))
+        tuple(_pareto_routes(graph, graph.index[cell], node_of_graph, deadline))
         for cell in cells
     )
     return ContractedVault(
@@ -103,8 +109,8 @@ def contract(vault: Vault) -> ContractedVault:
     )
 
 
-def corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell]) -> CorridorGraph:
-    """Compress the grid's open cells into junctions, dead ends, keys, doors and starts.
+def corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell], deadline: Deadline) -> CorridorGraph:
+    """Compress the grid's open cells into junctions, dead ends, keys, doors and starts (within `deadline`).
 
     Cells are flat indices ``(r + 1) * (width + 1) + c`` of the grid padded with a wall
     row above and below and a wall column on the right, so a neighbour is one addition
@@ -118,6 +124,7 @@ def corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell]) -> Cor
     kept = {(r + 1) * stride + c for r, c in keep}
     steps = [(direction, dr * stride + dc) for direction, (dr, dc) in DIRECTIONS.items()]
     degree = _prune_dead_ends(is_open, kept, [offset for _, offset in steps])
+    deadline.check("contracting the grid")
     nodes = [
         i for i, here in enumerate(is_open) if here and (i in kept or flat[i] != FLOOR or degree[i] != 2)
     ]
@@ -130,6 +137,8 @@ def corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell]) -> Cor
     edges: list[list[tuple[int, int, str]]] = []
     corridors: list[tuple[int, int, int]] = []
     for n, start in enumerate(nodes):
+        if n % CHECK_EVERY == 0:
+            deadline.check("contracting the grid")
         best: dict[int, tuple[int, str]] = {}
         for direction, offset in steps:
             if not is_open[start + offset]:
@@ -172,7 +181,7 @@ def _prune_dead_ends(is_open: list[bool], kept: set[int], offsets: list[int]) ->
     return degree
 
 
-def _pareto_routes(graph: CorridorGraph, source: int, node_of_graph: dict[int, int]) -> list[Route]:
+def _pareto_routes(graph: CorridorGraph, source: int, node_of_graph: dict[int, int], deadline: Deadline) -> list[Route]:
     """Dijkstra over (graph node, needed keys) labels, keeping non-dominated labels.
 
     Labels leave the heap in order of length, then of keys needed, so a label is
@@ -187,7 +196,11 @@ def _pareto_routes(graph: CorridorGraph, source: int, node_of_graph: dict[int, i
     # subset of needs leaves first, so settling never keeps a dominated label.
     heap: list[tuple[int, int, int]] = [(0, 0, 0)]
     found: list[Route] = []
+    popped = 0
     while heap:
+        popped += 1
+        if popped % CHECK_EVERY == 0:
+            deadline.check("finding the Pareto routes")
         length, _, index = heapq.heappop(heap)
         node, needs, _, _ = labels[index]
         earlier = settled[node]
