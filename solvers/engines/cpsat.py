@@ -64,6 +64,10 @@ SEED = 20240601
 MINIMUM_SECONDS = 0.01
 #: How often `solve` looks at the CPU seconds spent against a CPU-clock deadline.
 CPU_WATCH_SECONDS = 0.05
+#: Seconds before its deadline at which CP-SAT is stopped: it still builds its response, and the
+#: formulation its plan, after its own limit, and an answer past the run's limit is a timeout
+#: (`crosscheck.harness.runs.limits`).
+STOP_MARGIN_SECONDS = 0.1
 #: `Deadline` work units per second of CP-SAT's deterministic time (`max_deterministic_time`,
 #: meant to be close to a second of a typical machine): about the states a search here
 #: expands in a second, so one work limit bounds a search and a CP-SAT run alike.
@@ -84,14 +88,14 @@ def default_workers() -> int:
 
 def configured_solver(deadline: Deadline, seed: int = SEED, workers: int | None = None) -> cp_model.CpSolver:
     """A CP-SAT solver with the seed, the workers (default: `default_workers()`), on a
-    wall clock the time left on `deadline` (CP-SAT limits only wall time; on a CPU clock
-    `solve` stops it), and the work left on `deadline` as deterministic time."""
+    wall clock the time left on `deadline` less `STOP_MARGIN_SECONDS` (CP-SAT limits only wall
+    time; on a CPU clock `solve` stops it), and the work left on `deadline` as deterministic time."""
     solver = cp_model.CpSolver()
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = default_workers() if workers is None else workers
     remaining = deadline.remaining() if deadline.clock == "wall" else None
     if remaining is not None:
-        solver.parameters.max_time_in_seconds = max(remaining, MINIMUM_SECONDS)
+        solver.parameters.max_time_in_seconds = max(remaining - STOP_MARGIN_SECONDS, MINIMUM_SECONDS)
     work_left = deadline.work_left()
     if work_left is not None:
         # a zero limit would make CP-SAT stop before loading, like a zero time limit
@@ -104,8 +108,8 @@ def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline
     time is counted as work on `deadline` (see `WORK_PER_DETERMINISTIC_SECOND`).
 
     On a CPU clock a watcher thread stops the search (`CpSolver.stop_search`, as a
-    time limit would) once this process has spent the CPU seconds of `deadline`, all
-    CP-SAT's workers together; it looks every `CPU_WATCH_SECONDS`.
+    time limit would) once this process has spent the CPU seconds of `deadline` but
+    `STOP_MARGIN_SECONDS`, all CP-SAT's workers together; it looks every `CPU_WATCH_SECONDS`.
     """
     status = _solve_watched(solver, model, deadline)
     deadline.expired(math.ceil(solver.deterministic_time * WORK_PER_DETERMINISTIC_SECOND))
@@ -120,7 +124,8 @@ def _solve_watched(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline:
 
     def watch() -> None:
         while not finished.wait(CPU_WATCH_SECONDS):
-            if deadline.expired():
+            remaining = deadline.remaining()
+            if deadline.expired() or (remaining is not None and remaining <= STOP_MARGIN_SECONDS):
                 solver.stop_search()
                 return
 
