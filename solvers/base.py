@@ -14,7 +14,7 @@ import signal
 import time
 import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Literal
@@ -279,6 +279,16 @@ class Solver(ABC):
     #: program): `solve` with a work limit then answers `unsupported` instead of running
     #: without a limit it cannot honour.
     counts_work: ClassVar[bool] = True
+    #: The sizes this formulation is known to solve within a minute, as the largest value of
+    #: each of its puzzle's features (`crosscheck.models.puzzle.Puzzle.features`, e.g.
+    #: ``{"cells": 300}``), measured (docs/results.md); empty: no size it is known not to reach.
+    #: `reaches` reads it; the default run of ``compare`` leaves bigger instances out, saying so.
+    reach: ClassVar[Mapping[str, int]] = {}
+    #: False when `warm_up` only loads a faster engine whose loading costs more than a run
+    #: gains (a numba kernel: about 0.4 CPU seconds to load from its cache): done for the
+    #: many runs of ``compare`` and ``hunt``, not before the few runs of ``solve``, whose runs
+    #: then search without it (by the same rules).
+    warm_up_pays_alone: ClassVar[bool] = True
 
     @property
     def shares(self) -> frozenset[str]:
@@ -304,6 +314,14 @@ class Solver(ABC):
             from crosscheck.solvers.engines.cpsat import import_now  # imports base: here, not at the top
 
             import_now()
+
+    def reaches(self, features: Mapping[str, int]) -> str | None:
+        """Why an instance of these `features` lies beyond the sizes this formulation is known
+        to solve within a minute (``cells 806 > 300``: each feature past its `reach`), or None
+        where it may solve it.  A formulation may override it with a finer rule."""
+        beyond = [f"{name} {features[name]} > {largest}" for name, largest in self.reach.items()
+                  if features.get(name, 0) > largest]
+        return ", ".join(beyond) or None
 
     def unavailable(self) -> str | None:
         """Why this solver cannot run on this machine (a missing optional extra), or `None`.

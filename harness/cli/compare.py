@@ -60,6 +60,10 @@ from crosscheck.harness.cli.options import (
 @memory_limit_option
 @jobs_option
 @click.option("--variants", is_flag=True, help="Also run each instance's variant where the transform applies.")
+@click.option("--all-sizes", is_flag=True,
+              help="Run every formulation on every instance, also those beyond the sizes it is known to solve "
+                   "within a minute, which the default run leaves out (a note per formulation names them; "
+                   "naming a formulation with --solver runs it on every size too).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Append one JSON Lines record per finished run to this file, as it finishes "
                    "[default: a new results/compare-DATE-TIME.jsonl].")
@@ -94,7 +98,8 @@ from crosscheck.harness.cli.options import (
 @progress_option
 def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, clock: Clock, memory_limit: int,
             jobs: int,
-            variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
+            variants: bool, all_sizes: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int,
+            cpsat_workers: int | None,
             fmt: str,
             json_path: Path | None, external_specs: tuple[str, ...], external_sources: tuple[str, ...],
             morph_count: int | None, shard: Shard | None, scheduler: str | None, progress_mode: str) -> None:
@@ -127,7 +132,7 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
         raise click.BadParameter(f"{out} already holds records; add --resume or choose another file",
                                  param_hint="--out")
     choice = Choice(solver_names, tuple(externals), variants, time_limit, memory_limit, repeat, cpsat_workers, clock,
-                    versions)
+                    versions, within_reach=not all_sizes)
     records, tasks = plan_comparison(files, choice, done)
     related = _related(files, choice, done, records, tasks, out, morph_count)
     if shard is not None:
@@ -142,11 +147,24 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     _print(runs, fmt, environment=True)
     mismatches = _morph_mismatches(records, out.parent, err=fmt not in HUMAN_FORMATS) if related else 0
     _warn_changed(versions)
+    _note_beyond_reach(files, choice)
     click.echo(f"records: {out}" if out.exists() else f"records: none ({out} not written: no run was planned)",
                err=True)
     if json_path is not None:
         json_path.write_text(dump_records(records) + "\n", encoding="utf-8")
     sys.exit(EXIT_WRONG if mismatches else _exit_status(runs))
+
+
+def _note_beyond_reach(files: list[InstanceFile], choice: Choice) -> None:
+    """A note on stderr per formulation whose runs the default run left out as beyond the sizes
+    it is known to solve (`crosscheck.harness.runs.schedule.left_beyond_reach`): how many, the
+    first instance and why, and how to run them."""
+    from crosscheck.harness.runs.schedule import left_beyond_reach
+
+    for name, left in left_beyond_reach(files, choice).items():
+        instance, why = left[0]
+        click.echo(f"note: {name}: {counted(len(left), 'run')} left out, beyond the sizes it is known to solve "
+                   f"within a minute (on {instance}: {why}); --all-sizes or --solver {name} runs them", err=True)
 
 
 def _related(files: list[InstanceFile], choice: Choice, done: dict[RunKey, RunRecord], records: list[RunRecord],

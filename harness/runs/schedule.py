@@ -38,7 +38,9 @@ class Choice:
     run of each instance's variant where the transform applies; every run is made
     `repeat` times (repeat index 0, 1, ...); `cpsat_workers` None means CP-SAT's default;
     `clock` is what `time_limit` counts (`crosscheck.solvers.base.Deadline`); `versions` pins
-    each solver's version as its first run is planned (`crosscheck.harness.records.versions.Pinned`).
+    each solver's version as its first run is planned (`crosscheck.harness.records.versions.Pinned`);
+    with `within_reach`, the puzzle's default formulations (none named) run only on the
+    instances within the sizes each is known to solve (`Solver.reaches`; `beyond_reach`).
     """
 
     solver_names: tuple[str, ...] = ()
@@ -50,6 +52,7 @@ class Choice:
     cpsat_workers: int | None = None
     clock: Clock = "wall"
     versions: Pinned = field(default_factory=Pinned, compare=False)
+    within_reach: bool = False
 
 
 def discover_all(paths: Iterable[Path], indexes: Indexes | None = None) -> list[InstanceFile]:
@@ -115,10 +118,48 @@ def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[Run
     which = [False]
     if choice.variants and variant_applies(puzzle, instance):
         which.append(True)
-    runs: list[tuple[str, bool, External | None]] = [(name, variant, None) for variant in which for name in names]
+    beyond = {(name, variant) for name, variant, _ in beyond_reach(puzzle, instance, names, which, choice)}
+    runs: list[tuple[str, bool, External | None]] = [(name, variant, None) for variant in which for name in names
+                                                     if (name, variant) not in beyond]
     runs += [(e.name, variant, e) for variant in which for e in mine]
     return [], [task(instance_file, puzzle.name, name, variant, choice, external, number)
                 for name, variant, external in runs for number in range(choice.repeat)]
+
+
+def beyond_reach(puzzle: Puzzle, instance: Instance, names: list[str], variants: list[bool],
+                 choice: Choice) -> list[tuple[str, bool, str]]:
+    """The runs of the formulations `names` on `instance` (and its variant, where `variants`
+    holds True) that `choice` leaves out as beyond the sizes each is known to solve, as
+    (formulation, variant, why: `Solver.reaches`); none unless `choice.within_reach` and no
+    formulation is named (a named one runs on every size)."""
+    if not choice.within_reach or choice.solver_names:
+        return []
+    beyond = []
+    for variant in variants:
+        features = puzzle.features(puzzle.variant(instance) if variant else instance)
+        for name in names:
+            why = get_solver(name).reaches(features)
+            if why is not None:
+                beyond.append((name, variant, why))
+    return beyond
+
+
+def left_beyond_reach(files: Iterable[InstanceFile], choice: Choice) -> dict[str, list[tuple[str, str]]]:
+    """Per formulation, the (instance, why) of each run `plan_instance` leaves out as beyond its
+    known reach (`beyond_reach`), in the order of `files`; unreadable files hold none."""
+    left: dict[str, list[tuple[str, str]]] = {}
+    if not choice.within_reach or choice.solver_names:
+        return left
+    for instance_file in files:
+        try:
+            puzzle, instance = load_instance(str(instance_file.path))
+        except InvalidInstance:
+            continue
+        which = [False, True] if choice.variants and variant_applies(puzzle, instance) else [False]
+        for name, variant, why in beyond_reach(puzzle, instance, formulations_chosen(puzzle.name, choice), which,
+                                               choice):
+            left.setdefault(name, []).append((instance_file.name + (" [variant]" if variant else ""), why))
+    return left
 
 
 def formulations_chosen(puzzle: str, choice: Choice) -> list[str]:
