@@ -16,11 +16,16 @@ the forkserver and the runs included: this process is made their subreaper and w
   and a hunt judging ``--runs`` vaults against one judging one (``--examples``); their fixed part
   is the one-run command.  A keys-grid solve of such a vault takes well under a millisecond, so
   what is measured is the harness's own work per run;
+- ``solve-keys``, ``solve-amphipods``, ``solve-elevator``: ``crosscheck solve FILE --solver NAME`` of a
+  real-size input of each puzzle by its fastest formulation (`REAL_SIZE`: made by ``crosscheck
+  generate`` as ``generate keys -p size=81 -p keys=26``, ``amphipods -p depth=4 -p style=real``,
+  ``elevator -p pairs=7``), end to end: start-up, the one run and its record, the verdict;
 - ``keys-cpsat run``: the seconds the record of ``solve VAULT --solver keys-cpsat --clock cpu``
   gives its run (the run's own CPU clock, after the formulation's warm-up): what a CP-SAT run
   costs beyond its search, OR-Tools' import included if a warm-up stops doing it.
 
-Targets: ``--help`` and the trivial ``solve`` in median wall seconds (0.3 s and 0.6 s), the
+Targets: ``--help``, the trivial ``solve`` and the real-size solves in median wall seconds (0.3 s,
+0.6 s and 0.4 s), the
 keys-cpsat run in median recorded seconds (0.1 s; 0.35 s when each run imported OR-Tools).  Wall
 seconds on a loaded machine stretch with the load (the output's header says it); the CPU column
 is the steadier figure.
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import functools
 import json
 import os
 import resource
@@ -46,6 +52,12 @@ from crosscheck.harness.reports.numbers import significant
 from benchmarks.targets import report
 
 VAULT = "#####\n#@.a#\n#####\n"
+#: Per puzzle: its fastest formulation, and the ``crosscheck generate`` arguments of a real-size input.
+REAL_SIZE = {
+    "keys": ("keys-graph", ["-p", "size=81", "-p", "keys=26", "--seed", "1"]),
+    "amphipods": ("amphipods-search", ["-p", "depth=4", "-p", "style=real", "--seed", "2"]),
+    "elevator": ("elevator-quotient", ["-p", "pairs=7", "--seed", "1"]),
+}
 #: prctl option making this process the reaper of its orphaned descendants (Linux).
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -104,6 +116,20 @@ def medians(args: Callable[[], list[str]], repeat: int) -> tuple[float, float, l
     return statistics.median(walls), statistics.median(cpu for _, cpu in timed), walls
 
 
+def _solve_args(path: Path, solver: str) -> list[str]:
+    return ["solve", str(path), "--solver", solver]
+
+
+def real_size_inputs(folder: Path) -> dict[str, Path]:
+    """Per puzzle of `REAL_SIZE`, its real-size input, generated into `folder`."""
+    inputs = {}
+    for puzzle, (_, arguments) in REAL_SIZE.items():
+        subprocess.run(_command() + ["generate", puzzle, "--count", "1", *arguments, "-o", str(folder / puzzle)],
+                       check=True, stdout=subprocess.DEVNULL)
+        [inputs[puzzle]] = sorted((folder / puzzle).glob("*.txt"))
+    return inputs
+
+
 def _vaults(folder: Path, count: int) -> Path:
     """A folder of `count` copies of the 3-cell vault."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -116,6 +142,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=9, help="timed runs of each command")
     parser.add_argument("--runs", type=int, default=20, help="runs of the larger compare and hunt")
+    parser.add_argument("--only", action="append", metavar="COMMAND",
+                        help="time only this command (repeatable: solve-keys, compare-1, ...; the keys-cpsat run "
+                             "only without it)")
     args = parser.parse_args(argv)
     if ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         raise SystemExit("cannot become the subreaper of the commands' processes (Linux only)")
@@ -141,11 +170,15 @@ def main(argv: list[str] | None = None) -> None:
             "hunt-1": lambda: [*hunt, "--examples", "1", "--out", out()],
             f"hunt-{args.runs}": lambda: [*hunt, "--examples", str(args.runs), "--out", out()],
         }
-        figures = {name: medians(command, args.repeat) for name, command in commands.items()}
-        cpsat_run = recorded_seconds(vault, args.repeat)
+        for puzzle, path in real_size_inputs(root / "real").items():
+            commands[f"solve-{puzzle}"] = functools.partial(_solve_args, path, REAL_SIZE[puzzle][0])
+        chosen = {name: command for name, command in commands.items() if not args.only or name in args.only}
+        figures = {name: medians(command, args.repeat) for name, command in chosen.items()}
+        cpsat_run = [] if args.only else recorded_seconds(vault, args.repeat)
     _print(figures, args.runs, args.repeat)
-    print(f"keys-cpsat run (recorded seconds, cpu clock): median {significant(statistics.median(cpsat_run))} s")
-    report("startup keys-cpsat trivial run", cpsat_run, median_limit=0.1)
+    if cpsat_run:
+        print(f"keys-cpsat run (recorded seconds, cpu clock): median {significant(statistics.median(cpsat_run))} s")
+        report("startup keys-cpsat trivial run", cpsat_run, median_limit=0.1)
 
 
 def _print(figures: dict[str, tuple[float, float, list[float]]], runs: int, repeat: int) -> None:
@@ -154,12 +187,17 @@ def _print(figures: dict[str, tuple[float, float, list[float]]], runs: int, repe
     for name, (wall, cpu, _) in figures.items():
         print(f"{name:<16} {significant(wall):>8} {significant(cpu):>8}")
     for kind in ("compare", "hunt"):
+        if f"{kind}-1" not in figures or f"{kind}-{runs}" not in figures:
+            continue
         (wall_1, cpu_1, _), (wall_k, cpu_k, _) = figures[f"{kind}-1"], figures[f"{kind}-{runs}"]
         print(f"{kind} per run (over {runs - 1} more runs): {significant((wall_k - wall_1) / (runs - 1))} s wall, "
               f"{significant((cpu_k - cpu_1) / (runs - 1))} s cpu; "
               f"fixed part {significant(wall_1)} s wall, {significant(cpu_1)} s cpu")
-    report("startup --help wall", figures["--help"][2], median_limit=0.3)
-    report("startup trivial solve wall", figures["solve"][2], median_limit=0.6)
+    real = [(f"solve-{puzzle}", f"startup real {puzzle} solve wall", 0.4) for puzzle in REAL_SIZE]
+    for name, target, limit in (("--help", "startup --help wall", 0.3), ("solve", "startup trivial solve wall", 0.6),
+                                *real):
+        if name in figures:
+            report(target, figures[name][2], median_limit=limit)
 
 
 if __name__ == "__main__":

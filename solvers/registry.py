@@ -150,14 +150,17 @@ def name_warm_ups(names: Iterable[str] | None) -> None:
         os.environ[WARM_UP_VARIABLE] = ",".join(names)
 
 
-def warm_up_named() -> None:
+def warm_up_named(lone: bool = False) -> None:
     """`Solver.warm_up` the formulations ``CROSSCHECK_WARM_UP`` names (`name_warm_ups`); when it
     is not set, every registered formulation and every built-in one of a puzzle package already
-    imported (registered or not).
+    imported (registered or not).  With `lone` (before the few runs of ``solve``), only those
+    whose warm-up pays for a run alone (`Solver.warm_up_pays_alone`).
 
     A warm-up that fails, or a name no solver has, is skipped: each run then does that work
     itself, and any error shows in its record."""
     for solver in sorted(_to_warm_up(os.environ.get(WARM_UP_VARIABLE)), key=lambda c: c.name):
+        if lone and not solver.warm_up_pays_alone:
+            continue
         try:
             solver.warm_up()
         except Exception:  # noqa: BLE001 (see the docstring)

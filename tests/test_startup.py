@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from crosscheck.models.registry import built_in_puzzles
+from crosscheck.solvers.keys.graph import WARM_UP
 from crosscheck.solvers.registry import _check_built_in_names, built_in_packages
 
 from tests.plugin_solvers import Hog, Liar
@@ -71,12 +72,26 @@ def test_solve_of_a_vault_imports_only_the_vault_formulations_and_starts_no_fork
     assert under(facts["modules"], "crosscheck.solvers.keys.grid", "crosscheck.solvers.keys.graph")
     assert under(facts["modules"], "crosscheck.solvers.elevator", "crosscheck.solvers.amphipods",
                  "crosscheck.models.keys.strategies", "hypothesis") == []
-    assert under(facts["modules"], "numba")  # keys-graph's warm-up, before its run, as in compare
+    # keys-graph's warm-up loads numba's kernel, which costs a lone run more than it gains: not for solve
+    assert under(facts["modules"], "numba") == []
     # keys-cpsat's warm-up (any CP-SAT formulation's): its run's clock does not count the import
     assert "ortools.sat.python.cp_model" in facts["modules"]
     assert facts["forkserver"] is None  # its runs were forked from the command itself
     alone = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--solver", "keys-grid", "--format", "csv")
     assert alone["code"] == 0 and under(alone["modules"], "numpy", "ortools") == []  # keys-grid: nothing to warm
+
+
+def test_keys_graph_searches_in_compiled_code_in_compare_and_in_python_in_solve(tmp_path: Path) -> None:
+    """The same rules either way: compare's forkserver loads the kernel for its many runs, a lone
+    solve does without it (`Solver.warm_up_pays_alone`)."""
+    (tmp_path / "ring.txt").write_text(WARM_UP)  # one robot on a vault with a cycle: the kernel's case
+    facts = command(tmp_path, "solve", str(tmp_path / "ring.txt"), "--solver", "keys-graph", "--format", "json")
+    [alone] = json.loads(facts["stdout"])
+    facts = command(tmp_path, "compare", str(tmp_path / "ring.txt"), "--solver", "keys-graph", "--format", "json",
+                    "--out", str(tmp_path / "runs.jsonl"))
+    [many] = json.loads(facts["stdout"])
+    assert (alone["stats"]["kernel"], many["stats"]["kernel"]) == ("python", "compiled")
+    assert alone["cost"] == many["cost"] and alone["status"] == many["status"] == "optimal"
 
 
 def test_solve_runs_start_warmed_up_by_the_command_they_are_forked_from(tmp_path: Path) -> None:

@@ -159,7 +159,8 @@ def _external(task: Task, command: str, instance: Instance, puzzle: Puzzle, base
     return within_limit(_claimed(command, claim, seconds, instance, puzzle, base), clock_now(task.clock) - started)
 
 
-def _claimed(command: str, claim: Claim, seconds: float, instance: Instance, puzzle: Puzzle, base: _Shared) -> RunRecord:
+def _claimed(command: str, claim: Claim, seconds: float, instance: Instance, puzzle: Puzzle,
+             base: _Shared) -> RunRecord:
     """The record of an external program's `claim`, its plan checked (`_external`)."""
     stats: Stats = {"external": command}
     if claim.unsupported:
@@ -332,10 +333,11 @@ def _runner(isolate: bool, start_method: Start, solvers: tuple[str, ...]) -> Cal
 def _warm_up_here(solvers: tuple[str, ...]) -> None:
     """Warm up the formulations `solvers` names in this process, as the forkserver's
     `crosscheck.harness.runs.warm` does for its runs: runs forked from this process then start
-    with that done (a numba kernel compiled or loaded), and their clocks count the same
-    work as a forkserver child's."""
+    with that done (OR-Tools imported), and their clocks count the same work as a forkserver
+    child's; but only the warm-ups that pay for a run alone (`Solver.warm_up_pays_alone`: a
+    numba kernel is not loaded for the few runs of a ``solve``)."""
     name_warm_ups(solvers)
-    warm_up_named()
+    warm_up_named(lone=True)
     share_named()
 
 

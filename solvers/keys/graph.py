@@ -16,11 +16,14 @@ loopy vaults the bridges alone say little).  A state is not expanded once the sa
 nodes holding one more key were reached at no greater cost (`ContractedProblem.dominators`).
 The plan is the routes' cell paths as `KeyMove`s.
 Robots each alone in their part of a vault with cycles are searched by the same rules in compiled code
-(`ContractedProblem.compiles`, `crosscheck.solvers.keys.graph_compiled`).
+(`ContractedProblem.compiles`, `crosscheck.solvers.keys.graph_compiled`) once the kernel is loaded
+(`KeysGraph.warm_up`, in the forkserver of ``compare`` and ``hunt``): loading it costs more than
+a lone ``solve`` of a real vault takes in Python, so that one searches in Python (stats ``kernel``).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 
 from crosscheck.models.keys.model import KeyMove, Vault, parse
@@ -33,6 +36,8 @@ from crosscheck.solvers.keys.routes import ContractedVault, Route, contract
 
 Action = tuple[int, Route]  # (robot, route it walks)
 
+#: The module of the compiled search, loaded by `KeysGraph.warm_up`.
+COMPILED = "crosscheck.solvers.keys.graph_compiled"
 #: A ring with a door, for `KeysGraph.warm_up`: one robot on a vault with a cycle.
 WARM_UP = "#######\n#@.a.A#\n#.###.#\n#..b..#\n#######\n"
 
@@ -169,6 +174,7 @@ class KeysGraph(Solver):
     name = "keys-graph"
     puzzle = "keys"
     summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
+    warm_up_pays_alone = False  # loading numba costs more than a real vault's search in Python
 
     @classmethod
     def warm_up(cls) -> None:
@@ -181,8 +187,9 @@ class KeysGraph(Solver):
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         vault = contract(instance, deadline)
         problem = ContractedProblem(vault, deadline)
-        if problem.compiles():
-            from crosscheck.solvers.keys.graph_compiled import compiled_search  # numba: only when needed
+        compiled = problem.compiles() and COMPILED in sys.modules  # loaded by `warm_up`: see the module doc
+        if compiled:
+            from crosscheck.solvers.keys.graph_compiled import compiled_search
 
             outcome = compiled_search(problem, deadline)
         else:
@@ -191,5 +198,6 @@ class KeysGraph(Solver):
         return outcome.answer(
             lambda actions: [KeyMove(robot, direction) for robot, route in actions for direction in route.path],
             infeasible="every reachable state expanded",
-            stats={"routes": sum(len(routes) for routes in vault.routes)},
+            stats={"routes": sum(len(routes) for routes in vault.routes),
+                   "kernel": "compiled" if compiled else "python"},
         )
