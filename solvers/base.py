@@ -278,8 +278,8 @@ class Solver(ABC):
         Called in the process the runs of `compare`, `hunt` and `solve` are forked from, before any
         run starts, so the runs inherit the result.  It must not depend on an instance and
         may be skipped.  The default imports OR-Tools' CP-SAT for a formulation that
-        `runs_cpsat` (`crosscheck.solvers.engines.cpsat.import_now`: a third of a CPU second that
-        each run would otherwise spend before building its model), else does nothing; an
+        `runs_cpsat` (`crosscheck.solvers.engines.cpsat.import_now`: work each run would otherwise
+        spend before building its model), else does nothing; an
         override of such a formulation calls it through ``super().warm_up()``."""
         if cls.runs_cpsat:
             from crosscheck.solvers.engines.cpsat import import_now  # imports base: here, not at the top

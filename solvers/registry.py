@@ -168,7 +168,7 @@ def share_named() -> None:
     """Compute now what each registered formulation ``CROSSCHECK_WARM_UP`` names shares
     (every registered one when it is not set; `Solver.shares`), so that the runs forked from
     this process inherit it instead of each redoing it: a plugin's footprint is a static walk
-    of its code, a tenth of a second for one as large as a built-in.  One that fails is
+    of its code, worth doing once rather than per run.  One that fails is
     skipped (each run then meets the error itself)."""
     named = os.environ.get(WARM_UP_VARIABLE)
     names = list(SOLVERS) if named is None else [name for name in named.split(",") if name in SOLVERS]
@@ -261,7 +261,7 @@ def _add_entry_points() -> None:
 @cache
 def _entry_point_classes() -> list[tuple[Origin, str, list[type[Solver]] | Exception]]:
     """Per entry point of `ENTRY_POINT_GROUP`: its origin, its value, and its ``SOLVERS`` or why
-    it has none (read once: looking the entry points up costs tens of milliseconds)."""
+    it has none (read once: looking the entry points up scans every installed distribution)."""
     from importlib.metadata import entry_points
 
     found: list[tuple[Origin, str, list[type[Solver]] | Exception]] = []

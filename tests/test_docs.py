@@ -179,3 +179,62 @@ def test_the_study_example_makes_the_size_figure_its_table_lists(tmp_path: Path,
         puzzle, instance = load_instance(str(path))
         sizes.add(next(iter(puzzle.features(instance).values())))  # the first size measure, the size figure's x
     assert len(sizes) > 1, f"every vault of the study has the first size measure {sizes}: no size figure"
+
+
+#: Run in a fresh interpreter by the test below: the corridor of docs/adding-a-puzzle.md, imported
+#: from the folder it was written to.
+CORRIDOR_CHECK = """
+import random
+from pathlib import Path
+from hypothesis import given, settings
+from crosscheck import InvalidInstance, Puzzle
+import crosscheck_corridor as corridor
+
+puzzle = corridor.PUZZLE
+assert isinstance(puzzle, Puzzle) and puzzle.reference in {c.name for c in corridor.SOLVERS}
+for name in ("keys/loop-1.txt", "elevator/three-matched.txt", "amphipods/depth2-example.txt"):
+    assert not puzzle.detect(Path(ROOT, "instances", name).read_text())  # it claims no built-in's text
+try:
+    puzzle.parse("@.x", "bad.txt")
+    raise AssertionError("a bad character was read")
+except InvalidInstance as error:
+    assert str(error).startswith("bad.txt:1:3: "), error
+boards = [*puzzle.corpus(), *(puzzle.generate(seed, length) for seed in range(10) for length in (2, 5, 13))]
+for instance in boards:
+    assert puzzle.detect(instance.to_text()) and puzzle.parse(instance.to_text(), instance.name) == instance
+    costs = set()
+    for solver_class in corridor.SOLVERS:
+        result = solver_class().solve(instance, time_limit=10)
+        assert result.status == "optimal" and puzzle.check_plan(instance, result.plan) == result.cost, result
+        costs.add(result.cost)
+    related = puzzle.relation("mirror").derive(instance, random.Random(0), None)
+    assert len(costs) == 1 and corridor.CorridorCount().solve(related.instance).cost in costs
+
+
+@settings(max_examples=20, database=None)
+@given(puzzle.strategy({"length": (3, 6)}))
+def drawn(instance):
+    assert 3 <= puzzle.features(instance)["length"] <= 6
+
+
+drawn()
+"""
+
+
+def test_the_puzzle_example_reads_checks_and_its_formulations_agree(tmp_path: Path) -> None:
+    """docs/adding-a-puzzle.md's corridor is a working puzzle: it reads its own texts back and
+    claims no built-in's, refuses a bad one by line and column, its two formulations agree and
+    their plans pass its checker, its relation keeps the answer, hunt draws within the ranges,
+    and the pyproject.toml shown names its entry points.  (In a fresh interpreter: a `Solver`
+    subclass defined in this one would count as formulation code for the rest of the suite.)"""
+    text = (ROOT / "docs" / "adding-a-puzzle.md").read_text()
+    start = text.index("```python\n# crosscheck_corridor/__init__.py\n") + len("```python\n")
+    (tmp_path / "crosscheck_corridor").mkdir()
+    (tmp_path / "crosscheck_corridor" / "__init__.py").write_text(text[start: text.index("```", start)])
+    toml = text[text.index("```toml\n") + len("```toml\n"):]
+    assert 'corridor = "crosscheck_corridor:PUZZLE"' in toml.split("```")[0]
+    assert 'corridor = "crosscheck_corridor"\n' in toml.split("```")[0]
+    done = subprocess.run([sys.executable, "-c", f"ROOT = {str(ROOT)!r}\n{CORRIDOR_CHECK}"], cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr

@@ -16,7 +16,7 @@ a signal a refused allocation can cause or by an exit status while they held mos
 (`failed_figures`).
 
 How a run's process starts (`Start`): from a forkserver that has imported every solver once
-(``"forkserver"``, for many runs: each starts in milliseconds, whatever it solves), or forked from
+(``"forkserver"``, for many runs: each starts at once, whatever it solves), or forked from
 this process (``"fork"``, for a few runs: no server to start and fill, and the run imports only its
 own solver; taken only while this process has a single thread, since forking a threaded process
 can copy a lock some other thread holds).  Either way the run is a child of its own, under the

@@ -15,8 +15,8 @@ Moves (relying on the contraction lemma of `crosscheck.solvers.amphipods.common`
   every home move this unlocks (one action, so every state is *settled*).
 Dead states are dropped: two hallway amphipods that each must pass the other,
 *stranded* rooms (see `MacroMoves._stranded`), and *jammed* hallways where no room can
-be the next to become clean (see `MacroMoves._jammed`; on real-kind depth-4 burrows
-nearly every reachable state is dead, and this cuts the expanded states about 3x).
+be the next to become clean (see `MacroMoves._jammed`; on real-kind deep burrows nearly
+every reachable state is dead, so pruning them saves most of the search).
 
 Heuristic: the energy if nobody ever blocked anybody (exit to the hallway, walk to
 the home door, fill the home room from the bottom).  It is consistent, and it is

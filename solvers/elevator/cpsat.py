@@ -63,8 +63,8 @@ if TYPE_CHECKING:  # for annotations only: importing names from cp_model loads i
 #: Count the safe quotient states exactly only while there are at most this many multisets.
 EXACT_CAP_LIMIT = 200_000
 #: The relaxation's tables constrain every this many times: each table slows propagation,
-#: and a state beyond the bounds is cut a few steps later all the same (seven-pair seeds 0,
-#: 3, 4, 5, 7: 48 s in all with a table at every time, 34 s every 4th, 41 s every 8th).
+#: and a state beyond the bounds is cut a few steps later all the same (the spacing's
+#: measurements: docs/puzzles/elevator.md).
 TABLES_EVERY = 4
 
 
@@ -105,11 +105,9 @@ def configure_search(solver: cp_model.CpSolver) -> None:
 
     CP-SAT's default portfolio gives the second of two workers to feasibility jump, a
     local search that never found a plan of these models; the LP relaxation of the
-    counts slowed every search it was part of (a tenth of the conflicts per second); the
-    relaxation's tables make repeated presolve passes cost seconds per horizon for
-    little.  Two copies without LP were as fast as that beside quick restarts or pseudo
-    costs (76, 90 and 79 s for the 21 facilities of the speed benchmark's seven- and
-    five-pair families; one run each, differences within the noise).
+    counts slowed every search it was part of; the relaxation's tables make repeated
+    presolve passes costly for little.  The settings tried and what each cost:
+    docs/puzzles/elevator.md.
     """
     solver.parameters.use_feasibility_jump = False
     solver.parameters.num_full_subsolvers = solver.parameters.num_workers
@@ -344,7 +342,7 @@ class ElevatorCpsat(Solver):
 
     def _horizons(self, instance: Facility, horizon: int, tables: WasteTables, deadline: Deadline) -> Answer:
         """Solve `HorizonModel` at `horizon`, `horizon` + 2, ... until one is satisfiable."""
-        cap: int | None = None  # counting states takes a second on big facilities: only once needed
+        cap: int | None = None  # counting states is costly on big facilities: only once needed
         # summed over horizons
         effort: dict[str, float] = {"conflicts": 0, "branches": 0, "wall_time": 0.0, "deterministic_time": 0.0}
         horizons = 0

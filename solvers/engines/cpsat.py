@@ -6,7 +6,7 @@ own time limit and the work left as a deterministic-time limit (which CP-SAT hon
 on any machine). The stats of a run name the seed and workers so that records carry them.
 `run_answer` turns a finished run into the solver's `Answer` the same way for every model.
 
-OR-Tools' ``cp_model`` takes about a second to import (it imports pandas), so this module
+OR-Tools' ``cp_model`` is slow to import (it imports pandas), so this module
 offers it as `cp_model`, imported on first use: the CP-SAT formulations import it from here,
 and commands that build no CP-SAT model (``--help``, ``list``, a search's ``solve``) do not
 pay for it; a formulation that runs CP-SAT imports it in its warm-up (`import_now`).

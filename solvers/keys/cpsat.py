@@ -40,9 +40,8 @@ from crosscheck.solvers.keys.level_cuts import level_cuts
 from crosscheck.solvers.keys.routes import ContractedVault, contract
 from crosscheck.solvers.keys.warm_start import Step, greedy_sequence, kicked_sequence
 
-#: Kicks of the warm start's iterated local search: under a CPU second on an 81x81 vault
-#: with 26 keys; 10 already found the optimum where plain local search stopped short
-#: (3226 -> 3010, 1816 -> 1748, 2465 -> 2220), 100 found nothing more there.
+#: Kicks of the warm start's iterated local search: enough to reach the optima plain local
+#: search stops short of, few enough to stay a small part of a run (docs/puzzles/keys.md).
 WARM_START_KICKS = 20
 #: The full-search workers of a run with two or more: one plain LP search, one best-bound
 #: tree search (CP-SAT's ``lb_tree_search``), which closes the gap from below.
@@ -414,7 +413,7 @@ class KeysCpsat(Solver):
         solver.parameters.num_full_subsolvers = solver.parameters.num_workers
         if solver.parameters.num_workers >= 2:
             # The proof needs the bound raised: lb_tree_search branches where the LP bound
-            # is lowest (loopy one-robot 81x81 vaults: 19-41 -> 9-13 CPU s, issue 27).
+            # is lowest (its effect on loopy vaults: docs/puzzles/keys.md).
             solver.parameters.subsolvers.extend(PROOF_SUBSOLVERS)
         status = solve(solver, vault_model.model, deadline)
         stats = run_stats(solver) | {"num_booleans": solver.num_booleans} | vault_model.stats()
