@@ -20,8 +20,10 @@ from crosscheck.harness.records.tidy import load
 from crosscheck.solvers import registry
 from crosscheck.solvers.base import Status
 
-from tests.plugin_solvers import Crasher
-from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+from tests.fixtures.cli import VAULT, invoke
+from tests.fixtures.plugin_solvers import Crasher
+
+pytestmark = pytest.mark.usefixtures("misbehaving_solvers")
 
 
 def _line(instance: str, status: Status = Status.TIMEOUT) -> str:
@@ -285,7 +287,7 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     assert result.exit_code == 1
     refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
     assert refused.exit_code == 2
-    assert "'test-plain' is already a solver's name (CROSSCHECK_SOLVERS module tests.plugin_solvers)" in refused.output
+    assert "'test-plain' is already a solver's name (CROSSCHECK_SOLVERS module tests.fixtures.plugin_solvers)" in refused.output
     other = invoke("solve", str(tmp_path / "small.txt"), "--external", f"keys:mine={command}",
                    "--external", f"elevator:lift={command}")  # of another puzzle: nothing would run it
     assert other.exit_code == 2 and "elevator:lift runs on elevator instances only" in other.output
@@ -299,7 +301,7 @@ def test_an_external_named_like_a_solver_registered_by_hand_is_refused_naming_it
     (tmp_path / "small.txt").write_text(VAULT)
     result = invoke("solve", str(tmp_path / "small.txt"), "--external", "by-hand=prog {path}")
     assert result.exit_code == EXIT_USAGE
-    assert "'by-hand' is already a solver's name (CROSSCHECK_SOLVERS module tests.plugin_solvers)" in result.output
+    assert "'by-hand' is already a solver's name (CROSSCHECK_SOLVERS module tests.fixtures.plugin_solvers)" in result.output
 
 KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
 

@@ -20,10 +20,10 @@ from crosscheck.solvers.registry import get_solver
 
 from benchmarks.fault_audit import (
     ROOT,
-    SETS,
     CrossCheck,
     Outcome,
     audit_fault,
+    SETS,
     canary,
     copy_tracked,
     enclosing,
