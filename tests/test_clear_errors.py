@@ -327,11 +327,11 @@ KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent
     ('["small.txt"]\noptimum = true\n', '2:11: optimum = true in ["small.txt"] (expected an integer)'),
     ('["small.txt"]\noptimum = [1, true]\n', '2:11: optimum = [1, true] in ["small.txt"] (expected an integer)'),
     ('[a]\n[a."b.txt"]\noptimum = 15\n', '2:2: unknown key \'b.txt\' in ["a"]: a table nested in it (expected '
-     'one table per instance, named by its whole path in one pair of quotes, such as ["keys/one-robot-1.txt"]: '
+     'one table per instance, named by its whole path in one pair of quotes, such as ["folder/name.txt"]: '
      'a dot outside quotes nests one table in another)'),
     ('["small.txt"]\noptimum = 8\n\n[small.txt]\n', '4:2: unknown key \'txt\' in ["small"]: a table nested in '
      'it (expected one table per instance, named by its whole path in one pair of quotes, such as '
-     '["keys/one-robot-1.txt"]: a dot outside quotes nests one table in another)'),
+     '["folder/name.txt"]: a dot outside quotes nests one table in another)'),
     *[(f'["{key}"]\noptimum = 8\n', f'1:3: ["{key}"] is not the instance\'s path as the index names it '
        '(expected ["small.txt"]: its path from the index\'s folder, with no "." or ".." part, no doubled or '
        'trailing "/")') for key in ("./small.txt", "sub/../small.txt", "small.txt/", ".//small.txt")],
