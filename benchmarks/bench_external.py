@@ -7,11 +7,12 @@ Run as ``python -m benchmarks.bench_external --puzzle PUZZLE --external NAME='CO
 The program is given exactly as to ``crosscheck compare --external``
 (`crosscheck.harness.runs.external`: ``{path}`` stands for a copy of the instance; it prints
 ``plan: [...]`` and/or its optimum, or ``infeasible``, or ``unsupported``).  Each puzzle's
-variants are generated from seeds 0..N-1 in the real inputs' shapes: keys 81x81 with 26
-keys, one robot and four (`1-robot`, `4-robots`); elevator four floors with five pairs and
-their extended seven (`5-pairs`, `7-pairs`); amphipods of the real kind, depth 2 and 4
+variants are generated from seeds 0..N-1 in the real inputs' shapes, the puzzle's
+`crosscheck.models.puzzle.Puzzle.real_shapes`: for the built-in ones, vaults 81x81 with 26
+keys, one robot and four (`1-robot`, `4-robots`); elevators of four floors with five pairs and
+their extended seven (`5-pairs`, `7-pairs`); burrows of the real kind, depth 2 and 4
 (`depth-2`, `depth-4`).  On each instance, in one run, the program and the built-in
-formulation (default the fastest: `FASTEST`) each run `--repeat` times, alternately, every
+formulation (default the puzzle's fastest, `Puzzle.reference`) each run `--repeat` times, alternately, every
 run in its own process under the same limits, as ``crosscheck compare`` runs them
 (`benchmarks.timing.Timer.isolated`; ``--warmups`` does not apply).
 
@@ -36,34 +37,25 @@ import math
 import os
 import statistics
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RunRecord
 from crosscheck.harness.runs.external import External
-from crosscheck.models.amphipods import model as amphipods
-from crosscheck.models.base import Instance
-from crosscheck.models.elevator import model as elevator
-from crosscheck.models.keys import model as keys
+from crosscheck.models.puzzle import Puzzle
+from crosscheck.models.registry import get_puzzle, puzzles
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
 
 from benchmarks.targets import figure
 from benchmarks.timing import Timer, add_options
 
-#: The fastest built-in formulation of each puzzle on real-size instances (docs/results.md).
-FASTEST = {"keys": "keys-graph", "elevator": "elevator-quotient", "amphipods": "amphipods-search"}
 
-#: Each puzzle's real-size variants: name -> instance of a seed.
-VARIANTS: dict[str, dict[str, Callable[[int], Instance]]] = {
-    "keys": {"1-robot": lambda seed: keys.generate(seed, size=81, keys=26, robots=1),
-             "4-robots": lambda seed: keys.generate(seed, size=81, keys=26, robots=4)},
-    "elevator": {"5-pairs": lambda seed: elevator.generate(seed, pairs=5, floors=4),
-                 "7-pairs": lambda seed: elevator.extended(elevator.generate(seed, pairs=5, floors=4))},
-    "amphipods": {"depth-2": lambda seed: amphipods.generate(seed, depth=2, style="real"),
-                  "depth-4": lambda seed: amphipods.generate(seed, depth=4, style="real")},
-}
+def shaped_puzzles() -> dict[str, Puzzle]:
+    """The puzzles a program can be timed on: those with real-size shapes and a reference formulation."""
+    return {name: puzzle for name, puzzle in sorted(puzzles().items()) if puzzle.real_shapes and puzzle.reference}
+
 
 AGREE, DIFFER, NO_ANSWER, UNJUDGED = "agree", "differ", "no answer", "unjudged"
 JUDGEMENTS = (AGREE, DIFFER, NO_ANSWER, UNJUDGED)
@@ -164,7 +156,8 @@ def run_variant(timer: Timer, args: argparse.Namespace, program: External, varia
     """Both runners on every seed of `variant`, one progress line per instance."""
     tally = Tally()
     for seed in range(args.seeds):
-        instance = VARIANTS[args.puzzle][variant](seed)
+        puzzle = get_puzzle(args.puzzle)
+        instance = puzzle.shaped(puzzle.real_shapes[variant], seed)
         runs = {name: timer.isolated(name, instance, args.time_limit, args.memory_limit, variant, command)
                 for name, command in ((program.name, program.command), (args.solver, None))}
         for name, records in runs.items():
@@ -224,12 +217,13 @@ def print_answers(tallies: dict[str, Tally], program: str, solver: str) -> list[
 def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, External]:
     """The options, checked: the program, the variants and the built-in formulation."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--puzzle", required=True, choices=sorted(VARIANTS), help="the puzzle your program solves")
+    shaped = shaped_puzzles()
+    parser.add_argument("--puzzle", required=True, choices=sorted(shaped), help="the puzzle your program solves")
     parser.add_argument("--external", required=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
                         help="your program, as to crosscheck compare --external")
     parser.add_argument("--seeds", type=int, default=5, help="instances per variant (seeds 0..N-1)")
     parser.add_argument("--variant", action="append", help="a variant to run (repeatable; default every one: "
-                        + "; ".join(f"{p}: {', '.join(v)}" for p, v in VARIANTS.items()) + ")")
+                        + "; ".join(f"{name}: {', '.join(p.real_shapes)}" for name, p in shaped.items()) + ")")
     parser.add_argument("--solver", help="the built-in formulation (default: the puzzle's fastest)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per run, on --clock's clock")
     parser.add_argument("--memory-limit", type=int, default=8192, help="MB of address space per run")
@@ -241,17 +235,18 @@ def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, External
         parser.error(f"--external: {error}")
     if not program.applies_to(args.puzzle):
         parser.error(f"--external {program.puzzle}:{program.name} is for {program.puzzle}, not {args.puzzle}")
-    args.solver = args.solver or FASTEST[args.puzzle]
+    variants = shaped[args.puzzle].real_shapes
+    args.solver = args.solver or shaped[args.puzzle].reference
     try:
         solver_puzzle = get_solver(args.solver).puzzle
     except KeyError as error:
         parser.error(f"--solver: {error}")
     if solver_puzzle != args.puzzle or program.name == args.solver:
         parser.error(f"--solver {args.solver} must be a built-in {args.puzzle} formulation other than the program")
-    unknown = sorted(set(args.variant or ()) - set(VARIANTS[args.puzzle]))
+    unknown = sorted(set(args.variant or ()) - set(variants))
     if unknown or args.seeds < 1:
-        parser.error(f"need --seeds >= 1 and variants among {', '.join(VARIANTS[args.puzzle])}, got {unknown}")
-    args.variant = args.variant or list(VARIANTS[args.puzzle])
+        parser.error(f"need --seeds >= 1 and variants among {', '.join(variants)}, got {unknown}")
+    args.variant = args.variant or list(variants)
     return args, program
 
 

@@ -2,7 +2,7 @@
 
 Run as ``python -m benchmarks.bench_hunt [--seeds 1 2 3] [--budget S | --examples N]
 [--shrink-budget S | --shrink-examples N] [--only NAME ...] [--jobs J]``.  For every planted mistake in `PLANTED` (the
-formulations of tests/hunt_solvers.py and the programs of tests/externals/, each hunted
+formulations of planted/hunt_solvers.py and the programs of planted/externals/, each hunted
 against a built-in reference, the hunting table of docs/results.md) and every seed,
 one hunt with that budget (seconds, or a number of instances judged, the same on any
 machine), as ``crosscheck hunt`` runs it (isolated runs, 10 s per run).
@@ -31,9 +31,10 @@ from crosscheck.models.puzzle import Range
 from crosscheck.models.registry import get_puzzle
 from crosscheck.solvers.registry import add_plugins
 
+from planted.externals import EXTERNALS
+
 #: The module of the planted formulations (loaded as a plugin, in the runs too).
-PLUGINS = ("tests.hunt_solvers",)
-EXTERNALS = Path(__file__).resolve().parent.parent / "tests" / "externals"
+PLUGINS = ("planted.hunt_solvers",)
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class Planted:
 
     puzzle: str
     solvers: tuple[str, ...]
-    external: str | None = None  # a script of tests/externals, run as an external program
+    external: str | None = None  # a script of planted/externals, run as an external program
     ranges: tuple[tuple[str, Range], ...] = ()
 
     def externals(self) -> tuple[External, ...]:

@@ -6,7 +6,8 @@ Run as ``python -m benchmarks.fault_audit [--only NAME ...] [--jobs 2] [--out FO
 temporary folder, plants the fault, stages the copy as the ``crosscheck`` package first on
 ``PYTHONPATH`` (a canary checks that the faulted module is the one imported) and runs
 
-- ``crosscheck compare`` on small seeded generated sets without index entries (`SETS`),
+- ``crosscheck compare`` on small seeded generated sets without index entries (each
+  puzzle's `crosscheck.models.puzzle.Puzzle.small_sets`),
   judging its records against the answers the unfaulted code found on the same sets:
   the cross-check *misses* the fault when a wrong answer is reported ``agree`` with 2 or
   more independent provers;
@@ -44,6 +45,7 @@ from crosscheck.harness.independence.trusted import is_trusted
 from crosscheck.harness.judging.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
 from crosscheck.harness.records.record import environment, read_records
 from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.registry import get_puzzle, puzzles
 from crosscheck.solvers.base import FAILED_STATUSES
 
 from benchmarks.fault_catalogue import FAULTS, Fault
@@ -54,14 +56,6 @@ from benchmarks.results_file import Provenance, current_text, section, update
 ROOT = Path(__file__).resolve().parents[1]
 #: The folders that install as ``crosscheck.<name>`` (pyproject.toml's package-dir).
 PACKAGES = ("models", "solvers", "harness")
-#: Per puzzle, the generated sets (``crosscheck generate`` arguments) its compare runs on.
-SETS: dict[str, list[list[str]]] = {
-    "keys": [["keys", "--count", "3", "--seed", "1", "-p", "size=13", "-p", "keys=6", "-p", "loops=2"]],
-    # the second set's seeds 2 and 3 start unsafe (no solution): they exercise the start-safety rule
-    "elevator": [["elevator", "--count", "2", "--seed", "1", "-p", "pairs=3"],
-                 ["elevator", "--count", "2", "--seed", "2", "-p", "pairs=3", "-p", "safe=false"]],
-    "amphipods": [["amphipods", "--count", "3", "--seed", "1"]],
-}
 COMPARE_OPTIONS = ["--time-limit", "10", "--clock", "cpu", "--jobs", "1"]
 TEST_OPTIONS = ["-x", "-q", "-p", "no:cacheprovider"]
 #: What can catch a planted fault, as the table names them.
@@ -178,11 +172,22 @@ def environment_for(staged: Path) -> dict[str, str]:
     return env
 
 
+def audited_puzzles() -> list[str]:
+    """The puzzles whose compare and morph runs the audit makes: every known one with small
+    sets (`Puzzle.small_sets`)."""
+    return sorted(name for name, puzzle in puzzles().items() if puzzle.small_sets)
+
+
+def set_arguments(puzzle: str) -> list[list[str]]:
+    """`puzzle`'s small sets (`Puzzle.small_sets`), each as the arguments of ``crosscheck generate``."""
+    return [[puzzle, *sample.arguments()] for sample in get_puzzle(puzzle).small_sets]
+
+
 def generate_sets(puzzles: Sequence[str], folder: Path, env: dict[str, str]) -> list[Path]:
     """Generate each puzzle's sets into `folder` (once: an existing set is kept); their folders."""
     made = []
     for puzzle in puzzles:
-        for number, arguments in enumerate(SETS[puzzle]):
+        for number, arguments in enumerate(set_arguments(puzzle)):
             target = folder / f"{puzzle}-{number}"
             if not target.exists():
                 subprocess.run([sys.executable, "-m", "crosscheck", "generate", *arguments, "-o", str(target)],
@@ -358,7 +363,7 @@ def load(fault: Fault, path: Path) -> Outcome | None:
 
 def run_all(faults: Sequence[Fault], out: Path, jobs: int, resume: bool) -> list[Outcome]:
     """Every fault's outcome, `jobs` faults at a time, in the order of `faults`."""
-    sets = {puzzle: generate_sets([puzzle], out / "sets", dict(os.environ)) for puzzle in SETS}
+    sets = {puzzle: generate_sets([puzzle], out / "sets", dict(os.environ)) for puzzle in audited_puzzles()}
     answers = truth(sets, out)
     print(f"unfaulted answers: {len(answers)} instances", flush=True)
 

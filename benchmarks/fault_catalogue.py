@@ -5,7 +5,7 @@ wrongly, a bound made inadmissible, an engine's or CP-SAT set-up's bookkeeping b
 The list is curated rather than generated: a mutation-testing library's operators
 (flip a comparison, drop a statement) produce many faults that cannot change any answer
 or that crash on import, while each fault here is the kind of slip a researcher makes
-in a rule, and says so.  ``tests/test_fault_audit.py`` checks that every snippet still
+in a rule, and says so.  ``benchmarks/tests/test_fault_audit.py`` checks that every snippet still
 occurs exactly once in its file, so the list never silently stops applying.
 
 `area` names where the fault lies (``keys``, ``elevator``, ``amphipods``: a puzzle's

@@ -1,10 +1,10 @@
 """How often each metamorphic relation exposes each planted text-reading mistake.
 
 Run as ``python -m benchmarks.relation_catch [--instances N] [--count K] [--seed S]``.
-Each planted program of tests/externals that misreads the text (element names, order of
+Each planted program of planted/externals that misreads the text (element names, order of
 listing, key letters) is judged in-process against itself, as ``crosscheck morph``
 judges a lone program: on N seeded instances (elevator facilities of 2-4 pairs on 2-4
-floors, the small vaults of tests/relation_checks.py), for each relation of the puzzle
+floors, the small vaults of planted/instances.py), for each relation of the puzzle
 that needs no plan, K distinct related instances are drawn (`distinct_draws`, seeded by
 S and the instance's index) and the instance counts as *caught* when the program's
 answers on it and on one of them break the relation's law.  Beside it, *wrong* counts
@@ -29,11 +29,11 @@ from crosscheck.solvers.base import Solver, Status
 from crosscheck.solvers.elevator.bfs import ElevatorBfs
 from crosscheck.solvers.keys.grid import KeysGrid
 
-from tests.externals.elevator_appearance_pairs import paired_by_appearance
-from tests.externals.elevator_first_listed import claim as first_listed_claim
-from tests.externals.elevator_initials import by_prefix
-from tests.externals.keys_rank_doors import doors_by_rank
-from tests.relation_checks import vaults
+from planted.externals.elevator_appearance_pairs import paired_by_appearance
+from planted.externals.elevator_first_listed import claim as first_listed_claim
+from planted.externals.elevator_initials import by_prefix
+from planted.externals.keys_rank_doors import doors_by_rank
+from planted.instances import vaults
 
 
 def exact(solver: Solver, instance: Any) -> Answer:

@@ -24,6 +24,8 @@ _PUBLIC = {
     # a puzzle: the interface, its errors and relations
     "Puzzle": "crosscheck.models.puzzle",
     "SizeParameter": "crosscheck.models.puzzle",
+    "Shape": "crosscheck.models.puzzle",
+    "Sample": "crosscheck.models.puzzle",
     "InvalidInstance": "crosscheck.models.base",
     "InvalidPlan": "crosscheck.models.base",
     "plan_moves": "crosscheck.models.base",

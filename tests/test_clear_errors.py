@@ -20,8 +20,10 @@ from crosscheck.harness.records.tidy import load
 from crosscheck.solvers import registry
 from crosscheck.solvers.base import Status
 
-from tests.plugin_solvers import Crasher
-from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+from tests.fixtures.cli import VAULT, invoke
+from tests.fixtures.plugin_solvers import Crasher
+
+pytestmark = pytest.mark.usefixtures("misbehaving_solvers")
 
 
 def _line(instance: str, status: Status = Status.TIMEOUT) -> str:
@@ -285,7 +287,7 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     assert result.exit_code == 1
     refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
     assert refused.exit_code == 2
-    assert "'test-plain' is already a solver's name (CROSSCHECK_SOLVERS module tests.plugin_solvers)" in refused.output
+    assert "'test-plain' is already a solver's name (CROSSCHECK_SOLVERS module tests.fixtures.plugin_solvers)" in refused.output
     other = invoke("solve", str(tmp_path / "small.txt"), "--external", f"keys:mine={command}",
                    "--external", f"elevator:lift={command}")  # of another puzzle: nothing would run it
     assert other.exit_code == 2 and "elevator:lift runs on elevator instances only" in other.output
@@ -299,7 +301,7 @@ def test_an_external_named_like_a_solver_registered_by_hand_is_refused_naming_it
     (tmp_path / "small.txt").write_text(VAULT)
     result = invoke("solve", str(tmp_path / "small.txt"), "--external", "by-hand=prog {path}")
     assert result.exit_code == EXIT_USAGE
-    assert "'by-hand' is already a solver's name (CROSSCHECK_SOLVERS module tests.plugin_solvers)" in result.output
+    assert "'by-hand' is already a solver's name (CROSSCHECK_SOLVERS module tests.fixtures.plugin_solvers)" in result.output
 
 KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
 
@@ -325,11 +327,11 @@ KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent
     ('["small.txt"]\noptimum = true\n', '2:11: optimum = true in ["small.txt"] (expected an integer)'),
     ('["small.txt"]\noptimum = [1, true]\n', '2:11: optimum = [1, true] in ["small.txt"] (expected an integer)'),
     ('[a]\n[a."b.txt"]\noptimum = 15\n', '2:2: unknown key \'b.txt\' in ["a"]: a table nested in it (expected '
-     'one table per instance, named by its whole path in one pair of quotes, such as ["keys/one-robot-1.txt"]: '
+     'one table per instance, named by its whole path in one pair of quotes, such as ["folder/name.txt"]: '
      'a dot outside quotes nests one table in another)'),
     ('["small.txt"]\noptimum = 8\n\n[small.txt]\n', '4:2: unknown key \'txt\' in ["small"]: a table nested in '
      'it (expected one table per instance, named by its whole path in one pair of quotes, such as '
-     '["keys/one-robot-1.txt"]: a dot outside quotes nests one table in another)'),
+     '["folder/name.txt"]: a dot outside quotes nests one table in another)'),
     *[(f'["{key}"]\noptimum = 8\n', f'1:3: ["{key}"] is not the instance\'s path as the index names it '
        '(expected ["small.txt"]: its path from the index\'s folder, with no "." or ".." part, no doubled or '
        'trailing "/")') for key in ("./small.txt", "sub/../small.txt", "small.txt/", ".//small.txt")],

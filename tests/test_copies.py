@@ -1,7 +1,7 @@
 """Built-in code pasted or wrapped by a plugin is shared code (formulations in
-tests/copied_solvers.py): a copy is compared by content (`crosscheck.harness.independence.copies`),
+tests/fixtures/copied_solvers.py): a copy is compared by content (`crosscheck.harness.independence.copies`),
 a function it calls counts by its own content (so a copy that renames its helpers is
-still a copy, tests/renamed_quotient.py), and a ``functools.partial`` kept in a global or a
+still a copy, tests/fixtures/renamed_quotient.py), and a ``functools.partial`` kept in a global or a
 class attribute is followed."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from crosscheck.solvers.base import Solver
 from crosscheck.solvers.elevator.quotient import QuotientProblem, labelled_plan
 from crosscheck.solvers.registry import get_solver, solvers_for
 
-from tests.copied_helpers import (
+from tests.fixtures.copied_helpers import (
     ImportsInside,
     ImportsOther,
     NamesItsOwn,
@@ -29,9 +29,16 @@ from tests.copied_helpers import (
     _Fits,
     _Spreads,
 )
-from tests.copied_solvers import CopiesCanonical, CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
-from tests.receiver_solvers import OwnRules
-from tests.renamed_quotient import ChangedQuotient, RenamedQuotient
+from tests.fixtures.copied_solvers import (
+    CopiesCanonical,
+    CopiesStart,
+    Delegates,
+    DelegatesByAttribute,
+    RenamedBound,
+    _Ends,
+)
+from tests.fixtures.receiver_solvers import OwnRules
+from tests.fixtures.renamed_quotient import ChangedQuotient, RenamedQuotient
 
 QUOTIENT = "crosscheck.solvers.elevator.quotient"
 COMMON = "crosscheck.solvers.elevator.common"
@@ -40,7 +47,7 @@ COMMON = "crosscheck.solvers.elevator.common"
 def test_a_verbatim_copy_shares_with_the_function_it_copies() -> None:
     quotient, copy = get_solver("elevator-quotient"), CopiesStart()
     shared = sharing.shared(quotient, copy)
-    assert shared == {f"{COMMON}.start_state = tests.copied_solvers.start_state (same code)"}
+    assert shared == {f"{COMMON}.start_state = tests.fixtures.copied_solvers.start_state (same code)"}
     assert sharing.independent_group([quotient, copy]) == ["elevator-quotient"]
     # run records keep `shares`: each side's holds the entry, so they intersect (one line of evidence)
     assert sharing.shares(copy, [quotient]) & sharing.shares(quotient, [copy]) == shared
@@ -65,7 +72,7 @@ def test_an_honest_one_liner_that_reads_as_a_built_in_is_not_a_copy() -> None:
 
 def test_a_renamed_copy_shares_and_a_changed_one_does_not() -> None:
     shared = sharing.shared(get_solver("elevator-quotient"), RenamedBound())
-    assert shared == {f"{COMMON}.crossing_bound = tests.copied_solvers.lower_bound (same code)"}
+    assert shared == {f"{COMMON}.crossing_bound = tests.fixtures.copied_solvers.lower_bound (same code)"}
 
 
 def test_a_copy_rests_on_the_lemmas_of_its_original() -> None:
@@ -107,7 +114,7 @@ def test_stored_fingerprints_of_methods_run_on_subclasses_match_the_code() -> No
     assert sharing.built_in_variants() == sharing.stored_variants()
 
 
-RENAMED = "tests.renamed_quotient"
+RENAMED = "tests.fixtures.renamed_quotient"
 
 
 def test_a_copy_with_its_helpers_renamed_shares_with_the_original() -> None:
@@ -253,7 +260,7 @@ def test_each_function_of_a_dense_cycle_is_read_once_and_a_renamed_copy_matches(
 
 
 CPSAT = "crosscheck.solvers.elevator.cpsat"
-HELPERS = "tests.copied_helpers"
+HELPERS = "tests.fixtures.copied_helpers"
 
 
 def test_a_copy_that_renames_a_class_it_builds_shares_with_the_original() -> None:

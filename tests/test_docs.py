@@ -22,7 +22,8 @@ from click.testing import CliRunner
 from crosscheck.harness.cli import main
 from crosscheck.models.registry import load_instance
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.fixtures import INSTANCES, ROOT
+
 PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
@@ -139,7 +140,7 @@ def test_the_formulation_example_is_right_on_edge_cases_and_independent(tmp_path
     folder = tmp_path / "lifts"
     folder.mkdir()
     for name in ("two-pairs-example.txt", "three-matched.txt", "stranded-chip.txt", "stuck-generator.txt"):
-        shutil.copy(ROOT / "instances" / "elevator" / name, folder / name)
+        shutil.copy(INSTANCES / "elevator" / name, folder / name)
     (folder / "all-up.txt").write_text(
         "The first floor contains nothing relevant.\nThe second floor contains nothing relevant.\n"
         "The third floor contains nothing relevant.\n"

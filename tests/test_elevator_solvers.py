@@ -31,7 +31,7 @@ from crosscheck.solvers.engines.cpsat import configured_solver
 from crosscheck.solvers.registry import solvers_for
 from ortools.sat.python import cp_model
 
-from tests.known import INSTANCES
+from tests.fixtures import INSTANCES
 
 SOLVERS = [ElevatorBfs(), ElevatorQuotient(), ElevatorCpsat()]
 

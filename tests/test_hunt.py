@@ -1,6 +1,6 @@
 """`crosscheck hunt`: strategies that build valid instances, and hunts that find and
-shrink a counterexample for each planted wrong formulation (tests/hunt_solvers.py as
-plugins, tests/externals/ as external programs).
+shrink a counterexample for each planted wrong formulation (planted/hunt_solvers.py as
+plugins, planted/externals/ as external programs).
 
 The default suite hunts on small size ranges, bounded by numbers of instances judged (the
 same instances on any machine, so a hunt finds its planted mistake or not whatever the
@@ -38,15 +38,14 @@ from crosscheck.models.registry import get_puzzle, puzzles
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-from tests.known import INSTANCES
-
-EXTERNALS = Path(__file__).resolve().parent / "externals"
+from planted.externals import EXTERNALS
+from tests.fixtures import INSTANCES
 
 
 @pytest.fixture(autouse=True)
 def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the planted formulations for the runs (the registry is restored afterwards)."""
-    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.hunt_solvers")
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", "planted.hunt_solvers")
     monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
 
 

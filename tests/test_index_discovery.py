@@ -19,7 +19,9 @@ from crosscheck.harness.records.record import read_records
 from crosscheck.harness.runs.schedule import discover_all, unique_names
 from crosscheck.models.registry import load_instance
 
-from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+from tests.fixtures.cli import VAULT, invoke
+
+pytestmark = pytest.mark.usefixtures("misbehaving_solvers")
 
 SHORT_VAULT = "#######\n#@.a..#\n#######\n"  # optimum 2; VAULT's is 8
 

@@ -1,6 +1,6 @@
 """`crosscheck morph`: a lone solver judged against itself on related instances.
 
-Each planted wrong program (tests/externals) is found with no built-in formulation
+Each planted wrong program (planted/externals) is found with no built-in formulation
 running; the built-in formulations show no mismatch on a few published instances; a
 pair is judged on exact answers only (a claim counts, a timeout does not)."""
 
@@ -25,9 +25,8 @@ from crosscheck.models.keys import model as keys
 from crosscheck.models.relations import Offset, Related, Same
 from crosscheck.solvers.base import Status
 
-ROOT = Path(__file__).resolve().parents[1]
-INSTANCES = ROOT / "instances"
-EXTERNALS = Path(__file__).resolve().parent / "externals"
+from planted.externals import EXTERNALS
+from tests.fixtures import INSTANCES
 
 
 def morph(out: Path, *args: str) -> Result:

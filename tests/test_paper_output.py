@@ -25,7 +25,7 @@ from crosscheck.harness.runs.runner import run_task, run_tasks
 from crosscheck.harness.runs.schedule import Choice, plan_instance
 from crosscheck.solvers.base import Status
 
-from tests.known import INSTANCES
+from tests.fixtures import INSTANCES
 
 
 def run(instance: str, solver: str, seconds: float, repeat: int = 0, **environment: object) -> RunRecord:

@@ -23,7 +23,7 @@ from crosscheck.solvers.base import Status
 from crosscheck.solvers.engines import downward
 from crosscheck.solvers.registry import get_solver, solvers_for
 
-from tests.known import INSTANCES
+from tests.fixtures import INSTANCES
 
 try:
     downward.binaries()

@@ -30,7 +30,7 @@ from crosscheck.solvers.engines.fd import FastDownward
 from crosscheck.solvers.engines.pddl import Encoding
 from crosscheck.solvers.keys.fd import KeysFd
 
-VAULT = "#########\n#b.A.@.a#\n#########\n"
+from tests.fixtures.cli import VAULT
 
 Sexp = str | list["Sexp"]  # an s-expression: a word or a parenthesised list of them
 Atom = tuple[str, ...]  # a ground atom's words, e.g. ("door", "c-1-3", "k-a")

@@ -1,7 +1,7 @@
 """The renaming and reordering relations expose the text-reading mistakes they claim to,
 on every draw where the instance allows it, and keep their law for the built-ins.
 
-Each planted program (tests/externals) misreads the text in one way; the instance is
+Each planted program (planted/externals) misreads the text in one way; the instance is
 chosen so that the relation's draw can expose it.  The relations before these draws
 (new names sharing only a first letter; each floor line shuffled at random; a letter
 permutation that may keep the letters' order) missed each program on some seeds here.
@@ -25,13 +25,14 @@ from crosscheck.solvers.base import Solver, Status
 from crosscheck.solvers.elevator.bfs import ElevatorBfs
 from crosscheck.solvers.keys.grid import KeysGrid
 
-from tests.externals.elevator_appearance_pairs import paired_by_appearance
-from tests.externals.elevator_first_listed import claim as first_listed_claim
-from tests.externals.elevator_initials import by_prefix
-from tests.externals.keys_rank_doors import doors_by_rank
-from tests.relation_checks import check_relation, facilities, vaults
+from planted.externals import EXTERNALS
+from planted.externals.elevator_appearance_pairs import paired_by_appearance
+from planted.externals.elevator_first_listed import claim as first_listed_claim
+from planted.externals.elevator_initials import by_prefix
+from planted.externals.keys_rank_doors import doors_by_rank
+from planted.instances import facilities, vaults
+from tests.fixtures.relation_checks import check_relation
 
-EXTERNALS = Path(__file__).resolve().parent / "externals"
 SEEDS = range(30)
 #: Optimum 13; hydrogen's chip and generator start apart, lithium's together, and the
 #: first floor's line names hydrogen first.

@@ -17,7 +17,8 @@ from crosscheck.models.keys.relations import SYMMETRIES
 from crosscheck.models.registry import get_relation, puzzles, relations
 from crosscheck.models.relations import NotApplicable, NotLarger, Offset, Related, Relation, Same
 
-from tests.relation_checks import burrows, check_relation, facilities, vaults
+from planted.instances import burrows, facilities, vaults
+from tests.fixtures.relation_checks import check_relation
 
 INSTANCES: dict[str, Callable[[], Iterable[object]]] = {
     "keys": lambda: vaults(150), "amphipods": lambda: burrows(24), "elevator": lambda: facilities(120)}

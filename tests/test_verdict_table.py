@@ -22,9 +22,10 @@ from crosscheck.models.registry import puzzles
 from crosscheck.models.relations import Related, Same
 from crosscheck.solvers.base import Status
 
-from tests.test_cli import VAULT
+from tests.fixtures import ROOT
+from tests.fixtures.cli import VAULT
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = ROOT / "README.md"
 RULES = {rule.verdict: rule for rule in VERDICTS}
 
 

@@ -73,8 +73,8 @@ DEFAULT_HUNT_SECONDS = 60.0
 @click.option("--relations", "relation_names", metavar="NAME,...",
               help="With --morph: draw only among these relations of PUZZLE [default: all].")
 @click.option("--published-shape", is_flag=True,
-              help="Draw and shrink only instances of the published inputs' shape (vault: every door's key "
-                   "present; burrow: depth 2 or 4, empty hallway; elevator: four floors, a safe start), within -p.")
+              help="Draw and shrink only instances of the shape of the puzzle's published inputs (docs/hunting.md "
+                   "says each built-in puzzle's), within -p.")
 @click.option("--db", type=click.Path(file_okay=False, path_type=Path),
               help="Hunt database: counterexamples are saved there, later hunts try them first [default: OUT/hunt-db].")
 @click.option(

@@ -63,7 +63,7 @@ def _regular_file(context: click.Context, param: click.Parameter, path: Path) ->
 @click.argument("path", type=click.Path(exists=True, path_type=Path), callback=_regular_file)
 @solver_option
 @click.option("--variant", "--four-robots", "--deep", "--extended", "variant", is_flag=True,
-              help="Solve the puzzle's variant (four robots, deep burrow, extended elevator).")
+              help="Solve the puzzle's variant (crosscheck list names each puzzle's).")
 @time_limit_option
 @clock_option
 @memory_limit_option

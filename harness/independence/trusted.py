@@ -28,6 +28,7 @@ TRUSTED: dict[str, str] = {
                                "deadlines and error capture tested there",
     "crosscheck.solvers.engines.search": "tests/test_search.py: BFS, Dijkstra and A* against a brute-force shortest path "
                                  "on seeded random graphs",
+    "crosscheck.solvers.engines.heap": "tests/test_heap.py: random pushes and pops, many of them tied, against heapq",
     "crosscheck.solvers.engines.cpsat": "tests/test_cpsat.py: optimum, infeasibility and bounds of tiny models whose "
                                 "answers are known by hand",
     # Puzzle descriptions, parsers and errors

@@ -55,7 +55,7 @@ class BadIndex(ValueError):
     wrong (what was expected)``."""
 
 
-#: The keys an index entry may hold: each value's type, and that type in words.
+#: The fields an index entry may hold: each value's type, and that type in words.
 ENTRY_FIELDS: dict[str, tuple[type, str]] = {
     "optimum": (int, "an integer"), "variant_optimum": (int, "an integer"), "infeasible": (bool, "true or false"),
     "origin": (str, "a string"), "provers": (list, "a list of solver names"), "independent": (int, "an integer"),
@@ -100,7 +100,7 @@ def _check_entry(path: Path, text: str, name: str, entry: object) -> None:
     for key, value in entry.items():
         if key not in ENTRY_FIELDS:
             nested = (": a table nested in it (expected one table per instance, named by its whole path in one pair "
-                      'of quotes, such as ["keys/one-robot-1.txt"]: a dot outside quotes nests one table in another)'
+                      'of quotes, such as ["folder/name.txt"]: a dot outside quotes nests one table in another)'
                       if isinstance(value, dict) else f" (expected one of: {', '.join(ENTRY_FIELDS)})")
             raise BadIndex(f"{_place(path, text, name, key)}: unknown key {key!r} in [\"{name}\"]{nested}")
         wanted, in_words = ENTRY_FIELDS[key]

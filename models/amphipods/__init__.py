@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from crosscheck.models.amphipods import model
 from crosscheck.models.amphipods.relations import RELATIONS
-from crosscheck.models.puzzle import Puzzle, Range, SizeParameter
+from crosscheck.models.puzzle import Puzzle, Range, Sample, Shape, SizeParameter
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -79,4 +79,6 @@ PUZZLE = Puzzle(
     formulations=("crosscheck.solvers.amphipods",),
     trusted=TRUSTED,
     reference="amphipods-search",
+    real_shapes={"depth-2": Shape({"depth": 2, "style": "real"}), "depth-4": Shape({"depth": 4, "style": "real"})},
+    small_sets=(Sample({}, count=3, seed=1),),
 )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from crosscheck.models.elevator import model
 from crosscheck.models.elevator.relations import RELATIONS
-from crosscheck.models.puzzle import Puzzle, Range, SizeParameter
+from crosscheck.models.puzzle import Puzzle, Range, Sample, Shape, SizeParameter
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -89,4 +89,7 @@ PUZZLE = Puzzle(
     trusted=TRUSTED,
     lemmas=LEMMAS,
     reference="elevator-quotient",
+    real_shapes={"5-pairs": Shape({"pairs": 5, "floors": 4}), "7-pairs": Shape({"pairs": 5, "floors": 4}, variant=True)},
+    # the second set's seeds 2 and 3 start unsafe (no solution): they exercise the start-safety rule
+    small_sets=(Sample({"pairs": 3}, count=2, seed=1), Sample({"pairs": 3, "safe": False}, count=2, seed=2)),
 )

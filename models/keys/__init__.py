@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from crosscheck.models.keys import model
 from crosscheck.models.keys.relations import RELATIONS
-from crosscheck.models.puzzle import Puzzle, Range, SizeParameter
+from crosscheck.models.puzzle import Puzzle, Range, Sample, Shape, SizeParameter
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -95,4 +95,7 @@ PUZZLE = Puzzle(
     formulations=("crosscheck.solvers.keys",),
     trusted=TRUSTED,
     reference="keys-graph",
+    real_shapes={"1-robot": Shape({"size": 81, "keys": 26, "robots": 1}),
+                 "4-robots": Shape({"size": 81, "keys": 26, "robots": 4})},
+    small_sets=(Sample({"size": 13, "keys": 6, "loops": 2}, count=3, seed=1),),
 )

@@ -3,7 +3,7 @@
 Solved exactly, then OFFSET added to every optimum (``infeasible`` stays so): with
 OFFSET 0 it is right; with any other it is consistently wrong, so every relation that
 keeps the optimum (a symmetry, a renaming) holds between its answers, and only the
-index's known optimum shows it wrong.  Usage: python tests/externals/keys_off_by.py
+index's known optimum shows it wrong.  Usage: python planted/externals/keys_off_by.py
 OFFSET INSTANCE; prints a bare number (no plan) or ``infeasible``.
 """
 
@@ -18,7 +18,7 @@ from crosscheck.models.keys.model import parse  # noqa: E402
 from crosscheck.solvers.base import Status  # noqa: E402
 from crosscheck.solvers.keys.grid import KeysGrid  # noqa: E402
 
-from tests.externals import print_claim  # noqa: E402
+from planted.externals import print_claim  # noqa: E402
 
 
 def main(offset: int, path: str) -> None:

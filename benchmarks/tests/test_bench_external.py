@@ -14,9 +14,9 @@ from crosscheck.harness.records.record import RunRecord
 from crosscheck.solvers.base import Status
 
 from benchmarks.bench_external import AGREE, DIFFER, NO_ANSWER, UNJUDGED, judge, main
+from planted.externals import EXTERNALS
 
-ROOT = Path(__file__).resolve().parents[1]
-PLANTED_KEYS = f"keys:lastcol={sys.executable} {ROOT / 'tests' / 'externals' / 'keys_last_column.py'} {{path}}"
+PLANTED_KEYS = f"keys:lastcol={sys.executable} {EXTERNALS / 'keys_last_column.py'} {{path}}"
 
 #: A program that runs the built-in elevator-quotient and prints its plan and cost (in a test only:
 #: a relabelled built-in checks the plumbing, it is no solver of one's own).

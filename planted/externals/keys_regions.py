@@ -3,7 +3,7 @@
 Each region (the cells a robot reaches through floor, keys and doors) is solved on its
 own by BFS, with the doors whose key lies in another region taken as open; the answer
 is the sum.  Right for one robot, wrong when a region has to wait for a key from
-another.  Usage: python tests/externals/keys_regions.py INSTANCE; prints a bare number
+another.  Usage: python planted/externals/keys_regions.py INSTANCE; prints a bare number
 (no plan) or ``infeasible``.
 """
 

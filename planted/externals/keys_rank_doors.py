@@ -6,7 +6,7 @@ whenever every door has its key and every key its door, wrong otherwise (a door 
 key is absent takes another's).  The vault is then solved exactly.  A renaming of the
 letters that changes their alphabetical order exposes it; one that keeps the order
 (``a``, ``b`` to ``c``, ``x``) and every symmetry of the grid do not.  Usage:
-python tests/externals/keys_rank_doors.py INSTANCE; prints a bare number (no plan) or
+python planted/externals/keys_rank_doors.py INSTANCE; prints a bare number (no plan) or
 ``infeasible``.
 """
 
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from crosscheck.models.keys.model import Vault, door_key, parse  # noqa: E402
 from crosscheck.solvers.keys.grid import KeysGrid  # noqa: E402
 
-from tests.externals import print_claim  # noqa: E402
+from planted.externals import print_claim  # noqa: E402
 
 
 def doors_by_rank(vault: Vault) -> Vault:

@@ -20,10 +20,10 @@ from crosscheck.solvers.registry import get_solver
 
 from benchmarks.fault_audit import (
     ROOT,
-    SETS,
     CrossCheck,
     Outcome,
     audit_fault,
+    audited_puzzles,
     canary,
     copy_tracked,
     enclosing,
@@ -55,7 +55,7 @@ def test_every_snippet_occurs_exactly_once_and_its_tests_exist(fault: Fault) -> 
     assert text.count(fault.original) == 1, f"{fault.name}: snippet no longer occurs once in {fault.path}"
     assert fault.replacement != fault.original
     assert all((ROOT / test).is_file() for test in fault.tests)
-    assert set(fault.puzzles) <= set(SETS)
+    assert set(fault.puzzles) <= set(audited_puzzles())
 
 
 def test_planting_changes_exactly_the_snippet_and_refuses_a_second_time(tmp_path: Path) -> None:
@@ -171,7 +171,7 @@ def test_every_fault_feeds_registered_formulations_of_its_puzzles(fault: Fault) 
 
 def test_morph_runs_once_per_puzzle_with_only_its_faulted_formulations_and_every_relation(tmp_path: Path) -> None:
     commands: list[list[str]] = []
-    sets = {puzzle: [tmp_path / f"{puzzle}-0"] for puzzle in SETS}
+    sets = {puzzle: [tmp_path / f"{puzzle}-0"] for puzzle in audited_puzzles()}
     engine = BY_NAME["engine-no-reopen"]
     relations = run_morph(engine, ("keys-graph", "amphipods-search"), sets, tmp_path / "morph", commands.append)
     assert relations == Relations(0, Counter(), Counter(), 0)  # nothing ran, nothing judged

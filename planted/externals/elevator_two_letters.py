@@ -4,7 +4,7 @@ Like the reviewer's ``my_lift2.py``: elements sharing their first two letters (c
 and carbon) become one element, the later one's floors overwriting the earlier one's,
 and the collapsed facility is solved exactly.  Right whenever no two names share two
 letters; new names sharing only a first letter never expose it, names sharing a longer
-prefix do.  Usage: python tests/externals/elevator_two_letters.py INSTANCE; prints a
+prefix do.  Usage: python planted/externals/elevator_two_letters.py INSTANCE; prints a
 bare number (no plan) or ``infeasible``.
 """
 
@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from crosscheck.models.elevator.model import parse  # noqa: E402
 from crosscheck.solvers.elevator.bfs import ElevatorBfs  # noqa: E402
 
-from tests.externals import print_claim  # noqa: E402
-from tests.externals.elevator_initials import by_prefix  # noqa: E402
+from planted.externals import print_claim  # noqa: E402
+from planted.externals.elevator_initials import by_prefix  # noqa: E402
 
 
 def main(path: str) -> None:

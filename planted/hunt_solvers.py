@@ -244,7 +244,7 @@ class ElevatorLeftFloor(_ElevatorPlanted):
 
 
 class ElevatorNoDown2(_ElevatorPlanted):
-    """Never carries two items down (run as an external program by tests/externals/elevator_nodown2.py)."""
+    """Never carries two items down (run as an external program by planted/externals/elevator_nodown2.py)."""
 
     name, summary, options = "elevator-nodown2", "planted: never two items down", {"two_down": False}
 

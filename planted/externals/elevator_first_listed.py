@@ -4,7 +4,7 @@ Exact, but one step less when the element of the first item listed (on the first
 floor's line) has its microchip and generator on different floors, as a program that
 seeds its search or its symmetry breaking from the first element it reads might slip.
 Reordering the first floor's line so that it starts with another element's item exposes
-it.  Usage: python tests/externals/elevator_first_listed.py INSTANCE; prints a bare
+it.  Usage: python planted/externals/elevator_first_listed.py INSTANCE; prints a bare
 number (no plan) or ``infeasible``.
 """
 
@@ -19,7 +19,7 @@ from crosscheck.models.elevator.model import GENERATOR, MICROCHIP, Facility, par
 from crosscheck.solvers.base import Status  # noqa: E402
 from crosscheck.solvers.elevator.bfs import ElevatorBfs  # noqa: E402
 
-from tests.externals.elevator_appearance_pairs import text_order  # noqa: E402
+from planted.externals.elevator_appearance_pairs import text_order  # noqa: E402
 
 
 def first_listed_apart(facility: Facility) -> bool:

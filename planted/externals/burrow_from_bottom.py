@@ -6,7 +6,7 @@ in every rule but one: a move into a room is charged the steps from the room's b
 to the cell reached (1 for the bottom cell, the depth for the top one) instead of the
 steps from the door (the depth for the bottom cell).  A bottom row of settled
 amphipods makes every such move one step dearer, so the settled-row relation finds it
-with no second solver.  Usage: python tests/externals/burrow_from_bottom.py INSTANCE;
+with no second solver.  Usage: python planted/externals/burrow_from_bottom.py INSTANCE;
 prints a bare number (no plan) or ``infeasible``.
 """
 

@@ -4,7 +4,7 @@ Elements sharing a first letter (plutonium and promethium) become one element, t
 later one's chip and generator floors overwriting the earlier one's; the collapsed
 facility is then solved exactly.  Right whenever the initials are distinct (as in most
 published inputs), wrong otherwise: the renaming relation finds it with no second
-solver.  Usage: python tests/externals/elevator_initials.py INSTANCE; prints a bare
+solver.  Usage: python planted/externals/elevator_initials.py INSTANCE; prints a bare
 number (no plan) or ``infeasible``.
 """
 
@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from crosscheck.models.elevator.model import Facility, parse  # noqa: E402
 from crosscheck.solvers.elevator.bfs import ElevatorBfs  # noqa: E402
 
-from tests.externals import print_claim  # noqa: E402
+from planted.externals import print_claim  # noqa: E402
 
 
 def by_prefix(facility: Facility, letters: int = 1) -> Facility:

@@ -5,7 +5,7 @@ with the i-th generator it lists, whatever their names, and that facility is sol
 exactly.  Floors are listed bottom first, so what it reads is, in effect, the floors of
 the chips sorted, beside the floors of the generators sorted: no renaming or reordering
 of the text changes that, and no such relation exposes it (docs/hunting.md).  Usage:
-python tests/externals/elevator_appearance_pairs.py INSTANCE; prints a bare number (no
+python planted/externals/elevator_appearance_pairs.py INSTANCE; prints a bare number (no
 plan) or ``infeasible``.
 """
 
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from crosscheck.models.elevator.model import GENERATOR, MICROCHIP, Facility, parse  # noqa: E402
 from crosscheck.solvers.elevator.bfs import ElevatorBfs  # noqa: E402
 
-from tests.externals import print_claim  # noqa: E402
+from planted.externals import print_claim  # noqa: E402
 
 
 def text_order(facility: Facility) -> list[tuple[str, str]]:

@@ -1,10 +1,16 @@
-"""External programs for the tests, most planted wrong, run as scripts (each puts the repository on its path)."""
+"""External programs, most planted wrong, run as scripts (each puts the repository on its path):
+``python planted/externals/NAME.py INSTANCE`` prints what a program given to ``--external``
+prints."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from crosscheck.solvers.base import Result, Status
+
+#: The folder of the programs.
+EXTERNALS = Path(__file__).resolve().parent
 
 
 def print_claim(result: Result) -> None:

@@ -4,7 +4,7 @@ The column just inside the right-hand outer wall is taken as wall (a robot stand
 there keeps its cell), as an off-by-one in a loop over columns would; the rest is
 solved exactly.  Right whenever that column holds nothing and no way runs through it,
 wrong otherwise: a mirror image of the vault moves the column, so the symmetry relation
-finds it with no second solver.  Usage: python tests/externals/keys_last_column.py
+finds it with no second solver.  Usage: python planted/externals/keys_last_column.py
 INSTANCE; prints a bare number (no plan) or ``infeasible``.
 """
 
@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from crosscheck.models.keys.model import ROBOT, WALL, Vault, parse  # noqa: E402
 from crosscheck.solvers.keys.grid import KeysGrid  # noqa: E402
 
-from tests.externals import print_claim  # noqa: E402
+from planted.externals import print_claim  # noqa: E402
 
 
 def without_last_column(vault: Vault) -> Vault:

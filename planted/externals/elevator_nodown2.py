@@ -1,6 +1,6 @@
 """A planted wrong external elevator solver: BFS that never carries two items down.
 
-Usage: python tests/externals/elevator_nodown2.py INSTANCE.  Prints ``plan: [...]``
+Usage: python planted/externals/elevator_nodown2.py INSTANCE.  Prints ``plan: [...]``
 and the cost, or ``infeasible``.
 """
 
@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from crosscheck.models.elevator.model import parse  # noqa: E402
 from crosscheck.solvers.base import Status  # noqa: E402
 
-from tests.hunt_solvers import ElevatorNoDown2  # noqa: E402
+from planted.hunt_solvers import ElevatorNoDown2  # noqa: E402
 
 
 def main(path: str) -> None:
