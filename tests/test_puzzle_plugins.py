@@ -8,11 +8,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from itertools import permutations
 from pathlib import Path
 
 import pytest
+from crosscheck.harness.independence import sharing, trusted
 from crosscheck.models.registry import built_in_puzzles, puzzles
+from crosscheck.solvers.registry import get_solver
 
 ROOT = Path(__file__).resolve().parents[1]
 VAULT = "#########\n#b.A.@.a#\n#########\n"
@@ -79,3 +82,26 @@ def test_no_puzzle_claims_another_puzzles_generated_text(seed: int) -> None:
     assert set(built_in_puzzles()) <= set(puzzles())
     for puzzle, other in permutations(puzzles().values(), 2):
         assert not other.detect(puzzle.generate(seed).to_text()), (puzzle.name, other.name)
+
+
+@pytest.fixture
+def fresh_trusted_base() -> Iterator[None]:
+    """The trusted base computed afresh in the test, and again after it."""
+    trusted.trusted.cache_clear()
+    yield
+    trusted.trusted.cache_clear()
+
+
+def test_a_plugin_puzzles_package_is_formulation_code_and_its_trusted_pieces_are_trusted(
+        monkeypatch: pytest.MonkeyPatch, fresh_trusted_base: None) -> None:
+    """On the sliding-tile puzzle of examples/tiles (installed by the README's test command)."""
+    tiles = pytest.importorskip("crosscheck_tiles")
+    search, cpsat = (type(get_solver(name))() for name in ("tiles-search", "tiles-cpsat"))  # footprints uncached
+    assert "crosscheck_tiles" in sharing.formulation_packages()
+    assert "crosscheck_tiles.search.SlidingProblem.heuristic" in sharing.footprint(search)
+    assert "crosscheck_tiles.cpsat.permutation_is_odd" in sharing.footprint(cpsat)
+    assert sharing.shared(search, cpsat) == frozenset()
+    monkeypatch.delitem(tiles.TRUSTED, "crosscheck_tiles.model.goal")  # both run it: shared once untrusted
+    trusted.trusted.cache_clear()
+    search, cpsat = (type(solver)() for solver in (search, cpsat))
+    assert sharing.shared(search, cpsat) == {"crosscheck_tiles.model.goal"}
