@@ -105,3 +105,12 @@ def test_a_plugin_puzzles_package_is_formulation_code_and_its_trusted_pieces_are
     trusted.trusted.cache_clear()
     search, cpsat = (type(solver)() for solver in (search, cpsat))
     assert sharing.shared(search, cpsat) == {"crosscheck_tiles.model.goal"}
+
+
+def test_every_public_name_resolves() -> None:
+    """What a plugin may import (`crosscheck.__all__`): each name, and the module ``cpsat``."""
+    import crosscheck
+
+    for name in crosscheck.__all__:
+        assert getattr(crosscheck, name) is not None, name
+    assert crosscheck.cpsat.configured_solver.__module__ == "crosscheck.solvers.engines.cpsat"
