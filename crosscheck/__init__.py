@@ -68,11 +68,12 @@ def __getattr__(name: str) -> Any:
     """A public name (`_PUBLIC`) or module (`_PUBLIC_MODULES`), imported on first use;
     ``crosscheck.__version__`` read from the installed distribution only when asked (importing
     the package stays free of look-ups)."""
-    if name in _PUBLIC or name in _PUBLIC_MODULES:
-        value = import_module(_PUBLIC_MODULES[name]) if name in _PUBLIC_MODULES else getattr(
-            import_module(_PUBLIC[name]), name)
-        globals()[name] = value
-        return value
+    if name in _PUBLIC_MODULES:
+        globals()[name] = import_module(_PUBLIC_MODULES[name])
+        return globals()[name]
+    if name in _PUBLIC:
+        globals()[name] = getattr(import_module(_PUBLIC[name]), name)
+        return globals()[name]
     if name != "__version__":
         raise AttributeError(f"module 'crosscheck' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version
