@@ -56,6 +56,9 @@ from benchmarks.results_file import Provenance, current_text, section, update
 ROOT = Path(__file__).resolve().parents[1]
 #: The folders that install as ``crosscheck.<name>`` (pyproject.toml's package-dir).
 PACKAGES = ("models", "solvers", "harness")
+#: The folder of the distributions of their own (a puzzle brought from outside, its
+#: formulations), each installed from its folder: ``examples/NAME/PACKAGE/...``.
+DISTRIBUTIONS = "examples"
 COMPARE_OPTIONS = ["--time-limit", "10", "--clock", "cpu", "--jobs", "1"]
 TEST_OPTIONS = ["-x", "-q", "-p", "no:cacheprovider"]
 #: What can catch a planted fault, as the table names them.
@@ -152,8 +155,10 @@ def stage(copy: Path) -> Path:
 
 
 def module_of(path: str) -> str:
-    """The dotted name a repository file installs as (``models/keys/model.py`` -> ``crosscheck.models.keys.model``)."""
-    return "crosscheck." + path.removesuffix(".py").replace("/", ".")
+    """The dotted name a repository file installs as (``models/keys/model.py`` ->
+    ``crosscheck.models.keys.model``; ``examples/tiles/crosscheck_tiles/model.py`` -> ``crosscheck_tiles.model``)."""
+    parts = path.removesuffix(".py").split("/")
+    return ".".join(parts[2:]) if parts[0] == DISTRIBUTIONS else "crosscheck." + ".".join(parts)
 
 
 def canary(fault: Fault, env: dict[str, str], cwd: Path) -> None:
@@ -166,8 +171,12 @@ def canary(fault: Fault, env: dict[str, str], cwd: Path) -> None:
 
 
 def environment_for(staged: Path) -> dict[str, str]:
+    """The environment that imports the staged copy: its ``crosscheck`` first on ``PYTHONPATH``,
+    then each of its distributions' folders, so that an installed one (whose entry points name
+    its modules) is imported from the copy too."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(staged), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    own = [str(folder.parent) for folder in sorted((staged / DISTRIBUTIONS).glob("*/pyproject.toml"))]
+    env["PYTHONPATH"] = os.pathsep.join([str(staged), *own, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
@@ -363,7 +372,9 @@ def load(fault: Fault, path: Path) -> Outcome | None:
 
 def run_all(faults: Sequence[Fault], out: Path, jobs: int, resume: bool) -> list[Outcome]:
     """Every fault's outcome, `jobs` faults at a time, in the order of `faults`."""
-    sets = {puzzle: generate_sets([puzzle], out / "sets", dict(os.environ)) for puzzle in audited_puzzles()}
+    needed = {puzzle for fault in faults for puzzle in fault.puzzles}
+    sets = {puzzle: generate_sets([puzzle], out / "sets", dict(os.environ)) for puzzle in audited_puzzles()
+            if puzzle in needed}
     answers = truth(sets, out)
     print(f"unfaulted answers: {len(answers)} instances", flush=True)
 
@@ -416,6 +427,12 @@ def main(argv: list[str] | None = None) -> None:
     if unknown:
         parser.error(f"unknown faults: {', '.join(unknown)}")
     faults = [known[name] for name in args.only] if args.only else interleaved(FAULTS)
+    absent = [fault.name for fault in faults if not set(fault.puzzles) <= set(puzzles())]
+    if absent and args.only:
+        parser.error(f"the puzzle of {absent[0]} is not installed (see crosscheck list)")
+    if absent:
+        print(f"not audited, their puzzle not installed ({len(absent)}): {', '.join(absent)}", flush=True)
+        faults = [fault for fault in faults if fault.name not in absent]
     if args.list:
         for fault in faults:
             print(f"{fault.name} ({fault.area}, in {enclosing(fault)}): {fault.description}")

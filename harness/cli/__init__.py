@@ -93,10 +93,11 @@ def main() -> None:
 
 
 def _warn_plugin_errors() -> None:
-    """Name on stderr every plugin that could not be loaded."""
+    """Name on stderr every plugin that could not be loaded: puzzles, then formulations."""
+    from crosscheck.models.registry import PUZZLE_ERRORS
     from crosscheck.solvers.registry import plugin_errors
 
-    for error in plugin_errors():
+    for error in [*PUZZLE_ERRORS, *plugin_errors()]:
         click.echo(f"warning: plugin not loaded: {error}", err=True)
 
 
