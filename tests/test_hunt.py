@@ -22,6 +22,7 @@ from typing import Any
 
 import crosscheck.harness.runs.runner
 import crosscheck.harness.workflows.hunt
+import crosscheck.harness.workflows.hunt_summary
 import crosscheck.solvers.registry
 import pytest
 from click.testing import CliRunner
@@ -369,7 +370,7 @@ def test_no_counterexample_exits_0_and_says_what_was_tried(tmp_path: Path) -> No
 def test_the_advice_after_an_exhausted_hunt_with_morph_reads_as_one_choice() -> None:
     """Hypothesis ran out of instances and ``--morph`` was given: one thing left to try."""
     outcome, config = SimpleNamespace(exhausted=True), SimpleNamespace(seed=1, morph=("rename",))
-    not_evidence: Any = getattr(crosscheck.harness.workflows.hunt, "_not_evidence")
+    not_evidence: Any = crosscheck.harness.workflows.hunt_summary._not_evidence
     assert not_evidence(outcome, config).endswith(" Try wider -p ranges.")
 
 
@@ -639,7 +640,7 @@ def test_a_lone_program_without_morph_is_warned_that_its_claims_cannot_be_checke
     claims.write_text("print('optimum: 0')\n")
     program = ("--external", f"mine={sys.executable} {claims} {{path}}", "-p", "pairs=1", "--examples", "1",
                "--seed", "1")
-    alone = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "alone"), *program])
+    alone = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "alone"), *program, "--no-reference"])
     assert alone.stderr.count("warning: external programs alone, without --morph") == 1
     assert "add --solver NAME or --morph" in alone.stderr
     beside = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "beside"), *program,
@@ -700,7 +701,7 @@ def test_the_reproduce_line_of_a_morph_hunt_draws_the_same_related_instance(tmp_
     did, so the pair breaks the relation again (exit 1); the line names the relation and seed."""
     status, output = hunt(tmp_path / "out", "elevator", "--morph", "--relations", "rename",
                           "--external", f"initials={external('elevator_initials.py')}",
-                          "-p", "pairs=2-3", "-p", "floors=2-3", examples=20)
+                          "-p", "pairs=2-3", "-p", "floors=2-3", "--no-reference", examples=20)
     assert status == 1 and "Counterexample (morph-mismatch)" in output, output
     line = next(line for line in output.splitlines() if line.startswith("reproduce: "))
     assert " morph " in line and "--relations rename --count 1 --seed " in line

@@ -279,7 +279,7 @@ def test_hunt_morph_finds_and_shrinks_a_planted_program_running_alone(tmp_path: 
     result = CliRunner().invoke(main, [
         "hunt", "elevator", "--morph", "--relations", "rename", *external("elevator", "initials", "elevator_initials.py"),
         "-p", "pairs=2-3", "-p", "floors=2-3", "--examples", "20", "--shrink-examples", "6", "--seed", "1",
-        "--time-limit", "30", "--out", str(tmp_path)], catch_exceptions=False)
+        "--time-limit", "30", "--out", str(tmp_path), "--no-reference"], catch_exceptions=False)
     assert result.exit_code == 1, result.output
     assert "Counterexample (morph-mismatch)" in result.output and "~rename" in result.output
     runs = read_records(tmp_path / "runs.jsonl")
