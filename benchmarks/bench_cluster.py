@@ -32,13 +32,14 @@ from pathlib import Path
 from crosscheck.harness.judging.verdicts import Verdict, judge_all
 from crosscheck.harness.records.record import read_records
 from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.answers import ExactAnswer
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A mixed workload of runs from milliseconds to seconds, without the planner.
 DEFAULT_PATHS = [str(ROOT / "instances" / name) for name in ("keys", "amphipods", "elevator")]
 DEFAULT_SOLVERS = ("keys-graph", "keys-cpsat", "amphipods-search", "elevator-quotient", "elevator-cpsat")
 #: One instance's verdict as compared between setups: instance, variant, verdict, agreed answer.
-VerdictRow = tuple[str, bool, Verdict, int | str | None]
+VerdictRow = tuple[str, bool, Verdict, ExactAnswer | None]
 
 
 def _dask(command: str, *args: str, environment: dict[str, str]) -> subprocess.Popen[bytes]:

@@ -11,11 +11,12 @@ from typing import Any
 
 from crosscheck.models.amphipods import model as amphipods
 from crosscheck.models.amphipods.relations import states_along
+from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, Optimum
 from crosscheck.models.base import InvalidPlan
 from crosscheck.models.elevator import model as elevator
 from crosscheck.models.keys import model as keys
 from crosscheck.models.registry import puzzles
-from crosscheck.models.relations import Answer, NotApplicable, Relation
+from crosscheck.models.relations import NotApplicable, Relation
 from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
 from crosscheck.solvers.amphipods.search import AmphipodsSearch
 from crosscheck.solvers.base import Solver, Status
@@ -36,9 +37,9 @@ LIMIT = 10.0
 
 @dataclass(frozen=True)
 class Solved:
-    """An exact answer both formulations agree on (None: no solution), and an optimal plan."""
+    """An exact answer both formulations agree on, and an optimal plan (None: no solution)."""
 
-    answer: Answer
+    answer: ExactAnswer
     plan: list[Any] | None
 
 
@@ -48,12 +49,12 @@ def solve(puzzle: str, instance: Any, formulations: Iterable[Solver] | None = No
     answers: list[Solved] = []
     for solver in formulations or FORMULATIONS[puzzle]:
         result = solver.solve(instance, LIMIT)
-        if result.status is Status.OPTIMAL:
+        if result.status is Status.OPTIMAL and result.cost is not None:
             plan = json.loads(json.dumps(result.plan))
             assert puzzles()[puzzle].check_plan(instance, plan) == result.cost, (solver.name, instance.to_text())
-            answers.append(Solved(result.cost, plan))
+            answers.append(Solved(Optimum(result.cost), plan))
         elif result.status is Status.INFEASIBLE:
-            answers.append(Solved(None, None))
+            answers.append(Solved(NO_SOLUTION, None))
     assert len({solved.answer for solved in answers}) <= 1, (instance.to_text(), answers)
     return answers[0] if answers else None
 

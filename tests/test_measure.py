@@ -19,11 +19,11 @@ from typing import Any
 
 import crosscheck.solvers.registry
 import pytest
-from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.judging.verdicts import Verdict, judge_all, judged
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import (
     SOURCE_PACKAGES,
+    Expected,
     RunRecord,
     Task,
     append_record,

@@ -24,6 +24,7 @@ from crosscheck.harness.reports.tables import render
 from crosscheck.harness.runs.runner import run_task, run_tasks
 from crosscheck.harness.runs.schedule import instance_tasks
 from crosscheck.harness.runs.settings import RunSettings
+from crosscheck.models.answers import Optimum
 from crosscheck.solvers.base import Status
 
 from tests.known import INSTANCES
@@ -32,7 +33,7 @@ from tests.known import INSTANCES
 def run(instance: str, solver: str, seconds: float, repeat: int = 0, **environment: object) -> RunRecord:
     """An exact run of `solver` on the vault `instance` (optimum 8) taking `seconds`."""
     return RunRecord(instance=instance, puzzle="keys", solver=solver, status=Status.OPTIMAL, cost=8, bound=8,
-                     plan_valid=True, checked_cost=8, seconds=seconds, repeat=repeat, expected=8, plan=[],
+                     plan_valid=True, checked_cost=8, seconds=seconds, repeat=repeat, expected=Optimum(8), plan=[],
                      features={"keys": 2 + int(instance[-5])}, environment=environment)
 
 

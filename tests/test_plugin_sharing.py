@@ -15,6 +15,7 @@ from crosscheck.harness.cli import main
 from crosscheck.harness.independence import sharing
 from crosscheck.harness.judging.verdicts import Verdict, judge_all
 from crosscheck.harness.records.record import read_records
+from crosscheck.models.answers import Optimum
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.registry import get_solver, solvers_for
 
@@ -72,7 +73,7 @@ def test_compare_records_show_the_sharing_and_count_one_line_of_evidence(tmp_pat
     assert "tests.shared_solvers.shortest" in records["test-pacer"].shares
     assert records["keys-grid"].shares == []
     [verdict] = judge_all(records.values())
-    assert verdict.verdict is Verdict.AGREE and verdict.answer == 8
+    assert verdict.verdict is Verdict.AGREE and verdict.answer == Optimum(8)
     assert set(verdict.provers) == {"keys-grid", *PLUGINS}
     assert verdict.independent == 2
     listed = _listed_pairs(CliRunner().invoke(main, ["list", "--shares"], catch_exceptions=False).output)

@@ -18,6 +18,7 @@ from crosscheck.harness.runs.settings import RunSettings
 from crosscheck.harness.workflows.exits import EXIT_FAILED_RUNS, EXIT_OK, EXIT_WRONG, runs_status
 from crosscheck.harness.workflows.hunt import HuntSettings, _Judge, _Wrong
 from crosscheck.harness.workflows.morph import judge_pair
+from crosscheck.models.answers import from_json
 from crosscheck.models.keys import model as keys
 from crosscheck.models.registry import puzzles
 from crosscheck.models.relations import Related, Same
@@ -32,7 +33,8 @@ RULES = {rule.verdict: rule for rule in VERDICTS}
 def run(solver: str, status: Status, cost: int | None = None, bound: int | None = None, valid: bool | None = None,
         evidence: Evidence = Evidence.PROOF, expected: int | None = None) -> RunRecord:
     return RunRecord(instance="x.txt", puzzle="keys", solver=solver, status=status, cost=cost, bound=bound,
-                     plan_valid=valid, checked_cost=cost if valid else None, evidence=evidence, expected=expected)
+                     plan_valid=valid, checked_cost=cost if valid else None, evidence=evidence,
+                     expected=from_json(expected))
 
 
 #: The verdicts of one instance's runs (`judge`); `morph-mismatch` judges a pair of instances.

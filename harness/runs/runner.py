@@ -43,9 +43,16 @@ from multiprocessing.context import ForkContext, ForkServerContext
 from multiprocessing.process import BaseProcess
 from typing import Any, Literal, NotRequired, TypedDict
 
-from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.records.evidence import Evidence
-from crosscheck.harness.records.record import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
+from crosscheck.harness.records.record import (
+    Expected,
+    RelatedTo,
+    RunRecord,
+    Task,
+    environment,
+    run_environment,
+    start_facts,
+)
 from crosscheck.harness.records.versions import as_run_here, identity
 from crosscheck.harness.runs.external import run_external
 from crosscheck.harness.runs.lifeline import die_with_reader

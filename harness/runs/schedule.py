@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from crosscheck.harness.inputs.index import INSTANCE_SUFFIX, Expected, Indexes, InstanceFile, discover
-from crosscheck.harness.records.record import UNREADABLE, RunKey, RunRecord, Task, run_environment
+from crosscheck.harness.inputs.index import INSTANCE_SUFFIX, Indexes, InstanceFile, discover
+from crosscheck.harness.records.record import UNREADABLE, Expected, RunKey, RunRecord, Task, run_environment
 from crosscheck.harness.reports.wording import counted, some_named
 from crosscheck.harness.runs.external import External
 from crosscheck.harness.runs.settings import RunSettings

@@ -43,9 +43,9 @@ from crosscheck.harness.workflows.choosing import (
 from crosscheck.harness.workflows.exits import EXIT_WRONG, runs_status
 
 if TYPE_CHECKING:
-    from crosscheck.harness.inputs.index import Expected, InstanceFile
+    from crosscheck.harness.inputs.index import InstanceFile
     from crosscheck.harness.judging.verdicts import JudgedRuns
-    from crosscheck.harness.records.record import RunKey, RunRecord, Task
+    from crosscheck.harness.records.record import Expected, RunKey, RunRecord, Task
     from crosscheck.harness.records.versions import Pinned
     from crosscheck.harness.reports.progress import Progress
     from crosscheck.harness.runs.external import External

@@ -44,10 +44,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.judging.unanswered import Unanswered
 from crosscheck.harness.judging.verdicts import HUNT_STOPS, InstanceVerdict, Verdict, judge
-from crosscheck.harness.records.record import RunRecord, Task, append_record, repair_tail
+from crosscheck.harness.records.record import Expected, RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.reports.hunt_progress import HuntProgress
 from crosscheck.harness.reports.tables import explained_runs, failure_reason
 from crosscheck.harness.reports.wording import first_line

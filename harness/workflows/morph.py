@@ -47,10 +47,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 
-from crosscheck.harness.inputs.index import Expected, InstanceFile
-from crosscheck.harness.judging.pairs import Judged, answer_of, recorded_pairs
+from crosscheck.harness.inputs.index import InstanceFile
+from crosscheck.harness.judging.pairs import answer_of, recorded_pairs
 from crosscheck.harness.judging.verdicts import JudgedRuns, Verdict, judged, pair_verdict
-from crosscheck.harness.records.record import RelatedTo, RunRecord, Task, append_record, repair_tail
+from crosscheck.harness.records.record import Expected, RelatedTo, RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.reports.progress import Progress
 from crosscheck.harness.runs.runner import formulations_of, ready_server, run_tasks
 from crosscheck.harness.runs.schedule import instance_tasks, puzzles_held
@@ -63,6 +63,7 @@ from crosscheck.harness.workflows.choosing import (
     refuse_runs_on_none,
 )
 from crosscheck.harness.workflows.exits import EXIT_WRONG, runs_status
+from crosscheck.models.answers import ExactAnswer, to_json
 from crosscheck.models.base import Instance, InvalidInstance
 from crosscheck.models.registry import get_puzzle, load_instance, relations
 from crosscheck.models.relations import (
@@ -109,9 +110,14 @@ class PairVerdict:
     expectation: str
     original: str  # the instance's name, as its records carry it
     related: str  # the related instance's name (relative to OUT)
-    original_answer: Judged
-    related_answer: Judged
+    original_answer: ExactAnswer | None
+    related_answer: ExactAnswer | None
     reason: str
+
+    def as_json(self) -> dict[str, object]:
+        """The pair as a line of ``morph-verdicts.jsonl`` holds it (answers as `to_json` writes them)."""
+        return {**asdict(self), "original_answer": to_json(self.original_answer),
+                "related_answer": to_json(self.related_answer)}
 
     def line(self, out: Path) -> str:
         """One line for people, naming both files."""
@@ -229,7 +235,7 @@ def _run_all(files: list[InstanceFile], settings: MorphSettings, on_pair: Callab
 
     def judged(pair: PairVerdict) -> None:
         with open(verdicts, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(asdict(pair)) + "\n")
+            handle.write(json.dumps(pair.as_json()) + "\n")
         gathered.pairs.append(pair)
         on_pair(pair)
 
