@@ -648,6 +648,37 @@ def test_a_lone_program_without_morph_is_warned_that_its_claims_cannot_be_checke
     assert beside.exit_code == 1 and "external programs alone" not in beside.stderr  # optimum 0 is contradicted
 
 
+def test_a_lone_program_is_hunted_beside_the_puzzles_reference_formulation(tmp_path: Path) -> None:
+    """A program that answers one step short whenever the element listed first has its chip
+    and generator apart (tests/externals/elevator_first_listed.py) claims only numbers: alone,
+    nothing can contradict it; hunted with --external alone, the puzzle's reference
+    formulation runs beside it (saying so) and its proven answer catches the program."""
+    program = ("--external", f"mine={external('elevator_first_listed.py')}", "-p", "pairs=1-2", "-p", "floors=2-3")
+    status, output = hunt(tmp_path / "beside", "elevator", *program, examples=10)
+    assert status == 1 and "Counterexample (" in output and "mine" in output, output
+    assert ("note: also running elevator-quotient, the puzzle's reference, so that the program's claims can be "
+            "contradicted; --no-reference to run the program alone") in output
+    assert {r.solver for r in read_records(tmp_path / "beside" / "runs.jsonl")} == {"mine", "elevator-quotient"}
+    reproduce = next(line for line in output.splitlines() if line.startswith("reproduce: "))
+    assert "--solver elevator-quotient" in reproduce  # compare runs what the hunt ran
+    status, output = hunt(tmp_path / "alone", "elevator", *program, "--no-reference", examples=10)
+    assert status == 0 and "No wrong verdict on 10 elevator instances" in output, output
+    assert "also running" not in output
+
+
+def test_solve_runs_the_reference_beside_a_lone_program(tmp_path: Path) -> None:
+    """One pair apart on two floors takes one move; the planted program claims none."""
+    path = tmp_path / "apart.txt"
+    path.write_text("The first floor contains a hydrogen-compatible microchip.\n"
+                    "The second floor contains a hydrogen generator.\n")
+    program = ("--external", f"mine={external('elevator_first_listed.py')}")
+    beside = CliRunner().invoke(main, ["solve", str(path), *program])
+    assert beside.exit_code == 1 and "elevator-quotient" in beside.stdout and "disagree" in beside.stdout
+    assert "note: also running elevator-quotient, the puzzle's reference" in beside.stderr
+    alone = CliRunner().invoke(main, ["solve", str(path), *program, "--no-reference"])
+    assert alone.exit_code == 0 and "elevator-quotient" not in alone.output, alone.output
+
+
 def test_hypothesis_keeps_its_own_files_under_out_not_in_the_current_folder(tmp_path: Path,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     from hypothesis.configuration import storage_directory
