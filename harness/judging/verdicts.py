@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from crosscheck.harness.judging.pairs import answer_of, recorded_pairs
 from crosscheck.harness.records.evidence import Evidence
@@ -34,6 +35,9 @@ from crosscheck.harness.reports.wording import first_line
 from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, NoSolution, Optimum
 from crosscheck.models.relations import Expectation, parse_expectation
 from crosscheck.solvers.base import Status
+
+if TYPE_CHECKING:  # pandas is optional (the analysis extra)
+    import pandas
 
 
 class Verdict(StrEnum):
@@ -269,6 +273,13 @@ class JudgedRuns:
     records: list[RunRecord]
     verdicts: list[InstanceVerdict]  # `judge_all(records)`, in first-seen order
     left_out: tuple[str, ...] = ()
+
+    def frame(self) -> pandas.DataFrame:
+        """The runs as a pandas DataFrame, one tidy row per run with its instance's verdict
+        (`crosscheck.harness.records.tidy.rows`; needs the analysis extra)."""
+        from crosscheck.harness.records.tidy import frame
+
+        return frame(self)
 
     def verdict_of(self, instance: str, variant: bool) -> InstanceVerdict:
         """The verdict on one instance (or its variant) of the records."""
