@@ -616,6 +616,7 @@ def test_a_run_is_in_flight_only_while_it_holds_one_of_the_jobs_places(monkeypat
                                                                         tmp_path: Path) -> None:
     import threading
 
+    import crosscheck.harness.runs.batch
     import crosscheck.harness.runs.runner
 
     flying: set[str] = set()
@@ -642,7 +643,7 @@ def test_a_run_is_in_flight_only_while_it_holds_one_of_the_jobs_places(monkeypat
         seen.clear()
         tasks = [(Task(path=str(tmp_path / f"{n}.txt"), instance=f"{n}.txt", solver="test-plain", puzzle="keys"), None)
                  for n in range(5)]
-        records = crosscheck.harness.runs.runner.run_tasks(tasks, jobs=jobs, isolate=False, on_start=started, on_end=ended)
+        records = crosscheck.harness.runs.batch.run_tasks(tasks, jobs=jobs, isolate=False, on_start=started, on_end=ended)
         assert len(seen) == 5 and max(seen) <= jobs and not flying
         assert all(record.environment["jobs"] == jobs for record in records)
 

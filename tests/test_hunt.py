@@ -20,7 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import crosscheck.harness.runs.runner
+import crosscheck.harness.runs.batch
 import crosscheck.harness.workflows.hunt
 import crosscheck.harness.workflows.hunt_summary
 import crosscheck.solvers.registry
@@ -318,7 +318,7 @@ def _interrupt_runs(monkeypatch: pytest.MonkeyPatch, when: Callable[[int], bool]
     def runs(*args: Any, **kwargs: Any) -> list[RunRecord]:
         if when(next(calls)):
             raise KeyboardInterrupt
-        return crosscheck.harness.runs.runner.run_tasks(*args, **kwargs, isolate=False)
+        return crosscheck.harness.runs.batch.run_tasks(*args, **kwargs, isolate=False)
 
     monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
 
@@ -687,7 +687,7 @@ def test_hypothesis_keeps_its_own_files_under_out_not_in_the_current_folder(tmp_
 
     def runs(*args: Any, **kwargs: Any) -> list[RunRecord]:
         homes.append(storage_directory(intent_to_write=False).home_directory)
-        return crosscheck.harness.runs.runner.run_tasks(*args, **kwargs, isolate=False)
+        return crosscheck.harness.runs.batch.run_tasks(*args, **kwargs, isolate=False)
 
     monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
     before = storage_directory(intent_to_write=False).home_directory
@@ -752,7 +752,7 @@ def test_a_formulation_named_twice_runs_once_per_instance(tmp_path: Path, monkey
 
     def runs(tasks: list[tuple[Task, Any]], *args: Any, **kwargs: Any) -> list[RunRecord]:
         names.append([run.solver for run, _ in tasks])
-        return crosscheck.harness.runs.runner.run_tasks(tasks, *args, **kwargs, isolate=False)
+        return crosscheck.harness.runs.batch.run_tasks(tasks, *args, **kwargs, isolate=False)
 
     monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
     status, output = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient", "--solver",

@@ -21,7 +21,8 @@ from crosscheck.harness.reports.html import build
 from crosscheck.harness.reports.latex import LONG_TABLE_ROWS, cell, escape
 from crosscheck.harness.reports.plots import plot_all, plots, svg
 from crosscheck.harness.reports.tables import render
-from crosscheck.harness.runs.runner import run_task, run_tasks
+from crosscheck.harness.runs.batch import run_tasks
+from crosscheck.harness.runs.runner import run_task
 from crosscheck.harness.runs.schedule import instance_tasks
 from crosscheck.harness.runs.settings import RunSettings
 from crosscheck.models.answers import Optimum

@@ -274,7 +274,7 @@ def _run(tasks: list[tuple[Task, Expected]], settings: CompareSettings, on_recor
          progress: Progress, tell: Tell) -> list[RunRecord]:
     """Run the tasks in local processes, `RunSettings.jobs` at a time, or on the Dask
     cluster at `CompareSettings.scheduler`."""
-    from crosscheck.harness.runs.runner import run_tasks
+    from crosscheck.harness.runs.batch import run_tasks
 
     if settings.scheduler is None:
         return run_tasks(tasks, jobs=settings.runs.jobs, on_record=on_record, on_start=progress.started,

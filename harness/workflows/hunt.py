@@ -50,8 +50,8 @@ from crosscheck.harness.records.record import Expected, RunRecord, Task, append_
 from crosscheck.harness.reports.hunt_progress import HuntProgress
 from crosscheck.harness.reports.tables import explained_runs, failure_reason
 from crosscheck.harness.reports.wording import first_line
+from crosscheck.harness.runs.batch import run_tasks
 from crosscheck.harness.runs.external import External
-from crosscheck.harness.runs.runner import run_tasks
 from crosscheck.harness.runs.schedule import formulations_chosen
 from crosscheck.harness.runs.settings import HUNT_SECONDS, HUNT_TIME_LIMIT, RunSettings
 from crosscheck.harness.workflows.choosing import (

@@ -52,7 +52,8 @@ from crosscheck.harness.judging.pairs import answer_of, recorded_pairs
 from crosscheck.harness.judging.verdicts import JudgedRuns, Verdict, judged, pair_verdict
 from crosscheck.harness.records.record import Expected, RelatedTo, RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.reports.progress import Progress
-from crosscheck.harness.runs.runner import formulations_of, ready_server, run_tasks
+from crosscheck.harness.runs.batch import run_tasks
+from crosscheck.harness.runs.runner import formulations_of, ready_server
 from crosscheck.harness.runs.schedule import instance_tasks, puzzles_held
 from crosscheck.harness.runs.settings import MORPH_COUNT, RunSettings
 from crosscheck.harness.workflows.choosing import (

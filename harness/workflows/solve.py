@@ -65,7 +65,7 @@ def solve(settings: SolveSettings, tell: Tell = _silent) -> SolveOutcome:
     from crosscheck.harness.inputs.index import discover
     from crosscheck.harness.judging.verdicts import judged
     from crosscheck.harness.reports.progress import Progress
-    from crosscheck.harness.runs.runner import run_tasks
+    from crosscheck.harness.runs.batch import run_tasks
     from crosscheck.harness.runs.schedule import formulations_chosen, task
     from crosscheck.harness.workflows.choosing import oversubscribed
     from crosscheck.models.registry import load_instance
