@@ -28,6 +28,7 @@ from pathlib import Path
 from crosscheck.harness.judging.verdicts import Verdict, judge_all
 from crosscheck.harness.records.record import read_records
 from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.answers import ExactAnswer
 
 from planted.cluster import local_cluster
 
@@ -36,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PATHS = [str(ROOT / "instances" / name) for name in ("keys", "amphipods", "elevator")]
 DEFAULT_SOLVERS = ("keys-graph", "keys-cpsat", "amphipods-search", "elevator-quotient", "elevator-cpsat")
 #: One instance's verdict as compared between setups: instance, variant, verdict, agreed answer.
-VerdictRow = tuple[str, bool, Verdict, int | str | None]
+VerdictRow = tuple[str, bool, Verdict, ExactAnswer | None]
 
 
 def timed_compare(paths: list[str], options: list[str], out: Path) -> tuple[float, float, list[VerdictRow]]:

@@ -40,11 +40,12 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.judging.pairs import answer_of
 from crosscheck.harness.records.record import RunRecord
 from crosscheck.harness.runs.external import External
 from crosscheck.models.puzzle import Puzzle
 from crosscheck.models.registry import get_puzzle, puzzles
+from crosscheck.models.answers import ExactAnswer, NoSolution, Optimum
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
 
@@ -60,12 +61,10 @@ def shaped_puzzles() -> dict[str, Puzzle]:
 AGREE, DIFFER, NO_ANSWER, UNJUDGED = "agree", "differ", "no answer", "unjudged"
 JUDGEMENTS = (AGREE, DIFFER, NO_ANSWER, UNJUDGED)
 CRASHES = (Status.ERROR, Status.MEMOUT)
-#: An exact answer: an optimum, or None for no solution.
-Answer = int | None
 
 
 @dataclass(frozen=True)
-class Judged:
+class Finding:
     """One instance's judgement of the program's answer, and why."""
 
     kind: str
@@ -78,59 +77,51 @@ class Tally:
 
     seconds: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # runner -> (wall, cpu) per instance
     answered: dict[str, int] = field(default_factory=dict)
-    judged: list[Judged] = field(default_factory=list)
+    judged: list[Finding] = field(default_factory=list)
     crashed: int = 0
 
 
-def exact_answer(record: RunRecord) -> tuple[bool, Answer]:
-    """(whether `record` holds an exact answer, the answer).  A built-in formulation's must
-    be exact (`RunRecord.exact`: an optimum with a plan the checker accepted, or a proof of
-    infeasibility); a program's claim counts unless the checker rejected its plan."""
-    counts = record.exact if record.evidence is Evidence.PROOF else (
-        record.status in (Status.OPTIMAL, Status.INFEASIBLE) and record.plan_valid is not False)
-    if not counts:
-        return False, None
-    return True, None if record.status is Status.INFEASIBLE else record.cost
-
-
-def reference(records: Sequence[RunRecord], solver: str) -> tuple[bool, Answer, str]:
-    """The built-in's answer over its repetitions: (known, answer, why not known)."""
-    answers = {answer for known, answer in map(exact_answer, records) if known}
+def reference(records: Sequence[RunRecord], solver: str) -> tuple[ExactAnswer | None, str]:
+    """The built-in's exact answer over its repetitions (`answer_of`: an optimum with a plan
+    the checker accepted, or a proof of infeasibility), or None and why it is not known."""
+    answers = {answer for answer in map(answer_of, records) if answer is not None}
     rejected = [r.plan_error for r in records if r.plan_valid is False]
     if rejected:
-        return False, None, f"{solver}'s own plan was rejected by the checker: {rejected[0]}"
+        return None, f"{solver}'s own plan was rejected by the checker: {rejected[0]}"
     if len(answers) != 1:
         why = "its repetitions disagree" if answers else f"no exact answer ({records[-1].status.value})"
-        return False, None, f"{solver}: {why}"
-    return True, answers.pop(), ""
+        return None, f"{solver}: {why}"
+    return answers.pop(), ""
 
 
-def show(answer: Answer) -> str:
-    return "no solution" if answer is None else str(answer)
+def show(answer: ExactAnswer) -> str:
+    return "no solution" if isinstance(answer, NoSolution) else str(answer)
 
 
-def judge_one(record: RunRecord, proven: Answer, solver: str) -> Judged:
-    """The program's run `record` against the built-in `solver`'s exact answer `proven`."""
+def judge_one(record: RunRecord, proven: ExactAnswer, solver: str) -> Finding:
+    """The program's run `record` against the built-in `solver`'s exact answer `proven`
+    (the program's claim counts unless the checker rejected its plan: `answer_of`)."""
     name = record.solver
     if record.plan_valid is False:
-        return Judged(DIFFER, f"{name}'s plan is rejected by the checker: {record.plan_error}")
-    known, claimed = exact_answer(record)
-    if not known:
-        return Judged(NO_ANSWER, f"{name}: {record.status.value}: {record.message.strip()[:200]}")
+        return Finding(DIFFER, f"{name}'s plan is rejected by the checker: {record.plan_error}")
+    claimed = answer_of(record)
+    if claimed is None:
+        return Finding(NO_ANSWER, f"{name}: {record.status.value}: {record.message.strip()[:200]}")
     if claimed == proven:
-        return Judged(AGREE, f"both {show(proven)}")
+        return Finding(AGREE, f"both {show(proven)}")
     why = f"{name} claims {show(claimed)}, {solver} proved {show(proven)} (checked)"
-    if record.plan_valid and (proven is None or (claimed is not None and claimed < proven)):
+    beats = isinstance(proven, NoSolution) or (isinstance(claimed, Optimum) and claimed.cost < proven.cost)
+    if record.plan_valid and beats:
         why += f"; {name}'s plan checks, so {solver} is wrong"
-    return Judged(DIFFER, why)
+    return Finding(DIFFER, why)
 
 
-def judge(external: Sequence[RunRecord], builtin: Sequence[RunRecord], solver: str) -> Judged:
+def judge(external: Sequence[RunRecord], builtin: Sequence[RunRecord], solver: str) -> Finding:
     """One instance: the worst judgement over the program's repetitions (differ, no answer,
     agree), or unjudged when the built-in has no checked exact answer."""
-    known, proven, why = reference(builtin, solver)
-    if not known:
-        return Judged(UNJUDGED, why)
+    proven, why = reference(builtin, solver)
+    if proven is None:
+        return Finding(UNJUDGED, why)
     judged = [judge_one(record, proven, solver) for record in external]
     return next((j for kind in (DIFFER, NO_ANSWER) for j in judged if j.kind == kind), judged[-1])
 
@@ -166,7 +157,7 @@ def run_variant(timer: Timer, args: argparse.Namespace, program: External, varia
                 r.status in (Status.OPTIMAL, Status.INFEASIBLE) for r in records)
             tally.crashed += sum(r.status in CRASHES for r in records)
         judged = judge(runs[program.name], runs[args.solver], args.solver)
-        tally.judged.append(Judged(judged.kind, f"{variant} seed {seed} ({instance.name}): {judged.why}"))
+        tally.judged.append(Finding(judged.kind, f"{variant} seed {seed} ({instance.name}): {judged.why}"))
         loud = f"DIFFERS: {judged.why}" if judged.kind == DIFFER else judged.kind
         print(f"  {variant} seed {seed}: {outcome(runs[program.name])} | {outcome(runs[args.solver])} | {loud}",
               flush=True)
@@ -196,7 +187,7 @@ def print_times(tallies: dict[str, Tally], program: str, solver: str, runs: int)
         print(f"{variant:10}{'ratio':{width}}{'':>9}{ratios[0]:>15}{ratios[1]:>12}{ratios[2]:>14}{ratios[3]:>11}")
 
 
-def print_answers(tallies: dict[str, Tally], program: str, solver: str) -> list[Judged]:
+def print_answers(tallies: dict[str, Tally], program: str, solver: str) -> list[Finding]:
     """Per variant, how many instances agree, differ, got no answer from the program, or could
     not be judged; then every difference, loudly.  Returns the differences."""
     print(f"\n{program}'s answers against {solver}'s checked ones, instances:")

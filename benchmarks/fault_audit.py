@@ -46,6 +46,7 @@ from crosscheck.harness.judging.verdicts import FAILURES, InstanceVerdict, Verdi
 from crosscheck.harness.records.record import environment, read_records
 from crosscheck.harness.reports.numbers import significant
 from crosscheck.models.registry import get_puzzle, puzzles
+from crosscheck.models.answers import ExactAnswer
 from crosscheck.solvers.base import FAILED_STATUSES
 
 from benchmarks.fault_catalogue import FAULTS, Fault
@@ -94,7 +95,7 @@ class CrossCheck:
         return self.failed_runs > 0 or any(name in {v.value for v in FAILURES} for name in self.verdicts)
 
 
-def judge_crosscheck(truth: dict[str, int | str], verdicts: Iterable[InstanceVerdict],
+def judge_crosscheck(truth: dict[str, ExactAnswer], verdicts: Iterable[InstanceVerdict],
                      failed_runs: int = 0) -> CrossCheck:
     """Judge compare's `verdicts` under a fault against the unfaulted answers `truth` (by
     instance key, see `instance_key`).  An instance counts when its verdict is a failure or
@@ -119,7 +120,7 @@ def instance_key(verdict: InstanceVerdict) -> str:
     return f"{verdict.instance}{' [variant]' if verdict.variant else ''}"
 
 
-def truth_of(verdicts: Iterable[InstanceVerdict]) -> dict[str, int | str]:
+def truth_of(verdicts: Iterable[InstanceVerdict]) -> dict[str, ExactAnswer]:
     """The agreed answers of the unfaulted code (instances it did not settle are left out)."""
     return {instance_key(v): v.answer for v in verdicts if v.verdict is Verdict.AGREE and v.answer is not None}
 
@@ -257,7 +258,7 @@ def prepared(fault: Fault | None, work: Path) -> tuple[Path, dict[str, str]]:
     return copy, env
 
 
-def truth(sets: dict[str, list[Path]], out: Path) -> dict[str, int | str]:
+def truth(sets: dict[str, list[Path]], out: Path) -> dict[str, ExactAnswer]:
     """The answers the unfaulted code agrees on over every set (kept in ``out/unfaulted``)."""
     work = out / "unfaulted"
     if not (work / "compare.jsonl").exists():
@@ -268,7 +269,7 @@ def truth(sets: dict[str, list[Path]], out: Path) -> dict[str, int | str]:
     return truth_of(judge_all(read_records(work / "compare.jsonl")))
 
 
-def audit_fault(fault: Fault, sets: dict[str, list[Path]], answers: dict[str, int | str], out: Path) -> Outcome:
+def audit_fault(fault: Fault, sets: dict[str, list[Path]], answers: dict[str, ExactAnswer], out: Path) -> Outcome:
     """One fault's outcome (its compare records are kept in ``out/NAME/compare.jsonl``, its
     morph runs in ``out/NAME/morph/`` and its output in ``out/NAME/morph.log``)."""
     work = out / fault.name

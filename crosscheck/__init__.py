@@ -11,6 +11,11 @@ The names a puzzle or a formulation of your own needs are here, so that a plugin
 
     from crosscheck import Answer, Deadline, Puzzle, Solver, Status
 
+And so are the commands, as functions that return what they found (`crosscheck.api`)::
+
+    outcome = crosscheck.compare("instances/elevator", time_limit=10)
+    frame = crosscheck.runs_frame(outcome.out)  # pandas, one row per run
+
 They are imported when first used: ``import crosscheck`` itself loads nothing else.
 """
 
@@ -53,6 +58,22 @@ _PUBLIC = {
     "SearchProblem": "crosscheck.solvers.engines.search",
     "Strategy": "crosscheck.solvers.engines.search",
     "best_first_search": "crosscheck.solvers.engines.search",
+    # an exact answer: the optimum, or no solution
+    "ExactAnswer": "crosscheck.models.answers",
+    "Optimum": "crosscheck.models.answers",
+    "NoSolution": "crosscheck.models.answers",
+    "NO_SOLUTION": "crosscheck.models.answers",
+    # the commands as functions, and the records they write read back
+    "compare": "crosscheck.api",
+    "solve": "crosscheck.api",
+    "morph": "crosscheck.api",
+    "hunt": "crosscheck.api",
+    "read_runs": "crosscheck.api",
+    "runs_frame": "crosscheck.api",
+    "run_settings": "crosscheck.api",
+    "RunSettings": "crosscheck.harness.runs.settings",
+    "SettingsError": "crosscheck.harness.workflows.choosing",
+    "UnusableInput": "crosscheck.harness.workflows.choosing",
 }
 #: Public module name -> the module: an engine whose functions a formulation calls as a set
 #: (``cpsat.configured_solver``, ``cpsat.solve``, ``cpsat.has_solution``, ``cpsat.run_stats``,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import crosscheck.harness.cli.compare
+import crosscheck.harness.workflows.compare
 import crosscheck.solvers.registry
 import pytest
 
@@ -30,7 +30,7 @@ def misbehaving_solvers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
     monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.fixtures.plugin_solvers")
     monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
     names = iter(range(10**6))
-    monkeypatch.setattr(crosscheck.harness.cli.compare, "_fresh_results_path",
+    monkeypatch.setattr(crosscheck.harness.workflows.compare, "fresh_results_path",
                         lambda: tmp_path / "results" / f"default-{next(names)}.jsonl")
 
 

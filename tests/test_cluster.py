@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.judging.verdicts import judge_all
-from crosscheck.harness.records.record import Task, environment, read_records
+from crosscheck.harness.records.record import Expected, Task, environment, read_records
 
 from planted.cluster import local_cluster
 from tests.fixtures import INSTANCES, ROOT

@@ -4,7 +4,8 @@
   (a puzzle's ``check_plan``, or the puzzle registry that hands them out) or calls one.
   The solver registry is the exception: it reads each puzzle's list of formulation modules,
   and hands out solvers, never a checker.
-- No function in ``models/``, ``solvers/``, ``harness/`` or ``examples/`` is longer than 60 lines.
+- No function in ``models/``, ``solvers/``, ``harness/`` or ``examples/`` is longer than 60 lines, and no
+  module in ``models/``, ``solvers/`` or ``harness/`` is longer than 600.
 - The tests and the benchmarks stay apart: no module under ``benchmarks/`` (its own tests in
   ``benchmarks/tests/`` included) imports from ``tests``, and no module under ``tests/``
   imports from ``benchmarks``.  An import is an ``import``/``from`` statement, a call of
@@ -26,6 +27,7 @@ import pytest
 from tests.fixtures import ROOT
 
 MAX_FUNCTION_LINES = 60
+MAX_MODULE_LINES = 600
 CHECKERS = {"check_plan"}
 CHECKER_MODULES = {"crosscheck.models.registry"}
 
@@ -131,3 +133,9 @@ def test_no_benchmark_imports_the_tests(path: Path) -> None:
 @pytest.mark.parametrize("path", _modules("tests"), ids=lambda path: str(path.relative_to(ROOT)))
 def test_no_test_imports_the_benchmarks(path: Path) -> None:
     assert imports_from(_tree(path), "benchmarks") == []
+
+
+@pytest.mark.parametrize("path", _modules("models", "solvers", "harness"), ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_module_is_longer_than_600_lines(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_MODULE_LINES, f"{lines} lines: split it by responsibility"

@@ -12,7 +12,7 @@ from pathlib import Path
 from types import FunctionType
 
 import pytest
-from crosscheck.harness.independence import copies, sharing
+from crosscheck.harness.independence import copies, sharing, walk
 from crosscheck.models.elevator.model import ElevatorMove, Facility
 from crosscheck.models.keys.model import door_key
 from crosscheck.solvers.base import Solver
@@ -84,25 +84,25 @@ def test_a_copy_rests_on_the_lemmas_of_its_original() -> None:
 
 
 def test_a_partial_in_a_module_global_is_followed() -> None:
-    static = sharing.static_footprint(Delegates)
+    static = walk.static_footprint(Delegates)
     assert {f"{QUOTIENT}.ElevatorQuotient._solve", f"{QUOTIENT}.QuotientProblem.successors"} <= static
     assert f"{QUOTIENT}.QuotientProblem.successors" in sharing.shares(Delegates(), [get_solver("elevator-quotient")])
 
 
 def test_a_partial_in_a_class_attribute_is_followed() -> None:
-    assert f"{QUOTIENT}.labelled_plan" in sharing.static_footprint(DelegatesByAttribute)
+    assert f"{QUOTIENT}.labelled_plan" in walk.static_footprint(DelegatesByAttribute)
     assert f"{QUOTIENT}.labelled_plan" in sharing.shared(DelegatesByAttribute(), get_solver("elevator-quotient"))
 
 
 def test_fingerprinting_leaves_the_walks_syntax_trees_alone() -> None:
     """The walk reads each function's cached definition (annotations give receivers'
     classes); a fingerprint normalises a copy of it (annotations dropped)."""
-    before = sharing.static_footprint(OwnRules)
+    before = walk.static_footprint(OwnRules)
     for name in before:
         function = copies.function_named(name)
         assert function is not None
         copies.fingerprint.__wrapped__(function)  # not cached: normalise even if done before
-    assert sharing.static_footprint(OwnRules) == before
+    assert walk.static_footprint(OwnRules) == before
 
 
 def test_stored_fingerprints_match_the_code() -> None:
@@ -333,7 +333,7 @@ def test_a_helper_beside_a_plain_module_plugin_is_its_code(tmp_path: Path, monke
     content in `breadth_first`'s fingerprint: the pasted `_distances` is the same code."""
     monkeypatch.syspath_prepend(str(tmp_path))
     plugin = _flat_plugin(tmp_path, "flat_pasted")
-    assert "flat_pasted.adjacent" in sharing.static_footprint(type(plugin))
+    assert "flat_pasted.adjacent" in walk.static_footprint(type(plugin))
     shared = sharing.shared(get_solver("keys-cpsat"), plugin)
     assert "crosscheck.solvers.keys.level_cuts._distances = flat_walk_flat_pasted.breadth_first (same code)" in shared
 
@@ -342,7 +342,7 @@ def test_a_helper_of_its_own_beside_a_plain_module_plugin_is_other_code(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(tmp_path))
     plugin = _flat_plugin(tmp_path, "flat_own")
-    assert "flat_own.adjacent" in sharing.static_footprint(type(plugin))
+    assert "flat_own.adjacent" in walk.static_footprint(type(plugin))
     assert not [entry for entry in sharing.shared(get_solver("keys-cpsat"), plugin) if "same code" in entry]
 
 

@@ -19,11 +19,11 @@ from typing import Any
 
 import crosscheck.solvers.registry
 import pytest
-from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.judging.verdicts import Verdict, judge_all, judged
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import (
     SOURCE_PACKAGES,
+    Expected,
     RunRecord,
     Task,
     append_record,
@@ -34,17 +34,16 @@ from crosscheck.harness.records.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.records.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.harness.reports.progress import Progress
 from crosscheck.harness.reports.tables import effort, notes, render, spread
+from crosscheck.harness.runs.batch import _scheduled, threads
 from crosscheck.harness.runs.isolated import run_launched
 from crosscheck.harness.runs.measure import core_groups, cores, oversubscription, resident_mb
 from crosscheck.harness.runs.runner import (
     Start,
-    _scheduled,
     failed_figures,
     memout_if_limited,
     run_isolated,
     run_task,
     settled,
-    threads,
 )
 from crosscheck.harness.runs.tree_memory import TreeWatch
 from crosscheck.solvers.base import Deadline, Status

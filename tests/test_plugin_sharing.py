@@ -12,9 +12,10 @@ import crosscheck.solvers.registry
 import pytest
 from click.testing import CliRunner
 from crosscheck.harness.cli import main
-from crosscheck.harness.independence import sharing
+from crosscheck.harness.independence import sharing, walk
 from crosscheck.harness.judging.verdicts import Verdict, judge_all
 from crosscheck.harness.records.record import read_records
+from crosscheck.models.answers import Optimum
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.registry import get_solver, solvers_for
 
@@ -44,7 +45,7 @@ def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_subclass_delegating_through_super_shares_its_base() -> None:
-    static = sharing.static_footprint(Echo)
+    static = walk.static_footprint(Echo)
     assert {"tests.fixtures.shared_solvers.Echo._solve", "tests.fixtures.shared_solvers.Walker._solve",
             "tests.fixtures.shared_solvers._Walks.successors"} <= static
     assert "tests.fixtures.shared_solvers.Walker._solve" in sharing.shares(Echo(), [Walker(), Echo()])
@@ -72,7 +73,7 @@ def test_compare_records_show_the_sharing_and_count_one_line_of_evidence(tmp_pat
     assert "tests.fixtures.shared_solvers.shortest" in records["test-pacer"].shares
     assert records["keys-grid"].shares == []
     [verdict] = judge_all(records.values())
-    assert verdict.verdict is Verdict.AGREE and verdict.answer == 8
+    assert verdict.verdict is Verdict.AGREE and verdict.answer == Optimum(8)
     assert set(verdict.provers) == {"keys-grid", *PLUGINS}
     assert verdict.independent == 2
     listed = _listed_pairs(CliRunner().invoke(main, ["list", "--shares"], catch_exceptions=False).output)
@@ -100,7 +101,7 @@ def test_a_model_rule_called_on_an_annotated_receiver_is_shared(plugin: type[Sol
     ``self.vault`` set from one, a function's return) runs the model's `Vault.passable`,
     which keys-graph runs too: the two are one line of evidence."""
     graph = get_solver("keys-graph")
-    assert PASSABLE in sharing.static_footprint(plugin)
+    assert PASSABLE in walk.static_footprint(plugin)
     assert PASSABLE in sharing.shares(plugin(), [graph])
     assert len(sharing.independent_group([graph, plugin()])) == 1
 
@@ -109,7 +110,7 @@ def test_a_model_rule_called_on_a_receiver_of_unknown_class_is_shared() -> None:
     """A list element's class is not known: a call of ``passable`` on it is taken to run the
     model's (and every other untrusted ``passable`` of the plugin's package)."""
     assert PASSABLE in sharing.shares(AsksUnknown(), [get_solver("keys-graph")])
-    assert "tests.fixtures.receiver_solvers._Rules.passable" in sharing.static_footprint(AsksUnknown)
+    assert "tests.fixtures.receiver_solvers._Rules.passable" in walk.static_footprint(AsksUnknown)
 
 
 def test_a_plugin_calling_only_its_own_methods_shares_nothing() -> None:
@@ -124,7 +125,7 @@ def test_a_function_kept_in_an_attribute_is_followed_where_it_is_called() -> Non
     """``self.wall = _wall_rule`` in ``__init__`` (which the walk from ``_solve`` never
     reaches), ``door = _door_rule`` in the class body, and ``self.key = _key_rule`` in the
     ``__init__`` of a class the plugin is handed: each call through the attribute runs it."""
-    footprint = sharing.static_footprint(KeepsItsRules)
+    footprint = walk.static_footprint(KeepsItsRules)
     assert {f"tests.fixtures.receiver_solvers.{name}" for name in ("_wall_rule", "_door_rule", "_key_rule")} <= footprint
     assert "tests.fixtures.receiver_solvers._Keeper.__init__" not in footprint  # the keeper was made elsewhere
 
@@ -147,7 +148,7 @@ def test_the_forkserver_computes_a_named_plugins_sharing_once_for_every_run(monk
     def walked(solver_class: type[Solver]) -> set[str]:
         raise AssertionError(f"{solver_class.__name__}'s code walked again in a run")
 
-    monkeypatch.setattr(sharing, "static_reached", walked)  # static_footprint's walk, and printed's
+    monkeypatch.setattr(walk, "static_reached", walked)  # static_footprint's walk, and printed's
     assert "tests.fixtures.shared_solvers.Walker._solve" in get_solver("test-echo").shares
 
 
@@ -181,11 +182,11 @@ def test_a_function_kept_by_a_setup_method_or_as_a_partial_is_followed(plugin: t
     ``functools.partial`` of elevator-quotient's bound: a call through it runs that bound,
     so the plugin is not a second prover beside elevator-quotient."""
     quotient = get_solver("elevator-quotient")
-    assert BOUND in sharing.static_footprint(plugin)
+    assert BOUND in walk.static_footprint(plugin)
     assert BOUND in sharing.shared(quotient, plugin())
     assert sharing.independent_group([quotient, plugin()]) == ["elevator-quotient"]
 
 
 def test_a_partial_of_a_function_of_its_own_shares_nothing() -> None:
-    assert "tests.fixtures.copied_helpers._lifts_needed" in sharing.static_footprint(BindsItsOwnBound)
+    assert "tests.fixtures.copied_helpers._lifts_needed" in walk.static_footprint(BindsItsOwnBound)
     assert sharing.shared(get_solver("elevator-quotient"), BindsItsOwnBound()) == frozenset()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from crosscheck.models.amphipods import model as amphipods
 from crosscheck.models.amphipods.relations import states_along
+from crosscheck.models.answers import NO_SOLUTION, Optimum
 from crosscheck.models.elevator import model as elevator
 from crosscheck.models.keys import model as keys
 from crosscheck.models.keys.relations import SYMMETRIES
@@ -53,12 +54,14 @@ def test_a_relation_that_is_no_law_is_caught() -> None:
 
 
 def test_expectations_judge_answers() -> None:
-    assert Same().broken(5, 5) is None and Same().broken(None, None) is None
-    assert "same answer" in (Same().broken(5, None) or "")
-    assert NotLarger().broken(5, 3) is None and NotLarger().broken(None, 9) is None
-    assert NotLarger().broken(5, 6) and NotLarger().broken(5, None)
-    assert Offset(3).broken(10, 7) is None
-    assert Offset(3).broken(10, 8) and Offset(3).broken(None, 7) and Offset(3).broken(10, None)
+    five, none = Optimum(5), NO_SOLUTION
+    assert Same().broken(five, five) is None and Same().broken(none, none) is None
+    assert "same answer" in (Same().broken(five, none) or "")
+    assert NotLarger().broken(five, Optimum(3)) is None and NotLarger().broken(none, Optimum(9)) is None
+    assert NotLarger().broken(five, Optimum(6)) and NotLarger().broken(five, none)
+    assert Offset(3).broken(Optimum(10), Optimum(7)) is None
+    assert Offset(3).broken(Optimum(10), Optimum(8)) and Offset(3).broken(none, Optimum(7))
+    assert Offset(3).broken(Optimum(10), none)
 
 
 def test_relations_are_reproducible_from_their_seed() -> None:

@@ -10,7 +10,7 @@ import sys
 from itertools import combinations
 
 import pytest
-from crosscheck.harness.independence import sharing
+from crosscheck.harness.independence import sharing, walk
 from crosscheck.harness.independence.trusted import is_trusted, lemmas_of, trusted
 from crosscheck.models.keys.model import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
@@ -83,7 +83,7 @@ def test_a_borrowed_helper_shows_as_shared_and_lowers_independence() -> None:
 def test_compiled_functions_count_by_their_python_source() -> None:
     """amphipods-steps runs its rules compiled (numba), where the tracer cannot see them:
     the static derivation follows each compiled function to its Python source."""
-    static = sharing.static_footprint(type(get_solver("amphipods-steps")))
+    static = walk.static_footprint(type(get_solver("amphipods-steps")))
     assert {"crosscheck.solvers.amphipods.steps_kernel.search", "crosscheck.solvers.amphipods.steps_kernel.expand",
             "crosscheck.solvers.amphipods.steps_kernel.stuck", "crosscheck.solvers.amphipods.steps_kernel.bound"} <= static
 
@@ -91,15 +91,15 @@ def test_compiled_functions_count_by_their_python_source() -> None:
 def test_a_name_imported_inside_a_function_is_followed_statically() -> None:
     """keys-graph imports its compiled search only when it runs it; the static derivation
     follows a function's own imports, so the compiled kernel counts in its footprint."""
-    assert "crosscheck.solvers.keys.routes.contract" in sharing.static_footprint(ImportsLate)
-    assert "crosscheck.solvers.keys.graph_kernel.search" in sharing.static_footprint(type(get_solver("keys-graph")))
+    assert "crosscheck.solvers.keys.routes.contract" in walk.static_footprint(ImportsLate)
+    assert "crosscheck.solvers.keys.graph_kernel.search" in walk.static_footprint(type(get_solver("keys-graph")))
 
 
 def test_a_module_imported_inside_a_function_is_followed_in_a_fresh_process() -> None:
     """keys-fd imports the planner's `downward` module inside its methods; whether something
     imported it before must not matter (a fresh interpreter has not)."""
-    script = ("from crosscheck.harness.independence import sharing; from crosscheck.solvers.registry import get_solver; "
-              "print(sorted(sharing.static_footprint(type(get_solver('keys-fd')))))")
+    script = ("from crosscheck.harness.independence import walk; from crosscheck.solvers.registry import get_solver; "
+              "print(sorted(walk.static_footprint(type(get_solver('keys-fd')))))")
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert "crosscheck.solvers.engines.downward.solve" in found
 
@@ -109,7 +109,7 @@ def test_a_call_by_a_computed_name_counts_every_method_of_the_class_and_is_trace
     `Vault` (the name is not known), in the trace the one that ran."""
     plugin = AsksTheVault()
     assert {"crosscheck.models.keys.model.Vault.passable",
-            "crosscheck.models.keys.model.Vault.open_neighbours"} <= sharing.static_footprint(AsksTheVault)
+            "crosscheck.models.keys.model.Vault.open_neighbours"} <= walk.static_footprint(AsksTheVault)
     traced = sharing.footprint(plugin, traced=True)
     assert "crosscheck.models.keys.model.Vault.passable" in traced
     assert traced & sharing.footprint(get_solver("keys-graph"))
@@ -123,7 +123,7 @@ def test_the_static_derivation_alone_finds_what_built_ins_share(puzzle: str) -> 
     Fast Downward formulations left out (they import their encoder by a name in a table)."""
     solvers = [solver for solver in solvers_for(puzzle) if not solver.name.endswith("-fd")]
     for first, second in combinations(solvers, 2):
-        static = [sharing.static_footprint(type(solver)) for solver in (first, second)]
+        static = [walk.static_footprint(type(solver)) for solver in (first, second)]
         found = static[0] & static[1]
         found |= lemmas_of(static[0]) & lemmas_of(static[1])
         assert found == sharing.stored_footprints()[first.name] & sharing.stored_footprints()[second.name], (first.name, second.name)

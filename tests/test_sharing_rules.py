@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from crosscheck.harness.independence import considered, sharing
+from crosscheck.harness.independence import considered, sharing, walk
 
 from tests.fixtures import ROOT
 from tests.fixtures.footprint_plugin.entry import AsksAnything, AsksTheBase, ComputesItsRule, NamesItsRule
@@ -24,9 +24,9 @@ PASSABLE = "crosscheck.models.keys.model.Vault.passable"
 
 def _footprint_in_a_fresh_process(first: str) -> list[str]:
     """`AsksAnything`'s static footprint computed in a new interpreter after ``import first``."""
-    script = (f"import json, {first}; from crosscheck.harness.independence import sharing; "
+    script = (f"import json, {first}; from crosscheck.harness.independence import walk; "
               "from tests.fixtures.footprint_plugin.entry import AsksAnything; "
-              "print(json.dumps(sorted(sharing.static_footprint(AsksAnything))))")
+              "print(json.dumps(sorted(walk.static_footprint(AsksAnything))))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
     found: list[str] = json.loads(done.stdout)
     return found
@@ -46,7 +46,7 @@ def test_a_module_the_plugin_imports_counts_whether_or_not_it_was_imported_yet()
 def test_a_call_on_a_base_class_annotation_counts_the_subclasses_overrides() -> None:
     """``rules.verdict()`` with ``rules: Rules`` may run `StrictRules.verdict`, and, on a
     `LaxRules`, `Rules.verdict` calling `LaxRules.wall` through ``self``."""
-    static = sharing.static_footprint(AsksTheBase)
+    static = walk.static_footprint(AsksTheBase)
     entry = "tests.fixtures.footprint_plugin.entry"
     assert {f"{entry}.Rules.verdict", f"{entry}.Rules.wall", f"{entry}.StrictRules.verdict",
             f"{entry}.LaxRules.wall"} <= static
@@ -55,7 +55,7 @@ def test_a_call_on_a_base_class_annotation_counts_the_subclasses_overrides() -> 
 def test_getattr_by_a_constant_name_is_the_attribute() -> None:
     """``getattr(instance, "passable")`` on ``instance: Vault`` runs `Vault.passable`, and only
     that of the model (not every method of the vault)."""
-    static = sharing.static_footprint(NamesItsRule)
+    static = walk.static_footprint(NamesItsRule)
     assert PASSABLE in static
     assert "crosscheck.models.keys.model.Vault.open_neighbours" not in static
 
@@ -63,7 +63,7 @@ def test_getattr_by_a_constant_name_is_the_attribute() -> None:
 def test_getattr_by_a_computed_name_counts_every_method_it_may_find() -> None:
     """A name built at run time on an object of unknown class: every untrusted method of
     the classes rule 2 looks in, the model's and the package's (unloaded modules too)."""
-    static = sharing.static_footprint(ComputesItsRule)
+    static = walk.static_footprint(ComputesItsRule)
     assert {PASSABLE, "crosscheck.models.keys.model.Vault.open_neighbours", LATE,
             "tests.fixtures.footprint_plugin.entry.StrictRules.verdict"} <= static
 
@@ -104,7 +104,7 @@ def test_a_module_that_cannot_be_imported_here_is_left_out_not_fatal() -> None:
     such a plugin was an error)."""
     closure = considered.import_closure("tests.fixtures.footprint_plugin.entry", "tests")
     assert "tests.fixtures.footprint_plugin.accelerated" in closure
-    assert LATE in sharing.static_footprint(AsksAnything)
+    assert LATE in walk.static_footprint(AsksAnything)
 
 
 def test_a_plain_modules_siblings_that_it_imports_are_its_own_code(tmp_path: Path) -> None:

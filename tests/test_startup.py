@@ -64,6 +64,18 @@ def test_help_imports_no_formulation_no_records_and_no_heavy_library(tmp_path: P
                  "crosscheck.harness.runs.runner") == []
 
 
+def test_importing_crosscheck_loads_nothing_else_until_a_name_is_used() -> None:
+    """The public names (a plugin's, the Python API's) are imported on first use only, and
+    the API's functions bring no heavy library before they run."""
+    script = ("import json, sys, crosscheck; bare = sorted(sys.modules); crosscheck.compare; crosscheck.hunt\n"
+              "print(json.dumps([bare, sorted(sys.modules)]))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    bare, api = json.loads(done.stdout)
+    assert under(bare, "crosscheck") == ["crosscheck"]
+    assert under(api, *HEAVY, "crosscheck.solvers", "crosscheck.harness.records.record") == []
+
+
 def test_solve_of_a_vault_imports_only_the_vault_formulations_and_starts_no_forkserver(tmp_path: Path) -> None:
     (tmp_path / "vault.txt").write_text(VAULT)
     facts = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--format", "csv")

@@ -16,6 +16,7 @@ import pytest
 from crosscheck.harness.independence.trusted import is_trusted
 from crosscheck.harness.judging.verdicts import InstanceVerdict, Verdict
 from crosscheck.models import registry
+from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, Optimum, from_json
 from crosscheck.solvers.registry import get_solver
 
 from benchmarks.fault_audit import (
@@ -106,11 +107,12 @@ def test_enclosing_names_decide_whether_a_fault_is_in_the_trusted_base() -> None
 
 
 def _verdict(instance: str, verdict: Verdict, answer: int | str | None, independent: int = 0) -> InstanceVerdict:
-    return InstanceVerdict(verdict, answer, "planted", independent=independent, instance=instance, variant=False)
+    return InstanceVerdict(verdict, from_json(answer), "planted", independent=independent, instance=instance,
+                           variant=False)
 
 
 def test_judging_classifies_wrong_agreement_by_its_independent_provers() -> None:
-    truth_answers: dict[str, int | str] = {"a": 10, "b": 20, "c": "infeasible", "d": 40}
+    truth_answers: dict[str, ExactAnswer] = {"a": Optimum(10), "b": Optimum(20), "c": NO_SOLUTION, "d": Optimum(40)}
     missed = judge_crosscheck(truth_answers, [
         _verdict("a", Verdict.AGREE, 10, 2),  # right: not counted
         _verdict("b", Verdict.AGREE, 22, 2),  # wrong, two independent provers: a miss

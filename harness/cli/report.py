@@ -17,7 +17,7 @@ from crosscheck.harness.reports.formats import (
 if TYPE_CHECKING:  # what each command needs is imported when it runs, so that --help starts fast
     from crosscheck.harness.judging.verdicts import JudgedRuns
     from crosscheck.harness.records.record import RunRecord
-from crosscheck.harness.cli.common import EXIT_OK, EXIT_WRONG, BadInput, _exit_status, _merged, _read_all, _read_files
+from crosscheck.harness.cli.common import EXIT_OK, EXIT_WRONG, BadInput, _merged, _read_all, _read_files
 
 
 @click.command("report")
@@ -71,6 +71,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
     --fail-on-slower), else 0."""
     from crosscheck.harness.judging.verdicts import judged
     from crosscheck.harness.reports.tables import notes, render
+    from crosscheck.harness.workflows.exits import runs_status
 
     if long_rows is not None and fmt != LATEX:
         raise click.UsageError("--longtable-rows sets when a LaTeX table breaks across pages: add --format latex")
@@ -101,7 +102,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
                            long_rows=LONG_TABLE_ROWS if long_rows is None else long_rows), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(runs), err=True, nl=False)
-    sys.exit(_exit_status(runs))
+    sys.exit(runs_status(runs))
 
 
 def _chosen_solvers(records: list[RunRecord], kept: tuple[str, ...],

@@ -31,22 +31,21 @@ from typing import Any
 
 import tomli_w
 from crosscheck.harness.reports.wording import counted
+from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, Optimum
 
 INDEX_NAME = "index.toml"
 INSTANCE_SUFFIX = ".txt"
-INFEASIBLE = "infeasible"
-
-Expected = int | str | None  # an optimum, INFEASIBLE, or unknown
 
 
 @dataclass(frozen=True)
 class InstanceFile:
-    """An instance file found in a folder, with what its index says."""
+    """An instance file found in a folder, with what its index says of it and of its
+    variant (None: nothing, the answer is unknown)."""
 
     path: Path
     name: str  # path relative to the index folder (or to the searched folder)
-    expected: Expected
-    variant_expected: Expected
+    expected: ExactAnswer | None
+    variant_expected: ExactAnswer | None
     clashed_name: str | None = None  # the name it shared with another file, when named by its path instead
 
 
@@ -208,15 +207,19 @@ def _header_keys(line: str) -> tuple[str, ...] | None:
     return tuple(keys)
 
 
-def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> Expected:
-    """What an index entry says about the instance (or its variant)."""
+def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> ExactAnswer | None:
+    """What an index entry says about the instance (or its variant); None when it says nothing."""
     if not entry:
         return None
     if variant:
-        return entry.get("variant_optimum")
+        return _optimum(entry.get("variant_optimum"))
     if entry.get("infeasible"):
-        return INFEASIBLE
-    return entry.get("optimum")
+        return NO_SOLUTION
+    return _optimum(entry.get("optimum"))
+
+
+def _optimum(cost: int | None) -> Optimum | None:
+    return None if cost is None else Optimum(cost)
 
 
 class Indexes:

@@ -8,9 +8,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from crosscheck.harness.inputs.index import INFEASIBLE, expectation
+from crosscheck.harness.inputs.index import expectation
 from crosscheck.harness.judging.verdicts import InstanceVerdict, JudgedRuns, Verdict
 from crosscheck.harness.records.record import RunRecord
+from crosscheck.models.answers import Optimum
 
 
 def agreed_entries(judged: JudgedRuns, min_agreeing: int
@@ -36,7 +37,8 @@ def agreed_entries(judged: JudgedRuns, min_agreeing: int
         if verdict.independent < min_agreeing:
             refused.append(verdict)
             continue
-        entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
+        entry: dict[str, object] = ({"optimum": verdict.answer.cost} if isinstance(verdict.answer, Optimum)
+                                    else {"infeasible": True})
         commits = sorted({str(r.environment.get("commit", "?")) for r in runs
                           if r.instance == verdict.instance and r.solver in verdict.provers})
         entry["origin"] = (f"agreed by {', '.join(verdict.provers)}, {verdict.independent} independent "

@@ -26,14 +26,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 from itertools import combinations
+from typing import TYPE_CHECKING
 
-from crosscheck.harness.inputs.index import INFEASIBLE
-from crosscheck.harness.judging.pairs import Judged, answer_of, recorded_pairs
+from crosscheck.harness.judging.pairs import answer_of, recorded_pairs
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RunRecord, solver_runs
 from crosscheck.harness.reports.wording import first_line
-from crosscheck.models.relations import Answer, Expectation, parse_expectation
+from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, NoSolution, Optimum
+from crosscheck.models.relations import Expectation, parse_expectation
 from crosscheck.solvers.base import Status
+
+if TYPE_CHECKING:  # pandas is optional (the analysis extra)
+    import pandas
 
 
 class Verdict(StrEnum):
@@ -95,10 +99,12 @@ HUNT_STOPS = frozenset(rule.verdict for rule in VERDICTS if rule.stops_hunt)
 
 @dataclass(frozen=True)
 class Judgement:
-    """What the runs of one instance show: the verdict, the agreed answer and why."""
+    """What the runs of one instance show: the verdict, the exact answer the provers agree
+    on (on ``agree``, and on ``wrong-expected`` the one that contradicts the index; None
+    otherwise) and why."""
 
     verdict: Verdict
-    answer: int | str | None  # the agreed optimum, INFEASIBLE, or None
+    answer: ExactAnswer | None
     reason: str
     # The solvers whose exact answers agree: on `agree`, the answer; on `wrong-expected`, the
     # answer that contradicts the index (none when a checked plan, a bound or a claim does).
@@ -123,7 +129,7 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
                            instance=first.instance, variant=first.variant)
 
 
-def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
+def _judge(records: list[RunRecord], expected: ExactAnswer | None) -> Judgement:
     if not solver_runs(records):  # only unreadable files
         return Judgement(Verdict.ERROR, None, first_line(records[0].message, blank="unreadable"))
     invalid = [r for r in records if r.plan_valid is False]
@@ -136,21 +142,21 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
     optimal = [r for r in records if r.status is Status.OPTIMAL]
     proofs = [r for r in records if r.evidence is Evidence.PROOF]
     if best_plan is not None and infeasible:
-        return Judgement(Verdict.FALSE_INFEASIBLE, best_plan, (
+        return Judgement(Verdict.FALSE_INFEASIBLE, None, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "
             f"{_best(checked)} has a checked plan of cost {best_plan}"))
     beaten = [r for r in optimal if best_plan is not None and _claimed(r) > best_plan]
     if beaten:
-        return Judgement(Verdict.FALSE_OPTIMAL, best_plan, _each(
+        return Judgement(Verdict.FALSE_OPTIMAL, None, _each(
             f"{r.solver} claimed optimum {r.cost}, {_best(checked)} has a checked plan of cost {best_plan}"
             for r in beaten))
     too_high = [r for r in proofs if r.bound is not None and best_plan is not None and r.bound > best_plan]
     if too_high:
-        return Judgement(Verdict.DISAGREE, best_plan, _each(
+        return Judgement(Verdict.DISAGREE, None, _each(
             f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high))
     below = [(r, b) for r in optimal for b in proofs if b.bound is not None and _claimed(r) < b.bound]
     if below:
-        return Judgement(Verdict.DISAGREE, best_plan, _each(
+        return Judgement(Verdict.DISAGREE, None, _each(
             f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below))
     proven_infeasible = [r for r in infeasible if r.exact]
     if proven_infeasible and optimal:
@@ -158,11 +164,11 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
             f"{', '.join(r.solver for r in proven_infeasible)} proved infeasible, "
             f"{', '.join(r.solver for r in optimal)} claimed an optimum"))
     proven = [r for r in optimal if r.exact]
-    answer: int | str | None
-    if proven:
-        answer, provers = best_plan, proven
+    answer: ExactAnswer
+    if proven and best_plan is not None:  # a proven optimum has a checked plan (`RunRecord.exact`)
+        answer, provers = Optimum(best_plan), proven
     elif proven_infeasible:
-        answer, provers = INFEASIBLE, proven_infeasible
+        answer, provers = NO_SOLUTION, proven_infeasible
     else:
         contradiction = _index_contradiction(proofs, best_plan, expected) or _claims_against_index(
             optimal + infeasible, expected)
@@ -215,20 +221,20 @@ def _claimed(record: RunRecord) -> int:
     return record.cost
 
 
-def _index_contradiction(records: list[RunRecord], best_plan: int | None, expected: int | str | None) -> str:
+def _index_contradiction(records: list[RunRecord], best_plan: int | None, expected: ExactAnswer | None) -> str:
     """Why the index entry cannot be right, judged without any exact answer ('' if it may be)."""
     if expected is None:
         return ""
-    if best_plan is not None and (expected == INFEASIBLE or best_plan < int(expected)):
+    if best_plan is not None and (isinstance(expected, NoSolution) or best_plan < expected.cost):
         return f"index says {expected}; a checked plan costs {best_plan}"
-    if isinstance(expected, int):
-        above = [r for r in records if r.bound is not None and r.bound > expected]
+    if isinstance(expected, Optimum):
+        above = [r for r in records if r.bound is not None and r.bound > expected.cost]
         if above:
             return f"index says {expected}; " + ", ".join(f"{r.solver} proved a lower bound {r.bound}" for r in above)
     return ""
 
 
-def _claims_against_index(claims: list[RunRecord], expected: int | str | None) -> str:
+def _claims_against_index(claims: list[RunRecord], expected: ExactAnswer | None) -> str:
     """The claimed answers (none proven in this run) that differ from the index's ('' if none).
 
     A claim never contradicts a fact, but the index holds an answer established before (a
@@ -236,7 +242,7 @@ def _claims_against_index(claims: list[RunRecord], expected: int | str | None) -
     program claiming otherwise is the conflict an audit of it is run to find."""
     if expected is None:
         return ""
-    answers = [(r.solver, INFEASIBLE if r.status is Status.INFEASIBLE else _claimed(r)) for r in claims]
+    answers = [(r.solver, NO_SOLUTION if r.status is Status.INFEASIBLE else Optimum(_claimed(r))) for r in claims]
     return _each(f"{solver} claims {answer}, index says {expected}"
                      for solver, answer in answers if answer != expected)
 
@@ -268,6 +274,13 @@ class JudgedRuns:
     verdicts: list[InstanceVerdict]  # `judge_all(records)`, in first-seen order
     left_out: tuple[str, ...] = ()
 
+    def frame(self) -> pandas.DataFrame:
+        """The runs as a pandas DataFrame, one tidy row per run with its instance's verdict
+        (`crosscheck.harness.records.tidy.rows`; needs the analysis extra)."""
+        from crosscheck.harness.records.tidy import frame
+
+        return frame(self)
+
     def verdict_of(self, instance: str, variant: bool) -> InstanceVerdict:
         """The verdict on one instance (or its variant) of the records."""
         return self._by_key[instance, variant]
@@ -286,7 +299,8 @@ def judged(records: Iterable[RunRecord], left_out: Sequence[str] = ()) -> Judged
     return JudgedRuns(records, with_morph(judge_all(records), records), tuple(left_out))
 
 
-def pair_verdict(expectation: Expectation, first: Judged, second: Judged) -> tuple[Verdict, str]:
+def pair_verdict(expectation: Expectation, first: ExactAnswer | None, second: ExactAnswer | None
+                 ) -> tuple[Verdict, str]:
     """The verdict on a runner's exact answers `first` (on an instance) and `second` (on a
     related one), by the relation's `expectation`, and why: `Verdict.UNVERIFIED` without
     both answers, `Verdict.MORPH_MISMATCH` when they break it, else `Verdict.AGREE`."""
@@ -294,13 +308,8 @@ def pair_verdict(expectation: Expectation, first: Judged, second: Judged) -> tup
         return Verdict.UNVERIFIED, "no exact answer on " + (
             "either" if first is None and second is None else "the original" if first is None
             else "the related instance")
-    broken = expectation.broken(_relation_answer(first), _relation_answer(second))
+    broken = expectation.broken(first, second)
     return (Verdict.MORPH_MISMATCH, broken) if broken else (Verdict.AGREE, f"{first} and {second}")
-
-
-def _relation_answer(judged: Judged) -> Answer:
-    """An exact answer as the relations take it (None: no solution)."""
-    return None if judged is None or judged == INFEASIBLE else int(judged)
 
 
 def with_morph(verdicts: list[InstanceVerdict], records: list[RunRecord]) -> list[InstanceVerdict]:

@@ -28,9 +28,10 @@ from typing import Annotated, Any
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.schema import SCHEMA_VERSION, MalformedRecord, upgrade
 from crosscheck.harness.reports.wording import counted
+from crosscheck.models.answers import ExactAnswer, from_json, to_json
 from crosscheck.models.relations import parse_expectation
 from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, ValidationError, WithJsonSchema, field_validator
 
 #: The solver name of the record standing for a file that could not be read or parsed.
 UNREADABLE = "-"
@@ -41,6 +42,10 @@ COST_MIN, COST_MAX = -(2**63), 2**63 - 1
 #: A cost or bound in a record: an integer in `COST_MIN`..`COST_MAX` (an older file holding
 #: another, an external program's claim then unchecked, is refused naming its line).
 Cost = Annotated[int, Field(ge=COST_MIN, le=COST_MAX)]
+#: What the index expects of a run's answer, kept in a record as its JSON value (an integer
+#: optimum, ``"infeasible"``, or null for unknown: `crosscheck.models.answers.to_json`).
+Expected = Annotated[ExactAnswer | None, PlainValidator(from_json), PlainSerializer(to_json),
+                     WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}]})]
 
 
 class Task(BaseModel):
@@ -109,8 +114,8 @@ class RunRecord(BaseModel):
     """The outcome of one task, with the plan's verdict from the puzzle's checker.
 
     `plan_valid` is None when there was no plan to check; `checked_cost` is the cost
-    the checker recomputed.  `expected` is the index's optimum (an int, the string
-    ``"infeasible"``, or None when unknown).  Times: `seconds` is the solver's own,
+    the checker recomputed.  `expected` is the index's answer (`crosscheck.models.answers.ExactAnswer`;
+    None when unknown), kept in files as an integer, the string ``"infeasible"`` or null.  Times: `seconds` is the solver's own,
     `wall_seconds` the harness's for the whole run (start of the process to its
     record), `cpu_seconds` the user and system time of the run's process and the
     children it waited for (Fast Downward's included); `peak_memory_mb` the largest
@@ -148,7 +153,7 @@ class RunRecord(BaseModel):
     evidence: Evidence = Evidence.PROOF
     stats: Stats = Field(default_factory=dict)
     message: str = ""
-    expected: int | str | None = None
+    expected: Expected = None
     features: dict[str, int] = Field(default_factory=dict)  # the instance's size measures
     shares: list[str] = Field(default_factory=list)  # see `Solver.shares`: what makes answers dependent
     plan: list[Any] | None = None

@@ -49,9 +49,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crosscheck.harness.inputs.index import INFEASIBLE
 from crosscheck.harness.judging.verdicts import JudgedRuns, judged
 from crosscheck.harness.records.record import RunRecord, read_records
+from crosscheck.models.answers import NoSolution, Optimum
 
 if TYPE_CHECKING:  # pandas is optional (the analysis extra)
     import pandas
@@ -95,8 +95,8 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "instance": record.instance, "variant": record.variant, "puzzle": record.puzzle, "solver": record.solver,
         "repeat": record.repeat, "status": record.status.value, "exact": record.exact,
         "evidence": record.evidence.value,
-        "expected": record.expected if isinstance(record.expected, int) else None,
-        "expected_infeasible": record.expected == INFEASIBLE,
+        "expected": record.expected.cost if isinstance(record.expected, Optimum) else None,
+        "expected_infeasible": isinstance(record.expected, NoSolution),
         "cost": record.cost, "bound": record.bound, "checked_cost": record.checked_cost,
         "plan_valid": record.plan_valid, "plan_length": None if record.plan is None else len(record.plan),
         "seconds": record.seconds, "wall_seconds": record.wall_seconds, "cpu_seconds": record.cpu_seconds,

@@ -31,14 +31,14 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from crosscheck.harness.inputs.index import INFEASIBLE
+from crosscheck.harness.judging.pairs import answer_of
 from crosscheck.harness.judging.verdicts import InstanceVerdict, Verdict, judged
 from crosscheck.harness.records.record import UNREADABLE, RunRecord
 from crosscheck.harness.reports.aggregate import Cell, cells, geometric_mean, positive
 from crosscheck.harness.reports.diff_basis import NOISE_FACTOR, Basis
 from crosscheck.harness.reports.numbers import significant
 from crosscheck.harness.reports.wording import counted
-from crosscheck.solvers.base import FAILED_STATUSES, Status
+from crosscheck.solvers.base import FAILED_STATUSES
 
 DIFF_COLUMNS = ("instance", "solver", "old status", "new status", "old verdict", "new verdict", "provers",
                 "old s", "new s", "new/old", "time")
@@ -157,7 +157,7 @@ def exact_answers(cell: Cell | None) -> str:
     repetitions differ), '' unless every run is exact."""
     if cell is None or not cell.exact:
         return ""
-    answers = {INFEASIBLE if r.status is Status.INFEASIBLE else str(r.checked_cost) for r in cell.runs}
+    answers = {str(answer_of(r)) for r in cell.runs}
     return "/".join(sorted(answers))
 
 

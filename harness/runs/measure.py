@@ -99,7 +99,7 @@ def core_groups(jobs: int) -> list[tuple[int, ...]]:
 
 def oversubscription(jobs: int, threads: int) -> str:
     """A warning when runs would wait for a core ('' if not): more `jobs` at a time than
-    cores, or a run of more `threads` than cores (`crosscheck.harness.runs.runner.run_tasks` never
+    cores, or a run of more `threads` than cores (`crosscheck.harness.runs.batch.run_tasks` never
     starts runs whose threads together exceed the cores, unless `jobs` does)."""
     available = cores()
     if jobs <= available and threads <= available:
