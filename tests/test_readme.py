@@ -6,7 +6,7 @@ from pathlib import Path
 from crosscheck.harness.judging.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[1]
-TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,planners,cluster,analysis]' && .venv/bin/python -m pytest"
+TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,planners,cluster,analysis,certificates]' && .venv/bin/python -m pytest"
 MAIN_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/crosscheck compare instances/"
 FIRST_SCREEN = 50  # lines
 

@@ -41,6 +41,7 @@ class Verdict(StrEnum):
 
     ERROR = "error"
     INVALID_PLAN = "invalid-plan"
+    BAD_CERTIFICATE = "bad-certificate"
     FALSE_INFEASIBLE = "false-infeasible"
     FALSE_OPTIMAL = "false-optimal"
     DISAGREE = "disagree"
@@ -67,6 +68,9 @@ VERDICTS: tuple[VerdictRule, ...] = (
                 meaning="the file could not be read or parsed (the message names line and column)"),
     VerdictRule(Verdict.INVALID_PLAN, failure=True, stops_hunt=True,
                 meaning="a plan the checker rejects, or whose cost differs from the claim"),
+    VerdictRule(Verdict.BAD_CERTIFICATE, failure=True, stops_hunt=True,
+                meaning="a certificate fails its check: a proof the checker rejects, a CNF other than the encoder "
+                        "rebuilds, or a checked plan the certified encoding leaves out"),
     VerdictRule(Verdict.FALSE_INFEASIBLE, failure=True, stops_hunt=True,
                 meaning="an infeasibility claim is contradicted by a checked plan"),
     VerdictRule(Verdict.FALSE_OPTIMAL, failure=True, stops_hunt=True,
@@ -129,12 +133,15 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
         return Judgement(Verdict.INVALID_PLAN, None, _each(f"{r.solver}: {r.plan_error}" for r in invalid))
+    bad_certificates = _bad_certificates(records)
+    if bad_certificates:
+        return Judgement(Verdict.BAD_CERTIFICATE, None, bad_certificates)
     checked = [r for r in records if r.plan_valid]
     best_plan = min((_checked_cost(r) for r in checked), default=None)
     infeasible = [r for r in records if r.status is Status.INFEASIBLE]
     # Claimed optima: proven ones carry a checked plan; external programs only claim.
     optimal = [r for r in records if r.status is Status.OPTIMAL]
-    proofs = [r for r in records if r.evidence is Evidence.PROOF]
+    proofs = [r for r in records if r.evidence.proves]
     if best_plan is not None and infeasible:
         return Judgement(Verdict.FALSE_INFEASIBLE, best_plan, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "
@@ -176,6 +183,17 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
         return Judgement(Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}: {evidence}",
                          names, independent)
     return Judgement(Verdict.AGREE, answer, evidence, names, independent)
+
+
+def _bad_certificates(records: list[RunRecord]) -> str:
+    """Why certificates among `records` fail ('' when none does): a check that failed, or a
+    checked plan that does not satisfy a certified formulation's CNF at its cost."""
+    failed = [f"{r.solver}: certificate rejected: {r.certificate.error}" for r in records
+              if r.certificate is not None and r.certificate.checked is False]
+    left_out = [f"{check.plan_of}'s checked plan of cost {check.cost} falsifies {check.encoding}'s CNF at "
+                f"{check.cost} (clause {check.falsified}): the encoding leaves plans out"
+                for r in records for check in r.encoding_checks if not check.satisfied]
+    return _each([*failed, *left_out])
 
 
 def independent_count(provers: list[RunRecord]) -> int:

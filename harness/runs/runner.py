@@ -47,6 +47,8 @@ from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
 from crosscheck.harness.records.versions import as_run_here, identity
+from crosscheck.harness.runs.certify import certified
+from crosscheck.harness.runs.encoding_ledger import EncodingLedger
 from crosscheck.harness.runs.external import run_external
 from crosscheck.harness.runs.lifeline import die_with_reader
 from crosscheck.harness.runs.measure import Usage, core_groups, cores, killed_usage, own_usage, resident_mb
@@ -189,7 +191,8 @@ def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], in
     return RunRecord(
         puzzle=puzzle, status=result.status, cost=result.cost, bound=result.bound,
         plan_valid=plan_valid, plan_error=plan_error, checked_cost=checked_cost,
-        seconds=result.seconds, stats=result.stats, message=result.message, plan=result.plan, **base,
+        seconds=result.seconds, stats=result.stats, message=result.message, plan=result.plan,
+        certificate=result.certificate, **base,
     )
 
 
@@ -311,11 +314,11 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
 
 
 def _runner(isolate: bool, start_method: Start, solvers: tuple[str, ...]) -> Callable[[Task, Expected], RunRecord]:
-    """How `run_tasks` runs each task: `run_task` in this process, or `run_isolated` started as
+    """How `run_tasks` runs each task: `run_here` in this process, or `run_isolated` started as
     `start_method` says, its forkserver readied for the formulations `solvers` names only;
     runs forked from this process start with those warmed up here (`_warm_up_here`)."""
     if not isolate:
-        return run_task
+        return run_here
     if start_method == "fork":
         _warm_up_here(solvers)
     return functools.partial(run_isolated, start_method=start_method, solvers=solvers)
@@ -417,7 +420,12 @@ def settled(record: RunRecord | None, task: Task, expected: Expected, exitcode: 
     if record is None:
         judged = _judged(task, expected, exitcode, elapsed, watch or TreeWatch(None, task.memory_limit_mb))
         record = judged.model_copy(update=usage.fields() if usage else {})
-    return failed_figures(record.model_copy(update={"wall_seconds": round(elapsed, 6)}))
+    return certified(failed_figures(record.model_copy(update={"wall_seconds": round(elapsed, 6)})), task)
+
+
+def run_here(task: Task, expected: Expected = None) -> RunRecord:
+    """`run_task` in this process, its certificate then checked as an isolated run's is."""
+    return certified(run_task(task, expected), task)
 
 
 def failed_figures(record: RunRecord) -> RunRecord:
@@ -543,6 +551,7 @@ def run_tasks(
     """
     tasks = list(tasks)
     run = _runner(isolate, start_method, tuple(sorted(formulations_of(task for task, _ in tasks))))
+    ledger = EncodingLedger()
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
     for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
         groups.put(group)
@@ -551,7 +560,8 @@ def run_tasks(
         cores = groups.get()  # as many groups as jobs: one is always free here
         on_start(task)  # in flight from here, once it holds its place
         try:
-            return run(task.model_copy(update={"cores": cores, "start": start_facts(jobs)}), expected)
+            record = run(task.model_copy(update={"cores": cores, "start": start_facts(jobs)}), expected)
+            return ledger.seen(record, task)  # a checked plan meets a certified encoding: checked here
         finally:
             groups.put(cores)
             on_end(task)

@@ -38,7 +38,8 @@ class Choice:
     run of each instance's variant where the transform applies; every run is made
     `repeat` times (repeat index 0, 1, ...); `cpsat_workers` None means CP-SAT's default;
     `clock` is what `time_limit` counts (`crosscheck.solvers.base.Deadline`); `versions` pins
-    each solver's version as its first run is planned (`crosscheck.harness.records.versions.Pinned`).
+    each solver's version as its first run is planned (`crosscheck.harness.records.versions.Pinned`);
+    `certificates` is the folder checked certificates are kept in (None: not kept).
     """
 
     solver_names: tuple[str, ...] = ()
@@ -50,6 +51,7 @@ class Choice:
     cpsat_workers: int | None = None
     clock: Clock = "wall"
     versions: Pinned = field(default_factory=Pinned, compare=False)
+    certificates: str | None = None
 
 
 def discover_all(paths: Iterable[Path], indexes: Indexes | None = None) -> list[InstanceFile]:
@@ -90,7 +92,8 @@ def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, c
                variant=variant, time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit,
                plugins=loaded_plugin_modules(), external=None if external is None else external.command,
                external_sources=() if external is None else external.sources, repeat=repeat,
-               cpsat_workers=choice.cpsat_workers, clock=choice.clock, identity=choice.versions(solver, external))
+               cpsat_workers=choice.cpsat_workers, clock=choice.clock, identity=choice.versions(solver, external),
+               certificates=choice.certificates)
     return run, instance_file.variant_expected if variant else instance_file.expected
 
 
