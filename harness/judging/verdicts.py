@@ -108,6 +108,7 @@ class Judgement:
     # answer that contradicts the index (none when a checked plan, a bound or a claim does).
     provers: tuple[str, ...] = ()
     independent: int = 0  # how many of them share no answer-deciding component (`Solver.shares`)
+    certified: tuple[str, ...] = ()  # the provers among them whose answer's certificate the harness checked
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,7 +125,7 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
     first = records[0]
     found = _judge(records, first.expected)
     return InstanceVerdict(found.verdict, found.answer, found.reason, found.provers, found.independent,
-                           instance=first.instance, variant=first.variant)
+                           found.certified, instance=first.instance, variant=first.variant)
 
 
 def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
@@ -178,11 +179,13 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
         return Judgement(Verdict.UNVERIFIED, None, _unverified_reason(proofs, best_plan))
     by_solver = {r.solver: r for r in provers}  # a solver run twice proves once
     names, independent = tuple(by_solver), independent_count(list(by_solver.values()))
-    evidence = f"{len(names)} exact ({independent} independent): {', '.join(names)}"
+    certified = tuple(dict.fromkeys(r.solver for r in provers if r.evidence is Evidence.CERTIFIED))
+    evidence = f"{len(names)} exact ({independent} independent): {', '.join(names)}" + (
+        f"; certified by {', '.join(certified)}" if certified else "")
     if expected is not None and answer != expected:  # the provers stand against the index: how firmly matters
         return Judgement(Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}: {evidence}",
-                         names, independent)
-    return Judgement(Verdict.AGREE, answer, evidence, names, independent)
+                         names, independent, certified)
+    return Judgement(Verdict.AGREE, answer, evidence, names, independent, certified)
 
 
 def _bad_certificates(records: list[RunRecord]) -> str:
