@@ -43,7 +43,7 @@ from crosscheck.solvers.engines.sat import PROOF_FOLDER_PREFIX, Cnf
 #: drup also checks a proof when the formula's clauses times the proof's added clauses are at most this.
 DRUP_WORK = 100_000
 #: A check may take this many times the run's time limit, and at least `CHECK_MINIMUM` seconds.
-CHECK_FACTOR = 10
+CHECK_FACTOR = 5
 CHECK_MINIMUM = 60.0
 
 
