@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
 from crosscheck.models.base import with_article
-from crosscheck.solvers.certificate import Certificate
+from crosscheck.solvers.certificate import Certificate, Encoding
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 
@@ -276,6 +276,9 @@ class Solver(ABC):
     #: program): `solve` with a work limit then answers `unsupported` instead of running
     #: without a limit it cannot honour.
     counts_work: ClassVar[bool] = True
+    #: The CNF encoding of a formulation whose answers carry certificates (its refutations), which
+    #: the harness calls again to rebuild the CNFs it checks the proofs against; None for the others.
+    encoding: ClassVar[Encoding | None] = None
 
     @property
     def shares(self) -> frozenset[str]:

@@ -19,7 +19,7 @@ from crosscheck.harness.runs import certify
 from crosscheck.harness.runs.encoding_ledger import EncodingLedger, plan_check
 from crosscheck.harness.runs.runner import run_here
 from crosscheck.models.elevator.model import Facility, check_plan, generate, parse
-from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.base import Answer, Deadline, Status
 from crosscheck.solvers.certificate import Certificate, UnsatQuery, unproven
 from crosscheck.solvers.elevator import sat_encoding
 from crosscheck.solvers.elevator.quotient import ElevatorQuotient
@@ -283,3 +283,28 @@ def _first_clause_weakened(cnf: str) -> str:
     lines = cnf.splitlines()
     header = lines[0].split()
     return "\n".join([f"p cnf {header[2]} {int(header[3]) - 1}", *lines[2:]]) + "\n"
+
+
+def test_a_result_refuses_a_certificate_of_something_else() -> None:
+    def answered(status: Status, certificate: Certificate, **fields: object) -> Status:
+        class Certifying(ElevatorSat):
+            def _solve(self, instance: object, deadline: Deadline) -> Answer:
+                return Answer(status, certificate=certificate, **fields)  # type: ignore[arg-type]
+
+        return Certifying().solve(load(EXAMPLE)).status
+
+    infeasible, bound = Certificate(claim="infeasible"), Certificate(claim="lower-bound", bound=5)
+    assert answered(Status.INFEASIBLE, infeasible) is Status.INFEASIBLE
+    assert answered(Status.TIMEOUT, bound, bound=5) is Status.TIMEOUT
+    assert answered(Status.TIMEOUT, infeasible, bound=5) is Status.ERROR
+    assert answered(Status.TIMEOUT, bound, bound=4) is Status.ERROR
+    assert answered(Status.INFEASIBLE, bound) is Status.ERROR
+
+
+def test_a_record_of_schema_version_5_loads_with_no_certificate() -> None:
+    from crosscheck.harness.records.record import parse_record
+
+    line = b'{"schema_version": 5, "instance": "a.txt", "puzzle": "elevator", "solver": "elevator-bfs", ' \
+           b'"status": "optimal", "cost": 3, "bound": 3, "evidence": "proof"}'
+    record = parse_record(line, "old.jsonl:1")
+    assert record.certificate is None and record.encoding_checks == [] and record.evidence is Evidence.PROOF

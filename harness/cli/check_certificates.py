@@ -79,7 +79,7 @@ def _encoder_and_instance(record: RunRecord, instances: Path) -> tuple[Any, Any]
 
     path = instances / record.instance
     try:
-        encoding = getattr(get_solver(record.solver), "encoding", None)
+        encoding = get_solver(record.solver).encoding
         puzzle, instance = load_instance(str(path))
     except (KeyError, OSError, InvalidInstance) as error:
         click.echo(f"note: {record.instance} ({record.solver}): kept CNF checked, not rebuilt ({error})", err=True)

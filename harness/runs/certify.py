@@ -39,6 +39,7 @@ from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RunRecord, Task
 from crosscheck.solvers.certificate import Certificate, Encoding, UnsatQuery, unproven
 from crosscheck.solvers.engines.sat import PROOF_FOLDER_PREFIX, Cnf
+from pydantic import ValidationError
 
 #: drup also checks a proof when the formula's clauses times the proof's added clauses are at most this.
 DRUP_WORK = 100_000
@@ -326,7 +327,11 @@ def _check_elsewhere(task: Task, certificate: Certificate, keep_in: Path | None)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         return certificate.model_copy(update={"error": f"not checked: the checking process failed ({last})"})
-    return Certificate.model_validate_json(done.stdout)
+    try:
+        return Certificate.model_validate_json(done.stdout)
+    except ValidationError as error:
+        return certificate.model_copy(update={"error": f"not checked: the checking process answered no certificate "
+                                                       f"({error.errors()[0]['msg']})"})
 
 
 def _remove_proof_folders(certificate: Certificate | None) -> None:
@@ -352,7 +357,7 @@ def _main() -> None:
     if request["variant"]:
         instance = puzzle.variant(instance)
     certificate = Certificate.model_validate(request["certificate"])
-    encoding = getattr(get_solver(request["solver"]), "encoding", None)
+    encoding = get_solver(request["solver"]).encoding
     if encoding is None:
         certificate = certificate.model_copy(update={"checked": False, "error": f"{request['solver']} has no encoding"})
     else:

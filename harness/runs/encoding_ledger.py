@@ -46,7 +46,7 @@ def certified_encoding(record: RunRecord) -> Encoding | None:
     from crosscheck.solvers.registry import get_solver
 
     try:
-        encoding: Encoding | None = getattr(get_solver(record.solver), "encoding", None)
+        encoding = get_solver(record.solver).encoding
     except KeyError:
         return None
     return encoding

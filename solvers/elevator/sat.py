@@ -17,6 +17,7 @@ reading of the rules): the three refutations, checked by the harness, are what p
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -54,17 +55,29 @@ class ElevatorSat(Solver):
         if missing is not None:
             return Answer(Status.UNSUPPORTED, message=missing)
         refuter = _Refuter(deadline)
-        start = refuter.refute(encode_start(instance), START)
-        if start is None:
-            return refuter.timeout(0)
-        if start:
-            return refuter.infeasible("the start is unsafe")
-        states = reachable(instance, deadline)
-        if states is not None:
-            answer = _by_invariant(refuter, instance, states)
-            if answer is not None:
-                return answer
-        return _horizons(refuter, instance)
+        try:
+            answer = _answer(refuter, instance)
+        except BaseException:
+            shutil.rmtree(refuter.folder, ignore_errors=True)
+            raise
+        if answer.certificate is None or not answer.certificate.queries:  # no proof handed over: none kept
+            shutil.rmtree(refuter.folder, ignore_errors=True)
+        return answer
+
+
+def _answer(refuter: _Refuter, instance: Facility) -> Answer:
+    """The answer by the order of the module doc: start, invariant, horizons."""
+    start = refuter.refute(encode_start(instance), START)
+    if start is None:
+        return refuter.timeout(0)
+    if start:
+        return refuter.infeasible("the start is unsafe")
+    states = reachable(instance, refuter.deadline)
+    if states is not None:
+        answer = _by_invariant(refuter, instance, states)
+        if answer is not None:
+            return answer
+    return _horizons(refuter, instance)
 
 
 def _by_invariant(refuter: _Refuter, instance: Facility, states: list[State]) -> Answer | None:
