@@ -69,6 +69,12 @@ def _elevator(name: str, path: str, original: str, replacement: str, description
     return Fault(name, "elevator", path, original, replacement, description, ("elevator",), ELEVATOR_TESTS)
 
 
+def _encoder(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
+    """A fault in a SAT formulation's encoder, which the certificate tests should notice too."""
+    return Fault(name, "elevator", path, original, replacement, description, ("elevator",),
+                 (*ELEVATOR_TESTS, "tests/test_sat_certificates.py"))
+
+
 def _amphipods(name: str, path: str, original: str, replacement: str, description: str,
                formulations: tuple[str, ...] = ()) -> Fault:
     return Fault(name, "amphipods", path, original, replacement, description, ("amphipods",), AMPHIPODS_TESTS,
@@ -187,6 +193,16 @@ ELEVATOR_FAULTS = (
               "model.add(self._riders(t) <= 2)",
               "model.add(self._riders(t) <= 3)",
               "elevator-cpsat: the elevator carries up to three items"),
+    # Encoder faults: a certificate proves something about the CNF, so an encoding that leaves
+    # plans out makes refutations of the encoding, not of the puzzle (the plan-as-assignment check).
+    _encoder("elevator-sat-one-rider", "solvers/elevator/sat_encoding.py",
+             "    for three in combinations(carries, 3):",
+             "    for three in combinations(carries, 2):",
+             "elevator-sat's encoding: a step carries one item, the moves with two left out"),
+    _encoder("elevator-sat-safety-later-only", "solvers/elevator/sat_encoding.py",
+             "                if other != chip_of:",
+             "                if other > chip_of:",
+             "elevator-sat's encoding: a chip meets only the generators of elements after it"),
     # The text-reading mistakes of a reviewer's lone programs (my_lift.py, my_lift2.py), planted
     # in the shared parser: every formulation and the checker read the same wrong facility.
     Fault("elevator-parse-pairs-by-appearance", "elevator", "models/elevator/model.py",

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
 from crosscheck.models.base import with_article
+from crosscheck.solvers.certificate import Certificate, Encoding
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 
@@ -53,7 +54,9 @@ class Result(BaseModel):
     - `feasible` has a cost and a plan;
     - `infeasible` has no cost and no plan;
     - other statuses have no cost and no plan;
-    - a cost is never below the bound.
+    - a cost is never below the bound;
+    - a certificate claims what the status says: infeasibility for `infeasible`, else the
+      result's own lower bound (`crosscheck.solvers.certificate`).
     """
 
     model_config = ConfigDict(frozen=True, use_enum_values=False)
@@ -67,6 +70,7 @@ class Result(BaseModel):
     seconds: float = 0.0
     stats: Stats = Field(default_factory=dict)
     message: str = ""
+    certificate: Certificate | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Result:
@@ -82,7 +86,18 @@ class Result(BaseModel):
             raise ValueError(f"cost {self.cost} is below its own lower bound {self.bound}")
         if self.cost is not None and self.cost < 0:
             raise ValueError("cost must be non-negative")
+        if self.certificate is not None:
+            _certifies(self.certificate, self.status, self.bound)
         return self
+
+
+def _certifies(certificate: Certificate, status: Status, bound: int | None) -> None:
+    """Refuse a certificate that claims something else than the result it comes with."""
+    if certificate.claim == "infeasible" and status is not Status.INFEASIBLE:
+        raise ValueError(f"a certificate of infeasibility on {with_article(status)} result")
+    if certificate.claim == "lower-bound" and (status is Status.INFEASIBLE or certificate.bound != bound):
+        raise ValueError(f"a certificate of lower bound {certificate.bound} on {with_article(status)} result "
+                         f"with bound {bound}")
 
 
 #: What a time limit counts: elapsed real time, or CPU time (see `Deadline`).
@@ -239,6 +254,7 @@ class Answer:
     plan: list[Any] | None = None
     stats: Stats = field(default_factory=dict)
     message: str = ""
+    certificate: Certificate | None = None  # what proves the answer, for the harness to check
 
 
 class Solver(ABC):
@@ -260,6 +276,9 @@ class Solver(ABC):
     #: program): `solve` with a work limit then answers `unsupported` instead of running
     #: without a limit it cannot honour.
     counts_work: ClassVar[bool] = True
+    #: The CNF encoding of a formulation whose answers carry certificates (its refutations), which
+    #: the harness calls again to rebuild the CNFs it checks the proofs against; None for the others.
+    encoding: ClassVar[Encoding | None] = None
 
     @property
     def shares(self) -> frozenset[str]:
@@ -321,7 +340,8 @@ class Solver(ABC):
         seconds = time.perf_counter() - start
         try:
             return Result(solver=self.name, instance=instance.name, status=answer.status, cost=answer.cost,
-                          bound=answer.bound, plan=answer.plan, seconds=seconds, stats=stats, message=answer.message)
+                          bound=answer.bound, plan=answer.plan, seconds=seconds, stats=stats, message=answer.message,
+                          certificate=answer.certificate)
         except ValidationError as error:  # the formulation broke the contract: its answer is an error, said plainly
             return Result(solver=self.name, instance=instance.name, status=Status.ERROR, seconds=seconds,
                           message=f"{self.name} returned an inconsistent answer: {broken_rules(error)}")

@@ -303,7 +303,7 @@ def test_an_external_named_like_a_solver_registered_by_hand_is_refused_naming_it
     assert result.exit_code == EXIT_USAGE
     assert "'by-hand' is already a solver's name (CROSSCHECK_SOLVERS module tests.fixtures.plugin_solvers)" in result.output
 
-KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
+KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared, certified"
 
 
 @pytest.mark.parametrize("index_text, problem", [

@@ -162,7 +162,7 @@ def test_the_formulation_example_is_right_on_edge_cases_and_independent(tmp_path
     assert answers["all-up.txt"]["elevator-mine"] == ("optimal", 0)
     shares = crosscheck("list", "--shares")
     assert "elevator-mine" in shares and not re.search(r"elevator-mine[^\n]*: \d+ shared", shares)
-    assert re.search(r"independent: 3 \([^)]*elevator-mine", shares), shares
+    assert re.search(r"independent: 4 \([^)]*elevator-mine", shares), shares
 
 
 def test_the_study_example_makes_the_size_figure_its_table_lists(tmp_path: Path,

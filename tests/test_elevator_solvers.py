@@ -43,7 +43,7 @@ def load(name: str) -> Facility:
 
 
 def test_registered() -> None:
-    assert [solver.name for solver in solvers_for("elevator")] == ["elevator-bfs", "elevator-quotient", "elevator-cpsat", "elevator-fd"]
+    assert [solver.name for solver in solvers_for("elevator")] == ["elevator-bfs", "elevator-quotient", "elevator-cpsat", "elevator-fd", "elevator-sat"]
 
 
 @pytest.mark.parametrize("solver", SOLVERS, ids=lambda solver: solver.name)

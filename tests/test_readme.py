@@ -6,7 +6,7 @@ from crosscheck.harness.judging.verdicts import Verdict
 
 from tests.fixtures import ROOT
 
-TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,planners,cluster,analysis]' -e examples/tiles && .venv/bin/python -m pytest"
+TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,planners,cluster,analysis,certificates]' -e examples/tiles && .venv/bin/python -m pytest"
 MAIN_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/crosscheck compare instances/"
 FIRST_SCREEN = 50  # lines
 

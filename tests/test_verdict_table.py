@@ -23,6 +23,7 @@ from crosscheck.models.keys import model as keys
 from crosscheck.models.registry import puzzles
 from crosscheck.models.relations import Related, Same
 from crosscheck.solvers.base import Status
+from crosscheck.solvers.certificate import Certificate
 
 from tests.fixtures import ROOT
 from tests.fixtures.cli import VAULT
@@ -46,6 +47,8 @@ EXAMPLES: dict[Verdict, list[RunRecord]] = {
     Verdict.ERROR: [RunRecord(instance="x.txt", puzzle=None, solver=UNREADABLE, status=Status.ERROR,
                               message="x.txt:2:3: unknown cell '?'")],
     Verdict.INVALID_PLAN: [run("a", Status.OPTIMAL, 8, 8, False), run("b", Status.OPTIMAL, 8, 8, True)],
+    Verdict.BAD_CERTIFICATE: [run("a", Status.OPTIMAL, 8, 8, True).model_copy(update={"certificate": Certificate(
+        claim="lower-bound", bound=8, checked=False, error="the proof of bound 7 is rejected")})],
     Verdict.FALSE_INFEASIBLE: [run("a", Status.INFEASIBLE), run("b", Status.FEASIBLE, 8, 2, True)],
     Verdict.FALSE_OPTIMAL: [run("a", Status.OPTIMAL, 9, 9, True), run("b", Status.FEASIBLE, 8, 2, True)],
     Verdict.DISAGREE: [run("a", Status.TIMEOUT, bound=10), run("b", Status.OPTIMAL, 8, 8, True)],

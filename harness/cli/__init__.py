@@ -26,6 +26,7 @@ import click
 # Each command is a module of its own; what --help needs of them is imported here, what a
 # command needs to run is imported when it runs.
 from crosscheck.harness.cli import (
+    check_certificates,
     compare,
     export,
     generate,
@@ -113,5 +114,6 @@ main.add_command(plot.plot)
 main.add_command(generate.generate)
 main.add_command(export.export)
 main.add_command(record_optima.record_optima)
+main.add_command(check_certificates.check_certificates)
 
 __all__ = ["EXIT_FAILED_RUNS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "EXIT_WRONG", "main"]

@@ -73,13 +73,17 @@ from crosscheck.harness.cli.options import (
 @click.option("--scheduler", envvar="CROSSCHECK_SCHEDULER", metavar="tcp://HOST:PORT",
               help="Run on the workers of this Dask scheduler instead of local processes (needs the cluster "
                    "extra; --jobs is then unused) [env: CROSSCHECK_SCHEDULER].")
+@click.option("--certificates", "certificates", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Keep each checked certificate (the CNFs, their proofs and data, gzipped) in DIR, a folder per "
+                   "instance and solver, for crosscheck check-certificates to check again later.")
 @progress_option
 def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: float, clock: Clock, memory_limit: int,
             jobs: int,
             variants: bool, out: Path | None, resume: bool, pin_cores: bool, repeat: int, cpsat_workers: int | None,
             fmt: str,
             json_path: Path | None, external_specs: tuple[str, ...], external_sources: tuple[str, ...],
-            morph_count: int | None, shard: Shard | None, scheduler: str | None, progress_mode: str) -> None:
+            morph_count: int | None, shard: Shard | None, scheduler: str | None, certificates: Path | None,
+            progress_mode: str) -> None:
     """Run every applicable solver on every instance file in PATHS (files, or folders searched
     recursively), check every plan, and compare the costs with each other and with the index
     of known optima."""
@@ -92,7 +96,8 @@ def compare(paths: tuple[Path, ...], solver_names: tuple[str, ...], time_limit: 
     with workflow_errors():
         runs = RunSettings(solvers=solver_names, externals=parse_externals(external_specs, external_sources),
                            time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit, jobs=jobs,
-                           cpsat_workers=cpsat_workers, progress=progress_mode)
+                           cpsat_workers=cpsat_workers, progress=progress_mode,
+                           certificates=None if certificates is None else str(certificates))
         try:
             outcome = run_compare(CompareSettings(paths, runs, out=out, resume=resume, variants=variants,
                                                   repeat=repeat, pin_cores=pin_cores, shard=shard, morph=morph_count,

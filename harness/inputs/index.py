@@ -16,6 +16,8 @@ An entry may also say what its answer rests on (``crosscheck record-optima``): t
 ``provers`` whose exact answers agreed, how many of them are ``independent``, and the
 components two of them both run (``shared``, qualified names; see
 `crosscheck.harness.independence.sharing`).  ``independent = 1`` marks an answer resting on one line.
+``certified = true`` says a prover's certificate of the answer was checked (its lower bound or
+infeasibility refuted by proofs the harness checked: `crosscheck.harness.runs.certify`).
 No other key is allowed (`ENTRY_FIELDS`): `load_index` refuses a misspelt one with `BadIndex`.
 """
 
@@ -58,7 +60,7 @@ class BadIndex(ValueError):
 ENTRY_FIELDS: dict[str, tuple[type, str]] = {
     "optimum": (int, "an integer"), "variant_optimum": (int, "an integer"), "infeasible": (bool, "true or false"),
     "origin": (str, "a string"), "provers": (list, "a list of solver names"), "independent": (int, "an integer"),
-    "shared": (list, "a list of component names"),
+    "shared": (list, "a list of component names"), "certified": (bool, "true or false"),
 }
 _TOML_POSITION = re.compile(r"^(?P<what>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$")
 
@@ -331,7 +333,7 @@ def discover(target: Path, indexes: Indexes | None = None) -> list[InstanceFile]
 
 
 def refresh_entries(path: Path, evidence: Mapping[str, Mapping[str, object]]) -> list[str]:
-    """Replace the evidence fields (``provers``, ``independent``, ``shared``) of the
+    """Replace the evidence fields (``provers``, ``independent``, ``shared``, ``certified``) of the
     entries named in `evidence` and return their names.  Answers and origins stay as
     they are, and so does the file's leading comment; entries not named keep their
     evidence fields (a run that proved nothing this time does not erase them).
@@ -346,7 +348,7 @@ def refresh_entries(path: Path, evidence: Mapping[str, Mapping[str, object]]) ->
 
 
 #: The fields of an index entry that say what its answer rests on.
-EVIDENCE_FIELDS = ("provers", "independent", "shared")
+EVIDENCE_FIELDS = ("provers", "independent", "shared", "certified")
 
 
 def _first_table(text: str) -> int:

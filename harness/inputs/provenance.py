@@ -49,12 +49,14 @@ def agreed_entries(judged: JudgedRuns, min_agreeing: int
 
 def evidence(verdict: InstanceVerdict, records: list[RunRecord]) -> dict[str, object]:
     """What an agreed answer rests on, for its index entry: the provers, how many of them
-    are independent, and the components (qualified names, `Solver.shares`) that two of
-    them both run (empty when every pair is independent)."""
+    are independent, the components (qualified names, `Solver.shares`) that two of
+    them both run (empty when every pair is independent), and ``certified = true`` when a
+    prover's certificate of it was checked (left out otherwise)."""
     shares = {r.solver: set(r.shares) for r in records
               if r.instance == verdict.instance and r.variant == verdict.variant and r.solver in verdict.provers}
     shared = set().union(*(shares[a] & shares[b] for a, b in combinations(sorted(shares), 2)))
-    return {"provers": list(verdict.provers), "independent": verdict.independent, "shared": sorted(shared)}
+    certified: dict[str, object] = {"certified": True} if verdict.certified else {}
+    return {"provers": list(verdict.provers), "independent": verdict.independent, "shared": sorted(shared)} | certified
 
 
 def refreshed_evidence(judged: JudgedRuns, index: dict[str, dict[str, Any]]) -> dict[str, dict[str, object]]:

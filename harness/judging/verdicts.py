@@ -45,6 +45,7 @@ class Verdict(StrEnum):
 
     ERROR = "error"
     INVALID_PLAN = "invalid-plan"
+    BAD_CERTIFICATE = "bad-certificate"
     FALSE_INFEASIBLE = "false-infeasible"
     FALSE_OPTIMAL = "false-optimal"
     DISAGREE = "disagree"
@@ -71,6 +72,9 @@ VERDICTS: tuple[VerdictRule, ...] = (
                 meaning="the file could not be read or parsed (the message names line and column)"),
     VerdictRule(Verdict.INVALID_PLAN, failure=True, stops_hunt=True,
                 meaning="a plan the checker rejects, or whose cost differs from the claim"),
+    VerdictRule(Verdict.BAD_CERTIFICATE, failure=True, stops_hunt=True,
+                meaning="a certificate fails its check: a proof the checker rejects, a CNF other than the encoder "
+                        "rebuilds, or a checked plan the certified encoding leaves out"),
     VerdictRule(Verdict.FALSE_INFEASIBLE, failure=True, stops_hunt=True,
                 meaning="an infeasibility claim is contradicted by a checked plan"),
     VerdictRule(Verdict.FALSE_OPTIMAL, failure=True, stops_hunt=True,
@@ -110,6 +114,7 @@ class Judgement:
     # answer that contradicts the index (none when a checked plan, a bound or a claim does).
     provers: tuple[str, ...] = ()
     independent: int = 0  # how many of them share no answer-deciding component (`Solver.shares`)
+    certified: tuple[str, ...] = ()  # the provers among them whose answer's certificate the harness checked
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -126,7 +131,7 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
     first = records[0]
     found = _judge(records, first.expected)
     return InstanceVerdict(found.verdict, found.answer, found.reason, found.provers, found.independent,
-                           instance=first.instance, variant=first.variant)
+                           found.certified, instance=first.instance, variant=first.variant)
 
 
 def _judge(records: list[RunRecord], expected: ExactAnswer | None) -> Judgement:
@@ -135,12 +140,15 @@ def _judge(records: list[RunRecord], expected: ExactAnswer | None) -> Judgement:
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
         return Judgement(Verdict.INVALID_PLAN, None, _each(f"{r.solver}: {r.plan_error}" for r in invalid))
+    bad_certificates = _bad_certificates(records)
+    if bad_certificates:
+        return Judgement(Verdict.BAD_CERTIFICATE, None, bad_certificates)
     checked = [r for r in records if r.plan_valid]
     best_plan = min((_checked_cost(r) for r in checked), default=None)
     infeasible = [r for r in records if r.status is Status.INFEASIBLE]
     # Claimed optima: proven ones carry a checked plan; external programs only claim.
     optimal = [r for r in records if r.status is Status.OPTIMAL]
-    proofs = [r for r in records if r.evidence is Evidence.PROOF]
+    proofs = [r for r in records if r.evidence.proves]
     if best_plan is not None and infeasible:
         return Judgement(Verdict.FALSE_INFEASIBLE, None, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "
@@ -177,11 +185,24 @@ def _judge(records: list[RunRecord], expected: ExactAnswer | None) -> Judgement:
         return Judgement(Verdict.UNVERIFIED, None, _unverified_reason(proofs, best_plan))
     by_solver = {r.solver: r for r in provers}  # a solver run twice proves once
     names, independent = tuple(by_solver), independent_count(list(by_solver.values()))
-    evidence = f"{len(names)} exact ({independent} independent): {', '.join(names)}"
+    certified = tuple(dict.fromkeys(r.solver for r in provers if r.evidence is Evidence.CERTIFIED))
+    evidence = f"{len(names)} exact ({independent} independent): {', '.join(names)}" + (
+        f"; certified by {', '.join(certified)}" if certified else "")
     if expected is not None and answer != expected:  # the provers stand against the index: how firmly matters
         return Judgement(Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}: {evidence}",
-                         names, independent)
-    return Judgement(Verdict.AGREE, answer, evidence, names, independent)
+                         names, independent, certified)
+    return Judgement(Verdict.AGREE, answer, evidence, names, independent, certified)
+
+
+def _bad_certificates(records: list[RunRecord]) -> str:
+    """Why certificates among `records` fail ('' when none does): a check that failed, or a
+    checked plan that does not satisfy a certified formulation's CNF at its cost."""
+    failed = [f"{r.solver}: certificate rejected: {r.certificate.error}" for r in records
+              if r.certificate is not None and r.certificate.checked is False]
+    left_out = [f"{check.plan_of}'s checked plan of cost {check.cost} falsifies {check.encoding}'s CNF at "
+                f"{check.cost} (clause {check.falsified}): the encoding leaves plans out"
+                for r in records for check in r.encoding_checks if not check.satisfied]
+    return _each([*failed, *left_out])
 
 
 def independent_count(provers: list[RunRecord]) -> int:

@@ -31,6 +31,7 @@ from crosscheck.harness.reports.wording import counted
 from crosscheck.models.answers import ExactAnswer, from_json, to_json
 from crosscheck.models.relations import parse_expectation
 from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
+from crosscheck.solvers.certificate import Certificate
 from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, ValidationError, WithJsonSchema, field_validator
 
 #: The solver name of the record standing for a file that could not be read or parsed.
@@ -73,6 +74,7 @@ class Task(BaseModel):
     identity: dict[str, str] | None = None  # its solver's version, pinned as the invocation started
     # (`crosscheck.harness.records.versions.Pinned`); None: computed as the record is made
     related_to: RelatedTo | None = None  # a related instance's link to its original (morph); None: an instance of its own
+    certificates: str | None = None  # the folder to keep checked certificates in (``--certificates``); None: not kept
     # The command line of the invocation (`command_line`), read where the task is made: a Dask
     # worker or a launched interpreter that runs it records the researcher's command, not its own.
     argv: str = Field(default_factory=lambda: command_line())
@@ -110,6 +112,18 @@ class RelatedTo(BaseModel):
 RunKey = tuple[str, bool, str, int]
 
 
+class EncodingCheck(BaseModel):
+    """A checked plan written as an assignment of a certified formulation's CNF at the plan's
+    cost (`crosscheck.harness.runs.certify.EncodingLedger`): `satisfied` False means the encoding
+    leaves out a plan that exists, so what its refutations prove is not about the puzzle."""
+
+    encoding: str  # the formulation whose encoding built the CNF
+    plan_of: str  # the formulation whose checked plan was written as an assignment
+    cost: int
+    satisfied: bool
+    falsified: str = ""  # the first clause the assignment falsifies, as DIMACS text
+
+
 class RunRecord(BaseModel):
     """The outcome of one task, with the plan's verdict from the puzzle's checker.
 
@@ -125,7 +139,9 @@ class RunRecord(BaseModel):
     Measurements are None where unknown (old records, runs in the harness's own process,
     a start memory where ``/proc`` is absent or of a run killed before it sent its record).  `evidence` is the strength of the record's answer
     (status, optimum, bound): a proof for built-in and plugin formulations, a claim for an
-    external program (`crosscheck.harness.records.evidence`); its checked plan is a fact either way.
+    external program (`crosscheck.harness.records.evidence`); its checked plan is a fact either way;
+    ``certified`` once the harness checked the run's `certificate`.  `encoding_checks` are the
+    checked plans written as assignments of a certified formulation's CNF as this record came in.
     The field list is versioned: see `crosscheck.harness.records.schema`.
     """
 
@@ -159,12 +175,14 @@ class RunRecord(BaseModel):
     plan: list[Any] | None = None
     environment: dict[str, Any] = Field(default_factory=dict)
     related_to: RelatedTo | None = None  # see `RelatedTo`: set on a related instance's runs
+    certificate: Certificate | None = None  # what proves the answer, and the harness's check of it
+    encoding_checks: list[EncodingCheck] = Field(default_factory=list)  # plans checked against certified CNFs
 
     @property
     def exact(self) -> bool:
         """An exact answer: a proof of infeasibility, or a proven optimum whose plan the
         checker accepted (an external program's answer is a claim, never one)."""
-        return (self.evidence is Evidence.PROOF and self.status in EXACT_STATUSES
+        return (self.evidence.proves and self.status in EXACT_STATUSES
                 and (self.status is Status.INFEASIBLE or self.plan_valid is True))
 
     @property

@@ -19,6 +19,10 @@ Every record written carries ``schema_version``.  History:
   started, inherited from the forkserver and counted in ``peak_memory_mb``, so a report
   can tell what the run itself added.  Older records take None (unknown; their peak
   alone is all there is).
+- 6: adds ``certificate`` (`crosscheck.solvers.certificate.Certificate`: what a SAT formulation's
+  refutations were and the harness's check of them), ``encoding_checks`` (checked plans written as
+  assignments of a certified CNF) and the evidence ``certified``.  Older records take None and
+  an empty list: none of their answers is certified.
 
 The ``environment`` mapping is open: entries join it without a new version, and readers
 treat a missing entry as unknown (``pinned_cores``, ``solver_source``; ``started``,
@@ -39,7 +43,7 @@ from typing import Any
 from crosscheck.harness.records.evidence import Evidence
 
 #: The version of the records this crosscheck writes.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: The version of a record that has no ``schema_version`` field (written before it existed).
 UNVERSIONED = 1
 #: The first version whose records carry ``evidence``.

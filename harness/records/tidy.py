@@ -13,7 +13,8 @@ then the instance's size measures as ``feature_NAME``):
 
 - ``instance``, ``variant`` (bool), ``puzzle``, ``solver``, ``repeat``: which run;
 - ``status``; ``exact`` (bool: a proven optimum with an accepted plan, or a proof of
-  infeasibility); ``evidence`` (``proof``, or ``claim`` for an external program's answer;
+  infeasibility); ``evidence`` (``proof``, ``certified`` once the harness checked its certificate, or ``claim``
+  for an external program's answer;
   see `crosscheck.harness.records.evidence`); ``verdict`` and ``independent`` of the instance (on every row: how many
   formulations sharing no answer-deciding component proved its exact answer: the agreed
   one on ``agree``, the one contradicting the index on ``wrong-expected``; else 0);

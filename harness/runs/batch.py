@@ -13,6 +13,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from crosscheck.harness.records.record import Expected, RunRecord, Task, start_facts
 from crosscheck.harness.runs.measure import core_groups, cores
+from crosscheck.harness.runs.encoding_ledger import EncodingLedger
 from crosscheck.harness.runs.runner import Start, formulations_of, kill_live, runner_for
 from crosscheck.solvers.engines.cpsat import default_workers
 from crosscheck.solvers.registry import get_solver
@@ -60,6 +61,7 @@ def run_tasks(
     """
     tasks = list(tasks)
     run = runner_for(isolate, start_method, tuple(sorted(formulations_of(task for task, _ in tasks))))
+    ledger = EncodingLedger()
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
     for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
         groups.put(group)
@@ -68,7 +70,8 @@ def run_tasks(
         cores = groups.get()  # as many groups as jobs: one is always free here
         on_start(task)  # in flight from here, once it holds its place
         try:
-            return run(task.model_copy(update={"cores": cores, "start": start_facts(jobs)}), expected)
+            record = run(task.model_copy(update={"cores": cores, "start": start_facts(jobs)}), expected)
+            return ledger.seen(record, task)  # a checked plan meets a certified encoding: checked here
         finally:
             groups.put(cores)
             on_end(task)

@@ -52,6 +52,7 @@ from crosscheck.harness.records.record import (
     start_facts,
 )
 from crosscheck.harness.records.versions import as_run_here, identity
+from crosscheck.harness.runs.certify import certified
 from crosscheck.harness.runs.external import run_external
 from crosscheck.harness.runs.lifeline import die_with_reader
 from crosscheck.harness.runs.measure import Usage, killed_usage, own_usage, resident_mb
@@ -194,7 +195,8 @@ def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], in
     return RunRecord(
         puzzle=puzzle, status=result.status, cost=result.cost, bound=result.bound,
         plan_valid=plan_valid, plan_error=plan_error, checked_cost=checked_cost,
-        seconds=result.seconds, stats=result.stats, message=result.message, plan=result.plan, **base,
+        seconds=result.seconds, stats=result.stats, message=result.message, plan=result.plan,
+        certificate=result.certificate, **base,
     )
 
 
@@ -316,11 +318,11 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
 
 
 def runner_for(isolate: bool, start_method: Start, solvers: tuple[str, ...]) -> Callable[[Task, Expected], RunRecord]:
-    """How `run_tasks` runs each task: `run_task` in this process, or `run_isolated` started as
+    """How `run_tasks` runs each task: `run_here` in this process, or `run_isolated` started as
     `start_method` says, its forkserver readied for the formulations `solvers` names only;
     runs forked from this process start with those warmed up here (`_warm_up_here`)."""
     if not isolate:
-        return run_task
+        return run_here
     if start_method == "fork":
         _warm_up_here(solvers)
     return functools.partial(run_isolated, start_method=start_method, solvers=solvers)
@@ -422,7 +424,12 @@ def settled(record: RunRecord | None, task: Task, expected: Expected, exitcode: 
     if record is None:
         judged = _judged(task, expected, exitcode, elapsed, watch or TreeWatch(None, task.memory_limit_mb))
         record = judged.model_copy(update=usage.fields() if usage else {})
-    return failed_figures(record.model_copy(update={"wall_seconds": round(elapsed, 6)}))
+    return certified(failed_figures(record.model_copy(update={"wall_seconds": round(elapsed, 6)})), task)
+
+
+def run_here(task: Task, expected: Expected = None) -> RunRecord:
+    """`run_task` in this process, its certificate then checked as an isolated run's is."""
+    return certified(run_task(task, expected), task)
 
 
 def failed_figures(record: RunRecord) -> RunRecord:

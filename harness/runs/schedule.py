@@ -67,7 +67,8 @@ def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, s
                plugins=loaded_plugin_modules(), external=None if external is None else external.command,
                external_sources=() if external is None else external.sources, repeat=repeat,
                cpsat_workers=settings.cpsat_workers, clock=settings.clock,
-               identity=settings.versions(solver, external))
+               identity=settings.versions(solver, external),
+               certificates=settings.certificates)
     return run, instance_file.variant_expected if variant else instance_file.expected
 
 

@@ -57,7 +57,8 @@ class RunSettings:
     `cpsat_workers` None means CP-SAT's default; `progress` is how progress is shown on
     stderr (one of `crosscheck.harness.reports.formats.PROGRESS_MODES`); `versions` pins
     each solver's version as its first run is scheduled
-    (`crosscheck.harness.records.versions.Pinned`).
+    (`crosscheck.harness.records.versions.Pinned`); `certificates` is the folder checked
+    certificates are kept in (None: not kept).
     """
 
     solvers: tuple[str, ...] = ()
@@ -68,4 +69,5 @@ class RunSettings:
     jobs: int = field(default_factory=cores)
     cpsat_workers: int | None = None
     progress: str = "none"
+    certificates: str | None = None
     versions: Pinned = field(default_factory=_pinned, compare=False)
