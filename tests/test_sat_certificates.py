@@ -26,7 +26,7 @@ from crosscheck.solvers.elevator.quotient import ElevatorQuotient
 from crosscheck.solvers.elevator.sat import ElevatorSat
 from crosscheck.solvers.engines.sat import Cnf, solve
 
-from tests.known import INSTANCES
+from tests.fixtures.known import INSTANCES
 
 pytest.importorskip("pysat", reason="the certificates extra is not installed")
 pytest.importorskip("dratify", reason="the certificates extra is not installed")
