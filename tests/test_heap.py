@@ -23,7 +23,8 @@ def test_pushes_and_pops_come_out_as_from_heapq(seed: int, node_type: type) -> N
     rng = random.Random(seed)
     spread = rng.choice((5, 1 << 40))
     capacity = 300
-    keys, nodes = np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=node_type)
+    keys: np.ndarray = np.zeros(capacity, dtype=np.int64)
+    nodes: np.ndarray = np.zeros(capacity, dtype=node_type)
     reference: list[tuple[int, int]] = []
     waiting: dict[int, int] = {}  # node -> its key, for the nodes pushed and not popped
     size = 0

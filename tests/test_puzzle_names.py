@@ -22,7 +22,9 @@ The puzzle names are those of `crosscheck.models.registry.built_in_puzzles`.  A 
   in an import (``from crosscheck.models import keys`` included) or an attribute chain.
 
 Docstrings may mention puzzles as examples (``keys-graph`` in a contract's example stays
-readable); identifiers are not scanned (``dict.keys()`` is no puzzle).
+readable); identifiers are not scanned (``dict.keys()`` is no puzzle).  A puzzle named by an
+English word takes that word from the generic code's strings and comments: ``keys`` there
+is rephrased (the fields of an index entry, pushes many of them tied).
 """
 
 from __future__ import annotations
