@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosscheck.harness.runs.settings import HUNT_TIME_LIMIT, MEMORY_LIMIT_MB, MORPH_COUNT, TIME_LIMIT, RunSettings
-from crosscheck.harness.workflows.choosing import Tell, parse_externals, puzzle_named, relation_names
+from crosscheck.harness.workflows.choosing import Tell, parse_externals, puzzle_named, relation_names, silent
 
 if TYPE_CHECKING:
     import pandas
@@ -42,10 +42,6 @@ if TYPE_CHECKING:
 
 #: A path, as a string or a `Path`.
 PathLike = str | Path
-
-
-def _silent(line: str) -> None:
-    """A `Tell` that drops the note (the outcome keeps it)."""
 
 
 def _paths(paths: PathLike | Iterable[PathLike]) -> tuple[Path, ...]:
@@ -70,7 +66,7 @@ def compare(paths: PathLike | Iterable[PathLike], *, solvers: Iterable[str] = ()
             external_sources: Iterable[str] = (), time_limit: float | None = TIME_LIMIT, clock: Clock = "wall",
             memory_limit_mb: int | None = MEMORY_LIMIT_MB, jobs: int | None = None, cpsat_workers: int | None = None,
             out: PathLike | None = None, resume: bool = False, variants: bool = False, repeat: int = 1,
-            morph: int | None = None, progress: str = "none", tell: Tell = _silent) -> CompareOutcome:
+            morph: int | None = None, progress: str = "none", tell: Tell = silent) -> CompareOutcome:
     """``crosscheck compare``: every chosen formulation and program on every instance file
     below `paths`, one JSON Lines record per run appended to `out` (None: a new
     ``results/compare-DATE-TIME.jsonl``), the runs judged
@@ -89,7 +85,7 @@ def solve(path: PathLike, *, solvers: Iterable[str] = (), externals: Iterable[st
           external_sources: Iterable[str] = (), variant: bool = False, time_limit: float | None = TIME_LIMIT,
           clock: Clock = "wall", memory_limit_mb: int | None = MEMORY_LIMIT_MB, cpsat_workers: int | None = None,
           out: PathLike | None = None, reference: bool = True, progress: str = "none",
-          tell: Tell = _silent) -> SolveOutcome:
+          tell: Tell = silent) -> SolveOutcome:
     """``crosscheck solve``: every chosen formulation and program on the one file at `path`,
     one at a time, judged; with programs alone, the puzzle's reference formulation beside
     them unless `reference` is False (`crosscheck.harness.workflows.solve.solve`).
@@ -108,7 +104,7 @@ def morph(paths: PathLike | Iterable[PathLike], out: PathLike, *, solvers: Itera
           externals: Iterable[str] = (), external_sources: Iterable[str] = (), relations: Iterable[str] = (),
           count: int = MORPH_COUNT, seed: int = 0, time_limit: float | None = TIME_LIMIT, clock: Clock = "wall",
           memory_limit_mb: int | None = MEMORY_LIMIT_MB, jobs: int | None = None, progress: str = "none",
-          tell: Tell = _silent) -> MorphOutcome:
+          tell: Tell = silent) -> MorphOutcome:
     """``crosscheck morph``: each chosen runner on every instance below `paths` and on
     instances related to it, each pair of its answers judged by the relation's law; the
     related instances, the runs and the pairs' verdicts are written below the folder
@@ -128,7 +124,7 @@ def hunt(puzzle: str, out: PathLike, *, solvers: Iterable[str] = (), externals: 
          shrink_examples: int | None = None, seed: int | None = None, time_limit: float | None = HUNT_TIME_LIMIT,
          clock: Clock = "wall", memory_limit_mb: int | None = MEMORY_LIMIT_MB, jobs: int | None = None,
          morph: bool | Iterable[str] = False, published_shape: bool = False, database: PathLike | None = None,
-         reference: bool = True, progress: str = "none", tell: Tell = _silent) -> HuntOutcome:
+         reference: bool = True, progress: str = "none", tell: Tell = silent) -> HuntOutcome:
     """``crosscheck hunt``: instances of `puzzle` drawn within the size ranges `params`
     (``{"floors": (2, 4)}``, or ``["floors=2-4"]`` as ``-p`` takes them) until the chosen
     runners' verdict is wrong, then shrunk; files are written below the folder `out`

@@ -32,6 +32,22 @@ if TYPE_CHECKING:
 Tell = Callable[[str], None]
 
 
+def silent(line: str) -> None:
+    """A `Tell` that drops the note (the outcome keeps it)."""
+
+
+class Notes:
+    """The notes a workflow tells as it goes (each handed on to `tell` at once), kept for its outcome."""
+
+    def __init__(self, tell: Tell = silent) -> None:
+        self.lines: list[str] = []
+        self.tell = tell
+
+    def __call__(self, line: str) -> None:
+        self.lines.append(line)
+        self.tell(line)
+
+
 class SettingsError(ValueError):
     """Settings a workflow cannot run with (an unknown solver, a program named twice, a
     results file that already holds records); `option` names the command-line option the
@@ -165,6 +181,19 @@ def _clashes(files: list[InstanceFile]) -> list[str]:
             clashes.setdefault(instance_file.clashed_name, []).append(instance_file.name)
     return [f"note: {counted(len(names), 'file')} would share the name {shared}; named by their paths instead: "
             f"{', '.join(names)}" for shared, names in clashes.items()]
+
+
+def instance_files(paths: Iterable[Path], settings: RunSettings, tell: Tell) -> tuple[list[InstanceFile], list[Path]]:
+    """What ``compare`` and ``morph`` check first: the formulations named exist, `paths` hold
+    instances (`discovered`) and some chosen runner applies to their puzzles
+    (`refuse_runs_on_none`); the instance files, and those no chosen runner applies to
+    (`left_unrun`), with every note told."""
+    from crosscheck.harness.runs.schedule import puzzles_held
+
+    check_solver_names(settings.solvers)
+    files = discovered(paths, tell)
+    refuse_runs_on_none(settings, puzzles_held(files), "the paths given hold only {} instances")
+    return files, left_unrun(files, settings, tell)
 
 
 def left_unrun(files: list[InstanceFile], settings: RunSettings, tell: Tell) -> list[Path]:

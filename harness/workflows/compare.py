@@ -31,14 +31,13 @@ from typing import TYPE_CHECKING
 
 from crosscheck.harness.runs.settings import RunSettings
 from crosscheck.harness.workflows.choosing import (
+    Notes,
     SettingsError,
     Tell,
     UnusableInput,
-    check_solver_names,
-    discovered,
-    left_unrun,
+    instance_files,
     oversubscribed,
-    refuse_runs_on_none,
+    silent,
 )
 from crosscheck.harness.workflows.exits import EXIT_WRONG, runs_status
 
@@ -119,11 +118,7 @@ class Interrupted(KeyboardInterrupt):
         self.out = out
 
 
-def _silent(line: str) -> None:
-    """A `Tell` that drops the note (the outcome keeps it)."""
-
-
-def compare(settings: CompareSettings, tell: Tell = _silent) -> CompareOutcome:
+def compare(settings: CompareSettings, tell: Tell = silent) -> CompareOutcome:
     """Run and judge the comparison `settings` describe (module docstring).
 
     `SettingsError` or `UnusableInput` before any run when they cannot make sense;
@@ -131,18 +126,10 @@ def compare(settings: CompareSettings, tell: Tell = _silent) -> CompareOutcome:
     that cannot be used."""
     from crosscheck.harness.judging.verdicts import judged
     from crosscheck.harness.records.record import append_record
-    from crosscheck.harness.runs.schedule import comparison_tasks, puzzles_held
+    from crosscheck.harness.runs.schedule import comparison_tasks
 
-    notes: list[str] = []
-
-    def told(line: str) -> None:
-        notes.append(line)
-        tell(line)
-
-    check_solver_names(settings.runs.solvers)
-    files = discovered(settings.paths, told)
-    refuse_runs_on_none(settings.runs, puzzles_held(files), "the paths given hold only {} instances")
-    left = left_unrun(files, settings.runs, told)
+    told = Notes(tell)
+    files, left = instance_files(settings.paths, settings.runs, told)
     out, done = _results_file(settings, told)
     records, tasks = comparison_tasks(files, settings.runs, done, settings.variants, settings.repeat)
     related = _related(files, settings, done, (records, tasks), out, told) if settings.morph else False
@@ -157,7 +144,7 @@ def compare(settings: CompareSettings, tell: Tell = _silent) -> CompareOutcome:
         told(warning)
     records += _run_saving(tasks, settings, out, told)
     pairs = _pair_verdicts(records) if related else None
-    return CompareOutcome(judged(records), out, tuple(notes), tuple(left), pairs,
+    return CompareOutcome(judged(records), out, tuple(told.lines), tuple(left), pairs,
                           tuple(f"warning: {line}" for line in settings.runs.versions.changed()))
 
 

@@ -55,10 +55,12 @@ from crosscheck.harness.runs.external import External
 from crosscheck.harness.runs.schedule import formulations_chosen
 from crosscheck.harness.runs.settings import HUNT_SECONDS, HUNT_TIME_LIMIT, RunSettings
 from crosscheck.harness.workflows.choosing import (
+    Notes,
     SettingsError,
     Tell,
     check_solver_names,
     refuse_runs_on_none,
+    silent,
     with_reference,
 )
 from crosscheck.harness.workflows.exits import EXIT_FAILED_RUNS, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG
@@ -346,11 +348,7 @@ class _Judge:
         self.outcome = replace(outcome, failed=failed, tried=outcome.tried + 1, sizes=sizes)
 
 
-def _silent(line: str) -> None:
-    """A `Tell` that drops the note (the outcome keeps it)."""
-
-
-def hunt(settings: HuntSettings, progress: HuntProgress | None = None, tell: Tell = _silent) -> HuntOutcome:
+def hunt(settings: HuntSettings, progress: HuntProgress | None = None, tell: Tell = silent) -> HuntOutcome:
     """Replay saved counterexamples, search, shrink; see the module docstring.  Each
     instance judged is shown by `progress` [default: nothing shown], closed at the end;
     notes go to `tell` as they come.
@@ -359,15 +357,10 @@ def hunt(settings: HuntSettings, progress: HuntProgress | None = None, tell: Tel
     Writes ``OUT/judged`` and ``OUT/judged.jsonl`` and, with a counterexample, the
     counterexample files and the hunt database.
     """
-    notes: list[str] = []
-
-    def told(line: str) -> None:
-        notes.append(line)
-        tell(line)
-
+    told = Notes(tell)
     settings = resolved(settings, told)
     outcome = _search(settings, _Judge(settings, progress))
-    return replace(outcome, notes=tuple(notes),
+    return replace(outcome, notes=tuple(told.lines),
                    changed=tuple(f"warning: {line}" for line in settings.runs.versions.changed()))
 
 

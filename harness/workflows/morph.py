@@ -54,15 +54,9 @@ from crosscheck.harness.records.record import Expected, RelatedTo, RunRecord, Ta
 from crosscheck.harness.reports.progress import Progress
 from crosscheck.harness.runs.batch import run_tasks
 from crosscheck.harness.runs.runner import formulations_of, ready_server
-from crosscheck.harness.runs.schedule import instance_tasks, puzzles_held
+from crosscheck.harness.runs.schedule import instance_tasks
 from crosscheck.harness.runs.settings import MORPH_COUNT, RunSettings
-from crosscheck.harness.workflows.choosing import (
-    Tell,
-    check_solver_names,
-    discovered,
-    left_unrun,
-    refuse_runs_on_none,
-)
+from crosscheck.harness.workflows.choosing import Notes, Tell, instance_files, silent
 from crosscheck.harness.workflows.exits import EXIT_WRONG, runs_status
 from crosscheck.models.answers import ExactAnswer, to_json
 from crosscheck.models.base import Instance, InvalidInstance
@@ -193,30 +187,18 @@ def recorded_verdicts(records: list[RunRecord]) -> list[PairVerdict]:
     return [judge_link(pair.link, pair.original, pair.related) for pair in recorded_pairs(records)]
 
 
-def _silent(line: str) -> None:
-    """A `Tell` that drops the note (the outcome keeps it)."""
-
-
-def morph(settings: MorphSettings, tell: Tell = _silent,
+def morph(settings: MorphSettings, tell: Tell = silent,
           on_pair: Callable[[PairVerdict], None] = lambda pair: None) -> MorphOutcome:
     """Run and judge every instance below `MorphSettings.paths` and its related instances
     (module docstring), each pair's verdict handed to `on_pair` as it is judged.
 
     `SettingsError` or `UnusableInput` before any run when the settings cannot make
     sense; Ctrl-C (`KeyboardInterrupt`) stops it, the finished runs saved in OUT/morph.jsonl."""
-    notes: list[str] = []
-
-    def told(line: str) -> None:
-        notes.append(line)
-        tell(line)
-
-    check_solver_names(settings.runs.solvers)
-    files = discovered(settings.paths, told)
-    refuse_runs_on_none(settings.runs, puzzles_held(files), "the paths given hold only {} instances")
-    left = left_unrun(files, settings.runs, told)
+    told = Notes(tell)
+    files, left = instance_files(settings.paths, settings.runs, told)
     gathered = _run_all(files, settings, on_pair)
     return MorphOutcome(tuple(gathered.records), tuple(gathered.pairs), tuple(gathered.skipped),
-                        tuple(gathered.fewer), tuple(notes), tuple(left),
+                        tuple(gathered.fewer), tuple(told.lines), tuple(left),
                         tuple(f"warning: {line}" for line in settings.runs.versions.changed()))
 
 

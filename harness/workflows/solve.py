@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosscheck.harness.runs.settings import RunSettings
-from crosscheck.harness.workflows.choosing import Tell, check_solver_names, refuse_runs_on_none, with_reference
+from crosscheck.harness.workflows.choosing import (
+    Notes,
+    Tell,
+    check_solver_names,
+    refuse_runs_on_none,
+    silent,
+    with_reference,
+)
 from crosscheck.harness.workflows.exits import runs_status
 
 if TYPE_CHECKING:
@@ -53,11 +60,7 @@ class SolveOutcome:
         return runs_status(self.runs)
 
 
-def _silent(line: str) -> None:
-    """A `Tell` that drops the note (the outcome keeps it)."""
-
-
-def solve(settings: SolveSettings, tell: Tell = _silent) -> SolveOutcome:
+def solve(settings: SolveSettings, tell: Tell = silent) -> SolveOutcome:
     """Run and judge every chosen runner on one file (module docstring).
 
     `crosscheck.models.base.InvalidInstance` (naming file, line and column) when the file
@@ -70,12 +73,7 @@ def solve(settings: SolveSettings, tell: Tell = _silent) -> SolveOutcome:
     from crosscheck.harness.workflows.choosing import oversubscribed
     from crosscheck.models.registry import load_instance
 
-    notes: list[str] = []
-
-    def told(line: str) -> None:
-        notes.append(line)
-        tell(line)
-
+    told = Notes(tell)
     check_solver_names(settings.runs.solvers)
     puzzle, _ = load_instance(str(settings.path))
     refuse_runs_on_none(settings.runs, {puzzle.name}, f"{settings.path} is {{}} instance", article=True)
@@ -100,7 +98,7 @@ def solve(settings: SolveSettings, tell: Tell = _silent) -> SolveOutcome:
                             start_method="fork")
     finally:
         progress.close()
-    return SolveOutcome(judged(records), tuple(notes), tuple(f"warning: {line}" for line in runs.versions.changed()))
+    return SolveOutcome(judged(records), tuple(told.lines), tuple(f"warning: {line}" for line in runs.versions.changed()))
 
 
 def _saver(out: Path | None) -> Callable[[RunRecord], None]:
