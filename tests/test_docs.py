@@ -232,7 +232,7 @@ def test_the_puzzle_example_reads_checks_and_its_formulations_agree(tmp_path: Pa
     start = text.index("```python\n# crosscheck_corridor/__init__.py\n") + len("```python\n")
     (tmp_path / "crosscheck_corridor").mkdir()
     (tmp_path / "crosscheck_corridor" / "__init__.py").write_text(text[start: text.index("```", start)])
-    toml = text[text.index("```toml\n") + len("```toml\n"):]
+    toml = text[text.index("```toml\n", start) + len("```toml\n"):]
     assert 'corridor = "crosscheck_corridor:PUZZLE"' in toml.split("```")[0]
     assert 'corridor = "crosscheck_corridor"\n' in toml.split("```")[0]
     done = subprocess.run([sys.executable, "-c", f"ROOT = {str(ROOT)!r}\n{CORRIDOR_CHECK}"], cwd=tmp_path,

@@ -13,7 +13,7 @@ from itertools import permutations
 from pathlib import Path
 
 import pytest
-from crosscheck.harness.independence import sharing, trusted
+from crosscheck.harness.independence import sharing, trusted, walk
 from crosscheck.models.registry import built_in_puzzles, puzzles
 from crosscheck.solvers.registry import get_solver
 
@@ -97,7 +97,7 @@ def test_a_plugin_puzzles_package_is_formulation_code_and_its_trusted_pieces_are
     """On the sliding-tile puzzle of examples/tiles (installed by the README's test command)."""
     tiles = pytest.importorskip("crosscheck_tiles")
     search, cpsat = (type(get_solver(name))() for name in ("tiles-search", "tiles-cpsat"))  # footprints uncached
-    assert "crosscheck_tiles" in sharing.formulation_packages()
+    assert "crosscheck_tiles" in walk.formulation_packages()
     assert "crosscheck_tiles.search.SlidingProblem.heuristic" in sharing.footprint(search)
     assert "crosscheck_tiles.cpsat.permutation_is_odd" in sharing.footprint(cpsat)
     assert sharing.shared(search, cpsat) == frozenset()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from crosscheck import InvalidPlan, NotApplicable, Offset, Related, Same
+from crosscheck import InvalidPlan, NotApplicable, Offset, Optimum, Related, Same
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,7 +74,7 @@ def test_suffix_is_offset_by_the_moves_taken(board: Board, rng: random.Random) -
     assert isinstance(related.expectation, Offset)
     image = board_of(related)
     assert optimum(image.tiles, image.rows, image.columns) == len(plan) - related.expectation.amount
-    assert related.expectation.broken(len(plan), len(plan) - related.expectation.amount) is None
+    assert related.expectation.broken(Optimum(len(plan)), Optimum(len(plan) - related.expectation.amount)) is None
 
 
 def test_suffix_refuses_a_plan_the_checker_refuses_and_a_missing_plan() -> None:
