@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
 from crosscheck.models.base import Instance, out_of_range
@@ -207,6 +208,15 @@ class Puzzle:
         if self.instances is None:
             raise ValueError(f"the puzzle {self.name} draws no instances (it has no strategy)")
         return self.instances(self.ranges(given or {}), published)
+
+
+def strategies_in(module: str) -> Callable[[Mapping[str, Range], bool], SearchStrategy[Any]]:
+    """A `Puzzle.instances` that imports `module` (which defines ``instances(ranges, published)``)
+    when a hunt first draws, so that Hypothesis is imported by hunts only."""
+    def instances(ranges: Mapping[str, Range], published: bool) -> SearchStrategy[Any]:
+        drawn: SearchStrategy[Any] = import_module(module).instances(ranges, published)
+        return drawn
+    return instances
 
 
 def parse_range(text: str) -> Range:
