@@ -18,9 +18,11 @@ process, from the instance file and the encoder.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import EncodingCheck, RunRecord, Task
 from crosscheck.solvers.certificate import BOUND, Encoding
@@ -89,6 +91,10 @@ class EncodingLedger:
         if not checks:
             return record
         return record.model_copy(update={"encoding_checks": [*record.encoding_checks, *checks]})
+
+    def around(self, run: Callable[[Task, Expected], RunRecord]) -> Callable[[Task, Expected], RunRecord]:
+        """`run` with each record it returns `seen` here."""
+        return lambda task, expected: self.seen(run(task, expected), task)
 
     @staticmethod
     def _instance(meeting: _Meeting, task: Task) -> Any:

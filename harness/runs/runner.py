@@ -550,8 +550,8 @@ def run_tasks(
     (module doc).
     """
     tasks = list(tasks)
-    run = _runner(isolate, start_method, tuple(sorted(formulations_of(task for task, _ in tasks))))
-    ledger = EncodingLedger()
+    # a checked plan that meets a certified encoding in this batch is checked against it (EncodingLedger)
+    run = EncodingLedger().around(_runner(isolate, start_method, tuple(sorted(formulations_of(t for t, _ in tasks)))))
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
     for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
         groups.put(group)
@@ -560,8 +560,7 @@ def run_tasks(
         cores = groups.get()  # as many groups as jobs: one is always free here
         on_start(task)  # in flight from here, once it holds its place
         try:
-            record = run(task.model_copy(update={"cores": cores, "start": start_facts(jobs)}), expected)
-            return ledger.seen(record, task)  # a checked plan meets a certified encoding: checked here
+            return run(task.model_copy(update={"cores": cores, "start": start_facts(jobs)}), expected)
         finally:
             groups.put(cores)
             on_end(task)
