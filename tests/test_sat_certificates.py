@@ -24,7 +24,7 @@ from crosscheck.solvers.certificate import Certificate, UnsatQuery, unproven
 from crosscheck.solvers.elevator import sat_encoding
 from crosscheck.solvers.elevator.quotient import ElevatorQuotient
 from crosscheck.solvers.elevator.sat import ElevatorSat
-from crosscheck.solvers.engines.sat import Cnf, solve
+from crosscheck.solvers.engines.sat import Cnf, discard_proofs, solve
 
 from tests.fixtures.known import INSTANCES
 
@@ -116,7 +116,7 @@ def test_elevator_sat_proves_the_published_optimum_and_hands_over_the_refutation
     assert (query.kind, query.bound, query.digest) == ("bound", 10, sat_encoding.encode(facility, 10).digest())
     checked = certify.check(certificate, sat_encoding.ENCODING, facility)
     assert checked.checked is True and checked.error == "" and "dratify" in checked.checker
-    shutil.rmtree(Path(query.proof_file).parent)
+    discard_proofs(certificate)
 
 
 @pytest.mark.parametrize(("name", "kinds"), [
@@ -129,7 +129,7 @@ def test_elevator_sat_proves_infeasibility_by_the_start_or_an_invariant(name: st
     assert result.status is Status.INFEASIBLE and result.certificate is not None
     assert [query.kind for query in result.certificate.queries] == kinds
     assert certify.check(result.certificate, sat_encoding.ENCODING, facility).checked is True
-    shutil.rmtree(Path(result.certificate.queries[0].proof_file).parent)
+    discard_proofs(result.certificate)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -166,7 +166,7 @@ def refuted(tmp_path: Path) -> Certificate:
     [query] = certificate.queries
     proof = tmp_path / "bound.drup"
     shutil.move(query.proof_file, proof)
-    shutil.rmtree(Path(query.proof_file).parent)
+    discard_proofs(certificate)
     return certificate.model_copy(update={"queries": [query.model_copy(update={"proof_file": str(proof)})]})
 
 

@@ -54,6 +54,7 @@ from crosscheck.harness.independence.copies import fingerprints, same_code
 from crosscheck.harness.independence.trusted import is_trusted, lemmas_of
 from crosscheck.models.registry import get_puzzle
 from crosscheck.solvers.base import Solver
+from crosscheck.solvers.engines.sat import discard_proofs
 
 #: Seconds each traced solve may take (cooperative: solvers check their deadline).
 TRACE_SECONDS = 20.0
@@ -100,9 +101,10 @@ def traced_footprint(solver: Solver, instances: list[Any]) -> set[str]:
     for instance in instances:
         sys.setprofile(record)
         try:
-            solver.solve(instance, TRACE_SECONDS)
+            result = solver.solve(instance, TRACE_SECONDS)
         finally:
             sys.setprofile(previous)
+        discard_proofs(result.certificate)  # nobody checks a traced run's proofs
     files = _module_names()
     names = {f"{files[code.co_filename]}.{code.co_qualname.split('.<locals>')[0]}"
              for code in codes if code.co_filename in files and code.co_flags & inspect.CO_OPTIMIZED}

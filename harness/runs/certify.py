@@ -38,7 +38,7 @@ from typing import Any
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RunRecord, Task
 from crosscheck.solvers.certificate import Certificate, Encoding, UnsatQuery, unproven
-from crosscheck.solvers.engines.sat import PROOF_FOLDER_PREFIX, Cnf
+from crosscheck.solvers.engines.sat import Cnf, discard_proofs
 from pydantic import ValidationError
 
 #: drup also checks a proof when the formula's clauses times the proof's added clauses are at most this.
@@ -299,7 +299,7 @@ def certified(record: RunRecord, task: Task) -> RunRecord:
     try:
         certificate = _check_elsewhere(task, certificate, keep_in)
     finally:
-        _remove_proof_folders(record.certificate)
+        discard_proofs(record.certificate)
     update: dict[str, Any] = {"certificate": certificate}
     if certificate.checked:
         update["evidence"] = Evidence.CERTIFIED
@@ -332,17 +332,6 @@ def _check_elsewhere(task: Task, certificate: Certificate, keep_in: Path | None)
     except ValidationError as error:
         return certificate.model_copy(update={"error": f"not checked: the checking process answered no certificate "
                                                        f"({error.errors()[0]['msg']})"})
-
-
-def _remove_proof_folders(certificate: Certificate | None) -> None:
-    """Remove the temporary folders (`PROOF_FOLDER_PREFIX`) the run wrote its proofs in."""
-    if certificate is None:
-        return
-    for query in certificate.queries:
-        for name in (query.proof_file, query.data_file):
-            folder = Path(name).parent
-            if name and folder.name.startswith(PROOF_FOLDER_PREFIX):
-                shutil.rmtree(folder, ignore_errors=True)
 
 
 def _main() -> None:

@@ -17,12 +17,14 @@ PySAT is imported when a formula is solved, so the formulations register without
 from __future__ import annotations
 
 import hashlib
+import shutil
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from crosscheck.solvers.base import Deadline, Stats
+from crosscheck.solvers.certificate import Certificate
 
 #: The SAT solver (PySAT's name) whose proofs are logged: CaDiCaL 1.9.5.
 SOLVER = "cadical195"
@@ -131,3 +133,16 @@ def write_proof(path: Path, steps: Iterable[str]) -> None:
 def proof_folder() -> Path:
     """A new temporary folder for one run's proofs (`PROOF_FOLDER_PREFIX`)."""
     return Path(tempfile.mkdtemp(prefix=PROOF_FOLDER_PREFIX))
+
+
+def discard_proofs(certificate: Certificate | None) -> None:
+    """Remove the temporary folders (`proof_folder`) a certificate's proofs and data were written in:
+    the harness, once it has checked and kept them; any other caller of a formulation's `solve`
+    that does not check them."""
+    if certificate is None:
+        return
+    for query in certificate.queries:
+        for name in (query.proof_file, query.data_file):
+            folder = Path(name).parent
+            if name and folder.name.startswith(PROOF_FOLDER_PREFIX):
+                shutil.rmtree(folder, ignore_errors=True)
