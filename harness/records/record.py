@@ -210,6 +210,16 @@ def configured(solver: Solver) -> Configured:
                        evidence=Evidence.PLAN if solver.gives_up_optimality else Evidence.PROOF)
 
 
+def task_configuration(task: Task) -> dict[str, Any]:
+    """The configuration fields of a record of `task` made without its run (a crash, a kill):
+    `configured` of its solver when this process has its formulation registered, else the
+    task's evidence alone (the record's names then come from its label)."""
+    from crosscheck.solvers.registry import registered
+
+    solver = None if task.external is not None else registered(task.solver)
+    return {"evidence": task.evidence} if solver is None else {**configured(solver)}
+
+
 def solver_runs(records: Iterable[RunRecord]) -> list[RunRecord]:
     """The records of solver runs, in order: an unreadable file's record (solver `UNREADABLE`)
     is no run, though it stands in the verdicts as an ``error`` instance."""

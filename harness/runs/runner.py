@@ -45,7 +45,8 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.records.evidence import Evidence
-from crosscheck.harness.records.record import RelatedTo, RunRecord, Task, configured, environment, run_environment, start_facts
+from crosscheck.harness.records.record import (RelatedTo, RunRecord, Task, configured, environment, run_environment,
+                                               start_facts, task_configuration)
 from crosscheck.harness.records.versions import as_run_here, identity
 from crosscheck.harness.runs.external import run_external
 from crosscheck.harness.runs.lifeline import die_with_reader
@@ -63,7 +64,6 @@ from crosscheck.solvers.registry import (
     get_solver,
     name_warm_ups,
     plugin_errors,
-    registered,
     share_named,
     warm_up_named,
 )
@@ -287,12 +287,9 @@ def _limit_cpu(task: Task) -> None:
 
 
 def failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
-    """The record of a run that produced none itself (its configuration's fields when this
-    process knows its solver)."""
-    solver = None if task.external is not None else registered(task.solver)
-    fields: dict[str, Any] = {"evidence": task.evidence} if solver is None else {**configured(solver)}
+    """The record of a run that produced none itself."""
     return RunRecord(instance=task.instance, puzzle=task.puzzle, solver=task.solver, variant=task.variant,
-                     repeat=task.repeat, status=status, message=message, **fields,
+                     repeat=task.repeat, status=status, message=message, **task_configuration(task),
                      seconds=seconds, expected=expected, environment=_environment(task),
                      related_to=task.related_to, cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
 

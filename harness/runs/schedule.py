@@ -25,7 +25,13 @@ from crosscheck.models.registry import (
     refuse_special_file,
 )
 from crosscheck.solvers.base import Clock, Status
-from crosscheck.solvers.registry import default_solvers_for, get_solver, loaded_plugin_modules, solvers_for
+from crosscheck.solvers.registry import (
+    default_solvers_for,
+    formulation_of,
+    get_solver,
+    loaded_plugin_modules,
+    solvers_for,
+)
 
 
 @dataclass(frozen=True)
@@ -122,13 +128,15 @@ def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[Run
 
 
 def formulations_chosen(puzzle: str, choice: Choice) -> list[str]:
-    """The formulations `choice` runs on instances of `puzzle`, each once (a name given twice
-    runs once) and in the registry's order: the named ones of that puzzle; none named, the
-    puzzle's defaults, or none when `choice` has external programs."""
+    """The formulations (or their configurations, by label) `choice` runs on instances of
+    `puzzle`, each once (a name given twice runs once) and in the registry's order, the
+    configurations of one formulation in the order named: the named ones of that puzzle; none
+    named, the puzzle's defaults, or none when `choice` has external programs."""
     if not choice.solver_names:
         # external programs alone: a lone program is tested, not compared with the built-ins
         return [] if choice.externals else [s.name for s in default_solvers_for(puzzle)]
-    return [s.name for s in solvers_for(puzzle) if s.name in choice.solver_names]
+    return [name for s in solvers_for(puzzle) for name in dict.fromkeys(choice.solver_names)
+            if formulation_of(name) == s.name]
 
 
 def plan_comparison(files: Iterable[InstanceFile], choice: Choice, done: Mapping[RunKey, RunRecord]
