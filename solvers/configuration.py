@@ -233,11 +233,7 @@ def _field(formulation: str, key: str, fields: dict[str, str]) -> str:
         return fields[key]
     valid = [f"{name}.NAME" if name in PASS_THROUGH else name for name in fields]
     have = f"its options: {', '.join(valid)}" if valid else "it has no options"
-    return _refuse(f"{formulation} has no option {key!r}; {have}")
-
-
-def _refuse(message: str) -> str:
-    raise ConfigurationError(message)
+    raise ConfigurationError(f"{formulation} has no option {key!r}; {have}")
 
 
 def _value(formulation: str, options: type[Options], field: str, word: str) -> Any:
@@ -251,8 +247,8 @@ def _value(formulation: str, options: type[Options], field: str, word: str) -> A
         for value in known:
             if _word(value) == word:
                 return value
-        return _refuse(f"{formulation} option {_spelled(field)}: {word!r} is not one of "
-                       f"{', '.join(_word(v) for v in known)} (or {DEFAULT})")
+        raise ConfigurationError(f"{formulation} option {_spelled(field)}: {word!r} is not one of "
+                                 f"{', '.join(_word(v) for v in known)} (or {DEFAULT})")
     return word  # validated with the whole model (`_resolved`)
 
 

@@ -135,3 +135,15 @@ def test_list_options_lists_every_formulation_s_options_with_defaults() -> None:
     assert "    cpsat.NAME=VALUE  [default: none given]" in listing
     assert "  keys-grid " in listing and "    no options" in listing
     assert "    detour=off|on (inexact)  [default: off]" in listing  # a plugin declares its options alike
+
+
+def test_report_against_pairs_runs_by_configuration(keys_runs: tuple[list[RunRecord], list[RunRecord]],
+                                                    tmp_path: Path) -> None:
+    """NEW lacks keys-graph[bound=none]'s runs: its exact answers are lost, keys-graph's are not."""
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    old.write_text("".join(r.model_dump_json() + "\n" for r in keys_runs[0]))
+    new.write_text("".join(r.model_dump_json() + "\n" for r in keys_runs[0] if r.solver != "keys-graph[bound=none]"))
+    result = invoke("report", str(old), "--against", str(new))
+    assert result.exit_code == 1
+    lost = [line for line in result.stdout.splitlines() if line.startswith(("lost:", "missing:"))]
+    assert len(lost) == len(VAULTS) and all("keys-graph[bound=none]:" in line for line in lost)

@@ -8,7 +8,9 @@ configuration (the run named by the formulation alone), each on the instances bo
   proof of infeasibility (`crosscheck.harness.reports.aggregate.Cell.solved`), the default's
   count first; ``exact``: proven answers (a configuration that gives up optimality has none);
 - the geometric mean of the configuration's time over the default's (each cell's median of its
-  repetitions' seconds) on the instances both solved, with its 95% bootstrap interval and the
+  repetitions' times) on the instances both solved, timed on CPU seconds when both ran every run
+  on the CPU clock, else on the solvers' own wall seconds (`crosscheck.harness.reports.diff_basis`:
+  ``report --against``'s rule; the ``clock`` column says which), with its 95% bootstrap interval and the
   two-sided Wilcoxon signed-rank p-value of the per-instance log ratios (the statistics of
   `crosscheck.harness.reports.paired`: hierarchical resampling where there are repeats; SciPy's
   test, ``n/a`` without SciPy); above 1, the configuration is slower;
@@ -32,10 +34,11 @@ from crosscheck.harness.judging.same_effort import effort_figure
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RunRecord, solver_runs
 from crosscheck.harness.reports.aggregate import Cell, cells, positive
+from crosscheck.harness.reports.diff_basis import Basis, basis
 from crosscheck.harness.reports.numbers import significant
 from crosscheck.harness.reports.paired import MIN_INSTANCES, bootstrap, wilcoxon
 
-ABLATION_COLUMNS = ("configuration", "setting", "common", "solved", "exact", "time ratio", "95% interval",
+ABLATION_COLUMNS = ("configuration", "setting", "common", "solved", "exact", "clock", "time ratio", "95% interval",
                     "wilcoxon p", "effort ratio", "95% interval", "wilcoxon p")
 #: What a p-value cell says without SciPy (the analysis extra).
 NO_SCIPY = "n/a"
@@ -89,13 +92,14 @@ class AblationRow:
     common: int
     solved: tuple[int, int]
     exact: tuple[int, int]
+    clock: str
     time: Ratio
     effort: Ratio
 
     def cells(self) -> list[str]:
         """The row as table cells (columns `ABLATION_COLUMNS`)."""
         return [self.configuration, self.setting, str(self.common), f"{self.solved[0]} / {self.solved[1]}",
-                f"{self.exact[0]} / {self.exact[1]}", *self.time.cells(), *self.effort.cells()]
+                f"{self.exact[0]} / {self.exact[1]}", self.clock, *self.time.cells(), *self.effort.cells()]
 
 
 def ablation(records: Sequence[RunRecord], formulation: str) -> list[AblationRow]:
@@ -115,8 +119,13 @@ def ablation(records: Sequence[RunRecord], formulation: str) -> list[AblationRow
     for cell in cells(own):
         by_label.setdefault(cell.solver, {})[cell.key] = cell
     baseline = by_label[formulation]
-    return [_row(label, _setting(label, own), baseline, by_label[label]) for label in sorted(labels)
-            if label != formulation]
+    return [_row(label, _setting(label, own), baseline, by_label[label], _clock(own, formulation, label))
+            for label in sorted(labels) if label != formulation]
+
+
+def _clock(records: Sequence[RunRecord], formulation: str, label: str) -> Basis:
+    """The clock the default's and `label`'s times are compared on (`report --against`'s rule)."""
+    return basis([r for r in records if r.solver == formulation], [r for r in records if r.solver == label])
 
 
 def _setting(label: str, records: Sequence[RunRecord]) -> str:
@@ -126,11 +135,12 @@ def _setting(label: str, records: Sequence[RunRecord]) -> str:
     return settings + (" (inexact)" if inexact else "")
 
 
-def _row(label: str, setting: str, baseline: dict[tuple[str, bool], Cell],
-         other: dict[tuple[str, bool], Cell]) -> AblationRow:
+def _row(label: str, setting: str, baseline: dict[tuple[str, bool], Cell], other: dict[tuple[str, bool], Cell],
+         clock: Basis) -> AblationRow:
     common = [key for key in baseline if key in other]
     both = [key for key in common if baseline[key].solved and other[key].solved]
-    times: Pairs = [(baseline[key].times, other[key].times) for key in both]
+    times: Pairs = [(clock.times(baseline[key]), clock.times(other[key])) for key in both
+                    if clock.measured(baseline[key]) and clock.measured(other[key])]
     efforts: Pairs = []
     for key in both:
         a, b = _efforts(baseline[key]), _efforts(other[key])
@@ -139,7 +149,7 @@ def _row(label: str, setting: str, baseline: dict[tuple[str, bool], Cell],
     return AblationRow(label, setting, len(common),
                        (sum(baseline[key].solved for key in common), sum(other[key].solved for key in common)),
                        (sum(baseline[key].exact for key in common), sum(other[key].exact for key in common)),
-                       ratio(times), ratio(efforts))
+                       clock.clock, ratio(times), ratio(efforts))
 
 
 def _efforts(cell: Cell) -> list[float]:
@@ -170,7 +180,7 @@ def ablation_notes(formulation: str) -> list[str]:
     return [f"ablation of {formulation}: each configuration against the default ({formulation}) on the instances "
             "both ran (common); solved and exact as default / configuration",
             "time and effort ratios: geometric means of configuration over default on the instances both solved "
-            "(above 1: slower, more effort), 95% bootstrap intervals and Wilcoxon signed-rank p-values from "
+            "(above 1: slower, more effort; time on the clock named: cpu when both ran on the CPU clock), 95% bootstrap intervals and Wilcoxon signed-rank p-values from "
             f"{MIN_INSTANCES} instances on ({NO_SCIPY}: SciPy, the analysis extra, is not installed); effort: "
             "states expanded, or CP-SAT's conflicts",
             "(inexact): the configuration gives up optimality; its answers are checked plans only"]
