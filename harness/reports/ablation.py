@@ -8,15 +8,18 @@ configuration (the run named by the formulation alone), each on the instances bo
   proof of infeasibility (`crosscheck.harness.reports.aggregate.Cell.solved`), the default's
   count first; ``exact``: proven answers (a configuration that gives up optimality has none);
 - the geometric mean of the configuration's time over the default's (each cell's median of its
-  repetitions' times) on the instances both solved, timed on CPU seconds when both ran every run
+  repetitions' times) on the instances both answered: the default exactly, the configuration
+  exactly (or, when it gives up optimality, with a checked plan: its time to a plan against the
+  default's time to the optimum), timed on CPU seconds when both ran every run
   on the CPU clock, else on the solvers' own wall seconds (`crosscheck.harness.reports.diff_basis`:
   ``report --against``'s rule; the ``clock`` column says which), with its 95% bootstrap interval and the
   two-sided Wilcoxon signed-rank p-value of the per-instance log ratios (the statistics of
   `crosscheck.harness.reports.paired`: hierarchical resampling where there are repeats; SciPy's
   test, ``n/a`` without SciPy); above 1, the configuration is slower;
 - the same of effort (`crosscheck.harness.judging.same_effort.effort_figure`: states expanded, or
-  CP-SAT's conflicts; an effort below 1 counts as 1), on the instances both solved and both
-  counted it.
+  CP-SAT's conflicts; an effort below 1 counts as 1), on the instances both answered and both
+  counted it.  (A run stopped at its limit, with a plan or not, is left out of both: its time
+  is the limit's.)
 
 Intervals and tests need `MIN_INSTANCES` instances (``-`` with fewer).  Each row names the
 settings that differ from the default (``bound=none``); a configuration that gives up
@@ -119,7 +122,7 @@ def ablation(records: Sequence[RunRecord], formulation: str) -> list[AblationRow
     for cell in cells(own):
         by_label.setdefault(cell.solver, {})[cell.key] = cell
     baseline = by_label[formulation]
-    return [_row(label, _setting(label, own), baseline, by_label[label], _clock(own, formulation, label))
+    return [_row(label, own, baseline, by_label[label], _clock(own, formulation, label))
             for label in sorted(labels) if label != formulation]
 
 
@@ -128,17 +131,14 @@ def _clock(records: Sequence[RunRecord], formulation: str, label: str) -> Basis:
     return basis([r for r in records if r.solver == formulation], [r for r in records if r.solver == label])
 
 
-def _setting(label: str, records: Sequence[RunRecord]) -> str:
-    """What `label` sets away from the default: the bracket's contents, marked when inexact."""
-    settings = label.partition("[")[2].removesuffix("]").replace(",", ", ")
+def _row(label: str, records: Sequence[RunRecord], baseline: dict[tuple[str, bool], Cell],
+         other: dict[tuple[str, bool], Cell], clock: Basis) -> AblationRow:
+    """`label`'s row: what it sets away from the default (the bracket's contents, marked when it
+    gives up optimality, as its `records` say), its counts and ratios against `baseline`."""
     inexact = any(r.evidence is Evidence.PLAN for r in records if r.solver == label)
-    return settings + (" (inexact)" if inexact else "")
-
-
-def _row(label: str, setting: str, baseline: dict[tuple[str, bool], Cell], other: dict[tuple[str, bool], Cell],
-         clock: Basis) -> AblationRow:
+    setting = label.partition("[")[2].removesuffix("]").replace(",", ", ") + (" (inexact)" if inexact else "")
     common = [key for key in baseline if key in other]
-    both = [key for key in common if baseline[key].solved and other[key].solved]
+    both = [key for key in common if baseline[key].exact and (other[key].exact or inexact and other[key].solved)]
     times: Pairs = [(clock.times(baseline[key]), clock.times(other[key])) for key in both
                     if clock.measured(baseline[key]) and clock.measured(other[key])]
     efforts: Pairs = []
@@ -179,7 +179,8 @@ def ablation_notes(formulation: str) -> list[str]:
     """What the ablation table of `formulation` shows, in words."""
     return [f"ablation of {formulation}: each configuration against the default ({formulation}) on the instances "
             "both ran (common); solved and exact as default / configuration",
-            "time and effort ratios: geometric means of configuration over default on the instances both solved "
+            "time and effort ratios: geometric means of configuration over default on the instances both answered "
+            "exactly (an inexact configuration: with a checked plan) "
             "(above 1: slower, more effort; time on the clock named: cpu when both ran on the CPU clock), 95% bootstrap intervals and Wilcoxon signed-rank p-values from "
             f"{MIN_INSTANCES} instances on ({NO_SCIPY}: SciPy, the analysis extra, is not installed); effort: "
             "states expanded, or CP-SAT's conflicts",
