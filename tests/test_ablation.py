@@ -164,3 +164,15 @@ def test_the_ablation_benchmark_writes_one_table_per_puzzle(tmp_path: Path, monk
     assert "#### ablations-elevator" in text and "- command: `.venv/bin/python -m benchmarks.ablations --out" in text
     assert "| p2 | elevator-quotient[bound=none] | bound=none | 2 | 2 / 2 | 2 / 2 | cpu |" in text
     assert "old" not in text and "a question." in capsys.readouterr().out
+
+
+def test_a_ratio_s_interval_and_test_need_five_instances_and_the_test_scipy(monkeypatch: pytest.MonkeyPatch) -> None:
+    import crosscheck.harness.reports.ablation as module
+
+    pairs = [([1.0], [2.0]), ([2.0], [4.0]), ([1.0], [2.0]), ([3.0], [6.0])]
+    assert module.ratio(pairs).cells() == ["2.00", "-", "-"]
+    five = module.ratio([*pairs, ([1.0], [2.0])])
+    assert five.cells()[0] == "2.00" and five.cells()[1] == "2.00 - 2.00" and five.p_value is not None
+    monkeypatch.setattr(module, "wilcoxon", lambda logs: None)
+    assert module.ratio([*pairs, ([1.0], [2.0])]).cells()[2] == "n/a"
+    assert module.ratio([]).cells() == ["-", "-", "-"]
