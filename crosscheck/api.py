@@ -27,7 +27,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crosscheck.harness.runs.settings import HUNT_TIME_LIMIT, MEMORY_LIMIT_MB, MORPH_COUNT, TIME_LIMIT, RunSettings
-from crosscheck.harness.workflows.choosing import Tell, parse_externals, puzzle_named, relation_names, silent
+from crosscheck.harness.workflows.choosing import (
+    Tell,
+    configurations,
+    parse_externals,
+    puzzle_named,
+    relation_names,
+    silent,
+)
 
 if TYPE_CHECKING:
     import pandas
@@ -56,7 +63,7 @@ def run_settings(*, solvers: Iterable[str] = (), externals: Iterable[str] = (), 
     formulations named (none: the puzzle's defaults), the external programs, the limits
     of each run, ``jobs`` runs at a time (None: the cores this process may use), CP-SAT's
     workers (None: its default) and how progress is shown."""
-    chosen = RunSettings(solvers=tuple(solvers), externals=parse_externals(externals, external_sources),
+    chosen = RunSettings(solvers=configurations(solvers), externals=parse_externals(externals, external_sources),
                          time_limit=time_limit, clock=clock, memory_limit_mb=memory_limit_mb,
                          cpsat_workers=cpsat_workers, progress=progress)
     return chosen if jobs is None else replace(chosen, jobs=jobs)

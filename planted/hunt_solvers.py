@@ -229,30 +229,30 @@ def _floors(state: LiftState) -> Floors:
 
 class _ElevatorPlanted(Solver):
     puzzle = "elevator"
-    options: dict[str, bool] = {}
+    planted: dict[str, bool] = {}
 
     def _solve(self, instance: elevator.Facility, deadline: Deadline) -> Answer:
         if not elevator.all_safe(instance.chips, instance.generators):
             return Answer(Status.INFEASIBLE)
-        return _answer(_Lift(instance, **self.options), Strategy.BFS, deadline)
+        return _answer(_Lift(instance, **self.planted), Strategy.BFS, deadline)
 
 
 class ElevatorLeftFloor(_ElevatorPlanted):
     """Checks only the floor the elevator arrives at, not the floor it leaves."""
 
-    name, summary, options = "elevator-leftfloor", "planted: the floor left is not checked", {"check_left": False}
+    name, summary, planted = "elevator-leftfloor", "planted: the floor left is not checked", {"check_left": False}
 
 
 class ElevatorNoDown2(_ElevatorPlanted):
     """Never carries two items down (run as an external program by planted/externals/elevator_nodown2.py)."""
 
-    name, summary, options = "elevator-nodown2", "planted: never two items down", {"two_down": False}
+    name, summary, planted = "elevator-nodown2", "planted: never two items down", {"two_down": False}
 
 
 class ElevatorFloorCounts(_ElevatorPlanted):
     """Keys visited states by the elevator's floor and the per-floor counts of chips and generators."""
 
-    name, summary, options = "elevator-floorcounts", "BFS keyed by per-floor counts (issue 11)", {"counts": True}
+    name, summary, planted = "elevator-floorcounts", "BFS keyed by per-floor counts (issue 11)", {"counts": True}
 
 
 class ElevatorCrashes(_ElevatorPlanted):

@@ -8,6 +8,7 @@ solver fails loudly instead of polluting a comparison.
 
 from __future__ import annotations
 
+import copy
 import math
 import resource
 import signal
@@ -21,6 +22,8 @@ from typing import Any, ClassVar, Literal
 
 from crosscheck.models.base import with_article
 from crosscheck.solvers.certificate import Certificate, Encoding
+from crosscheck.solvers.configuration import Options as FormulationOptions
+from crosscheck.solvers.configuration import gives_up_optimality, label
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 
@@ -257,6 +260,23 @@ class Answer:
     certificate: Certificate | None = None  # what proves the answer, for the harness to check
 
 
+def plan_only(answer: Answer, settings: tuple[str, ...]) -> Answer:
+    """The answer of a configuration whose `settings` give up optimality, read for what it
+    is: a plan is an upper bound (``feasible``), never an optimum; no bound is proven; and
+    running out of moves proves no infeasibility (``timeout``, a run that found no plan).
+    Failures (error, memout, unsupported) stay as they are; what the formulation said is
+    kept in the stats as ``claimed``."""
+    if answer.status not in (Status.OPTIMAL, Status.FEASIBLE, Status.INFEASIBLE, Status.TIMEOUT):
+        return answer
+    why = f"gives up optimality ({', '.join(settings)}): answers are checked plans only"
+    stats = {**answer.stats, "claimed": answer.status.value}
+    if answer.plan is not None and answer.cost is not None:
+        return Answer(Status.FEASIBLE, cost=answer.cost, plan=answer.plan, stats=stats,
+                      message="; ".join(filter(None, (answer.message, why))))
+    return Answer(Status.TIMEOUT, stats=stats,
+                  message="; ".join(filter(None, (answer.message, f"no plan found; {why}"))))
+
+
 class Solver(ABC):
     """A formulation of one puzzle.
 
@@ -264,6 +284,10 @@ class Solver(ABC):
     and implement `_solve`.  `solve` never raises for solver failures: exceptions
     become `error` results with their message, and so does an `Answer` that breaks the
     `Result` invariants (the message names the formulation and the rule it broke).
+
+    A formulation with design choices declares them as `Options` (`crosscheck.solvers.configuration`);
+    `configured` gives the formulation with some set, whose `_solve` reads them from
+    `options` and whose results carry its `label` as the solver's name.
     """
 
     name: ClassVar[str]
@@ -279,6 +303,34 @@ class Solver(ABC):
     #: The CNF encoding of a formulation whose answers carry certificates (its refutations), which
     #: the harness calls again to rebuild the CNFs it checks the proofs against; None for the others.
     encoding: ClassVar[Encoding | None] = None
+    #: The formulation's design choices (`crosscheck.solvers.configuration`); none by default.
+    Options: ClassVar[type[FormulationOptions]] = FormulationOptions
+
+    @property
+    def options(self) -> FormulationOptions:
+        """The options this solver runs with: those it was `configured` with, else the defaults."""
+        given = self.__dict__.get("_options")
+        return given if given is not None else self.Options()
+
+    def configured(self, options: FormulationOptions) -> Solver:
+        """This formulation with `options` (an instance of its `Options`): a copy, this one unchanged."""
+        if type(options) is not self.Options:
+            raise TypeError(f"{self.name} takes options of {self.Options.__name__}, not {type(options).__name__}")
+        configured = copy.copy(self)
+        configured.__dict__["_options"] = options
+        return configured
+
+    @property
+    def label(self) -> str:
+        """The configuration's name (`crosscheck.solvers.configuration.label`): the formulation's
+        name for its default options, ``keys-graph[bound=none]`` otherwise."""
+        return label(self.name, self.options)
+
+    @property
+    def gives_up_optimality(self) -> tuple[str, ...]:
+        """The settings of `options` that give up optimality (``weight=2``); empty when every
+        answer is a proof of the formulation."""
+        return gives_up_optimality(self.options)
 
     @property
     def shares(self) -> frozenset[str]:
@@ -320,7 +372,7 @@ class Solver(ABC):
         stats carry ``work`` (the units counted) and ``work_limit``.  A formulation that does
         not count its work (`counts_work`) answers `unsupported` to a work limit."""
         if work_limit is not None and not self.counts_work:
-            return Result(solver=self.name, instance=instance.name, status=Status.UNSUPPORTED,
+            return Result(solver=self.label, instance=instance.name, status=Status.UNSUPPORTED,
                           message=f"{self.name} cannot count its work: give it a time limit, not a work limit")
         deadline = Deadline(time_limit, clock, work_limit)
         start = time.perf_counter()
@@ -334,17 +386,19 @@ class Solver(ABC):
                 message=f"{type(error).__name__}: {error}",
                 stats={"traceback": traceback.format_exc(limit=5)},
             )
+        if self.gives_up_optimality:
+            answer = plan_only(answer, self.gives_up_optimality)
         stats = answer.stats
         if work_limit is not None:
             stats = {**stats, "work": deadline.spent, "work_limit": work_limit}
         seconds = time.perf_counter() - start
         try:
-            return Result(solver=self.name, instance=instance.name, status=answer.status, cost=answer.cost,
+            return Result(solver=self.label, instance=instance.name, status=answer.status, cost=answer.cost,
                           bound=answer.bound, plan=answer.plan, seconds=seconds, stats=stats, message=answer.message,
                           certificate=answer.certificate)
         except ValidationError as error:  # the formulation broke the contract: its answer is an error, said plainly
-            return Result(solver=self.name, instance=instance.name, status=Status.ERROR, seconds=seconds,
-                          message=f"{self.name} returned an inconsistent answer: {broken_rules(error)}")
+            return Result(solver=self.label, instance=instance.name, status=Status.ERROR, seconds=seconds,
+                          message=f"{self.label} returned an inconsistent answer: {broken_rules(error)}")
 
     @abstractmethod
     def _solve(self, instance: Any, deadline: Deadline) -> Answer:

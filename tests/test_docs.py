@@ -31,13 +31,18 @@ def _shell_blocks(page: Path) -> list[str]:
     return re.findall(r"```sh\n(.*?)```", page.read_text(), re.DOTALL)
 
 
+#: A shell operator between commands (``&&``, ``;``, ``|``) outside single quotes: a quoted
+#: ``'keys-graph[bound=none|default]'`` is one word.
+_OPERATOR = re.compile(r"(?:&&|;|\|)(?=(?:[^']*'[^']*')*[^']*$)")
+
+
 def _invocations(page: Path) -> list[list[str]]:
     """Every command in `page`'s shell blocks (continued lines joined, comments dropped), as words."""
     found = []
     for block in _shell_blocks(page):
         for line in block.replace("\\\n", " ").splitlines():
             line = line.split(" #", 1)[0]
-            found += [shlex.split(part.replace("{path}", "PATH")) for part in re.split(r"&&|;|\|", line)]
+            found += [shlex.split(part.replace("{path}", "PATH")) for part in _OPERATOR.split(line)]
     return found
 
 

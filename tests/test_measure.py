@@ -148,7 +148,7 @@ def test_schema_command_prints_the_json_schema() -> None:
     assert f"schema version {SCHEMA_VERSION}" in schema["title"]
     assert {"schema_version", "repeat", "cpu_seconds", "peak_memory_mb", "wall_seconds",
             "cpsat_workers", "evidence", "certificate", "encoding_checks"} <= set(schema["properties"])
-    assert schema["$defs"]["Evidence"]["enum"] == ["proof", "certified", "claim"]
+    assert schema["$defs"]["Evidence"]["enum"] == ["proof", "certified", "claim", "plan"]
     assert "peak_memory_mb includes" in schema["properties"]["start_memory_mb"]["description"]
 
 

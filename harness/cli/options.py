@@ -36,9 +36,22 @@ memory_limit_option = click.option(
          "(sampled every 0.2 s); a run past either is recorded as memout.")
 
 
+def _configurations(context: click.Context, parameter: click.Parameter, specs: tuple[str, ...]) -> tuple[str, ...]:
+    """The labels of the configurations the --solver specs stand for
+    (`crosscheck.solvers.configuration.parse_specs`); a usage error naming what is valid."""
+    from crosscheck.solvers.configuration import ConfigurationError, parse_specs
+
+    try:
+        return parse_specs(specs)
+    except ConfigurationError as error:
+        raise click.BadParameter(str(error), ctx=context, param=parameter) from None
+
+
 solver_option = click.option(
-    "--solver", "solver_names", multiple=True, metavar="NAME",
-    help="Run only this solver (repeatable; default: every solver of the puzzle, or none with --external).")
+    "--solver", "solver_names", multiple=True, metavar="NAME[OPTION=VALUE,...]", callback=_configurations,
+    help="Run only this solver (repeatable; default: every solver of the puzzle, or none with --external), "
+         "or a configuration of it: NAME[bound=none,dominance=off]; a value may list alternatives, "
+         "bound=door-free|none|default, one configuration each (crosscheck list --options shows them).")
 
 
 format_option = click.option(

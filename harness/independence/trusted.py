@@ -26,6 +26,9 @@ TRUSTED: dict[str, str] = {
     # Solver contract and engines
     "crosscheck.solvers.base": "tests/test_result.py: the Result validator refuses contradictory answers; "
                                "deadlines and error capture tested there",
+    "crosscheck.solvers.configuration": "tests/test_configuration.py: specs, labels, expansion and the values that "
+                                        "give up optimality against hand-written expectations (it names and reads "
+                                        "options; what an option changes is the formulation's own code)",
     "crosscheck.solvers.engines.search": "tests/test_search.py: BFS, Dijkstra and A* against a brute-force shortest path "
                                  "on seeded random graphs",
     "crosscheck.solvers.engines.heap": "tests/test_heap.py: random pushes and pops, many of them tied, against heapq",

@@ -6,8 +6,12 @@ most its cost.  A built-in or plugin solver's lower bound, optimum and infeasibi
 proofs (of its formulation): they are tested against the facts and against each other.
 An external program's answer (a number, "infeasible", even with a plan) is a claim only:
 a checked plan or a proof may contradict it, but it never contradicts anything itself and
-is never an exact answer (its plan, once checked, is a fact like any other).  Only a
-proven optimum with a checked plan, or a proof of infeasibility, counts as an exact answer.
+is never an exact answer (its plan, once checked, is a fact like any other).  A configuration
+whose options give up optimality (evidence ``plan``) offers only its plan: its status, optimum,
+bound and infeasibility are read as nothing (`plan_only`), so it can neither make an answer
+exact nor contradict one.  Only a proven optimum with a checked plan, or a proof of
+infeasibility, counts as an exact answer.  Configurations of one formulation are one line of
+evidence (`independent_count`).
 
 The verdicts, what each means and what follows from it are one table, `VERDICTS`, worst
 first: an instance's verdict is the worst that applies.  `FAILURES` (a non-zero exit
@@ -134,7 +138,19 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
                            found.certified, instance=first.instance, variant=first.variant)
 
 
+def plan_only(record: RunRecord) -> RunRecord:
+    """`record` as the verdicts read it: unchanged, but for a record whose evidence is a plan
+    only (`Evidence.PLAN`), which keeps its plan and nothing it said about it (an optimum is
+    a plan, ``feasible``; an infeasibility or a bound is nothing, ``timeout``)."""
+    if record.evidence is not Evidence.PLAN:
+        return record
+    status = Status.FEASIBLE if record.status is Status.OPTIMAL else (
+        Status.TIMEOUT if record.status is Status.INFEASIBLE else record.status)
+    return record.model_copy(update={"status": status, "bound": None})
+
+
 def _judge(records: list[RunRecord], expected: ExactAnswer | None) -> Judgement:
+    records = [plan_only(record) for record in records]
     if not solver_runs(records):  # only unreadable files
         return Judgement(Verdict.ERROR, None, first_line(records[0].message, blank="unreadable"))
     invalid = [r for r in records if r.plan_valid is False]
@@ -209,14 +225,21 @@ def independent_count(provers: list[RunRecord]) -> int:
     """The most provers no two of which share an answer-deciding component.
 
     Formulations that share a contraction or a bound can be wrong together; their
-    agreement is one piece of evidence.  There are a handful of provers, so every
+    agreement is one piece of evidence, and so is that of two configurations of one
+    formulation (they share all of it).  There are a handful of provers, so every
     subset is tried, largest first.
     """
     for size in range(len(provers), 0, -1):
         for group in combinations(provers, size):
-            if all(not set(a.shares) & set(b.shares) for a, b in combinations(group, 2)):
+            if all(apart(a, b) for a, b in combinations(group, 2)):
                 return size
     return 0
+
+
+def apart(first: RunRecord, second: RunRecord) -> bool:
+    """Whether two runs' formulations share no answer-deciding component: other formulations
+    (not two configurations of one) whose recorded `shares` do not meet."""
+    return first.formulation != second.formulation and not set(first.shares) & set(second.shares)
 
 
 def _each(reasons: Iterable[str]) -> str:

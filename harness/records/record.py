@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.schema import SCHEMA_VERSION, MalformedRecord, upgrade
@@ -32,7 +32,10 @@ from crosscheck.models.answers import ExactAnswer, from_json, to_json
 from crosscheck.models.relations import parse_expectation
 from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
 from crosscheck.solvers.certificate import Certificate
-from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, ValidationError, WithJsonSchema, field_validator
+from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, ValidationError, WithJsonSchema, field_validator, model_validator
+
+if TYPE_CHECKING:
+    from crosscheck.solvers.base import Solver
 
 #: The solver name of the record standing for a file that could not be read or parsed.
 UNREADABLE = "-"
@@ -177,6 +180,28 @@ class RunRecord(BaseModel):
     related_to: RelatedTo | None = None  # see `RelatedTo`: set on a related instance's runs
     certificate: Certificate | None = None  # what proves the answer, and the harness's check of it
     encoding_checks: list[EncodingCheck] = Field(default_factory=list)  # plans checked against certified CNFs
+    formulation: str = Field(default="", description=(
+        "The formulation that ran (NAME for NAME[bound=none]); the solver's name for a record "
+        "without one (before schema version 7, an external program). Configurations of one formulation are "
+        "one line of evidence."))
+    configuration: str = Field(default="", description=(
+        "The configuration's label (crosscheck.solvers.configuration.label): the formulation's name for its "
+        "default options, else with the options that differ in brackets; the solver field holds it too."))
+    options: dict[str, Any] = Field(default_factory=dict, description=(
+        "Every option of the configuration with its resolved value, as labels spell them (empty: none)."))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named(cls, data: Any) -> Any:
+        """A record without `formulation` or `configuration` (one of an older schema, or made
+        without them) takes them from its solver's name (a label's formulation comes before its ``[``)."""
+        if isinstance(data, dict) and isinstance(data.get("solver"), str):
+            data = {**data}
+            data.setdefault("configuration", data["solver"])
+            data.setdefault("formulation", data["solver"].partition("[")[0])
+            data["configuration"] = data["configuration"] or data["solver"]
+            data["formulation"] = data["formulation"] or data["solver"].partition("[")[0]
+        return data
 
     @property
     def exact(self) -> bool:
@@ -188,6 +213,34 @@ class RunRecord(BaseModel):
     @property
     def key(self) -> RunKey:
         return (self.instance, self.variant, self.solver, self.repeat)
+
+
+class Configured(TypedDict):
+    """The fields of a record `configured` gives."""
+
+    formulation: str
+    configuration: str
+    options: dict[str, Any]
+    evidence: Evidence
+
+
+def configured(solver: Solver) -> Configured:
+    """The record fields of `solver`'s configuration (`crosscheck.solvers.configuration`): its
+    formulation, label and options, and its evidence: a plan only when the options give up
+    optimality (as the formulation declares them, whatever its answers say), else a proof."""
+    return Configured(formulation=solver.name, configuration=solver.label,
+                       options=solver.options.model_dump(mode="json", by_alias=True),
+                       evidence=Evidence.PLAN if solver.gives_up_optimality else Evidence.PROOF)
+
+
+def task_configuration(task: Task) -> dict[str, Any]:
+    """The configuration fields of a record of `task` made without its run (a crash, a kill):
+    `configured` of its solver when this process has its formulation registered, else the
+    task's evidence alone (the record's names then come from its label)."""
+    from crosscheck.solvers.registry import registered
+
+    solver = None if task.external is not None else registered(task.solver)
+    return {"evidence": task.evidence} if solver is None else {**configured(solver)}
 
 
 def solver_runs(records: Iterable[RunRecord]) -> list[RunRecord]:

@@ -23,6 +23,11 @@ Every record written carries ``schema_version``.  History:
   refutations were and the harness's check of them), ``encoding_checks`` (checked plans written as
   assignments of a certified CNF) and the evidence ``certified``.  Older records take None and
   an empty list: none of their answers is certified.
+- 7: adds ``formulation``, ``configuration`` and ``options`` (`crosscheck.solvers.configuration`):
+  the formulation that ran, its configuration's label (``keys-graph[bound=none]``; the
+  ``solver`` field holds it too) and every option's resolved value; and the evidence value
+  ``plan`` (a configuration whose options give up optimality).  Older records take their
+  solver's name for both names and no options: every run then was its formulation's default.
 
 The ``environment`` mapping is open: entries join it without a new version, and readers
 treat a missing entry as unknown (``pinned_cores``, ``solver_source``; ``started``,
@@ -43,7 +48,7 @@ from typing import Any
 from crosscheck.harness.records.evidence import Evidence
 
 #: The version of the records this crosscheck writes.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: The version of a record that has no ``schema_version`` field (written before it existed).
 UNVERSIONED = 1
 #: The first version whose records carry ``evidence``.

@@ -36,7 +36,10 @@ then the instance's size measures as ``feature_NAME``):
   ``report --solver/--exclude-solver`` left out before judging, ``;``-separated, the same on
   every row, empty when none (then verdict and independent are over every formulation that
   ran); ``start_memory_mb``, what the run's process held as it started, which
-  ``peak_memory_mb`` includes (empty in records older than it).
+  ``peak_memory_mb`` includes (empty in records older than it); ``formulation`` and
+  ``configuration`` (its label, as ``solver``; `crosscheck.solvers.configuration`), then each
+  option of the configuration as ``option_NAME`` (a CP-SAT parameter passed through as
+  ``option_cpsat.NAME``; empty where a run's formulation has no such option), after the statistics.
 
 A statistic whose name is already a column is written as ``stat_NAME``.  Empty cells
 are unknown values (None).  pandas and pyarrow come with the ``analysis`` extra.
@@ -65,7 +68,7 @@ COLUMNS = (
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
     "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
     "host", "cpu_model", "started", "jobs", "load_average", "schema_version", "message",
-    "left_out", "start_memory_mb",
+    "left_out", "start_memory_mb", "formulation", "configuration",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
 _SKIPPED_STATS = frozenset({"traceback"})
@@ -83,10 +86,25 @@ def rows(runs: JudgedRuns) -> list[dict[str, Scalar]]:
             if name not in _SKIPPED_STATS:
                 row[f"stat_{name}" if name in COLUMNS else name] = value
         row.update({f"feature_{name}": value for name, value in sorted(record.features.items())})
+        row.update(option_columns(record.options))
         flat.append(row)
     names = list(COLUMNS) + sorted({name for row in flat for name in row} - set(COLUMNS),
-                                   key=lambda name: (name.startswith("feature_"), name))
+                                   key=lambda name: (name.startswith("feature_"), name.startswith("option_"), name))
     return [{name: row.get(name) for name in names} for row in flat]
+
+
+def option_columns(options: dict[str, object]) -> dict[str, Scalar]:
+    """A configuration's options as tidy columns: ``option_NAME``, and ``option_NAME.KEY`` for
+    each entry of a mapping (CP-SAT's parameters passed through)."""
+    columns: dict[str, Scalar] = {}
+    for name, value in sorted(options.items()):
+        if isinstance(value, dict):
+            columns.update({f"option_{name}.{key}": inner for key, inner in sorted(value.items())})
+        elif value is None or isinstance(value, str | int | float | bool):
+            columns[f"option_{name}"] = value
+        else:
+            columns[f"option_{name}"] = json.dumps(value)
+    return columns
 
 
 def _fixed(record: RunRecord) -> dict[str, Scalar]:
@@ -112,6 +130,7 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "cpu_model": environment.get("cpu_model"), "started": environment.get("started"),
         "jobs": environment.get("jobs"), "load_average": environment.get("load_average"),
         "schema_version": record.schema_version, "message": record.message,
+        "formulation": record.formulation, "configuration": record.configuration,
     }
 
 

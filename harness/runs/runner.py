@@ -47,9 +47,11 @@ from crosscheck.harness.records.record import (
     RelatedTo,
     RunRecord,
     Task,
+    configured,
     environment,
     run_environment,
     start_facts,
+    task_configuration,
 )
 from crosscheck.harness.records.versions import as_run_here, identity
 from crosscheck.harness.runs.certify import certified
@@ -108,6 +110,9 @@ class _Shared(TypedDict):
     related_to: RelatedTo | None  # a related instance's link to its original (morph)
     features: NotRequired[dict[str, int]]  # known once the instance is parsed
     shares: NotRequired[list[str]]  # the solver's shared answer-deciding components
+    formulation: NotRequired[str]  # the solver's configuration (`configured`)
+    configuration: NotRequired[str]
+    options: NotRequired[dict[str, Any]]
 
 
 def run_task(task: Task, expected: Expected = None) -> RunRecord:
@@ -135,6 +140,7 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     except KeyError as error:  # a plugin the command has but this process could not load
         return RunRecord(puzzle=puzzle.name, status=Status.ERROR, message=_unknown(error), **base)
     base["shares"] = sorted(solver.shares)
+    base.update(configured(solver))
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
@@ -291,7 +297,7 @@ def _limit_cpu(task: Task) -> None:
 def failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
     """The record of a run that produced none itself."""
     return RunRecord(instance=task.instance, puzzle=task.puzzle, solver=task.solver, variant=task.variant,
-                     repeat=task.repeat, status=status, message=message, evidence=task.evidence,
+                     repeat=task.repeat, status=status, message=message, **task_configuration(task),
                      seconds=seconds, expected=expected, environment=_environment(task),
                      related_to=task.related_to, cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
 

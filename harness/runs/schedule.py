@@ -25,7 +25,13 @@ from crosscheck.models.registry import (
     refuse_special_file,
 )
 from crosscheck.solvers.base import Status
-from crosscheck.solvers.registry import default_solvers_for, get_solver, loaded_plugin_modules, solvers_for
+from crosscheck.solvers.registry import (
+    default_solvers_for,
+    formulation_of,
+    get_solver,
+    loaded_plugin_modules,
+    solvers_for,
+)
 
 
 def discover_all(paths: Iterable[Path], indexes: Indexes | None = None) -> list[InstanceFile]:
@@ -102,13 +108,15 @@ def instance_tasks(instance_file: InstanceFile, settings: RunSettings, variants:
 
 
 def formulations_chosen(puzzle: str, settings: RunSettings) -> list[str]:
-    """The formulations `settings` runs on instances of `puzzle`, each once (a name given
-    twice runs once) and in the registry's order: the named ones of that puzzle; none named,
-    the puzzle's defaults, or none when `settings` has external programs."""
+    """The formulations (or their configurations, by label) `settings` runs on instances of
+    `puzzle`, each once (a name given twice runs once) and in the registry's order, the
+    configurations of one formulation in the order named: the named ones of that puzzle; none
+    named, the puzzle's defaults, or none when `settings` has external programs."""
     if not settings.solvers:
         # external programs alone: a lone program is tested, not compared with the built-ins
         return [] if settings.externals else [s.name for s in default_solvers_for(puzzle)]
-    return [s.name for s in solvers_for(puzzle) if s.name in settings.solvers]
+    return [name for s in solvers_for(puzzle) for name in dict.fromkeys(settings.solvers)
+            if formulation_of(name) == s.name]
 
 
 def comparison_tasks(files: Iterable[InstanceFile], settings: RunSettings, done: Mapping[RunKey, RunRecord],

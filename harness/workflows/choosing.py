@@ -74,6 +74,18 @@ def check_solver_names(names: Iterable[str]) -> None:
             raise SettingsError(error.args[0], "--solver") from None
 
 
+def configurations(specs: Iterable[str]) -> tuple[str, ...]:
+    """The labels of the configurations ``--solver`` specs stand for (``keys-graph[bound=none|default]``
+    is two: `crosscheck.solvers.configuration.parse_specs`); `SettingsError` (``--solver``)
+    naming the valid formulations, options or values when a spec names none."""
+    from crosscheck.solvers.configuration import ConfigurationError, parse_specs
+
+    try:
+        return parse_specs(tuple(specs))
+    except ConfigurationError as error:
+        raise SettingsError(str(error), "--solver") from None
+
+
 def parse_externals(specs: Iterable[str], source_specs: Iterable[str] = ()) -> tuple[External, ...]:
     """The ``--external`` programs, each with the files ``--external-source`` names for it.
 

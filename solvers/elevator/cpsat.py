@@ -38,10 +38,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import comb
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, cast
 
 from crosscheck.models.elevator.model import ElevatorMove, Facility, all_safe
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
+from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.elevator.closure import closed_without_goal
 from crosscheck.solvers.elevator.common import (
     Riding,
@@ -55,7 +56,14 @@ from crosscheck.solvers.elevator.common import (
 )
 from crosscheck.solvers.elevator.top_floors import GameState, TopFloors
 from crosscheck.solvers.elevator.transitions import Transitions
-from crosscheck.solvers.engines.cpsat import configured_solver, cp_model, has_solution, run_stats, solve
+from crosscheck.solvers.engines.cpsat import (
+    CpsatOptions,
+    configured_solver,
+    cp_model,
+    has_solution,
+    run_stats,
+    solve,
+)
 
 if TYPE_CHECKING:  # for annotations only: importing names from cp_model loads it (crosscheck.solvers.engines.cpsat)
     from ortools.sat.python.cp_model import LinearExprT
@@ -153,6 +161,14 @@ class Fit(NamedTuple):
     state: GameState
     before: int
     after: int
+
+
+class ElevatorCpsatOptions(CpsatOptions):
+    """elevator-cpsat's design choices: both values keep it exact."""
+
+    top_floor_cuts: Literal["on", "off"] = option(
+        "on", "the top floors relaxation's tables as cuts in every horizon's model (off: the relaxation "
+              "still sets the first horizon)")
 
 
 class HorizonModel(Transitions):
@@ -315,6 +331,7 @@ class ElevatorCpsat(Solver):
     puzzle = "elevator"
     summary = "time-indexed CP-SAT model over counts of pair types, horizons upward from proven bounds"
     runs_cpsat = True
+    Options: ClassVar[type[Options]] = ElevatorCpsatOptions
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
@@ -342,6 +359,7 @@ class ElevatorCpsat(Solver):
 
     def _horizons(self, instance: Facility, horizon: int, tables: WasteTables, deadline: Deadline) -> Answer:
         """Solve `HorizonModel` at `horizon`, `horizon` + 2, ... until one is satisfiable."""
+        options: ElevatorCpsatOptions = cast(ElevatorCpsatOptions, self.options)  # as `configured` checks
         cap: int | None = None  # counting states is costly on big facilities: only once needed
         # summed over horizons
         effort: dict[str, float] = {"conflicts": 0, "branches": 0, "wall_time": 0.0, "deterministic_time": 0.0}
@@ -351,17 +369,18 @@ class ElevatorCpsat(Solver):
             if deadline.expired():
                 return Answer(Status.TIMEOUT, bound=horizon, stats=stats,
                               message=f"{deadline.limit_reached()} reached before horizon {horizon}")
-            model = HorizonModel(instance, horizon, tables)
+            model = HorizonModel(instance, horizon, tables if options.top_floor_cuts == "on" else None)
             solver = configured_solver(deadline)
             configure_search(solver)
-            status = solve(solver, model.model, deadline)
+            status = solve(solver, model.model, deadline, options.cpsat)
             effort["conflicts"] += solver.num_conflicts
             effort["branches"] += solver.num_branches
             effort["wall_time"] += solver.wall_time
             effort["deterministic_time"] += solver.deterministic_time
             horizons += 1
             # the last run's set-up (seed, workers), the effort of all runs
-            stats |= run_stats(solver) | effort | {"horizons": horizons, "best_bound": horizon}
+            stats |= run_stats(solver) | effort | {"horizons": horizons, "best_bound": horizon,
+                                                   "constraints": len(model.model.proto.constraints)}
             found = has_solution(status, model.model)
             if found:
                 return Answer(Status.OPTIMAL, horizon, horizon, model.plan(solver), stats)

@@ -43,6 +43,9 @@ G_MASK = (1 << G_BITS) - 1
 BUDGET_SPENT, SOLVED, EXHAUSTED, NEEDS_ROOM = 0, 1, 2, 3
 #: Slots of the counters array.
 NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS = range(6)
+#: Which bound `BoundTables` stands for (keys-graph's option ``bound``): the walk, the farthest
+#: remaining key by door-free distance, or none (0).
+WALK, DOOR_FREE, NO_BOUND = range(3)
 
 
 class BoundTables(NamedTuple):
@@ -57,7 +60,8 @@ class BoundTables(NamedTuple):
     + start]` (Held-Karp).  `far[kind, n, i]`, `far_bit`, `far_needers`: the i-th farthest key
     of node n by door-free (kind 0) or bridge (kind 1) distance, its bit and needers (padding
     has bit 0).  `triple_start[n] .. triple_start[n + 1]`: node n's re-entry paths
-    (`triple_twice`, `triple_keys`), longest first.
+    (`triple_twice`, `triple_keys`), longest first.  `kind`: which bound (`WALK`, `DOOR_FREE`
+    or `NO_BOUND`, keys-graph's option ``bound``).
     """
 
     half: int
@@ -82,13 +86,14 @@ class BoundTables(NamedTuple):
     triple_start: np.ndarray
     triple_twice: np.ndarray
     triple_keys: np.ndarray
+    kind: int = WALK
 
 
 class RouteTables(NamedTuple):
     """The robots and the routes per node: robot r's node is bits ``keys + r * bits`` on of
     a state, and it reaches the keys of ``reach[r]``; ``start[n] .. start[n + 1]`` index node
     n's routes, by target key (`key`, its bit index), then by length; `needs` and `length`
-    per route."""
+    per route; `dominance`: whether dominated states are skipped (keys-graph's option)."""
 
     keys: int
     robots: int
@@ -98,6 +103,7 @@ class RouteTables(NamedTuple):
     key: np.ndarray
     needs: np.ndarray
     length: np.ndarray
+    dominance: bool = True
 
 
 @njit(cache=CACHE)
@@ -178,8 +184,14 @@ def _last(b: BoundTables, kind: int, node: int, mask: int) -> int:
 
 @njit(cache=CACHE)
 def bound(b: BoundTables, node: int, mask: int) -> int:
-    """`RemainingKeysBound.walk` of the robot on `node` with the keys of `mask` left."""
-    if not mask:
+    """`RemainingKeysBound.walk` of the robot on `node` with the keys of `mask` left (or the
+    weaker bound `b.kind` names: `ContractedProblem._weak_bound`'s)."""
+    if not mask or b.kind == NO_BOUND:
+        return 0
+    if b.kind == DOOR_FREE:
+        for i in range(b.far.shape[2]):  # farthest first
+            if mask & b.far_bit[0, node, i]:
+                return b.far[0, node, i]
         return 0
     ring = b.ring_low[mask & ((1 << b.half) - 1)] | b.ring_high[mask >> b.half]
     before, after = _neighbours(ring, b.slot[node])
@@ -300,7 +312,7 @@ def search(states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray,
         if state & goal == goal:
             counters[STATUS], counters[GOAL] = SOLVED, n
             return
-        if _dominated(table, states, g, state, goal, cost):
+        if r.dominance and _dominated(table, states, g, state, goal, cost):
             continue
         counters[EXPANDED] += 1
         budget -= 1
