@@ -4,7 +4,7 @@ Run as ``python -m benchmarks.bench_exposure [--draws N] [--time-limit S] [-p NA
 Draws `--draws` facilities from the hunt's strategy (`Puzzle.strategy`,
 derandomized, so a run repeats its draws until the strategy changes), solves each
 in-process with elevator-quotient and with each planted mistake of
-tests/hunt_solvers.py (`--time-limit` CPU seconds per solve), and prints how many
+planted/hunt_solvers.py (`--time-limit` CPU seconds per solve), and prints how many
 facilities started safe (with three pairs or more), how many exposed each mistake (a
 status or cost other than the reference's, or a plan the puzzle's checker refuses), how
 many solves timed out, and the CPU seconds the solves took.  Exposures per draw measure a
@@ -28,7 +28,7 @@ from crosscheck.solvers.base import Result, Solver, Status
 from crosscheck.solvers.registry import get_solver
 from hypothesis import HealthCheck, Phase, given, settings
 
-from tests.hunt_solvers import ElevatorLeftFloor, ElevatorNoDown2
+from planted.hunt_solvers import ElevatorLeftFloor, ElevatorNoDown2
 
 #: The planted mistakes, each by the name it has in the hunt benchmark.
 MISTAKES: tuple[Solver, ...] = (ElevatorNoDown2(), ElevatorLeftFloor())

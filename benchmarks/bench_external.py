@@ -7,11 +7,12 @@ Run as ``python -m benchmarks.bench_external --puzzle PUZZLE --external NAME='CO
 The program is given exactly as to ``crosscheck compare --external``
 (`crosscheck.harness.runs.external`: ``{path}`` stands for a copy of the instance; it prints
 ``plan: [...]`` and/or its optimum, or ``infeasible``, or ``unsupported``).  Each puzzle's
-variants are generated from seeds 0..N-1 in the real inputs' shapes: keys 81x81 with 26
-keys, one robot and four (`1-robot`, `4-robots`); elevator four floors with five pairs and
-their extended seven (`5-pairs`, `7-pairs`); amphipods of the real kind, depth 2 and 4
+variants are generated from seeds 0..N-1 in the real inputs' shapes, the puzzle's
+`crosscheck.models.puzzle.Puzzle.real_shapes`: for the built-in ones, vaults 81x81 with 26
+keys, one robot and four (`1-robot`, `4-robots`); elevators of four floors with five pairs and
+their extended seven (`5-pairs`, `7-pairs`); burrows of the real kind, depth 2 and 4
 (`depth-2`, `depth-4`).  On each instance, in one run, the program and the built-in
-formulation (default the fastest: `FASTEST`) each run `--repeat` times, alternately, every
+formulation (default the puzzle's fastest, `Puzzle.reference`) each run `--repeat` times, alternately, every
 run in its own process under the same limits, as ``crosscheck compare`` runs them
 (`benchmarks.timing.Timer.isolated`; ``--warmups`` does not apply).
 
@@ -36,44 +37,34 @@ import math
 import os
 import statistics
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from crosscheck.harness.records.evidence import Evidence
+from crosscheck.harness.judging.pairs import answer_of
 from crosscheck.harness.records.record import RunRecord
 from crosscheck.harness.runs.external import External
-from crosscheck.models.amphipods import model as amphipods
-from crosscheck.models.base import Instance
-from crosscheck.models.elevator import model as elevator
-from crosscheck.models.keys import model as keys
+from crosscheck.models.puzzle import Puzzle
+from crosscheck.models.registry import get_puzzle, puzzles
+from crosscheck.models.answers import ExactAnswer, NoSolution, Optimum
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
 
 from benchmarks.targets import figure
 from benchmarks.timing import Timer, add_options
 
-#: The fastest built-in formulation of each puzzle on real-size instances (docs/results.md).
-FASTEST = {"keys": "keys-graph", "elevator": "elevator-quotient", "amphipods": "amphipods-search"}
 
-#: Each puzzle's real-size variants: name -> instance of a seed.
-VARIANTS: dict[str, dict[str, Callable[[int], Instance]]] = {
-    "keys": {"1-robot": lambda seed: keys.generate(seed, size=81, keys=26, robots=1),
-             "4-robots": lambda seed: keys.generate(seed, size=81, keys=26, robots=4)},
-    "elevator": {"5-pairs": lambda seed: elevator.generate(seed, pairs=5, floors=4),
-                 "7-pairs": lambda seed: elevator.extended(elevator.generate(seed, pairs=5, floors=4))},
-    "amphipods": {"depth-2": lambda seed: amphipods.generate(seed, depth=2, style="real"),
-                  "depth-4": lambda seed: amphipods.generate(seed, depth=4, style="real")},
-}
+def shaped_puzzles() -> dict[str, Puzzle]:
+    """The puzzles a program can be timed on: those with real-size shapes and a reference formulation."""
+    return {name: puzzle for name, puzzle in sorted(puzzles().items()) if puzzle.real_shapes and puzzle.reference}
+
 
 AGREE, DIFFER, NO_ANSWER, UNJUDGED = "agree", "differ", "no answer", "unjudged"
 JUDGEMENTS = (AGREE, DIFFER, NO_ANSWER, UNJUDGED)
 CRASHES = (Status.ERROR, Status.MEMOUT)
-#: An exact answer: an optimum, or None for no solution.
-Answer = int | None
 
 
 @dataclass(frozen=True)
-class Judged:
+class Finding:
     """One instance's judgement of the program's answer, and why."""
 
     kind: str
@@ -86,59 +77,51 @@ class Tally:
 
     seconds: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # runner -> (wall, cpu) per instance
     answered: dict[str, int] = field(default_factory=dict)
-    judged: list[Judged] = field(default_factory=list)
+    judged: list[Finding] = field(default_factory=list)
     crashed: int = 0
 
 
-def exact_answer(record: RunRecord) -> tuple[bool, Answer]:
-    """(whether `record` holds an exact answer, the answer).  A built-in formulation's must
-    be exact (`RunRecord.exact`: an optimum with a plan the checker accepted, or a proof of
-    infeasibility); a program's claim counts unless the checker rejected its plan."""
-    counts = record.exact if record.evidence is Evidence.PROOF else (
-        record.status in (Status.OPTIMAL, Status.INFEASIBLE) and record.plan_valid is not False)
-    if not counts:
-        return False, None
-    return True, None if record.status is Status.INFEASIBLE else record.cost
-
-
-def reference(records: Sequence[RunRecord], solver: str) -> tuple[bool, Answer, str]:
-    """The built-in's answer over its repetitions: (known, answer, why not known)."""
-    answers = {answer for known, answer in map(exact_answer, records) if known}
+def reference(records: Sequence[RunRecord], solver: str) -> tuple[ExactAnswer | None, str]:
+    """The built-in's exact answer over its repetitions (`answer_of`: an optimum with a plan
+    the checker accepted, or a proof of infeasibility), or None and why it is not known."""
+    answers = {answer for answer in map(answer_of, records) if answer is not None}
     rejected = [r.plan_error for r in records if r.plan_valid is False]
     if rejected:
-        return False, None, f"{solver}'s own plan was rejected by the checker: {rejected[0]}"
+        return None, f"{solver}'s own plan was rejected by the checker: {rejected[0]}"
     if len(answers) != 1:
         why = "its repetitions disagree" if answers else f"no exact answer ({records[-1].status.value})"
-        return False, None, f"{solver}: {why}"
-    return True, answers.pop(), ""
+        return None, f"{solver}: {why}"
+    return answers.pop(), ""
 
 
-def show(answer: Answer) -> str:
-    return "no solution" if answer is None else str(answer)
+def show(answer: ExactAnswer) -> str:
+    return "no solution" if isinstance(answer, NoSolution) else str(answer)
 
 
-def judge_one(record: RunRecord, proven: Answer, solver: str) -> Judged:
-    """The program's run `record` against the built-in `solver`'s exact answer `proven`."""
+def judge_one(record: RunRecord, proven: ExactAnswer, solver: str) -> Finding:
+    """The program's run `record` against the built-in `solver`'s exact answer `proven`
+    (the program's claim counts unless the checker rejected its plan: `answer_of`)."""
     name = record.solver
     if record.plan_valid is False:
-        return Judged(DIFFER, f"{name}'s plan is rejected by the checker: {record.plan_error}")
-    known, claimed = exact_answer(record)
-    if not known:
-        return Judged(NO_ANSWER, f"{name}: {record.status.value}: {record.message.strip()[:200]}")
+        return Finding(DIFFER, f"{name}'s plan is rejected by the checker: {record.plan_error}")
+    claimed = answer_of(record)
+    if claimed is None:
+        return Finding(NO_ANSWER, f"{name}: {record.status.value}: {record.message.strip()[:200]}")
     if claimed == proven:
-        return Judged(AGREE, f"both {show(proven)}")
+        return Finding(AGREE, f"both {show(proven)}")
     why = f"{name} claims {show(claimed)}, {solver} proved {show(proven)} (checked)"
-    if record.plan_valid and (proven is None or (claimed is not None and claimed < proven)):
+    beats = isinstance(proven, NoSolution) or (isinstance(claimed, Optimum) and claimed.cost < proven.cost)
+    if record.plan_valid and beats:
         why += f"; {name}'s plan checks, so {solver} is wrong"
-    return Judged(DIFFER, why)
+    return Finding(DIFFER, why)
 
 
-def judge(external: Sequence[RunRecord], builtin: Sequence[RunRecord], solver: str) -> Judged:
+def judge(external: Sequence[RunRecord], builtin: Sequence[RunRecord], solver: str) -> Finding:
     """One instance: the worst judgement over the program's repetitions (differ, no answer,
     agree), or unjudged when the built-in has no checked exact answer."""
-    known, proven, why = reference(builtin, solver)
-    if not known:
-        return Judged(UNJUDGED, why)
+    proven, why = reference(builtin, solver)
+    if proven is None:
+        return Finding(UNJUDGED, why)
     judged = [judge_one(record, proven, solver) for record in external]
     return next((j for kind in (DIFFER, NO_ANSWER) for j in judged if j.kind == kind), judged[-1])
 
@@ -164,7 +147,8 @@ def run_variant(timer: Timer, args: argparse.Namespace, program: External, varia
     """Both runners on every seed of `variant`, one progress line per instance."""
     tally = Tally()
     for seed in range(args.seeds):
-        instance = VARIANTS[args.puzzle][variant](seed)
+        puzzle = get_puzzle(args.puzzle)
+        instance = puzzle.shaped(puzzle.real_shapes[variant], seed)
         runs = {name: timer.isolated(name, instance, args.time_limit, args.memory_limit, variant, command)
                 for name, command in ((program.name, program.command), (args.solver, None))}
         for name, records in runs.items():
@@ -173,7 +157,7 @@ def run_variant(timer: Timer, args: argparse.Namespace, program: External, varia
                 r.status in (Status.OPTIMAL, Status.INFEASIBLE) for r in records)
             tally.crashed += sum(r.status in CRASHES for r in records)
         judged = judge(runs[program.name], runs[args.solver], args.solver)
-        tally.judged.append(Judged(judged.kind, f"{variant} seed {seed} ({instance.name}): {judged.why}"))
+        tally.judged.append(Finding(judged.kind, f"{variant} seed {seed} ({instance.name}): {judged.why}"))
         loud = f"DIFFERS: {judged.why}" if judged.kind == DIFFER else judged.kind
         print(f"  {variant} seed {seed}: {outcome(runs[program.name])} | {outcome(runs[args.solver])} | {loud}",
               flush=True)
@@ -203,7 +187,7 @@ def print_times(tallies: dict[str, Tally], program: str, solver: str, runs: int)
         print(f"{variant:10}{'ratio':{width}}{'':>9}{ratios[0]:>15}{ratios[1]:>12}{ratios[2]:>14}{ratios[3]:>11}")
 
 
-def print_answers(tallies: dict[str, Tally], program: str, solver: str) -> list[Judged]:
+def print_answers(tallies: dict[str, Tally], program: str, solver: str) -> list[Finding]:
     """Per variant, how many instances agree, differ, got no answer from the program, or could
     not be judged; then every difference, loudly.  Returns the differences."""
     print(f"\n{program}'s answers against {solver}'s checked ones, instances:")
@@ -224,12 +208,13 @@ def print_answers(tallies: dict[str, Tally], program: str, solver: str) -> list[
 def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, External]:
     """The options, checked: the program, the variants and the built-in formulation."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--puzzle", required=True, choices=sorted(VARIANTS), help="the puzzle your program solves")
+    shaped = shaped_puzzles()
+    parser.add_argument("--puzzle", required=True, choices=sorted(shaped), help="the puzzle your program solves")
     parser.add_argument("--external", required=True, metavar="[PUZZLE:]NAME='COMMAND {path}'",
                         help="your program, as to crosscheck compare --external")
     parser.add_argument("--seeds", type=int, default=5, help="instances per variant (seeds 0..N-1)")
     parser.add_argument("--variant", action="append", help="a variant to run (repeatable; default every one: "
-                        + "; ".join(f"{p}: {', '.join(v)}" for p, v in VARIANTS.items()) + ")")
+                        + "; ".join(f"{name}: {', '.join(p.real_shapes)}" for name, p in shaped.items()) + ")")
     parser.add_argument("--solver", help="the built-in formulation (default: the puzzle's fastest)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per run, on --clock's clock")
     parser.add_argument("--memory-limit", type=int, default=8192, help="MB of address space per run")
@@ -241,17 +226,18 @@ def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, External
         parser.error(f"--external: {error}")
     if not program.applies_to(args.puzzle):
         parser.error(f"--external {program.puzzle}:{program.name} is for {program.puzzle}, not {args.puzzle}")
-    args.solver = args.solver or FASTEST[args.puzzle]
+    variants = shaped[args.puzzle].real_shapes
+    args.solver = args.solver or shaped[args.puzzle].reference
     try:
         solver_puzzle = get_solver(args.solver).puzzle
     except KeyError as error:
         parser.error(f"--solver: {error}")
     if solver_puzzle != args.puzzle or program.name == args.solver:
         parser.error(f"--solver {args.solver} must be a built-in {args.puzzle} formulation other than the program")
-    unknown = sorted(set(args.variant or ()) - set(VARIANTS[args.puzzle]))
+    unknown = sorted(set(args.variant or ()) - set(variants))
     if unknown or args.seeds < 1:
-        parser.error(f"need --seeds >= 1 and variants among {', '.join(VARIANTS[args.puzzle])}, got {unknown}")
-    args.variant = args.variant or list(VARIANTS[args.puzzle])
+        parser.error(f"need --seeds >= 1 and variants among {', '.join(variants)}, got {unknown}")
+    args.variant = args.variant or list(variants)
     return args, program
 
 

@@ -2,7 +2,7 @@
 
 Run as ``python -m benchmarks.bench_hunt [--seeds 1 2 3] [--budget S | --examples N]
 [--shrink-budget S | --shrink-examples N] [--only NAME ...] [--jobs J]``.  For every planted mistake in `PLANTED` (the
-formulations of tests/hunt_solvers.py and the programs of tests/externals/, each hunted
+formulations of planted/hunt_solvers.py and the programs of planted/externals/, each hunted
 against a built-in reference, the hunting table of docs/results.md) and every seed,
 one hunt with that budget (seconds, or a number of instances judged, the same on any
 machine), as ``crosscheck hunt`` runs it (isolated runs, 10 s per run).
@@ -26,14 +26,16 @@ from pathlib import Path
 
 from crosscheck.harness.reports.numbers import significant
 from crosscheck.harness.runs.external import External
-from crosscheck.harness.workflows.hunt import HuntConfig, HuntOutcome, Judged, hunt
+from crosscheck.harness.runs.settings import RunSettings
+from crosscheck.harness.workflows.hunt import HuntOutcome, HuntSettings, JudgedDraw, hunt
 from crosscheck.models.puzzle import Range
 from crosscheck.models.registry import get_puzzle
 from crosscheck.solvers.registry import add_plugins
 
+from planted.externals import EXTERNALS
+
 #: The module of the planted formulations (loaded as a plugin, in the runs too).
-PLUGINS = ("tests.hunt_solvers",)
-EXTERNALS = Path(__file__).resolve().parent.parent / "tests" / "externals"
+PLUGINS = ("planted.hunt_solvers",)
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class Planted:
 
     puzzle: str
     solvers: tuple[str, ...]
-    external: str | None = None  # a script of tests/externals, run as an external program
+    external: str | None = None  # a script of planted/externals, run as an external program
     ranges: tuple[tuple[str, Range], ...] = ()
 
     def externals(self) -> tuple[External, ...]:
@@ -63,13 +65,13 @@ PLANTED: dict[str, Planted] = {
 
 
 def run(name: str, planted: Planted, seed: int, args: argparse.Namespace, out: Path) -> HuntOutcome:
-    config = HuntConfig(puzzle=get_puzzle(planted.puzzle), solvers=planted.solvers, externals=planted.externals(),
-                        out=out / f"{name}-seed{seed}", ranges=dict(planted.ranges),
-                        budget=None if args.examples else args.budget, examples=args.examples,
-                        shrink_budget=None if args.shrink_examples is not None else args.shrink_budget,
-                        shrink_examples=args.shrink_examples, seed=seed, time_limit=10.0, jobs=args.jobs,
-                        plugins=PLUGINS)
-    return hunt(config)
+    runs = RunSettings(solvers=planted.solvers, externals=planted.externals(), time_limit=10.0, jobs=args.jobs)
+    settings = HuntSettings(puzzle=get_puzzle(planted.puzzle), runs=runs, out=out / f"{name}-seed{seed}",
+                            ranges=dict(planted.ranges), budget=None if args.examples else args.budget,
+                            examples=args.examples,
+                            shrink_budget=None if args.shrink_examples is not None else args.shrink_budget,
+                            shrink_examples=args.shrink_examples, seed=seed, plugins=PLUGINS)
+    return hunt(settings)
 
 
 def line(name: str, planted: Planted, seed: int, outcome: HuntOutcome, load: float) -> str:
@@ -79,7 +81,7 @@ def line(name: str, planted: Planted, seed: int, outcome: HuntOutcome, load: flo
         return head + f"none in {outcome.tried} instances"
     features = get_puzzle(planted.puzzle).features
 
-    def sizes(judged: Judged) -> str:
+    def sizes(judged: JudgedDraw) -> str:
         return " ".join(f"{key}={value}" for key, value in features(judged.instance).items())
 
     return (head + f"{outcome.first.verdict.verdict.value} after {outcome.tried} instances, "

@@ -6,7 +6,8 @@ Run as ``python -m benchmarks.fault_audit [--only NAME ...] [--jobs 2] [--out FO
 temporary folder, plants the fault, stages the copy as the ``crosscheck`` package first on
 ``PYTHONPATH`` (a canary checks that the faulted module is the one imported) and runs
 
-- ``crosscheck compare`` on small seeded generated sets without index entries (`SETS`),
+- ``crosscheck compare`` on small seeded generated sets without index entries (each
+  puzzle's `crosscheck.models.puzzle.Puzzle.small_sets`),
   judging its records against the answers the unfaulted code found on the same sets:
   the cross-check *misses* the fault when a wrong answer is reported ``agree`` with 2 or
   more independent provers;
@@ -44,6 +45,8 @@ from crosscheck.harness.independence.trusted import is_trusted
 from crosscheck.harness.judging.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
 from crosscheck.harness.records.record import environment, read_records
 from crosscheck.harness.reports.numbers import significant
+from crosscheck.models.registry import get_puzzle, puzzles
+from crosscheck.models.answers import ExactAnswer
 from crosscheck.solvers.base import FAILED_STATUSES
 
 from benchmarks.fault_catalogue import FAULTS, Fault
@@ -54,14 +57,9 @@ from benchmarks.results_file import Provenance, current_text, section, update
 ROOT = Path(__file__).resolve().parents[1]
 #: The folders that install as ``crosscheck.<name>`` (pyproject.toml's package-dir).
 PACKAGES = ("models", "solvers", "harness")
-#: Per puzzle, the generated sets (``crosscheck generate`` arguments) its compare runs on.
-SETS: dict[str, list[list[str]]] = {
-    "keys": [["keys", "--count", "3", "--seed", "1", "-p", "size=13", "-p", "keys=6", "-p", "loops=2"]],
-    # the second set's seeds 2 and 3 start unsafe (no solution): they exercise the start-safety rule
-    "elevator": [["elevator", "--count", "2", "--seed", "1", "-p", "pairs=3"],
-                 ["elevator", "--count", "2", "--seed", "2", "-p", "pairs=3", "-p", "safe=false"]],
-    "amphipods": [["amphipods", "--count", "3", "--seed", "1"]],
-}
+#: The folder of the distributions of their own (a puzzle brought from outside, its
+#: formulations), each installed from its folder: ``examples/NAME/PACKAGE/...``.
+DISTRIBUTIONS = "examples"
 COMPARE_OPTIONS = ["--time-limit", "10", "--clock", "cpu", "--jobs", "1"]
 TEST_OPTIONS = ["-x", "-q", "-p", "no:cacheprovider"]
 #: What can catch a planted fault, as the table names them.
@@ -97,7 +95,7 @@ class CrossCheck:
         return self.failed_runs > 0 or any(name in {v.value for v in FAILURES} for name in self.verdicts)
 
 
-def judge_crosscheck(truth: dict[str, int | str], verdicts: Iterable[InstanceVerdict],
+def judge_crosscheck(truth: dict[str, ExactAnswer], verdicts: Iterable[InstanceVerdict],
                      failed_runs: int = 0) -> CrossCheck:
     """Judge compare's `verdicts` under a fault against the unfaulted answers `truth` (by
     instance key, see `instance_key`).  An instance counts when its verdict is a failure or
@@ -122,7 +120,7 @@ def instance_key(verdict: InstanceVerdict) -> str:
     return f"{verdict.instance}{' [variant]' if verdict.variant else ''}"
 
 
-def truth_of(verdicts: Iterable[InstanceVerdict]) -> dict[str, int | str]:
+def truth_of(verdicts: Iterable[InstanceVerdict]) -> dict[str, ExactAnswer]:
     """The agreed answers of the unfaulted code (instances it did not settle are left out)."""
     return {instance_key(v): v.answer for v in verdicts if v.verdict is Verdict.AGREE and v.answer is not None}
 
@@ -158,8 +156,10 @@ def stage(copy: Path) -> Path:
 
 
 def module_of(path: str) -> str:
-    """The dotted name a repository file installs as (``models/keys/model.py`` -> ``crosscheck.models.keys.model``)."""
-    return "crosscheck." + path.removesuffix(".py").replace("/", ".")
+    """The dotted name a repository file installs as (``models/keys/model.py`` ->
+    ``crosscheck.models.keys.model``; ``examples/tiles/crosscheck_tiles/model.py`` -> ``crosscheck_tiles.model``)."""
+    parts = path.removesuffix(".py").split("/")
+    return ".".join(parts[2:]) if parts[0] == DISTRIBUTIONS else "crosscheck." + ".".join(parts)
 
 
 def canary(fault: Fault, env: dict[str, str], cwd: Path) -> None:
@@ -172,17 +172,32 @@ def canary(fault: Fault, env: dict[str, str], cwd: Path) -> None:
 
 
 def environment_for(staged: Path) -> dict[str, str]:
+    """The environment that imports the staged copy: its ``crosscheck`` first on ``PYTHONPATH``,
+    then each of its distributions' folders, so that an installed one (whose entry points name
+    its modules) is imported from the copy too."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(staged), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    own = [str(folder.parent) for folder in sorted((staged / DISTRIBUTIONS).glob("*/pyproject.toml"))]
+    env["PYTHONPATH"] = os.pathsep.join([str(staged), *own, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
+
+
+def audited_puzzles() -> list[str]:
+    """The puzzles whose compare and morph runs the audit makes: every known one with small
+    sets (`Puzzle.small_sets`)."""
+    return sorted(name for name, puzzle in puzzles().items() if puzzle.small_sets)
+
+
+def set_arguments(puzzle: str) -> list[list[str]]:
+    """`puzzle`'s small sets (`Puzzle.small_sets`), each as the arguments of ``crosscheck generate``."""
+    return [[puzzle, *sample.arguments()] for sample in get_puzzle(puzzle).small_sets]
 
 
 def generate_sets(puzzles: Sequence[str], folder: Path, env: dict[str, str]) -> list[Path]:
     """Generate each puzzle's sets into `folder` (once: an existing set is kept); their folders."""
     made = []
     for puzzle in puzzles:
-        for number, arguments in enumerate(SETS[puzzle]):
+        for number, arguments in enumerate(set_arguments(puzzle)):
             target = folder / f"{puzzle}-{number}"
             if not target.exists():
                 subprocess.run([sys.executable, "-m", "crosscheck", "generate", *arguments, "-o", str(target)],
@@ -243,7 +258,7 @@ def prepared(fault: Fault | None, work: Path) -> tuple[Path, dict[str, str]]:
     return copy, env
 
 
-def truth(sets: dict[str, list[Path]], out: Path) -> dict[str, int | str]:
+def truth(sets: dict[str, list[Path]], out: Path) -> dict[str, ExactAnswer]:
     """The answers the unfaulted code agrees on over every set (kept in ``out/unfaulted``)."""
     work = out / "unfaulted"
     if not (work / "compare.jsonl").exists():
@@ -254,7 +269,7 @@ def truth(sets: dict[str, list[Path]], out: Path) -> dict[str, int | str]:
     return truth_of(judge_all(read_records(work / "compare.jsonl")))
 
 
-def audit_fault(fault: Fault, sets: dict[str, list[Path]], answers: dict[str, int | str], out: Path) -> Outcome:
+def audit_fault(fault: Fault, sets: dict[str, list[Path]], answers: dict[str, ExactAnswer], out: Path) -> Outcome:
     """One fault's outcome (its compare records are kept in ``out/NAME/compare.jsonl``, its
     morph runs in ``out/NAME/morph/`` and its output in ``out/NAME/morph.log``)."""
     work = out / fault.name
@@ -358,7 +373,9 @@ def load(fault: Fault, path: Path) -> Outcome | None:
 
 def run_all(faults: Sequence[Fault], out: Path, jobs: int, resume: bool) -> list[Outcome]:
     """Every fault's outcome, `jobs` faults at a time, in the order of `faults`."""
-    sets = {puzzle: generate_sets([puzzle], out / "sets", dict(os.environ)) for puzzle in SETS}
+    needed = {puzzle for fault in faults for puzzle in fault.puzzles}
+    sets = {puzzle: generate_sets([puzzle], out / "sets", dict(os.environ)) for puzzle in audited_puzzles()
+            if puzzle in needed}
     answers = truth(sets, out)
     print(f"unfaulted answers: {len(answers)} instances", flush=True)
 
@@ -411,6 +428,12 @@ def main(argv: list[str] | None = None) -> None:
     if unknown:
         parser.error(f"unknown faults: {', '.join(unknown)}")
     faults = [known[name] for name in args.only] if args.only else interleaved(FAULTS)
+    absent = [fault.name for fault in faults if not set(fault.puzzles) <= set(puzzles())]
+    if absent and args.only:
+        parser.error(f"the puzzle of {absent[0]} is not installed (see crosscheck list)")
+    if absent:
+        print(f"not audited, their puzzle not installed ({len(absent)}): {', '.join(absent)}", flush=True)
+        faults = [fault for fault in faults if fault.name not in absent]
     if args.list:
         for fault in faults:
             print(f"{fault.name} ({fault.area}, in {enclosing(fault)}): {fault.description}")

@@ -5,12 +5,13 @@ wrongly, a bound made inadmissible, an engine's or CP-SAT set-up's bookkeeping b
 The list is curated rather than generated: a mutation-testing library's operators
 (flip a comparison, drop a statement) produce many faults that cannot change any answer
 or that crash on import, while each fault here is the kind of slip a researcher makes
-in a rule, and says so.  ``tests/test_fault_audit.py`` checks that every snippet still
+in a rule, and says so.  ``benchmarks/tests/test_fault_audit.py`` checks that every snippet still
 occurs exactly once in its file, so the list never silently stops applying.
 
-`area` names where the fault lies (``keys``, ``elevator``, ``amphipods``: a puzzle's
-rules and formulations; ``engine``: ``solvers/engines/search.py``; ``cpsat``: ``solvers/engines/cpsat.py``;
-``checker``: a plan checker); `puzzles` the generated sets its ``compare`` runs on; and
+`area` names where the fault lies (``keys``, ``elevator``, ``amphipods``, ``tiles``: a
+puzzle's rules and formulations, the sliding-tile puzzle's in ``examples/tiles``, a puzzle
+brought from outside; ``engine``: ``solvers/engines/search.py``; ``cpsat``: ``solvers/engines/cpsat.py``;
+``checker``: a plan checker); `puzzles` the puzzles whose small sets (`Puzzle.small_sets`) its ``compare`` runs on; and
 `tests` the test files that should notice it.  `formulations` names the formulations
 the faulted code feeds where no footprint records it (the trusted engines, CP-SAT set-up
 and checkers); elsewhere the audit derives them from the footprints
@@ -42,6 +43,11 @@ class Fault:
 KEYS_TESTS = ("tests/test_keys_model.py", "tests/test_keys_solvers.py", "tests/test_keys_grid.py")
 ELEVATOR_TESTS = ("tests/test_elevator_model.py", "tests/test_elevator_solvers.py", "tests/test_elevator_bfs.py")
 AMPHIPODS_TESTS = ("tests/test_amphipods_model.py", "tests/test_amphipods_solvers.py", "tests/test_amphipods_stops.py")
+_TILES = "examples/tiles/crosscheck_tiles"
+TILES_TESTS = ("examples/tiles/tests/test_model.py", "examples/tiles/tests/test_instances.py",
+               "examples/tiles/tests/test_solvers.py")
+#: The sliding-tile puzzle's formulations (a plugin's: no stored footprint lists them).
+TILES_FORMULATIONS = ("tiles-search", "tiles-cpsat")
 ENGINE_TESTS = ("tests/test_search.py", "tests/test_keys_solvers.py")
 CPSAT_TESTS = ("tests/test_cpsat.py", "tests/test_keys_cpsat.py")
 ALL = ("keys", "elevator", "amphipods")
@@ -63,9 +69,21 @@ def _elevator(name: str, path: str, original: str, replacement: str, description
     return Fault(name, "elevator", path, original, replacement, description, ("elevator",), ELEVATOR_TESTS)
 
 
+def _encoder(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
+    """A fault in a SAT formulation's encoder, which the certificate tests should notice too."""
+    return Fault(name, "elevator", path, original, replacement, description, ("elevator",),
+                 (*ELEVATOR_TESTS, "tests/test_sat_certificates.py"))
+
+
 def _amphipods(name: str, path: str, original: str, replacement: str, description: str,
                formulations: tuple[str, ...] = ()) -> Fault:
     return Fault(name, "amphipods", path, original, replacement, description, ("amphipods",), AMPHIPODS_TESTS,
+                 formulations)
+
+
+def _tiles(name: str, module: str, original: str, replacement: str, description: str,
+           formulations: tuple[str, ...] = ()) -> Fault:
+    return Fault(name, "tiles", f"{_TILES}/{module}", original, replacement, description, ("tiles",), TILES_TESTS,
                  formulations)
 
 
@@ -175,6 +193,16 @@ ELEVATOR_FAULTS = (
               "model.add(self._riders(t) <= 2)",
               "model.add(self._riders(t) <= 3)",
               "elevator-cpsat: the elevator carries up to three items"),
+    # Encoder faults: a certificate proves something about the CNF, so an encoding that leaves
+    # plans out makes refutations of the encoding, not of the puzzle (the plan-as-assignment check).
+    _encoder("elevator-sat-one-rider", "solvers/elevator/sat_encoding.py",
+             "    for three in combinations(carries, 3):",
+             "    for three in combinations(carries, 2):",
+             "elevator-sat's encoding: a step carries one item, the moves with two left out"),
+    _encoder("elevator-sat-safety-later-only", "solvers/elevator/sat_encoding.py",
+             "                if other != chip_of:",
+             "                if other > chip_of:",
+             "elevator-sat's encoding: a chip meets only the generators of elements after it"),
     # The text-reading mistakes of a reviewer's lone programs (my_lift.py, my_lift2.py), planted
     # in the shared parser: every formulation and the checker read the same wrong facility.
     Fault("elevator-parse-pairs-by-appearance", "elevator", "models/elevator/model.py",
@@ -231,6 +259,30 @@ AMPHIPODS_FAULTS = (
                "amphipods-stops: a hallway amphipod goes home through others"),
 )
 
+TILES_FAULTS = (
+    _tiles("tiles-goal-blank-first", "model.py",
+           "    return (*range(1, rows * columns), BLANK)",
+           "    return (BLANK, *range(1, rows * columns))",
+           "goal: the blank first, not last (the model's goal, which every formulation and the checker read)",
+           TILES_FORMULATIONS),
+    _tiles("tiles-parse-rows-reversed", "model.py",
+           "    tiles = _tiles(rows, columns, source)",
+           "    tiles = _tiles(rows[::-1], columns, source)",
+           "parse: the rows read bottom first", TILES_FORMULATIONS),
+    _tiles("tiles-search-row-conflicts-triple", "search.py",
+           "            bound += 2 * (len(line) - _longest_increasing(line))\n        for column in range(columns):",
+           "            bound += 3 * (len(line) - _longest_increasing(line))\n        for column in range(columns):",
+           "tiles-search's linear conflicts: three moves per tile leaving its row (inadmissible)"),
+    _tiles("tiles-cpsat-parity-flipped", "cpsat.py",
+           "    return (len(start) - cycles) % 2 == 1",
+           "    return (len(start) - cycles) % 2 == 0",
+           "tiles-cpsat's parity lemma: odd and even permutations swapped"),
+    _tiles("tiles-cpsat-first-horizon-high", "cpsat.py",
+           "    return least + (least - blank) % 2",
+           "    return least + (least - blank) % 2 + 2",
+           "tiles-cpsat's first horizon: two moves above the misplaced tiles' bound"),
+)
+
 ENGINE_FAULTS = (
     _engine("engine-no-reopen", "if old_g is not None and old_g <= new_g:", "if old_g is not None:",
             "closed set: a state reached again more cheaply is not pushed again"),
@@ -285,6 +337,11 @@ CHECKER_FAULTS = (
           "    if False:",
           "elevator check_plan: an unsafe start is accepted", ("elevator",), ("tests/test_elevator_model.py",),
           CHECKED["elevator"]),
+    Fault("checker-tiles-off-the-side", "checker", f"{_TILES}/model.py",
+          "        if not (0 <= row + drow < board.rows and 0 <= column + dcolumn < board.columns):",
+          "        if not (0 <= row + drow < board.rows):",
+          "tiles check_plan: the blank may leave the board by a side (a wrapping move)", ("tiles",),
+          ("examples/tiles/tests/test_model.py",), TILES_FORMULATIONS),
     Fault("checker-amphipods-door-stop", "checker", "models/amphipods/model.py",
           "        if target[0] == \"H\" and target[1] in ROOM_DOORS:\n            raise InvalidPlan(",
           "        if False:\n            raise InvalidPlan(",
@@ -293,4 +350,5 @@ CHECKER_FAULTS = (
 )
 
 #: Every fault the audit plants, by area.
-FAULTS: tuple[Fault, ...] = KEYS_FAULTS + ELEVATOR_FAULTS + AMPHIPODS_FAULTS + ENGINE_FAULTS + CPSAT_FAULTS + CHECKER_FAULTS
+FAULTS: tuple[Fault, ...] = (KEYS_FAULTS + ELEVATOR_FAULTS + AMPHIPODS_FAULTS + TILES_FAULTS + ENGINE_FAULTS
+                             + CPSAT_FAULTS + CHECKER_FAULTS)

@@ -3,14 +3,15 @@
 For a fault of `benchmarks.fault_catalogue`, the *faulted formulations* are those the
 faulted code feeds (`fed_formulations`): the catalogue's list where it names them (the
 trusted engines, CP-SAT set-up and checkers, which no footprint records), else every
-built-in formulation whose footprint (`crosscheck.harness.independence.sharing.stored_footprints`) holds the
-function or class enclosing the fault, or, for a module-level line or constant
-(``ENERGY``), any function of its module.  `run_morph` runs ``crosscheck morph`` with only those formulations on the
-audit's sets, every relation of the puzzle once per instance (`MORPH_OPTIONS`, seeded),
-and `judge_morph` reads what it wrote: the relations *catch* the fault when a pair is a
-``morph-mismatch`` or a related instance (one ``compare`` never ran) gets a failing
-verdict.  A failing verdict on an original instance is left out: the cross-check, which
-runs every formulation on those, sees it too.
+formulation of the fault's puzzles whose footprint holds the function or class enclosing
+the fault, or, for a module-level line or constant (``ENERGY``), any function of its module
+(`crosscheck.harness.independence.sharing.footprint`: stored for a built-in formulation,
+computed for a plugin's).  `run_morph` runs ``crosscheck morph`` with only those
+formulations on the audit's sets, every relation of the puzzle once per instance
+(`MORPH_OPTIONS`, seeded), and `judge_morph` reads what it wrote: the relations *catch*
+the fault when a pair is a ``morph-mismatch`` or a related instance (one ``compare`` never
+ran) gets a failing verdict.  A failing verdict on an original instance is left out: the
+cross-check, which runs every formulation on those, sees it too.
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from crosscheck.harness.independence.sharing import stored_footprints
+from crosscheck.harness.independence.sharing import footprint
 from crosscheck.harness.judging.verdicts import FAILURES, Verdict, judge_all
 from crosscheck.harness.records.record import read_records
 from crosscheck.models.registry import relations
-from crosscheck.solvers.registry import get_solver
+from crosscheck.solvers.registry import get_solver, solvers_for
 
 from benchmarks.fault_catalogue import Fault
 
@@ -45,11 +46,16 @@ def fed_formulations(fault: Fault, enclosing: str,
         return fault.formulations
     module, _, last = enclosing.rpartition(".")
     held = module if last.isupper() else enclosing  # a constant feeds whoever runs its module's code
-    fed = tuple(name for name, names in (footprints or stored_footprints()).items()
+    fed = tuple(name for name, names in (footprints or puzzle_footprints(fault.puzzles)).items()
                 if any(n == held or n.startswith(held + ".") for n in names))
     if not fed:
         raise ValueError(f"{fault.name}: no formulation's footprint holds {enclosing}; name them in the catalogue")
     return fed
+
+
+def puzzle_footprints(puzzles: Iterable[str]) -> dict[str, frozenset[str]]:
+    """The footprint of every formulation of `puzzles`, by name, built-in or plugin."""
+    return {solver.name: footprint(solver) for puzzle in puzzles for solver in solvers_for(puzzle)}
 
 
 @dataclass(frozen=True)

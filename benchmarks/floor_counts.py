@@ -5,7 +5,7 @@ For every safe start up to renaming of elements (a multiset of (chip floor,
 generator floor) pairs; the elevator on the first floor) with the given numbers of
 floors and pairs, compares the breadth-first search that keys visited states by the
 elevator's floor and the per-floor counts of chips and generators
-(``elevator-floorcounts`` in tests/hunt_solvers.py) with `elevator-quotient`, and
+(``elevator-floorcounts`` in planted/hunt_solvers.py) with `elevator-quotient`, and
 prints per size how many starts were checked, how many disagreed (with the first
 disagreement), and the CPU seconds.  A size whose enumeration does not finish within
 `--seconds` is reported as partial.  The hunt (`crosscheck hunt elevator`) samples
@@ -23,7 +23,7 @@ from crosscheck.models.elevator.model import ELEMENT_NAMES, Facility, all_safe
 from crosscheck.models.puzzle import parse_range
 from crosscheck.solvers.registry import get_solver
 
-from tests.hunt_solvers import ElevatorFloorCounts
+from planted.hunt_solvers import ElevatorFloorCounts
 
 
 def starts(floors: int, pairs: int) -> list[Facility]:

@@ -1,10 +1,10 @@
 """How often each metamorphic relation exposes each planted text-reading mistake.
 
 Run as ``python -m benchmarks.relation_catch [--instances N] [--count K] [--seed S]``.
-Each planted program of tests/externals that misreads the text (element names, order of
+Each planted program of planted/externals that misreads the text (element names, order of
 listing, key letters) is judged in-process against itself, as ``crosscheck morph``
 judges a lone program: on N seeded instances (elevator facilities of 2-4 pairs on 2-4
-floors, the small vaults of tests/relation_checks.py), for each relation of the puzzle
+floors, the small vaults of planted/instances.py), for each relation of the puzzle
 that needs no plan, K distinct related instances are drawn (`distinct_draws`, seeded by
 S and the instance's index) and the instance counts as *caught* when the program's
 answers on it and on one of them break the relation's law.  Beside it, *wrong* counts
@@ -22,26 +22,32 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, Optimum
 from crosscheck.models.elevator import model as elevator
 from crosscheck.models.registry import relations
-from crosscheck.models.relations import Answer, NotApplicable, distinct_draws
+from crosscheck.models.relations import NotApplicable, distinct_draws
 from crosscheck.solvers.base import Solver, Status
 from crosscheck.solvers.elevator.bfs import ElevatorBfs
 from crosscheck.solvers.keys.grid import KeysGrid
 
-from tests.externals.elevator_appearance_pairs import paired_by_appearance
-from tests.externals.elevator_first_listed import claim as first_listed_claim
-from tests.externals.elevator_initials import by_prefix
-from tests.externals.keys_rank_doors import doors_by_rank
-from tests.relation_checks import vaults
+from planted.externals.elevator_appearance_pairs import paired_by_appearance
+from planted.externals.elevator_first_listed import claim as first_listed_claim
+from planted.externals.elevator_initials import by_prefix
+from planted.externals.keys_rank_doors import doors_by_rank
+from planted.instances import vaults
 
 
-def exact(solver: Solver, instance: Any) -> Answer:
-    """`solver`'s optimum of `instance` (None: no solution); it must finish."""
+def exact(solver: Solver, instance: Any) -> ExactAnswer:
+    """`solver`'s exact answer on `instance`; it must finish."""
     result = solver.solve(instance)
     if result.status not in (Status.OPTIMAL, Status.INFEASIBLE):
         raise RuntimeError(f"{solver.name} did not finish {instance.name}: {result.status}")
-    return result.cost
+    return claimed(result.cost)
+
+
+def claimed(cost: int | None) -> ExactAnswer:
+    """An answer as the planted programs give it (None: no solution)."""
+    return NO_SOLUTION if cost is None else Optimum(cost)
 
 
 @dataclass(frozen=True)
@@ -50,14 +56,14 @@ class Planted:
 
     name: str
     puzzle: str
-    answer: Callable[[Any], Answer]
+    answer: Callable[[Any], ExactAnswer]
 
 
 PLANTED = (
     Planted("elevator_initials", "elevator", lambda f: exact(ElevatorBfs(), by_prefix(f, 1))),
     Planted("elevator_two_letters", "elevator", lambda f: exact(ElevatorBfs(), by_prefix(f, 2))),
     Planted("elevator_appearance_pairs", "elevator", lambda f: exact(ElevatorBfs(), paired_by_appearance(f))),
-    Planted("elevator_first_listed", "elevator", first_listed_claim),
+    Planted("elevator_first_listed", "elevator", lambda f: claimed(first_listed_claim(f))),
     Planted("keys_rank_doors", "keys", lambda v: exact(KeysGrid(), doors_by_rank(v))),
 )
 #: The built-in formulation each puzzle's right answers come from.
@@ -73,7 +79,8 @@ def instances(puzzle: str, count: int, seed: int) -> list[Any]:
             for _ in range(count)]
 
 
-def caught(planted: Planted, relation: str, instance: Any, original: Answer, rng: random.Random, count: int) -> bool:
+def caught(planted: Planted, relation: str, instance: Any, original: ExactAnswer, rng: random.Random,
+           count: int) -> bool:
     """Whether one of `count` draws of `relation` on `instance` breaks its law for `planted`."""
     try:
         draws = distinct_draws(relations(planted.puzzle)[relation], instance, rng, count)

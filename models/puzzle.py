@@ -14,13 +14,16 @@ Example (the sliding-tile puzzle of ``examples/tiles``)::
         detect=detect, parse=parse, check_plan=check_plan, generate=generate,
         generator_params={"rows": "board rows", "columns": "board columns"},
         relations=RELATIONS, sizes=(SizeParameter("rows", "board rows", (2, 3), 2, 5), ...),
-        instances=boards, corpus=corpus, reference="tiles-search")
+        instances=boards, corpus=corpus, reference="tiles-search",
+        real_shapes={"8-puzzle": Shape({"rows": 3, "columns": 3}), "15-puzzle": Shape({"rows": 4, "columns": 4})},
+        small_sets=(Sample({"rows": 2, "columns": 3}, count=4),))
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
 from crosscheck.models.base import Instance, out_of_range
@@ -45,6 +48,37 @@ class SizeParameter:
     default: Range
     least: int
     most: int
+
+
+#: The value of a generator parameter (its annotation says which: `generator_argument`).
+ParamValue = int | bool | str
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Generated instances of one shape: ``generate(seed, **params)``, with the puzzle's variant
+    applied to each when `variant` (`Puzzle.shaped`)."""
+
+    params: Mapping[str, ParamValue]
+    variant: bool = False
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A seeded set of generated instances: ``generate(seed, **params)`` for `count` seeds from
+    `seed` on, as ``crosscheck generate PUZZLE --count COUNT --seed SEED -p NAME=VALUE ...``
+    writes them (`arguments`)."""
+
+    params: Mapping[str, ParamValue]
+    count: int
+    seed: int = 0
+
+    def arguments(self) -> list[str]:
+        """The options of ``crosscheck generate`` that write this set (after the puzzle's name)."""
+        options = ["--count", str(self.count), "--seed", str(self.seed)]
+        for name, value in self.params.items():
+            options += ["-p", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+        return options
 
 
 def _always_published(instance: Instance) -> str:
@@ -99,6 +133,13 @@ class Puzzle:
             plugin's formulations come by the ``crosscheck.solvers`` entry point group).
         reference: the puzzle's fastest exact formulation: run beside external programs
             when nothing else is named, so that their claims can be contradicted.
+        real_shapes: the shapes of the published inputs' parts, by name (``1-robot``,
+            ``depth-4``): generator parameters that draw instances like them, at their size.
+            A program is timed side by side with `reference` on them
+            (``python -m benchmarks.bench_external``).
+        small_sets: seeded sets of small generated instances, edge cases among them (no
+            solution, an unusual start), that every exact formulation answers within seconds:
+            the fault audit compares and morphs on them (``python -m benchmarks.fault_audit``).
         trusted: the puzzle's pieces of the trusted base (qualified name -> the tests that
             hold it against an independent reference): parser, data types, plan checker,
             move vocabulary.  Code every formulation may run without it counting as shared
@@ -125,6 +166,8 @@ class Puzzle:
     corpus: Callable[[], Sequence[Any]] = tuple
     formulations: Sequence[str] = ()
     reference: str = ""
+    real_shapes: Mapping[str, Shape] = field(default_factory=dict)
+    small_sets: Sequence[Sample] = ()
     trusted: Mapping[str, str] = field(default_factory=dict)
     lemmas: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
@@ -135,6 +178,11 @@ class Puzzle:
                 return relation
         raise KeyError(f"unknown relation {name!r} for {self.name}; valid relations: "
                        f"{', '.join(r.name for r in self.relations)}")
+
+    def shaped(self, shape: Shape, seed: int) -> Any:
+        """The instance of `shape` that `seed` draws."""
+        instance = self.generate(seed, **shape.params)
+        return self.variant(instance) if shape.variant else instance
 
     def ranges(self, given: Mapping[str, Range]) -> dict[str, Range]:
         """The default ranges of `sizes` with `given` ones in their place.
@@ -160,6 +208,15 @@ class Puzzle:
         if self.instances is None:
             raise ValueError(f"the puzzle {self.name} draws no instances (it has no strategy)")
         return self.instances(self.ranges(given or {}), published)
+
+
+def strategies_in(module: str) -> Callable[[Mapping[str, Range], bool], SearchStrategy[Any]]:
+    """A `Puzzle.instances` that imports `module` (which defines ``instances(ranges, published)``)
+    when a hunt first draws, so that Hypothesis is imported by hunts only."""
+    def instances(ranges: Mapping[str, Range], published: bool) -> SearchStrategy[Any]:
+        drawn: SearchStrategy[Any] = import_module(module).instances(ranges, published)
+        return drawn
+    return instances
 
 
 def parse_range(text: str) -> Range:

@@ -18,8 +18,9 @@ draw from the `random.Random` they are given, so a seeded run is reproducible.
 others and from the original (as texts), and a relation with few images (a ring of wall
 has one) yields only those.
 
-An answer is an ``int`` optimum, or None for "no solution".  `Expectation.broken`
-names what a pair of answers breaks, or returns None when they agree.  An expectation's
+An answer is an exact one (`crosscheck.models.answers.ExactAnswer`: an optimum, or no
+solution).  `Expectation.broken` names what a pair of answers breaks, or returns None
+when they agree.  An expectation's
 text (``same``, ``not larger``, ``offset N``) is how records keep it; `parse_expectation`
 reads it back.
 """
@@ -31,26 +32,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from crosscheck.models.answers import ExactAnswer, NoSolution, Optimum
 from crosscheck.models.base import Instance
 
 Plan = Sequence[Any]
-#: An exact answer: the optimum, or None when the instance has no solution.
-Answer = int | None
 
 
 class NotApplicable(Exception):
     """The relation cannot derive a related instance from this instance (or plan)."""
 
 
-def _show(answer: Answer) -> str:
-    return "no solution" if answer is None else str(answer)
+def _show(answer: ExactAnswer) -> str:
+    return "no solution" if isinstance(answer, NoSolution) else str(answer.cost)
 
 
 @dataclass(frozen=True)
 class Same:
     """Same optimum, same feasibility."""
 
-    def broken(self, original: Answer, related: Answer) -> str | None:
+    def broken(self, original: ExactAnswer, related: ExactAnswer) -> str | None:
         if original == related:
             return None
         return f"expected the same answer, got {_show(original)} and {_show(related)}"
@@ -63,10 +63,10 @@ class Same:
 class NotLarger:
     """The related optimum is at most the original's; a feasible original stays feasible."""
 
-    def broken(self, original: Answer, related: Answer) -> str | None:
-        if original is None or (related is not None and related <= original):
+    def broken(self, original: ExactAnswer, related: ExactAnswer) -> str | None:
+        if isinstance(original, NoSolution) or (isinstance(related, Optimum) and related.cost <= original.cost):
             return None
-        return f"expected at most {original}, got {_show(related)}"
+        return f"expected at most {original.cost}, got {_show(related)}"
 
     def __str__(self) -> str:
         return "not larger"
@@ -79,10 +79,10 @@ class Offset:
 
     amount: int
 
-    def broken(self, original: Answer, related: Answer) -> str | None:
-        if original is not None and related == original - self.amount:
+    def broken(self, original: ExactAnswer, related: ExactAnswer) -> str | None:
+        if isinstance(original, Optimum) and related == Optimum(original.cost - self.amount):
             return None
-        wanted = "a solution first" if original is None else str(original - self.amount)
+        wanted = "a solution first" if isinstance(original, NoSolution) else str(original.cost - self.amount)
         return f"expected {wanted} (original minus {self.amount}), got {_show(original)} and {_show(related)}"
 
     def __str__(self) -> str:

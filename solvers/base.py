@@ -8,6 +8,7 @@ solver fails loudly instead of polluting a comparison.
 
 from __future__ import annotations
 
+import copy
 import math
 import resource
 import signal
@@ -20,6 +21,9 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
 from crosscheck.models.base import with_article
+from crosscheck.solvers.certificate import Certificate, Encoding
+from crosscheck.solvers.configuration import Options as FormulationOptions
+from crosscheck.solvers.configuration import gives_up_optimality, label
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 
@@ -53,7 +57,9 @@ class Result(BaseModel):
     - `feasible` has a cost and a plan;
     - `infeasible` has no cost and no plan;
     - other statuses have no cost and no plan;
-    - a cost is never below the bound.
+    - a cost is never below the bound;
+    - a certificate claims what the status says: infeasibility for `infeasible`, else the
+      result's own lower bound (`crosscheck.solvers.certificate`).
     """
 
     model_config = ConfigDict(frozen=True, use_enum_values=False)
@@ -67,6 +73,7 @@ class Result(BaseModel):
     seconds: float = 0.0
     stats: Stats = Field(default_factory=dict)
     message: str = ""
+    certificate: Certificate | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Result:
@@ -82,7 +89,18 @@ class Result(BaseModel):
             raise ValueError(f"cost {self.cost} is below its own lower bound {self.bound}")
         if self.cost is not None and self.cost < 0:
             raise ValueError("cost must be non-negative")
+        if self.certificate is not None:
+            _certifies(self.certificate, self.status, self.bound)
         return self
+
+
+def _certifies(certificate: Certificate, status: Status, bound: int | None) -> None:
+    """Refuse a certificate that claims something else than the result it comes with."""
+    if certificate.claim == "infeasible" and status is not Status.INFEASIBLE:
+        raise ValueError(f"a certificate of infeasibility on {with_article(status)} result")
+    if certificate.claim == "lower-bound" and (status is Status.INFEASIBLE or certificate.bound != bound):
+        raise ValueError(f"a certificate of lower bound {certificate.bound} on {with_article(status)} result "
+                         f"with bound {bound}")
 
 
 #: What a time limit counts: elapsed real time, or CPU time (see `Deadline`).
@@ -258,6 +276,24 @@ class Answer:
     plan: list[Any] | None = None
     stats: Stats = field(default_factory=dict)
     message: str = ""
+    certificate: Certificate | None = None  # what proves the answer, for the harness to check
+
+
+def plan_only(answer: Answer, settings: tuple[str, ...]) -> Answer:
+    """The answer of a configuration whose `settings` give up optimality, read for what it
+    is: a plan is an upper bound (``feasible``), never an optimum; no bound is proven; and
+    running out of moves proves no infeasibility (``timeout``, a run that found no plan).
+    Failures (error, memout, unsupported) stay as they are; what the formulation said is
+    kept in the stats as ``claimed``."""
+    if answer.status not in (Status.OPTIMAL, Status.FEASIBLE, Status.INFEASIBLE, Status.TIMEOUT):
+        return answer
+    why = f"gives up optimality ({', '.join(settings)}): answers are checked plans only"
+    stats = {**answer.stats, "claimed": answer.status.value}
+    if answer.plan is not None and answer.cost is not None:
+        return Answer(Status.FEASIBLE, cost=answer.cost, plan=answer.plan, stats=stats,
+                      message="; ".join(filter(None, (answer.message, why))))
+    return Answer(Status.TIMEOUT, stats=stats,
+                  message="; ".join(filter(None, (answer.message, f"no plan found; {why}"))))
 
 
 class Solver(ABC):
@@ -267,6 +303,10 @@ class Solver(ABC):
     and implement `_solve`.  `solve` never raises for solver failures: exceptions
     become `error` results with their message, and so does an `Answer` that breaks the
     `Result` invariants (the message names the formulation and the rule it broke).
+
+    A formulation with design choices declares them as `Options` (`crosscheck.solvers.configuration`);
+    `configured` gives the formulation with some set, whose `_solve` reads them from
+    `options` and whose results carry its `label` as the solver's name.
     """
 
     name: ClassVar[str]
@@ -279,6 +319,11 @@ class Solver(ABC):
     #: program): `solve` with a work limit then answers `unsupported` instead of running
     #: without a limit it cannot honour.
     counts_work: ClassVar[bool] = True
+    #: The CNF encoding of a formulation whose answers carry certificates (its refutations), which
+    #: the harness calls again to rebuild the CNFs it checks the proofs against; None for the others.
+    encoding: ClassVar[Encoding | None] = None
+    #: The formulation's design choices (`crosscheck.solvers.configuration`); none by default.
+    Options: ClassVar[type[FormulationOptions]] = FormulationOptions
     #: The sizes this formulation is known to solve within a minute, as the largest value of
     #: each of its puzzle's features (`crosscheck.models.puzzle.Puzzle.features`, e.g.
     #: ``{"cells": 300}``), measured (docs/results.md); empty: no size it is known not to reach.
@@ -289,6 +334,32 @@ class Solver(ABC):
     #: many runs of ``compare`` and ``hunt``, not before the few runs of ``solve``, whose runs
     #: then search without it (by the same rules).
     warm_up_pays_alone: ClassVar[bool] = True
+
+    @property
+    def options(self) -> FormulationOptions:
+        """The options this solver runs with: those it was `configured` with, else the defaults."""
+        given = self.__dict__.get("_options")
+        return given if given is not None else self.Options()
+
+    def configured(self, options: FormulationOptions) -> Solver:
+        """This formulation with `options` (an instance of its `Options`): a copy, this one unchanged."""
+        if type(options) is not self.Options:
+            raise TypeError(f"{self.name} takes options of {self.Options.__name__}, not {type(options).__name__}")
+        configured = copy.copy(self)
+        configured.__dict__["_options"] = options
+        return configured
+
+    @property
+    def label(self) -> str:
+        """The configuration's name (`crosscheck.solvers.configuration.label`): the formulation's
+        name for its default options, ``keys-graph[bound=none]`` otherwise."""
+        return label(self.name, self.options)
+
+    @property
+    def gives_up_optimality(self) -> tuple[str, ...]:
+        """The settings of `options` that give up optimality (``weight=2``); empty when every
+        answer is a proof of the formulation."""
+        return gives_up_optimality(self.options)
 
     @property
     def shares(self) -> frozenset[str]:
@@ -307,8 +378,8 @@ class Solver(ABC):
         Called in the process the runs of `compare`, `hunt` and `solve` are forked from, before any
         run starts, so the runs inherit the result.  It must not depend on an instance and
         may be skipped.  The default imports OR-Tools' CP-SAT for a formulation that
-        `runs_cpsat` (`crosscheck.solvers.engines.cpsat.import_now`: a third of a CPU second that
-        each run would otherwise spend before building its model), else does nothing; an
+        `runs_cpsat` (`crosscheck.solvers.engines.cpsat.import_now`: work each run would otherwise
+        spend before building its model), else does nothing; an
         override of such a formulation calls it through ``super().warm_up()``."""
         if cls.runs_cpsat:
             from crosscheck.solvers.engines.cpsat import import_now  # imports base: here, not at the top
@@ -338,7 +409,7 @@ class Solver(ABC):
         stats carry ``work`` (the units counted) and ``work_limit``.  A formulation that does
         not count its work (`counts_work`) answers `unsupported` to a work limit."""
         if work_limit is not None and not self.counts_work:
-            return Result(solver=self.name, instance=instance.name, status=Status.UNSUPPORTED,
+            return Result(solver=self.label, instance=instance.name, status=Status.UNSUPPORTED,
                           message=f"{self.name} cannot count its work: give it a time limit, not a work limit")
         deadline = Deadline(time_limit, clock, work_limit)
         start = time.perf_counter()
@@ -354,16 +425,19 @@ class Solver(ABC):
                 message=f"{type(error).__name__}: {error}",
                 stats={"traceback": traceback.format_exc(limit=5)},
             )
+        if self.gives_up_optimality:
+            answer = plan_only(answer, self.gives_up_optimality)
         stats = answer.stats
         if work_limit is not None:
             stats = {**stats, "work": deadline.spent, "work_limit": work_limit}
         seconds = time.perf_counter() - start
         try:
-            return Result(solver=self.name, instance=instance.name, status=answer.status, cost=answer.cost,
-                          bound=answer.bound, plan=answer.plan, seconds=seconds, stats=stats, message=answer.message)
+            return Result(solver=self.label, instance=instance.name, status=answer.status, cost=answer.cost,
+                          bound=answer.bound, plan=answer.plan, seconds=seconds, stats=stats, message=answer.message,
+                          certificate=answer.certificate)
         except ValidationError as error:  # the formulation broke the contract: its answer is an error, said plainly
-            return Result(solver=self.name, instance=instance.name, status=Status.ERROR, seconds=seconds,
-                          message=f"{self.name} returned an inconsistent answer: {broken_rules(error)}")
+            return Result(solver=self.label, instance=instance.name, status=Status.ERROR, seconds=seconds,
+                          message=f"{self.label} returned an inconsistent answer: {broken_rules(error)}")
 
     @abstractmethod
     def _solve(self, instance: Any, deadline: Deadline) -> Answer:

@@ -146,8 +146,8 @@ def name_warm_ups(names: Iterable[str] | None) -> None:
     imported for `None`), through ``CROSSCHECK_WARM_UP``, which the server inherits."""
     if names is None:
         os.environ.pop(WARM_UP_VARIABLE, None)
-    else:
-        os.environ[WARM_UP_VARIABLE] = ",".join(names)
+    else:  # a configuration warms up as its formulation (and a label's commas would split it)
+        os.environ[WARM_UP_VARIABLE] = ",".join(dict.fromkeys(formulation_of(name) for name in names))
 
 
 def warm_up_named(lone: bool = False) -> None:
@@ -171,7 +171,7 @@ def share_named() -> None:
     """Compute now what each registered formulation ``CROSSCHECK_WARM_UP`` names shares
     (every registered one when it is not set; `Solver.shares`), so that the runs forked from
     this process inherit it instead of each redoing it: a plugin's footprint is a static walk
-    of its code, a tenth of a second for one as large as a built-in.  One that fails is
+    of its code, worth doing once rather than per run.  One that fails is
     skipped (each run then meets the error itself)."""
     named = os.environ.get(WARM_UP_VARIABLE)
     names = list(SOLVERS) if named is None else [name for name in named.split(",") if name in SOLVERS]
@@ -264,7 +264,7 @@ def _add_entry_points() -> None:
 @cache
 def _entry_point_classes() -> list[tuple[Origin, str, list[type[Solver]] | Exception]]:
     """Per entry point of `ENTRY_POINT_GROUP`: its origin, its value, and its ``SOLVERS`` or why
-    it has none (read once: looking the entry points up costs tens of milliseconds)."""
+    it has none (read once: looking the entry points up scans every installed distribution)."""
     from importlib.metadata import entry_points
 
     found: list[tuple[Origin, str, list[type[Solver]] | Exception]] = []
@@ -302,21 +302,41 @@ def _keep_error(line: str) -> None:
         PLUGIN_ERRORS.append(line)
 
 
+def formulation_of(name: str) -> str:
+    """The formulation a solver name names: a configuration's label (``keys-graph[bound=none]``,
+    `crosscheck.solvers.configuration`) names what comes before its ``[``; any other name itself."""
+    return name.partition("[")[0].strip()
+
+
 def origin(name: str) -> Origin:
-    """Where the registered solver `name` comes from (one put in `SOLVERS` by hand: its module)."""
+    """Where the registered solver `name` (a formulation, or a configuration's label) comes from
+    (one put in `SOLVERS` by hand: its module)."""
+    name = formulation_of(name)
     return ORIGINS.get(name) or Origin("module", type(get_solver(name)).__module__)
 
 
 def registered(name: str) -> Solver | None:
-    """The solver called `name` if it is registered in this process; nothing is imported."""
-    return SOLVERS.get(name)
+    """The solver called `name` (a configuration's label too) if its formulation is registered
+    in this process; nothing is imported.  A label naming no configuration gives None."""
+    if "[" not in name:
+        return SOLVERS.get(name)
+    if formulation_of(name) not in SOLVERS:
+        return None
+    try:
+        return get_solver(name)
+    except KeyError:
+        return None
 
 
 def get_solver(name: str) -> Solver:
-    """The solver called `name`; a `KeyError` lists the valid names on a typo.
+    """The solver called `name`: a formulation, or a configuration of one by its label
+    (``keys-graph[bound=none]``, `crosscheck.solvers.configuration`); a `KeyError` lists the
+    valid names on a typo, or says what the label gets wrong.
 
     Only the built-ins of the puzzle `name` starts with are imported for a built-in's name;
     every solver is, for a name not registered yet that no built-in has."""
+    if "[" in name:
+        return _configured(name)
     if name not in SOLVERS:
         _load_built_ins(name.partition("-")[0])
     if name not in SOLVERS:
@@ -325,6 +345,24 @@ def get_solver(name: str) -> Solver:
         return SOLVERS[name]
     except KeyError:
         raise KeyError(f"unknown solver {name!r}; valid solvers: {', '.join(sorted(SOLVERS))}") from None
+
+
+#: Configured solvers made so far, by the label they were asked for by.
+CONFIGURED: dict[str, Solver] = {}
+
+
+def _configured(name: str) -> Solver:
+    """The configuration the label `name` names (`crosscheck.solvers.configuration.canonical`);
+    a `KeyError` saying what is wrong with it."""
+    from crosscheck.solvers.configuration import ConfigurationError, canonical
+
+    if name not in CONFIGURED:
+        try:
+            found = canonical(name)
+        except ConfigurationError as error:
+            raise KeyError(str(error)) from None
+        CONFIGURED[name] = found.solver.configured(found.options)
+    return CONFIGURED[name]
 
 
 def solvers_for(puzzle: str) -> list[Solver]:

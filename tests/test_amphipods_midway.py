@@ -12,7 +12,7 @@ from crosscheck.models.amphipods.model import Burrow, check_plan, parse
 from crosscheck.solvers.base import Solver, Status
 from crosscheck.solvers.registry import solvers_for
 
-from tests.relation_checks import burrows, random_state
+from planted.instances import burrows, random_state
 
 FORMULATIONS = [solver for solver in solvers_for("amphipods") if solver.unavailable() is None]
 IDS = [solver.name for solver in FORMULATIONS]

@@ -10,7 +10,7 @@ from crosscheck.models.amphipods.model import Burrow, check_plan, deep, detect, 
 from crosscheck.models.base import InvalidInstance, InvalidPlan
 from crosscheck.models.registry import detect_puzzle
 
-from tests.known import assert_parse_error, read
+from tests.fixtures.known import assert_parse_error, read
 
 EXAMPLE = """#############
 #...........#

@@ -18,8 +18,8 @@ from crosscheck.solvers.base import Result, Status
 from crosscheck.solvers.engines.search import Strategy, best_first_search
 from crosscheck.solvers.registry import solvers_for
 
-from tests.known import published_optima, read
-from tests.relation_checks import burrows
+from planted.instances import burrows
+from tests.fixtures.known import published_optima, read
 
 ANSWERS = published_optima("amphipods")
 S = TypeVar("S")

@@ -23,7 +23,7 @@ from crosscheck.solvers.amphipods.stops import (
 )
 from crosscheck.solvers.base import Deadline, Result, Status
 
-from tests.known import INDEX, read
+from tests.fixtures.known import INDEX, read
 
 
 def solved(result: Result, burrow: Burrow) -> int:

@@ -20,8 +20,10 @@ from crosscheck.harness.records.tidy import load
 from crosscheck.solvers import registry
 from crosscheck.solvers.base import Status
 
-from tests.plugin_solvers import Crasher
-from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+from tests.fixtures.cli import VAULT, invoke
+from tests.fixtures.plugin_solvers import Crasher
+
+pytestmark = pytest.mark.usefixtures("misbehaving_solvers")
 
 
 def _line(instance: str, status: Status = Status.TIMEOUT) -> str:
@@ -285,7 +287,7 @@ def test_solve_takes_external_programs_like_compare(tmp_path: Path) -> None:
     assert result.exit_code == 1
     refused = invoke("solve", str(tmp_path / "small.txt"), "--external", f"test-plain={command}")
     assert refused.exit_code == 2
-    assert "'test-plain' is already a solver's name (CROSSCHECK_SOLVERS module tests.plugin_solvers)" in refused.output
+    assert "'test-plain' is already a solver's name (CROSSCHECK_SOLVERS module tests.fixtures.plugin_solvers)" in refused.output
     other = invoke("solve", str(tmp_path / "small.txt"), "--external", f"keys:mine={command}",
                    "--external", f"elevator:lift={command}")  # of another puzzle: nothing would run it
     assert other.exit_code == 2 and "elevator:lift runs on elevator instances only" in other.output
@@ -299,9 +301,9 @@ def test_an_external_named_like_a_solver_registered_by_hand_is_refused_naming_it
     (tmp_path / "small.txt").write_text(VAULT)
     result = invoke("solve", str(tmp_path / "small.txt"), "--external", "by-hand=prog {path}")
     assert result.exit_code == EXIT_USAGE
-    assert "'by-hand' is already a solver's name (CROSSCHECK_SOLVERS module tests.plugin_solvers)" in result.output
+    assert "'by-hand' is already a solver's name (CROSSCHECK_SOLVERS module tests.fixtures.plugin_solvers)" in result.output
 
-KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared"
+KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent, shared, certified"
 
 
 @pytest.mark.parametrize("index_text, problem", [
@@ -325,11 +327,11 @@ KNOWN_KEYS = "optimum, variant_optimum, infeasible, origin, provers, independent
     ('["small.txt"]\noptimum = true\n', '2:11: optimum = true in ["small.txt"] (expected an integer)'),
     ('["small.txt"]\noptimum = [1, true]\n', '2:11: optimum = [1, true] in ["small.txt"] (expected an integer)'),
     ('[a]\n[a."b.txt"]\noptimum = 15\n', '2:2: unknown key \'b.txt\' in ["a"]: a table nested in it (expected '
-     'one table per instance, named by its whole path in one pair of quotes, such as ["keys/one-robot-1.txt"]: '
+     'one table per instance, named by its whole path in one pair of quotes, such as ["folder/name.txt"]: '
      'a dot outside quotes nests one table in another)'),
     ('["small.txt"]\noptimum = 8\n\n[small.txt]\n', '4:2: unknown key \'txt\' in ["small"]: a table nested in '
      'it (expected one table per instance, named by its whole path in one pair of quotes, such as '
-     '["keys/one-robot-1.txt"]: a dot outside quotes nests one table in another)'),
+     '["folder/name.txt"]: a dot outside quotes nests one table in another)'),
     *[(f'["{key}"]\noptimum = 8\n', f'1:3: ["{key}"] is not the instance\'s path as the index names it '
        '(expected ["small.txt"]: its path from the index\'s folder, with no "." or ".." part, no doubled or '
        'trailing "/")') for key in ("./small.txt", "sub/../small.txt", "small.txt/", ".//small.txt")],
@@ -526,14 +528,18 @@ def test_generate_draws_at_the_top_of_each_range() -> None:
 
 
 def test_every_generator_parameter_can_be_given_on_the_command_line() -> None:
-    """Each parameter `crosscheck list --params` names has a type an option's text converts to."""
+    """Each parameter `crosscheck list --params` names, of every known puzzle (a plugin's too),
+    has a type an option's text converts to."""
+    from typing import get_type_hints
+
     from crosscheck.models.puzzle import generator_argument
     from crosscheck.models.registry import puzzles
 
     for puzzle in puzzles().values():
         for name in puzzle.generator_params:
-            value = generator_argument(puzzle, name, "true" if name == "safe" else "3")
-            assert value is True if name == "safe" else value in (3, "3")
+            flag = get_type_hints(puzzle.generate)[name] is bool
+            value = generator_argument(puzzle, name, "true" if flag else "3")
+            assert value is True if flag else value in (3, "3")
 
 
 @pytest.mark.parametrize("param, problem", [

@@ -1,4 +1,4 @@
-"""The command line end to end, with misbehaving solvers from tests/plugin_solvers.py.
+"""The command line end to end, with misbehaving solvers from tests/fixtures/plugin_solvers.py.
 
 Runs go through the real isolation (a child process per run), so these tests also
 prove that limits are enforced from outside the solver.
@@ -20,51 +20,23 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import crosscheck.harness.cli.compare
 import crosscheck.harness.runs.runner
+import crosscheck.harness.workflows.compare
 import crosscheck.solvers.registry
 import pytest
-from click.testing import CliRunner, Result
-from crosscheck.harness.cli import main
+from click.testing import Result
 from crosscheck.harness.judging.verdicts import judge_all
 from crosscheck.harness.records.record import RunRecord, Task, read_records
 from crosscheck.harness.reports.formats import HEARTBEAT
 from crosscheck.harness.reports.progress import Progress
 from crosscheck.solvers.base import Status
 
-from tests.known import INSTANCES
-from tests.plugin_solvers import NAP_SECONDS, grandchild_pidfile
+from tests.fixtures import INSTANCES
+from tests.fixtures.cli import VAULT, invoke
+from tests.fixtures.plugin_solvers import NAP_SECONDS, grandchild_pidfile
+from tests.fixtures.processes import alive, wait_for
 
-VAULT = "#########\n#b.A.@.a#\n#########\n"
-
-
-@pytest.fixture(autouse=True)
-def plugins(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Register the test solvers (the harness passes them on to every run), and keep
-    default results files out of the working tree.
-
-    The CLI registers them in this process too; the registry is restored afterwards so
-    that later test modules never meet a solver that sleeps for ten minutes.
-    """
-    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.plugin_solvers")
-    monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
-    names = iter(range(10**6))
-    monkeypatch.setattr(crosscheck.harness.cli.compare, "_fresh_results_path",
-                        lambda: tmp_path / "results" / f"default-{next(names)}.jsonl")
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    root = tmp_path / "instances"
-    (root / "keys").mkdir(parents=True)
-    (root / "keys" / "small.txt").write_text(VAULT)
-    (root / "keys" / "broken.txt").write_text("#####\n#@.?#\n#####\n")
-    (root / "index.toml").write_text('["keys/small.txt"]\noptimum = 8\n')
-    return root
-
-
-def invoke(*args: str) -> Result:
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+pytestmark = pytest.mark.usefixtures("misbehaving_solvers")
 
 
 def test_list_shows_puzzles_and_solvers() -> None:
@@ -72,25 +44,25 @@ def test_list_shows_puzzles_and_solvers() -> None:
     assert result.exit_code == 0
     assert "keys: key vault" in result.output and "test-liar" in result.output
     [liar] = [line for line in result.output.splitlines() if "test-liar" in line]
-    assert liar.endswith("[CROSSCHECK_SOLVERS module tests.plugin_solvers]")
+    assert liar.endswith("[CROSSCHECK_SOLVERS module tests.fixtures.plugin_solvers]")
 
 
 def test_a_plugin_module_that_cannot_be_loaded_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(crosscheck.solvers.registry, "PLUGIN_ERRORS", [])
-    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.plugin_solvers,no_such_module_here")
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.fixtures.plugin_solvers,no_such_module_here")
     result = invoke("list")
     assert result.exit_code == 0 and "test-liar" in result.stdout
     assert "plugin not loaded: CROSSCHECK_SOLVERS module no_such_module_here: ModuleNotFoundError" in result.stderr
 
 
-@pytest.mark.parametrize("broken", ["no_such_module_here", "tests.plugin_raising_at_import"])
+@pytest.mark.parametrize("broken", ["no_such_module_here", "tests.fixtures.plugin_raising_at_import"])
 def test_a_broken_plugin_module_leaves_out_only_itself_from_runs(monkeypatch: pytest.MonkeyPatch, folder: Path,
                                                                  tmp_path: Path, broken: str) -> None:
     """The built-ins and the plugins that loaded run as usual beside a module that failed (each
     run registers only the command's loaded plugins); the failed one is named on stderr."""
     monkeypatch.setattr(crosscheck.solvers.registry, "PLUGIN_ERRORS", [])
     monkeypatch.setattr(crosscheck.solvers.registry, "MODULES_LOADED", {})
-    monkeypatch.setenv("CROSSCHECK_SOLVERS", f"{broken},tests.plugin_solvers")
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", f"{broken},tests.fixtures.plugin_solvers")
     out = tmp_path / "runs.jsonl"
     result = invoke("compare", str(folder / "keys" / "small.txt"), "--solver", "keys-graph", "--solver", "test-plain",
                     "--out", str(out))
@@ -157,14 +129,6 @@ def test_a_wrong_amphipod_plan_is_judged_invalid_not_an_error(tmp_path: Path) ->
     assert result.exit_code == 1
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().split()[2] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 def test_a_sleeper_is_stopped_with_its_children(tmp_path: Path) -> None:
     path = tmp_path / f"sleepy-{tmp_path.name}.txt"
     path.write_text(VAULT)
@@ -176,10 +140,7 @@ def test_a_sleeper_is_stopped_with_its_children(tmp_path: Path) -> None:
     assert record["cpu_seconds"] is not None and record["wall_seconds"] >= 0.5  # read before the kill
     assert elapsed < 30  # the limit plus the grace period, not the solver's 600 s sleep
     grandchild = int(Path(grandchild_pidfile(path.stem)).read_text())
-    deadline = time.monotonic() + 5
-    while _alive(grandchild) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(grandchild)
+    assert wait_for(lambda: not alive(grandchild), 5)
 
 
 def test_a_cpu_clock_does_not_count_time_spent_waiting(tmp_path: Path) -> None:
@@ -204,7 +165,7 @@ def test_a_cpu_clock_run_that_sleeps_is_killed_at_its_stated_wall_cap(tmp_path: 
     assert crosscheck.harness.runs.runner.hard_limit(task) == pytest.approx(10 * 0.2 + 5 + 0.02)
     start = time.monotonic()
     result = invoke("solve", str(path), "--external", f"idle={sys.executable} {idle} {{path}}", "--time-limit", "0.2",
-                    "--clock", "cpu", "--format", "json")
+                    "--clock", "cpu", "--format", "json", "--no-reference")
     [record] = json.loads(result.stdout)
     assert record["status"] == "timeout" and record["cost"] is None
     assert "wall cap of 7.0 s" in record["message"]  # the computed cap, as the docs state it
@@ -616,6 +577,7 @@ def test_a_run_is_in_flight_only_while_it_holds_one_of_the_jobs_places(monkeypat
                                                                         tmp_path: Path) -> None:
     import threading
 
+    import crosscheck.harness.runs.batch
     import crosscheck.harness.runs.runner
 
     flying: set[str] = set()
@@ -642,7 +604,7 @@ def test_a_run_is_in_flight_only_while_it_holds_one_of_the_jobs_places(monkeypat
         seen.clear()
         tasks = [(Task(path=str(tmp_path / f"{n}.txt"), instance=f"{n}.txt", solver="test-plain", puzzle="keys"), None)
                  for n in range(5)]
-        records = crosscheck.harness.runs.runner.run_tasks(tasks, jobs=jobs, isolate=False, on_start=started, on_end=ended)
+        records = crosscheck.harness.runs.batch.run_tasks(tasks, jobs=jobs, isolate=False, on_start=started, on_end=ended)
         assert len(seen) == 5 and max(seen) <= jobs and not flying
         assert all(record.environment["jobs"] == jobs for record in records)
 

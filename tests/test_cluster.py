@@ -16,18 +16,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.judging.verdicts import judge_all
-from crosscheck.harness.records.record import Task, environment, read_records
+from crosscheck.harness.records.record import Expected, Task, environment, read_records
 
-from benchmarks.bench_cluster import local_cluster
-from tests.known import INSTANCES
-from tests.plugin_solvers import grandchild_pidfile
-from tests.test_orphans import ROOT, VAULT, alive, parent, wait_for
+from planted.cluster import local_cluster
+from tests.fixtures import INSTANCES, ROOT
+from tests.fixtures.cli import VAULT
+from tests.fixtures.plugin_solvers import grandchild_pidfile
+from tests.fixtures.processes import alive, parent, wait_for
 
 pytest.importorskip("distributed")  # the optional cluster extra, not one of the project's modules
 
-ENVIRONMENT = {**os.environ, "PYTHONPATH": str(ROOT), "CROSSCHECK_SOLVERS": "tests.plugin_solvers"}
+ENVIRONMENT = {**os.environ, "PYTHONPATH": str(ROOT), "CROSSCHECK_SOLVERS": "tests.fixtures.plugin_solvers"}
 FAST = ("keys-graph", "amphipods-search", "elevator-quotient", "test-plain")  # one run takes milliseconds
 
 

@@ -1,7 +1,7 @@
 """Built-in code pasted or wrapped by a plugin is shared code (formulations in
-tests/copied_solvers.py): a copy is compared by content (`crosscheck.harness.independence.copies`),
+tests/fixtures/copied_solvers.py): a copy is compared by content (`crosscheck.harness.independence.copies`),
 a function it calls counts by its own content (so a copy that renames its helpers is
-still a copy, tests/renamed_quotient.py), and a ``functools.partial`` kept in a global or a
+still a copy, tests/fixtures/renamed_quotient.py), and a ``functools.partial`` kept in a global or a
 class attribute is followed."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from pathlib import Path
 from types import FunctionType
 
 import pytest
-from crosscheck.harness.independence import copies, sharing
+from crosscheck.harness.independence import copies, sharing, walk
 from crosscheck.models.elevator.model import ElevatorMove, Facility
 from crosscheck.models.keys.model import door_key
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.elevator.quotient import QuotientProblem, labelled_plan
 from crosscheck.solvers.registry import get_solver, solvers_for
 
-from tests.copied_helpers import (
+from tests.fixtures.copied_helpers import (
     ImportsInside,
     ImportsOther,
     NamesItsOwn,
@@ -29,9 +29,16 @@ from tests.copied_helpers import (
     _Fits,
     _Spreads,
 )
-from tests.copied_solvers import CopiesCanonical, CopiesStart, Delegates, DelegatesByAttribute, RenamedBound, _Ends
-from tests.receiver_solvers import OwnRules
-from tests.renamed_quotient import ChangedQuotient, RenamedQuotient
+from tests.fixtures.copied_solvers import (
+    CopiesCanonical,
+    CopiesStart,
+    Delegates,
+    DelegatesByAttribute,
+    RenamedBound,
+    _Ends,
+)
+from tests.fixtures.receiver_solvers import OwnRules
+from tests.fixtures.renamed_quotient import ChangedQuotient, RenamedQuotient
 
 QUOTIENT = "crosscheck.solvers.elevator.quotient"
 COMMON = "crosscheck.solvers.elevator.common"
@@ -40,7 +47,7 @@ COMMON = "crosscheck.solvers.elevator.common"
 def test_a_verbatim_copy_shares_with_the_function_it_copies() -> None:
     quotient, copy = get_solver("elevator-quotient"), CopiesStart()
     shared = sharing.shared(quotient, copy)
-    assert shared == {f"{COMMON}.start_state = tests.copied_solvers.start_state (same code)"}
+    assert shared == {f"{COMMON}.start_state = tests.fixtures.copied_solvers.start_state (same code)"}
     assert sharing.independent_group([quotient, copy]) == ["elevator-quotient"]
     # run records keep `shares`: each side's holds the entry, so they intersect (one line of evidence)
     assert sharing.shares(copy, [quotient]) & sharing.shares(quotient, [copy]) == shared
@@ -65,7 +72,7 @@ def test_an_honest_one_liner_that_reads_as_a_built_in_is_not_a_copy() -> None:
 
 def test_a_renamed_copy_shares_and_a_changed_one_does_not() -> None:
     shared = sharing.shared(get_solver("elevator-quotient"), RenamedBound())
-    assert shared == {f"{COMMON}.crossing_bound = tests.copied_solvers.lower_bound (same code)"}
+    assert shared == {f"{COMMON}.crossing_bound = tests.fixtures.copied_solvers.lower_bound (same code)"}
 
 
 def test_a_copy_rests_on_the_lemmas_of_its_original() -> None:
@@ -77,25 +84,25 @@ def test_a_copy_rests_on_the_lemmas_of_its_original() -> None:
 
 
 def test_a_partial_in_a_module_global_is_followed() -> None:
-    static = sharing.static_footprint(Delegates)
+    static = walk.static_footprint(Delegates)
     assert {f"{QUOTIENT}.ElevatorQuotient._solve", f"{QUOTIENT}.QuotientProblem.successors"} <= static
     assert f"{QUOTIENT}.QuotientProblem.successors" in sharing.shares(Delegates(), [get_solver("elevator-quotient")])
 
 
 def test_a_partial_in_a_class_attribute_is_followed() -> None:
-    assert f"{QUOTIENT}.labelled_plan" in sharing.static_footprint(DelegatesByAttribute)
+    assert f"{QUOTIENT}.labelled_plan" in walk.static_footprint(DelegatesByAttribute)
     assert f"{QUOTIENT}.labelled_plan" in sharing.shared(DelegatesByAttribute(), get_solver("elevator-quotient"))
 
 
 def test_fingerprinting_leaves_the_walks_syntax_trees_alone() -> None:
     """The walk reads each function's cached definition (annotations give receivers'
     classes); a fingerprint normalises a copy of it (annotations dropped)."""
-    before = sharing.static_footprint(OwnRules)
+    before = walk.static_footprint(OwnRules)
     for name in before:
         function = copies.function_named(name)
         assert function is not None
         copies.fingerprint.__wrapped__(function)  # not cached: normalise even if done before
-    assert sharing.static_footprint(OwnRules) == before
+    assert walk.static_footprint(OwnRules) == before
 
 
 def test_stored_fingerprints_match_the_code() -> None:
@@ -107,7 +114,7 @@ def test_stored_fingerprints_of_methods_run_on_subclasses_match_the_code() -> No
     assert sharing.built_in_variants() == sharing.stored_variants()
 
 
-RENAMED = "tests.renamed_quotient"
+RENAMED = "tests.fixtures.renamed_quotient"
 
 
 def test_a_copy_with_its_helpers_renamed_shares_with_the_original() -> None:
@@ -201,7 +208,7 @@ def test_recursion_ends_and_a_renamed_copy_of_a_cycle_matches_in_any_order(order
     assert copies.fingerprint(_count) == copies.fingerprint(_tally) is not None
 
 
-@pytest.mark.parametrize(("puzzle", "count"), [("keys", 2), ("amphipods", 4), ("elevator", 2)])
+@pytest.mark.parametrize(("puzzle", "count"), [("keys", 2), ("amphipods", 4), ("elevator", 3)])
 def test_built_in_independent_provers_stay_counted(puzzle: str, count: int) -> None:
     assert len(sharing.independent_group(solvers_for(puzzle))) == count
 
@@ -253,7 +260,7 @@ def test_each_function_of_a_dense_cycle_is_read_once_and_a_renamed_copy_matches(
 
 
 CPSAT = "crosscheck.solvers.elevator.cpsat"
-HELPERS = "tests.copied_helpers"
+HELPERS = "tests.fixtures.copied_helpers"
 
 
 def test_a_copy_that_renames_a_class_it_builds_shares_with_the_original() -> None:
@@ -326,7 +333,7 @@ def test_a_helper_beside_a_plain_module_plugin_is_its_code(tmp_path: Path, monke
     content in `breadth_first`'s fingerprint: the pasted `_distances` is the same code."""
     monkeypatch.syspath_prepend(str(tmp_path))
     plugin = _flat_plugin(tmp_path, "flat_pasted")
-    assert "flat_pasted.adjacent" in sharing.static_footprint(type(plugin))
+    assert "flat_pasted.adjacent" in walk.static_footprint(type(plugin))
     shared = sharing.shared(get_solver("keys-cpsat"), plugin)
     assert "crosscheck.solvers.keys.level_cuts._distances = flat_walk_flat_pasted.breadth_first (same code)" in shared
 
@@ -335,7 +342,7 @@ def test_a_helper_of_its_own_beside_a_plain_module_plugin_is_other_code(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(tmp_path))
     plugin = _flat_plugin(tmp_path, "flat_own")
-    assert "flat_own.adjacent" in sharing.static_footprint(type(plugin))
+    assert "flat_own.adjacent" in walk.static_footprint(type(plugin))
     assert not [entry for entry in sharing.shared(get_solver("keys-cpsat"), plugin) if "same code" in entry]
 
 

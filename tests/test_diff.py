@@ -13,6 +13,7 @@ from crosscheck.harness.reports.diff import diff, regressions, summary, worse
 from crosscheck.harness.reports.latex import escape
 from crosscheck.harness.reports.numbers import significant
 from crosscheck.harness.reports.paired import compare_all
+from crosscheck.models.answers import Optimum
 from crosscheck.solvers.base import Status
 
 
@@ -21,7 +22,7 @@ def run(instance: str, solver: str, seconds: float, repeat: int = 0, cost: int |
     """A run of `solver` on `instance` (expected optimum 8) taking `seconds`."""
     return RunRecord(instance=instance, puzzle="keys", solver=solver, status=status, cost=cost, bound=cost,
                      plan_valid=valid, checked_cost=cost if valid else None, seconds=seconds, repeat=repeat,
-                     expected=8, plan=[] if valid is not None else None)
+                     expected=Optimum(8), plan=[] if valid is not None else None)
 
 
 def repeated(instance: str, solver: str, times: list[float], **fields: object) -> list[RunRecord]:

@@ -11,6 +11,7 @@ from crosscheck.harness.cli import EXIT_OK, EXIT_USAGE, EXIT_WRONG, main
 from crosscheck.harness.records.record import UNREADABLE, RunRecord, append_record
 from crosscheck.harness.reports.diff import diff
 from crosscheck.harness.reports.diff_basis import basis
+from crosscheck.models.answers import Optimum
 from crosscheck.solvers.base import Status
 
 #: The settings of a comparison run with --clock cpu, 20 s and 8192 MB.
@@ -26,7 +27,7 @@ def run(instance: str, solver: str, seconds: float, cpu: float | None = None, re
     return RunRecord(instance=instance, puzzle="keys", solver=solver, status=status, cost=8 if exact else None,
                      bound=8 if exact else None, plan_valid=True if exact else None,
                      checked_cost=8 if exact else None, seconds=seconds, cpu_seconds=cpu, repeat=repeat,
-                     expected=8, plan=[] if exact else None, shares=list(shares), cpsat_workers=workers,
+                     expected=Optimum(8), plan=[] if exact else None, shares=list(shares), cpsat_workers=workers,
                      environment={**CPU, **(settings or {})})
 
 

@@ -22,12 +22,18 @@ from click.testing import CliRunner
 from crosscheck.harness.cli import main
 from crosscheck.models.registry import load_instance
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.fixtures import INSTANCES, ROOT
+
 PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 def _shell_blocks(page: Path) -> list[str]:
     return re.findall(r"```sh\n(.*?)```", page.read_text(), re.DOTALL)
+
+
+#: A shell operator between commands (``&&``, ``;``, ``|``) outside single quotes: a quoted
+#: ``'keys-graph[bound=none|default]'`` is one word.
+_OPERATOR = re.compile(r"(?:&&|;|\|)(?=(?:[^']*'[^']*')*[^']*$)")
 
 
 def _invocations(page: Path) -> list[list[str]]:
@@ -36,7 +42,7 @@ def _invocations(page: Path) -> list[list[str]]:
     for block in _shell_blocks(page):
         for line in block.replace("\\\n", " ").splitlines():
             line = line.split(" #", 1)[0]
-            found += [shlex.split(part.replace("{path}", "PATH")) for part in re.split(r"&&|;|\|", line)]
+            found += [shlex.split(part.replace("{path}", "PATH")) for part in _OPERATOR.split(line)]
     return found
 
 
@@ -139,7 +145,7 @@ def test_the_formulation_example_is_right_on_edge_cases_and_independent(tmp_path
     folder = tmp_path / "lifts"
     folder.mkdir()
     for name in ("two-pairs-example.txt", "three-matched.txt", "stranded-chip.txt", "stuck-generator.txt"):
-        shutil.copy(ROOT / "instances" / "elevator" / name, folder / name)
+        shutil.copy(INSTANCES / "elevator" / name, folder / name)
     (folder / "all-up.txt").write_text(
         "The first floor contains nothing relevant.\nThe second floor contains nothing relevant.\n"
         "The third floor contains nothing relevant.\n"
@@ -161,7 +167,7 @@ def test_the_formulation_example_is_right_on_edge_cases_and_independent(tmp_path
     assert answers["all-up.txt"]["elevator-mine"] == ("optimal", 0)
     shares = crosscheck("list", "--shares")
     assert "elevator-mine" in shares and not re.search(r"elevator-mine[^\n]*: \d+ shared", shares)
-    assert re.search(r"independent: 3 \([^)]*elevator-mine", shares), shares
+    assert re.search(r"independent: 4 \([^)]*elevator-mine", shares), shares
 
 
 def test_the_study_example_makes_the_size_figure_its_table_lists(tmp_path: Path,
@@ -179,3 +185,62 @@ def test_the_study_example_makes_the_size_figure_its_table_lists(tmp_path: Path,
         puzzle, instance = load_instance(str(path))
         sizes.add(next(iter(puzzle.features(instance).values())))  # the first size measure, the size figure's x
     assert len(sizes) > 1, f"every vault of the study has the first size measure {sizes}: no size figure"
+
+
+#: Run in a fresh interpreter by the test below: the corridor of docs/adding-a-puzzle.md, imported
+#: from the folder it was written to.
+CORRIDOR_CHECK = """
+import random
+from pathlib import Path
+from hypothesis import given, settings
+from crosscheck import InvalidInstance, Puzzle
+import crosscheck_corridor as corridor
+
+puzzle = corridor.PUZZLE
+assert isinstance(puzzle, Puzzle) and puzzle.reference in {c.name for c in corridor.SOLVERS}
+for name in ("keys/loop-1.txt", "elevator/three-matched.txt", "amphipods/depth2-example.txt"):
+    assert not puzzle.detect(Path(ROOT, "instances", name).read_text())  # it claims no built-in's text
+try:
+    puzzle.parse("@.x", "bad.txt")
+    raise AssertionError("a bad character was read")
+except InvalidInstance as error:
+    assert str(error).startswith("bad.txt:1:3: "), error
+boards = [*puzzle.corpus(), *(puzzle.generate(seed, length) for seed in range(10) for length in (2, 5, 13))]
+for instance in boards:
+    assert puzzle.detect(instance.to_text()) and puzzle.parse(instance.to_text(), instance.name) == instance
+    costs = set()
+    for solver_class in corridor.SOLVERS:
+        result = solver_class().solve(instance, time_limit=10)
+        assert result.status == "optimal" and puzzle.check_plan(instance, result.plan) == result.cost, result
+        costs.add(result.cost)
+    related = puzzle.relation("mirror").derive(instance, random.Random(0), None)
+    assert len(costs) == 1 and corridor.CorridorCount().solve(related.instance).cost in costs
+
+
+@settings(max_examples=20, database=None)
+@given(puzzle.strategy({"length": (3, 6)}))
+def drawn(instance):
+    assert 3 <= puzzle.features(instance)["length"] <= 6
+
+
+drawn()
+"""
+
+
+def test_the_puzzle_example_reads_checks_and_its_formulations_agree(tmp_path: Path) -> None:
+    """docs/adding-a-puzzle.md's corridor is a working puzzle: it reads its own texts back and
+    claims no built-in's, refuses a bad one by line and column, its two formulations agree and
+    their plans pass its checker, its relation keeps the answer, hunt draws within the ranges,
+    and the pyproject.toml shown names its entry points.  (In a fresh interpreter: a `Solver`
+    subclass defined in this one would count as formulation code for the rest of the suite.)"""
+    text = (ROOT / "docs" / "adding-a-puzzle.md").read_text()
+    start = text.index("```python\n# crosscheck_corridor/__init__.py\n") + len("```python\n")
+    (tmp_path / "crosscheck_corridor").mkdir()
+    (tmp_path / "crosscheck_corridor" / "__init__.py").write_text(text[start: text.index("```", start)])
+    toml = text[text.index("```toml\n", start) + len("```toml\n"):]
+    assert 'corridor = "crosscheck_corridor:PUZZLE"' in toml.split("```")[0]
+    assert 'corridor = "crosscheck_corridor"\n' in toml.split("```")[0]
+    done = subprocess.run([sys.executable, "-c", f"ROOT = {str(ROOT)!r}\n{CORRIDOR_CHECK}"], cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr

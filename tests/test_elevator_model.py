@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 from crosscheck.models.base import InvalidInstance, InvalidPlan
@@ -21,9 +20,10 @@ from crosscheck.models.elevator.model import (
 )
 from crosscheck.models.registry import detect_puzzle, get_puzzle
 
-from tests.known import assert_parse_error
+from tests.fixtures import INSTANCES
+from tests.fixtures.known import assert_parse_error
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "instances" / "elevator" / "two-pairs-example.txt"
+EXAMPLE = INSTANCES / "elevator" / "two-pairs-example.txt"
 
 # The published example's optimal plan (11 steps), written by hand.
 EXAMPLE_PLAN = [

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from crosscheck.harness.inputs.index import InstanceFile, discover
+from crosscheck.models.answers import NO_SOLUTION, Optimum
 from crosscheck.models.elevator.model import ElevatorMove, Facility, all_safe, check_plan, extended, generate, parse
 from crosscheck.solvers.base import Deadline, Solver, Status
 from crosscheck.solvers.elevator.bfs import ElevatorBfs
@@ -31,7 +32,7 @@ from crosscheck.solvers.engines.cpsat import configured_solver
 from crosscheck.solvers.registry import solvers_for
 from ortools.sat.python import cp_model
 
-from tests.known import INSTANCES
+from tests.fixtures import INSTANCES
 
 SOLVERS = [ElevatorBfs(), ElevatorQuotient(), ElevatorCpsat()]
 
@@ -42,7 +43,7 @@ def load(name: str) -> Facility:
 
 
 def test_registered() -> None:
-    assert [solver.name for solver in solvers_for("elevator")] == ["elevator-bfs", "elevator-quotient", "elevator-cpsat", "elevator-fd"]
+    assert [solver.name for solver in solvers_for("elevator")] == ["elevator-bfs", "elevator-quotient", "elevator-cpsat", "elevator-fd", "elevator-sat"]
 
 
 @pytest.mark.parametrize("solver", SOLVERS, ids=lambda solver: solver.name)
@@ -63,11 +64,12 @@ def assert_answers_index(solver: Solver, found: InstanceFile, limit: float) -> N
     """`solver` proves the index's answer for `found`, with a plan the checker accepts."""
     facility = parse(found.path.read_text(), str(found.path))
     result = solver.solve(facility, time_limit=limit)
-    if found.expected == "infeasible":
+    if found.expected == NO_SOLUTION:
         assert result.status is Status.INFEASIBLE
     else:
-        assert (result.status, result.cost) == (Status.OPTIMAL, found.expected)
-        assert result.plan is not None and check_plan(facility, result.plan) == found.expected
+        assert isinstance(found.expected, Optimum)
+        assert (result.status, result.cost) == (Status.OPTIMAL, found.expected.cost)
+        assert result.plan is not None and check_plan(facility, result.plan) == found.expected.cost
 
 
 @pytest.mark.parametrize("found", indexed(3), ids=lambda found: found.name)
@@ -81,10 +83,11 @@ def test_indexed_small_instances(found: InstanceFile) -> None:
 def test_indexed_instances_quotient(found: InstanceFile) -> None:
     facility = parse(found.path.read_text(), str(found.path))
     result = ElevatorQuotient().solve(facility, time_limit=60)
-    if found.expected == "infeasible":
+    if found.expected == NO_SOLUTION:
         assert result.status is Status.INFEASIBLE
     else:
-        assert (result.status, result.cost) == (Status.OPTIMAL, found.expected)
+        assert isinstance(found.expected, Optimum)
+        assert (result.status, result.cost) == (Status.OPTIMAL, found.expected.cost)
 
 
 def small_instance(seed: int) -> Facility:

@@ -12,7 +12,7 @@ from crosscheck.harness.runs.external import read_claim
 from crosscheck.harness.runs.runner import failure, run_task
 from crosscheck.solvers.base import Clock, Status
 
-VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8: east to a, then west through A to b
+from tests.fixtures.cli import VAULT
 
 
 def test_the_one_integer_outside_the_plan_line_is_the_claim() -> None:

@@ -1,7 +1,7 @@
 """The HTML report, built from a real comparison: its structure, and a real browser running it.
 
 The comparison runs real solvers on three tiny published instances, twice each
-(``--repeat 2``), beside ``test-liar`` (tests/plugin_solvers.py), whose rejected plans
+(``--repeat 2``), beside ``test-liar`` (tests/fixtures/plugin_solvers.py), whose rejected plans
 give two instances the verdict ``invalid-plan``.
 
 The browser test needs Chromium (Debian: ``apt-get install chromium``; CI's ``.ci/run``
@@ -30,7 +30,7 @@ from crosscheck.harness.records.record import UNREADABLE, RunRecord, append_reco
 from crosscheck.harness.reports.tables import columns_for, failure_reasons
 from crosscheck.solvers.base import Status
 
-from tests.known import INSTANCES
+from tests.fixtures import INSTANCES
 
 TINY = ("keys/one-robot-1.txt", "keys/four-robots-1.txt", "elevator/two-pairs-example.txt")
 SOLVERS = ("keys-grid", "keys-graph", "keys-cpsat", "elevator-bfs", "elevator-quotient", "test-liar")
@@ -41,7 +41,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A results file from a real comparison (see the module doc)."""
     out = tmp_path_factory.mktemp("compare") / "runs.jsonl"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CROSSCHECK_SOLVERS", "tests.plugin_solvers")
+        patch.setenv("CROSSCHECK_SOLVERS", "tests.fixtures.plugin_solvers")
         patch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
         result = CliRunner().invoke(main, ["compare", *(str(INSTANCES / name) for name in TINY),
                                            *(f"--solver={name}" for name in SOLVERS), "--repeat", "2",

@@ -1,6 +1,6 @@
 """`crosscheck hunt`: strategies that build valid instances, and hunts that find and
-shrink a counterexample for each planted wrong formulation (tests/hunt_solvers.py as
-plugins, tests/externals/ as external programs).
+shrink a counterexample for each planted wrong formulation (planted/hunt_solvers.py as
+plugins, planted/externals/ as external programs).
 
 The default suite hunts on small size ranges, bounded by numbers of instances judged (the
 same instances on any machine, so a hunt finds its planted mistake or not whatever the
@@ -20,8 +20,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import crosscheck.harness.runs.runner
+import crosscheck.harness.runs.batch
 import crosscheck.harness.workflows.hunt
+import crosscheck.harness.workflows.hunt_summary
 import crosscheck.solvers.registry
 import pytest
 from click.testing import CliRunner
@@ -38,15 +39,14 @@ from crosscheck.models.registry import get_puzzle, puzzles
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-from tests.known import INSTANCES
-
-EXTERNALS = Path(__file__).resolve().parent / "externals"
+from planted.externals import EXTERNALS
+from tests.fixtures import INSTANCES
 
 
 @pytest.fixture(autouse=True)
 def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the planted formulations for the runs (the registry is restored afterwards)."""
-    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.hunt_solvers")
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", "planted.hunt_solvers")
     monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
 
 
@@ -317,7 +317,7 @@ def _interrupt_runs(monkeypatch: pytest.MonkeyPatch, when: Callable[[int], bool]
     def runs(*args: Any, **kwargs: Any) -> list[RunRecord]:
         if when(next(calls)):
             raise KeyboardInterrupt
-        return crosscheck.harness.runs.runner.run_tasks(*args, **kwargs, isolate=False)
+        return crosscheck.harness.runs.batch.run_tasks(*args, **kwargs, isolate=False)
 
     monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
 
@@ -369,7 +369,7 @@ def test_no_counterexample_exits_0_and_says_what_was_tried(tmp_path: Path) -> No
 def test_the_advice_after_an_exhausted_hunt_with_morph_reads_as_one_choice() -> None:
     """Hypothesis ran out of instances and ``--morph`` was given: one thing left to try."""
     outcome, config = SimpleNamespace(exhausted=True), SimpleNamespace(seed=1, morph=("rename",))
-    not_evidence: Any = getattr(crosscheck.harness.workflows.hunt, "_not_evidence")
+    not_evidence: Any = crosscheck.harness.workflows.hunt_summary._not_evidence
     assert not_evidence(outcome, config).endswith(" Try wider -p ranges.")
 
 
@@ -639,12 +639,43 @@ def test_a_lone_program_without_morph_is_warned_that_its_claims_cannot_be_checke
     claims.write_text("print('optimum: 0')\n")
     program = ("--external", f"mine={sys.executable} {claims} {{path}}", "-p", "pairs=1", "--examples", "1",
                "--seed", "1")
-    alone = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "alone"), *program])
+    alone = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "alone"), *program, "--no-reference"])
     assert alone.stderr.count("warning: external programs alone, without --morph") == 1
     assert "add --solver NAME or --morph" in alone.stderr
     beside = CliRunner().invoke(main, ["hunt", "elevator", "--out", str(tmp_path / "beside"), *program,
                                        "--solver", "elevator-quotient"])
     assert beside.exit_code == 1 and "external programs alone" not in beside.stderr  # optimum 0 is contradicted
+
+
+def test_a_lone_program_is_hunted_beside_the_puzzles_reference_formulation(tmp_path: Path) -> None:
+    """A program that answers one step short whenever the element listed first has its chip
+    and generator apart (planted/externals/elevator_first_listed.py) claims only numbers: alone,
+    nothing can contradict it; hunted with --external alone, the puzzle's reference
+    formulation runs beside it (saying so) and its proven answer catches the program."""
+    program = ("--external", f"mine={external('elevator_first_listed.py')}", "-p", "pairs=1-2", "-p", "floors=2-3")
+    status, output = hunt(tmp_path / "beside", "elevator", *program, examples=10)
+    assert status == 1 and "Counterexample (" in output and "mine" in output, output
+    assert ("note: also running elevator-quotient, the puzzle's reference, so that the program's claims can be "
+            "contradicted; --no-reference to run the program alone") in output
+    assert {r.solver for r in read_records(tmp_path / "beside" / "runs.jsonl")} == {"mine", "elevator-quotient"}
+    reproduce = next(line for line in output.splitlines() if line.startswith("reproduce: "))
+    assert "--solver elevator-quotient" in reproduce  # compare runs what the hunt ran
+    status, output = hunt(tmp_path / "alone", "elevator", *program, "--no-reference", examples=10)
+    assert status == 0 and "No wrong verdict on 10 elevator instances" in output, output
+    assert "also running" not in output
+
+
+def test_solve_runs_the_reference_beside_a_lone_program(tmp_path: Path) -> None:
+    """One pair apart on two floors takes one move; the planted program claims none."""
+    path = tmp_path / "apart.txt"
+    path.write_text("The first floor contains a hydrogen-compatible microchip.\n"
+                    "The second floor contains a hydrogen generator.\n")
+    program = ("--external", f"mine={external('elevator_first_listed.py')}")
+    beside = CliRunner().invoke(main, ["solve", str(path), *program])
+    assert beside.exit_code == 1 and "elevator-quotient" in beside.stdout and "disagree" in beside.stdout
+    assert "note: also running elevator-quotient, the puzzle's reference" in beside.stderr
+    alone = CliRunner().invoke(main, ["solve", str(path), *program, "--no-reference"])
+    assert alone.exit_code == 0 and "elevator-quotient" not in alone.output, alone.output
 
 
 def test_hypothesis_keeps_its_own_files_under_out_not_in_the_current_folder(tmp_path: Path,
@@ -655,7 +686,7 @@ def test_hypothesis_keeps_its_own_files_under_out_not_in_the_current_folder(tmp_
 
     def runs(*args: Any, **kwargs: Any) -> list[RunRecord]:
         homes.append(storage_directory(intent_to_write=False).home_directory)
-        return crosscheck.harness.runs.runner.run_tasks(*args, **kwargs, isolate=False)
+        return crosscheck.harness.runs.batch.run_tasks(*args, **kwargs, isolate=False)
 
     monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
     before = storage_directory(intent_to_write=False).home_directory
@@ -700,7 +731,7 @@ def test_the_reproduce_line_of_a_morph_hunt_draws_the_same_related_instance(tmp_
     did, so the pair breaks the relation again (exit 1); the line names the relation and seed."""
     status, output = hunt(tmp_path / "out", "elevator", "--morph", "--relations", "rename",
                           "--external", f"initials={external('elevator_initials.py')}",
-                          "-p", "pairs=2-3", "-p", "floors=2-3", examples=20)
+                          "-p", "pairs=2-3", "-p", "floors=2-3", "--no-reference", examples=20)
     assert status == 1 and "Counterexample (morph-mismatch)" in output, output
     line = next(line for line in output.splitlines() if line.startswith("reproduce: "))
     assert " morph " in line and "--relations rename --count 1 --seed " in line
@@ -720,7 +751,7 @@ def test_a_formulation_named_twice_runs_once_per_instance(tmp_path: Path, monkey
 
     def runs(tasks: list[tuple[Task, Any]], *args: Any, **kwargs: Any) -> list[RunRecord]:
         names.append([run.solver for run, _ in tasks])
-        return crosscheck.harness.runs.runner.run_tasks(tasks, *args, **kwargs, isolate=False)
+        return crosscheck.harness.runs.batch.run_tasks(tasks, *args, **kwargs, isolate=False)
 
     monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
     status, output = hunt(tmp_path / "out", "elevator", "--solver", "elevator-quotient", "--solver",

@@ -12,7 +12,8 @@ from crosscheck.harness.records.record import Task, run_environment
 from crosscheck.harness.runs.isolated import run_launched
 from crosscheck.solvers.base import Status
 
-VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8
+from tests.fixtures.cli import VAULT
+
 CLIENT = ["crosscheck", "compare", "instances/keys", "--solver", "keys-graph"]
 
 

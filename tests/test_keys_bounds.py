@@ -14,7 +14,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from crosscheck.models.keys.model import Vault, generate, parse
@@ -27,7 +26,9 @@ from crosscheck.solvers.keys.graph_compiled import bound_tables, compiled_search
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
+from tests.fixtures import INSTANCES
+
+EXAMPLES = INSTANCES / "keys"
 
 # The short way from @ to k crosses door E (5 moves), the long way does not (9).
 # Best: k the long way, then back to e, 20 beyond @: 9 + 9 + 20 = 38, ending at e.

@@ -20,7 +20,7 @@ from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver
 from ortools.sat.python import cp_model
 
-from tests.known import published_optima, read
+from tests.fixtures.known import published_optima, read
 from tests.test_keys_level_cuts import COMING_BACK, coming_back, first_collections
 
 ANSWERS = published_optima("keys")

@@ -14,7 +14,7 @@ from crosscheck.solvers.keys.level_cuts import level_cuts
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver
 
-from tests.known import read
+from tests.fixtures.known import read
 
 
 def test_corridor_counts_the_spanning_subtree() -> None:

@@ -25,7 +25,7 @@ from crosscheck.solvers.keys.packing import RobotPacking
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.known import assert_parse_error
+from tests.fixtures.known import assert_parse_error
 
 ONE_ROBOT_1 = "#########\n#b.A.@.a#\n#########\n"
 # optimal: two steps east for a, then six west through door A for b

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import deque
-from pathlib import Path
 
 import pytest
 from crosscheck.models.keys.model import DIRECTIONS, WALL, Cell, Vault, generate, parse
 from crosscheck.solvers.keys.routes import contract
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "instances" / "keys"
+from tests.fixtures import INSTANCES
+
+EXAMPLES = INSTANCES / "keys"
 NO_ROUTE = None
 
 

@@ -18,7 +18,8 @@ from crosscheck.solvers.keys.grid import WalkProblem
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import solvers_for
 
-from tests.known import INDEX, INSTANCES, published_optima
+from tests.fixtures import INSTANCES
+from tests.fixtures.known import INDEX, published_optima
 
 EXAMPLES = sorted(published_optima("keys"))
 #: Generated vaults up to 81x81; one-robot vaults with loops take keys-graph several seconds.

@@ -10,7 +10,6 @@ instead of the plan's (``invalid-plan``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,15 +20,16 @@ from crosscheck.models.keys import model as keys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.fixtures import INSTANCES
+
 Checker = Callable[[Any, Any], int]
 
 # Each puzzle: its checker, an instance, and a legal first move (so that the malformed move
 # is the plan's second, and its number tells 1-based counting from 0-based).
-VAULT = keys.parse((ROOT / "instances/keys/one-robot-1.txt").read_text(), "one-robot-1.txt")
-FOUR_ROBOTS = keys.parse((ROOT / "instances/keys/four-robots-1.txt").read_text(), "four-robots-1.txt")
-FACILITY = elevator.parse((ROOT / "instances/elevator/two-pairs-example.txt").read_text(), "two-pairs-example.txt")
-BURROW = amphipods.parse((ROOT / "instances/amphipods/depth2-example.txt").read_text(), "depth2-example.txt")
+VAULT = keys.parse((INSTANCES / "keys/one-robot-1.txt").read_text(), "one-robot-1.txt")
+FOUR_ROBOTS = keys.parse((INSTANCES / "keys/four-robots-1.txt").read_text(), "four-robots-1.txt")
+FACILITY = elevator.parse((INSTANCES / "elevator/two-pairs-example.txt").read_text(), "two-pairs-example.txt")
+BURROW = amphipods.parse((INSTANCES / "amphipods/depth2-example.txt").read_text(), "depth2-example.txt")
 PUZZLES: dict[str, tuple[Checker, Any, list[Any]]] = {
     "keys": (keys.check_plan, VAULT, [0, "E"]),
     "elevator": (elevator.check_plan, FACILITY, ["up", ["hydrogen microchip"]]),

@@ -19,11 +19,11 @@ from typing import Any
 
 import crosscheck.solvers.registry
 import pytest
-from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.judging.verdicts import Verdict, judge_all, judged
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import (
     SOURCE_PACKAGES,
+    Expected,
     RunRecord,
     Task,
     append_record,
@@ -34,29 +34,29 @@ from crosscheck.harness.records.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.records.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.harness.reports.progress import Progress
 from crosscheck.harness.reports.tables import effort, notes, render, spread
+from crosscheck.harness.runs.batch import _scheduled, threads
 from crosscheck.harness.runs.isolated import run_launched
 from crosscheck.harness.runs.measure import core_groups, cores, oversubscription, resident_mb
 from crosscheck.harness.runs.runner import (
     Start,
-    _scheduled,
     failed_figures,
     memout_if_limited,
     run_isolated,
     run_task,
     settled,
-    threads,
 )
 from crosscheck.harness.runs.tree_memory import TreeWatch
 from crosscheck.solvers.base import Deadline, Status
 from crosscheck.solvers.engines.cpsat import STOP_MARGIN_SECONDS, configured_solver, solve
 from ortools.sat.python import cp_model
 
-from tests.memory_solvers import LIMIT_MB
-from tests.plugin_solvers import HELD_MB, SPAWNED_CPU, SPAWNED_MB
-from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+from tests.fixtures import INSTANCES, ROOT
+from tests.fixtures.cli import VAULT, invoke
+from tests.fixtures.memory_solvers import LIMIT_MB
+from tests.fixtures.plugin_solvers import HELD_MB, SPAWNED_CPU, SPAWNED_MB
 from tests.test_cpsat import hard_knapsack
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.usefixtures("misbehaving_solvers")
 
 
 @pytest.fixture
@@ -147,8 +147,8 @@ def test_schema_command_prints_the_json_schema() -> None:
     schema = json.loads(result.stdout)
     assert f"schema version {SCHEMA_VERSION}" in schema["title"]
     assert {"schema_version", "repeat", "cpu_seconds", "peak_memory_mb", "wall_seconds",
-            "cpsat_workers", "evidence"} <= set(schema["properties"])
-    assert schema["$defs"]["Evidence"]["enum"] == ["proof", "claim"]
+            "cpsat_workers", "evidence", "certificate", "encoding_checks"} <= set(schema["properties"])
+    assert schema["$defs"]["Evidence"]["enum"] == ["proof", "certified", "claim", "plan"]
     assert "peak_memory_mb includes" in schema["properties"]["start_memory_mb"]["description"]
 
 
@@ -303,7 +303,7 @@ def test_a_run_records_the_memory_it_started_with_below_its_peak(vaults: Path) -
 def test_a_launched_run_records_the_memory_its_interpreter_started_the_run_with(tmp_path: Path) -> None:
     (tmp_path / "vault.txt").write_text(VAULT)
     task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-holder",
-                plugins=("tests.plugin_solvers",))
+                plugins=("tests.fixtures.plugin_solvers",))
     record = run_launched(task)
     assert record.start_memory_mb is not None and record.peak_memory_mb is not None, record.message
     assert record.peak_memory_mb - record.start_memory_mb >= HELD_MB
@@ -317,7 +317,7 @@ def test_the_resident_memory_is_read_from_proc_status_and_unknown_without_it(tmp
 
 
 def test_cpsat_workers_reach_the_solver_and_the_record() -> None:
-    result = invoke("solve", str(ROOT / "instances" / "keys" / "loop-1.txt"), "--solver", "keys-cpsat",
+    result = invoke("solve", str(INSTANCES / "keys" / "loop-1.txt"), "--solver", "keys-cpsat",
                     "--cpsat-workers", "1", "--format", "json")
     [run] = json.loads(result.stdout)
     assert run["cpsat_workers"] == 1 and run["stats"]["num_workers"] == 1
@@ -327,7 +327,7 @@ def test_more_threads_than_cores_is_warned_about(vaults: Path) -> None:
     assert oversubscription(cores(), cores()) == ""
     assert f"{cores() + 1} jobs at a time exceed the {cores()} cores" in oversubscription(cores() + 1, 1)
     assert f"a run of {cores() + 1} solver threads exceeds the {cores()} cores" in oversubscription(1, cores() + 1)
-    result = invoke("solve", str(ROOT / "instances" / "keys" / "loop-1.txt"), "--solver", "keys-cpsat",
+    result = invoke("solve", str(INSTANCES / "keys" / "loop-1.txt"), "--solver", "keys-cpsat",
                     "--cpsat-workers", str(cores() + 1))
     assert "warning" in result.stderr and "--cpsat-workers" in result.stderr
 
@@ -564,7 +564,7 @@ def test_a_memory_limit_is_what_a_run_may_add_whatever_its_parent_mapped(start: 
     """Forked from a parent that mapped 1 GB (as one that loaded numba's LLVM has), a run may
     still allocate half its limit, and not twice it."""
     (tmp_path / "vault.txt").write_text(VAULT)
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "memory_parent.py"), start, str(tmp_path / "vault.txt")],
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "fixtures" / "memory_parent.py"), start, str(tmp_path / "vault.txt")],
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
                           check=True)
     runs = {run["solver"]: run for run in map(json.loads, done.stdout.splitlines())}
@@ -649,7 +649,7 @@ def test_the_memory_limit_holds_for_a_runs_processes_together(start: Start, tmp_
     to its time limit (a generous one: reaching it means the tree went unchecked)."""
     (tmp_path / "vault.txt").write_text(VAULT)
     task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-brood", memory_limit_mb=LIMIT_MB,
-                time_limit=30.0, plugins=("tests.memory_solvers",))
+                time_limit=30.0, plugins=("tests.fixtures.memory_solvers",))
     record = run_isolated(task, start_method=start, solvers=())
     assert record.status is Status.MEMOUT, record.message
     assert f"over the memory limit of {LIMIT_MB} MB" in record.message
@@ -695,7 +695,7 @@ def test_an_ordinary_exit_under_the_default_limit_says_nothing_about_memory() ->
 def test_a_run_that_aborts_at_its_address_space_limit_is_a_memout(start: Start, tmp_path: Path) -> None:
     (tmp_path / "vault.txt").write_text(VAULT)
     task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-aborter", memory_limit_mb=LIMIT_MB,
-                time_limit=30.0, plugins=("tests.memory_solvers",))
+                time_limit=30.0, plugins=("tests.fixtures.memory_solvers",))
     record = run_isolated(task, start_method=start, solvers=())
     assert record.status is Status.MEMOUT, record.message
     assert f"killed by signal {signal.SIGABRT.value} (SIGABRT) before reporting, probably at the memory limit of " \
@@ -716,7 +716,7 @@ def test_the_memory_limit_holds_for_the_processes_of_a_launched_run_together(tmp
     made before the run began, do not count."""
     (tmp_path / "vault.txt").write_text(VAULT)
     task = Task(path=str(tmp_path / "vault.txt"), instance="vault.txt", solver="test-brood", memory_limit_mb=LIMIT_MB,
-                time_limit=30.0, plugins=("tests.memory_solvers",))
+                time_limit=30.0, plugins=("tests.fixtures.memory_solvers",))
     record = run_launched(task)
     assert record.status is Status.MEMOUT, record.message
     assert f"over the memory limit of {LIMIT_MB} MB" in record.message

@@ -17,8 +17,9 @@ from crosscheck.models.keys import model as keys
 from crosscheck.models.registry import get_relation
 from crosscheck.models.relations import NotApplicable, distinct_draws
 
-ROOT = Path(__file__).resolve().parents[1]
-TWO_PAIRS = ROOT / "instances/elevator/two-pairs-example.txt"
+from tests.fixtures import INSTANCES
+
+TWO_PAIRS = INSTANCES / "elevator/two-pairs-example.txt"
 #: The shared examples' rtg/name-dependent.txt (optimum 13): a program that treats the
 #: first element by name apart gets it wrong, and right once hydrogen and lithium swap.
 NAME_DEPENDENT = ("The first floor contains a hydrogen generator, a lithium generator, and a lithium-compatible "

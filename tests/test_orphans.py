@@ -7,43 +7,17 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-from tests.plugin_solvers import grandchild_pidfile
-
-ROOT = Path(__file__).resolve().parent.parent
-VAULT = "#########\n#b.A.@.a#\n#########\n"
-
-
-def alive(pid: int) -> bool:
-    """Whether `pid` runs (a zombie waiting for its parent counts as dead)."""
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
-def parent(pid: int) -> int:
-    with open(f"/proc/{pid}/stat") as handle:
-        return int(handle.read().rsplit(")", 1)[1].split()[1])
-
-
-def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
-    """Poll `condition` until it holds or `seconds` pass."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+from tests.fixtures import ROOT
+from tests.fixtures.cli import VAULT
+from tests.fixtures.plugin_solvers import grandchild_pidfile
+from tests.fixtures.processes import alive, parent, wait_for
 
 
 def sleeper_compare(folder: Path, out: Path, *extra: str) -> subprocess.Popen[bytes]:
     """`crosscheck compare` of `folder` with the test-sleeper solver, started in the background."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT), "CROSSCHECK_SOLVERS": "tests.plugin_solvers"}
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "CROSSCHECK_SOLVERS": "tests.fixtures.plugin_solvers"}
     return subprocess.Popen([sys.executable, "-m", "crosscheck.harness.cli", "compare", str(folder), "--solver", "test-sleeper",
                              "--time-limit", "120", "--out", str(out), *extra],
                             env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.fixtures import INSTANCES, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def test_python_dash_m_crosscheck_runs_the_command_line(installed: Path, tmp_pat
 
 def test_the_installed_command_compares_the_repository_instances_from_elsewhere(installed: Path, tmp_path: Path) -> None:
     """Given the path, compare finds the instances' index of known optima from any folder."""
-    done = subprocess.run([sys.executable, "-m", "crosscheck", "compare", str(ROOT / "instances" / "keys" / "loop-1.txt"),
+    done = subprocess.run([sys.executable, "-m", "crosscheck", "compare", str(INSTANCES / "keys" / "loop-1.txt"),
                            "--solver", "keys-graph", "--out", "runs.jsonl", "--format", "jsonl"],
                           cwd=tmp_path, env={"PYTHONPATH": str(installed), "PATH": ""},
                           capture_output=True, text=True, timeout=120)
@@ -91,7 +91,7 @@ broken = "broken_plugin"
 
 PLUGIN_MODULE = '''\
 """A researcher's formulation: the tests' breadth-first search under a name of its own."""
-from tests.plugin_solvers import Plain
+from tests.fixtures.plugin_solvers import Plain
 
 class TinyBfs(Plain):
     name, summary = "tiny-bfs", "breadth-first over cells, from an installed plugin"

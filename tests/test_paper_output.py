@@ -21,17 +21,20 @@ from crosscheck.harness.reports.html import build
 from crosscheck.harness.reports.latex import LONG_TABLE_ROWS, cell, escape
 from crosscheck.harness.reports.plots import plot_all, plots, svg
 from crosscheck.harness.reports.tables import render
-from crosscheck.harness.runs.runner import run_task, run_tasks
-from crosscheck.harness.runs.schedule import Choice, plan_instance
+from crosscheck.harness.runs.batch import run_tasks
+from crosscheck.harness.runs.runner import run_task
+from crosscheck.harness.runs.schedule import instance_tasks
+from crosscheck.harness.runs.settings import RunSettings
+from crosscheck.models.answers import Optimum
 from crosscheck.solvers.base import Status
 
-from tests.known import INSTANCES
+from tests.fixtures import INSTANCES
 
 
 def run(instance: str, solver: str, seconds: float, repeat: int = 0, **environment: object) -> RunRecord:
     """An exact run of `solver` on the vault `instance` (optimum 8) taking `seconds`."""
     return RunRecord(instance=instance, puzzle="keys", solver=solver, status=Status.OPTIMAL, cost=8, bound=8,
-                     plan_valid=True, checked_cost=8, seconds=seconds, repeat=repeat, expected=8, plan=[],
+                     plan_valid=True, checked_cost=8, seconds=seconds, repeat=repeat, expected=Optimum(8), plan=[],
                      features={"keys": 2 + int(instance[-5])}, environment=environment)
 
 
@@ -175,9 +178,10 @@ def test_an_unreadable_file_carries_the_provenance_of_every_run(tmp_path: Path) 
     """Its record has every entry a run's has (command, commit, versions, start, limits), and the
     conditions of a report are those of the runs, with nothing unknown for it."""
     (tmp_path / "cut.txt").write_text("#########\n#b.A.@.a#\n####\n")  # a row cut short
-    unreadable, planned = plan_instance(InstanceFile(tmp_path / "cut.txt", "cut.txt", None, None), Choice(time_limit=5))
+    unreadable, scheduled = instance_tasks(InstanceFile(tmp_path / "cut.txt", "cut.txt", None, None),
+                                           RunSettings(time_limit=5))
     [record] = unreadable
-    assert record.status is Status.ERROR and not planned
+    assert record.status is Status.ERROR and not scheduled
     solved = run_task(Task(path=str(INSTANCES / "keys" / "one-robot-1.txt"), instance="one", solver="keys-grid",
                            time_limit=5, start=start_facts(1)))
     assert set(record.environment) == set(solved.environment) - {"jobs"}

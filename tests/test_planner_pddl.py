@@ -21,7 +21,7 @@ from crosscheck.models.base import InvalidPlan
 from crosscheck.models.elevator import model as elevator
 from crosscheck.models.keys.model import KeyMove
 from crosscheck.models.keys.model import parse as parse_vault
-from crosscheck.models.registry import puzzles
+from crosscheck.models.registry import built_in_puzzles
 from crosscheck.solvers.amphipods.fd import AmphipodsFd
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.elevator.fd import ElevatorFd
@@ -30,7 +30,7 @@ from crosscheck.solvers.engines.fd import FastDownward
 from crosscheck.solvers.engines.pddl import Encoding
 from crosscheck.solvers.keys.fd import KeysFd
 
-VAULT = "#########\n#b.A.@.a#\n#########\n"
+from tests.fixtures.cli import VAULT
 
 Sexp = str | list["Sexp"]  # an s-expression: a word or a parenthesised list of them
 Atom = tuple[str, ...]  # a ground atom's words, e.g. ("door", "c-1-3", "k-a")
@@ -252,5 +252,5 @@ def test_elevator_rides_are_exactly_the_checkers_moves() -> None:
 def test_every_built_in_puzzle_has_a_planner_formulation() -> None:
     from crosscheck.solvers.registry import solvers_for
 
-    for puzzle in puzzles():  # the puzzle registry, not a copy of the encoders' names
+    for puzzle in built_in_puzzles():  # the puzzle registry, not a copy of the encoders' names
         assert any(isinstance(solver, FastDownward) for solver in solvers_for(puzzle)), puzzle

@@ -25,12 +25,12 @@ from crosscheck.harness.runs.server_start import start_server
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import IMPORT_PATH_VARIABLE
 
-ROOT = Path(__file__).resolve().parent.parent
-VAULT = "#########\n#b.A.@.a#\n#########\n"  # optimum 8
+from tests.fixtures import ROOT
+from tests.fixtures.cli import VAULT
 
 PLUGIN = '''\
 """The researcher's installed formulation."""
-from tests.plugin_solvers import Plain
+from tests.fixtures.plugin_solvers import Plain
 
 class Honest(Plain):
     name = "test-cwd-bfs"
@@ -41,7 +41,7 @@ SOLVERS = [Honest]
 SHADOW = '''\
 """Another module of the same name in the current folder, with another formulation under the same name."""
 from crosscheck.solvers.base import Answer, Status
-from tests.plugin_solvers import Plain
+from tests.fixtures.plugin_solvers import Plain
 
 class Shadow(Plain):
     name = "test-cwd-bfs"
@@ -165,7 +165,7 @@ PROBE = '''\
 """Says whether its run's process has PYTHONSAFEPATH set."""
 import os
 from crosscheck.solvers.base import Answer, Status
-from tests.plugin_solvers import Plain
+from tests.fixtures.plugin_solvers import Plain
 
 class Probe(Plain):
     name = "test-safe-path-probe"

@@ -1,7 +1,7 @@
 """A plugin's own code counts as shared: a subclass delegating through ``super()`` and two
 classes calling one helper of the plugin's module share it, in run records as in
-``crosscheck list --shares`` (formulations in tests/shared_solvers.py).  So does a method
-of the model called on an object (formulations in tests/receiver_solvers.py)."""
+``crosscheck list --shares`` (formulations in tests/fixtures/shared_solvers.py).  So does a method
+of the model called on an object (formulations in tests/fixtures/receiver_solvers.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ import crosscheck.solvers.registry
 import pytest
 from click.testing import CliRunner
 from crosscheck.harness.cli import main
-from crosscheck.harness.independence import sharing
+from crosscheck.harness.independence import sharing, walk
 from crosscheck.harness.judging.verdicts import Verdict, judge_all
 from crosscheck.harness.records.record import read_records
+from crosscheck.models.answers import Optimum
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.registry import get_solver, solvers_for
 
-from tests.copied_helpers import BindsItsBound, BindsItsOwnBound, SetsUpItsBound
-from tests.receiver_solvers import (
+from tests.fixtures.cli import VAULT
+from tests.fixtures.copied_helpers import BindsItsBound, BindsItsOwnBound, SetsUpItsBound
+from tests.fixtures.receiver_solvers import (
     AsksAnnotated,
     AsksThroughAttribute,
     AsksThroughReturn,
@@ -29,30 +31,29 @@ from tests.receiver_solvers import (
     OwnRules,
     OwnTable,
 )
-from tests.shared_solvers import Echo, Pacer, Strider, Walker
+from tests.fixtures.shared_solvers import Echo, Pacer, Strider, Walker
 
-VAULT = "#########\n#b.A.@.a#\n#########\n"
 PLUGINS = ("test-walker", "test-echo", "test-strider", "test-pacer")
 PASSABLE = "crosscheck.models.keys.model.Vault.passable"
 
 
 @pytest.fixture(autouse=True)
 def plugins(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Register tests/shared_solvers.py for the CLI and its runs; restore the registry afterwards."""
-    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.shared_solvers")
+    """Register tests/fixtures/shared_solvers.py for the CLI and its runs; restore the registry afterwards."""
+    monkeypatch.setenv("CROSSCHECK_SOLVERS", "tests.fixtures.shared_solvers")
     monkeypatch.setattr(crosscheck.solvers.registry, "SOLVERS", dict(crosscheck.solvers.registry.SOLVERS))
 
 
 def test_a_subclass_delegating_through_super_shares_its_base() -> None:
-    static = sharing.static_footprint(Echo)
-    assert {"tests.shared_solvers.Echo._solve", "tests.shared_solvers.Walker._solve",
-            "tests.shared_solvers._Walks.successors"} <= static
-    assert "tests.shared_solvers.Walker._solve" in sharing.shares(Echo(), [Walker(), Echo()])
+    static = walk.static_footprint(Echo)
+    assert {"tests.fixtures.shared_solvers.Echo._solve", "tests.fixtures.shared_solvers.Walker._solve",
+            "tests.fixtures.shared_solvers._Walks.successors"} <= static
+    assert "tests.fixtures.shared_solvers.Walker._solve" in sharing.shares(Echo(), [Walker(), Echo()])
 
 
 def test_two_classes_calling_one_module_helper_share_it() -> None:
     both = sharing.footprint(Strider()) & sharing.footprint(Pacer())
-    assert {"tests.shared_solvers.shortest", "tests.shared_solvers._Walks.is_goal"} <= both
+    assert {"tests.fixtures.shared_solvers.shortest", "tests.fixtures.shared_solvers._Walks.is_goal"} <= both
     assert sharing.independent_group([Strider(), Pacer()]) == ["test-strider"]
 
 
@@ -67,12 +68,12 @@ def test_compare_records_show_the_sharing_and_count_one_line_of_evidence(tmp_pat
         arguments += ["--solver", name]
     CliRunner().invoke(main, arguments, catch_exceptions=False)
     records = {record.solver: record for record in read_records(out)}
-    assert "tests.shared_solvers.Walker._solve" in records["test-echo"].shares
-    assert "tests.shared_solvers.shortest" in records["test-strider"].shares
-    assert "tests.shared_solvers.shortest" in records["test-pacer"].shares
+    assert "tests.fixtures.shared_solvers.Walker._solve" in records["test-echo"].shares
+    assert "tests.fixtures.shared_solvers.shortest" in records["test-strider"].shares
+    assert "tests.fixtures.shared_solvers.shortest" in records["test-pacer"].shares
     assert records["keys-grid"].shares == []
     [verdict] = judge_all(records.values())
-    assert verdict.verdict is Verdict.AGREE and verdict.answer == 8
+    assert verdict.verdict is Verdict.AGREE and verdict.answer == Optimum(8)
     assert set(verdict.provers) == {"keys-grid", *PLUGINS}
     assert verdict.independent == 2
     listed = _listed_pairs(CliRunner().invoke(main, ["list", "--shares"], catch_exceptions=False).output)
@@ -100,7 +101,7 @@ def test_a_model_rule_called_on_an_annotated_receiver_is_shared(plugin: type[Sol
     ``self.vault`` set from one, a function's return) runs the model's `Vault.passable`,
     which keys-graph runs too: the two are one line of evidence."""
     graph = get_solver("keys-graph")
-    assert PASSABLE in sharing.static_footprint(plugin)
+    assert PASSABLE in walk.static_footprint(plugin)
     assert PASSABLE in sharing.shares(plugin(), [graph])
     assert len(sharing.independent_group([graph, plugin()])) == 1
 
@@ -109,13 +110,13 @@ def test_a_model_rule_called_on_a_receiver_of_unknown_class_is_shared() -> None:
     """A list element's class is not known: a call of ``passable`` on it is taken to run the
     model's (and every other untrusted ``passable`` of the plugin's package)."""
     assert PASSABLE in sharing.shares(AsksUnknown(), [get_solver("keys-graph")])
-    assert "tests.receiver_solvers._Rules.passable" in sharing.static_footprint(AsksUnknown)
+    assert "tests.fixtures.receiver_solvers._Rules.passable" in walk.static_footprint(AsksUnknown)
 
 
 def test_a_plugin_calling_only_its_own_methods_shares_nothing() -> None:
     """`OwnRules` calls its own ``passable`` on an instance of its own class: not the model's."""
     footprint = sharing.footprint(OwnRules())
-    assert "tests.receiver_solvers._Rules.passable" in footprint
+    assert "tests.fixtures.receiver_solvers._Rules.passable" in footprint
     assert PASSABLE not in footprint
     assert sharing.shares(OwnRules(), solvers_for("keys")) == frozenset()
 
@@ -124,15 +125,15 @@ def test_a_function_kept_in_an_attribute_is_followed_where_it_is_called() -> Non
     """``self.wall = _wall_rule`` in ``__init__`` (which the walk from ``_solve`` never
     reaches), ``door = _door_rule`` in the class body, and ``self.key = _key_rule`` in the
     ``__init__`` of a class the plugin is handed: each call through the attribute runs it."""
-    footprint = sharing.static_footprint(KeepsItsRules)
-    assert {f"tests.receiver_solvers.{name}" for name in ("_wall_rule", "_door_rule", "_key_rule")} <= footprint
-    assert "tests.receiver_solvers._Keeper.__init__" not in footprint  # the keeper was made elsewhere
+    footprint = walk.static_footprint(KeepsItsRules)
+    assert {f"tests.fixtures.receiver_solvers.{name}" for name in ("_wall_rule", "_door_rule", "_key_rule")} <= footprint
+    assert "tests.fixtures.receiver_solvers._Keeper.__init__" not in footprint  # the keeper was made elsewhere
 
 
 def test_a_method_named_as_a_builtin_one_creates_no_sharing() -> None:
     """``tables[0].get(...)`` on an object of unknown class is taken to be a dict's ``get``,
     not the ``get`` of the plugin's own `_Table`."""
-    assert "tests.receiver_solvers._Table.get" in sharing.footprint(OwnTable())
+    assert "tests.fixtures.receiver_solvers._Table.get" in sharing.footprint(OwnTable())
     assert sharing.shares(LooksUp(), [OwnTable()]) == frozenset()
 
 
@@ -147,8 +148,8 @@ def test_the_forkserver_computes_a_named_plugins_sharing_once_for_every_run(monk
     def walked(solver_class: type[Solver]) -> set[str]:
         raise AssertionError(f"{solver_class.__name__}'s code walked again in a run")
 
-    monkeypatch.setattr(sharing, "static_reached", walked)  # static_footprint's walk, and printed's
-    assert "tests.shared_solvers.Walker._solve" in get_solver("test-echo").shares
+    monkeypatch.setattr(walk, "static_reached", walked)  # static_footprint's walk, and printed's
+    assert "tests.fixtures.shared_solvers.Walker._solve" in get_solver("test-echo").shares
 
 
 def test_a_formulation_whose_code_cannot_be_analysed_shares_with_each_other_and_nothing_more(
@@ -181,11 +182,11 @@ def test_a_function_kept_by_a_setup_method_or_as_a_partial_is_followed(plugin: t
     ``functools.partial`` of elevator-quotient's bound: a call through it runs that bound,
     so the plugin is not a second prover beside elevator-quotient."""
     quotient = get_solver("elevator-quotient")
-    assert BOUND in sharing.static_footprint(plugin)
+    assert BOUND in walk.static_footprint(plugin)
     assert BOUND in sharing.shared(quotient, plugin())
     assert sharing.independent_group([quotient, plugin()]) == ["elevator-quotient"]
 
 
 def test_a_partial_of_a_function_of_its_own_shares_nothing() -> None:
-    assert "tests.copied_helpers._lifts_needed" in sharing.static_footprint(BindsItsOwnBound)
+    assert "tests.fixtures.copied_helpers._lifts_needed" in walk.static_footprint(BindsItsOwnBound)
     assert sharing.shared(get_solver("elevator-quotient"), BindsItsOwnBound()) == frozenset()

@@ -1,5 +1,5 @@
 """A plugin formulation's ``solver_source`` covers its own code: the module defining it and
-the modules of its package that it imports (tests/version_plugin/), not the others."""
+the modules of its package that it imports (tests/fixtures/version_plugin/), not the others."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-PLUGIN = Path(__file__).resolve().parent / "version_plugin"
+from tests.fixtures import ROOT
+
+PLUGIN = ROOT / "tests" / "fixtures" / "version_plugin"
 
 #: Prints the digest of `RuledLift`, imported from the copy of the package on PYTHONPATH.
 PRINT_DIGEST = ("from version_plugin.lifts import RuledLift; from crosscheck.harness.records.record import plugin_source; "

@@ -12,6 +12,7 @@ from crosscheck.harness.records.record import read_records
 from crosscheck.models.base import Instance
 from crosscheck.models.elevator import model as elevator
 from crosscheck.models.keys import model as keys
+from crosscheck.models.puzzle import Shape
 from crosscheck.models.registry import get_puzzle, puzzles
 from hypothesis import HealthCheck, find, given, settings
 
@@ -70,3 +71,37 @@ def test_a_hunt_within_the_published_shape_judges_only_such_instances(tmp_path: 
     assert refused.exit_code == 2 and "published" in refused.output
 
 
+
+
+@pytest.mark.parametrize("puzzle", [name for name in PUZZLE_NAMES if get_puzzle(name).real_shapes])
+def test_the_real_shapes_draw_instances_of_the_published_shape(puzzle: str) -> None:
+    """`Puzzle.real_shapes` says how to draw instances like the published inputs' parts; they
+    must be of the published shape (the variant applied where the shape says so)."""
+    found = get_puzzle(puzzle)
+    assert found.real_shapes
+    for name, shape in found.real_shapes.items():
+        instance = found.shaped(shape, 0)
+        assert found.published_shape(instance) == "", (name, instance.to_text())
+
+
+def test_a_shape_with_the_variant_is_the_variant_of_what_the_generator_draws() -> None:
+    lifts = get_puzzle("elevator")
+    assert lifts.shaped(Shape({"pairs": 2, "floors": 4}, variant=True), 3) == elevator.extended(
+        elevator.generate(3, pairs=2, floors=4))
+    assert lifts.shaped(Shape({"pairs": 2, "floors": 4}), 3) == elevator.generate(3, pairs=2, floors=4)
+
+
+@pytest.mark.parametrize("puzzle", PUZZLE_NAMES)
+def test_each_small_set_is_what_generate_writes_from_its_arguments(puzzle: str, tmp_path: Path) -> None:
+    """`Sample.arguments` are the options of ``crosscheck generate`` that write the set: each
+    file is the generator's instance of its seed and parameters."""
+    found = get_puzzle(puzzle)
+    assert found.small_sets
+    for number, sample in enumerate(found.small_sets):
+        folder = tmp_path / str(number)
+        result = CliRunner().invoke(main, ["generate", puzzle, *sample.arguments(), "-o", str(folder)])
+        assert result.exit_code == 0, result.output
+        written = sorted(path.read_text() for path in folder.glob("*.txt"))
+        expected = sorted(found.generate(seed, **sample.params).to_text()
+                          for seed in range(sample.seed, sample.seed + sample.count))
+        assert written == expected and len(written) == sample.count

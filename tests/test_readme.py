@@ -1,12 +1,12 @@
 """The README is a front door: its two commands are the ones CI and users actually run, and a
 newcomer finds install, the main command, the test command and the verdicts on the first screen."""
 
-from pathlib import Path
 
 from crosscheck.harness.judging.verdicts import Verdict
 
-ROOT = Path(__file__).resolve().parents[1]
-TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,planners,cluster,analysis]' && .venv/bin/python -m pytest"
+from tests.fixtures import ROOT
+
+TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,planners,cluster,analysis,certificates]' -e examples/tiles && .venv/bin/python -m pytest"
 MAIN_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/crosscheck compare instances/"
 FIRST_SCREEN = 50  # lines
 

@@ -1,7 +1,7 @@
 """The renaming and reordering relations expose the text-reading mistakes they claim to,
 on every draw where the instance allows it, and keep their law for the built-ins.
 
-Each planted program (tests/externals) misreads the text in one way; the instance is
+Each planted program (planted/externals) misreads the text in one way; the instance is
 chosen so that the relation's draw can expose it.  The relations before these draws
 (new names sharing only a first letter; each floor line shuffled at random; a letter
 permutation that may keep the letters' order) missed each program on some seeds here.
@@ -16,22 +16,24 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from crosscheck.harness.cli import main
+from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, Optimum
 from crosscheck.models.base import Instance
 from crosscheck.models.elevator import model as elevator
 from crosscheck.models.keys import model as keys
 from crosscheck.models.registry import get_relation
-from crosscheck.models.relations import Answer, distinct_draws
+from crosscheck.models.relations import distinct_draws
 from crosscheck.solvers.base import Solver, Status
 from crosscheck.solvers.elevator.bfs import ElevatorBfs
 from crosscheck.solvers.keys.grid import KeysGrid
 
-from tests.externals.elevator_appearance_pairs import paired_by_appearance
-from tests.externals.elevator_first_listed import claim as first_listed_claim
-from tests.externals.elevator_initials import by_prefix
-from tests.externals.keys_rank_doors import doors_by_rank
-from tests.relation_checks import check_relation, facilities, vaults
+from planted.externals import EXTERNALS
+from planted.externals.elevator_appearance_pairs import paired_by_appearance
+from planted.externals.elevator_first_listed import claim as first_listed_claim
+from planted.externals.elevator_initials import by_prefix
+from planted.externals.keys_rank_doors import doors_by_rank
+from planted.instances import facilities, vaults
+from tests.fixtures.relation_checks import check_relation
 
-EXTERNALS = Path(__file__).resolve().parent / "externals"
 SEEDS = range(30)
 #: Optimum 13; hydrogen's chip and generator start apart, lithium's together, and the
 #: first floor's line names hydrogen first.
@@ -43,13 +45,18 @@ NAME_DEPENDENT = ("The first floor contains a hydrogen generator, a lithium gene
 DOOR_BEHIND = "######\n#@aBb#\n######\n"
 
 
-def exact(solver: Solver, instance: object) -> Answer:
+def exact(solver: Solver, instance: object) -> ExactAnswer:
     result = solver.solve(instance, 10.0)
     assert result.status in (Status.OPTIMAL, Status.INFEASIBLE), result
-    return result.cost
+    return claimed(result.cost)
 
 
-def two_letters(facility: Instance) -> Answer:
+def claimed(cost: int | None) -> ExactAnswer:
+    """An answer as the planted programs give it (None: no solution)."""
+    return NO_SOLUTION if cost is None else Optimum(cost)
+
+
+def two_letters(facility: Instance) -> ExactAnswer:
     """The reviewer's my_lift2.py: elements keyed by their first two letters."""
     assert isinstance(facility, elevator.Facility)
     return exact(ElevatorBfs(), by_prefix(facility, 2))
@@ -58,7 +65,7 @@ def two_letters(facility: Instance) -> Answer:
 def test_names_sharing_a_longer_prefix_expose_a_program_keying_elements_by_two_letters() -> None:
     facility = elevator.parse(NAME_DEPENDENT, "name-dependent")
     original = two_letters(facility)
-    assert original == exact(ElevatorBfs(), facility) == 13  # hydrogen and lithium do not collide
+    assert original == exact(ElevatorBfs(), facility) == Optimum(13)  # hydrogen and lithium do not collide
     caught = 0
     for seed in SEEDS:
         draws = distinct_draws(get_relation("elevator", "rename"), facility, random.Random(seed), 2)
@@ -94,18 +101,18 @@ def test_reordering_changes_the_element_each_line_names_first() -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_reordering_exposes_a_program_that_treats_the_first_listed_element_apart(seed: int) -> None:
     facility = elevator.parse(NAME_DEPENDENT, "name-dependent")
-    original = first_listed_claim(facility)
-    assert original == 12  # hydrogen, named first, is apart: one less than 13
+    original = claimed(first_listed_claim(facility))
+    assert original == Optimum(12)  # hydrogen, named first, is apart: one less than 13
     [related] = distinct_draws(get_relation("elevator", "reorder"), facility, random.Random(seed), 1)
     assert isinstance(related.instance, elevator.Facility)
-    assert related.expectation.broken(original, first_listed_claim(related.instance))
+    assert related.expectation.broken(original, claimed(first_listed_claim(related.instance)))
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_letter_permutation_exposes_a_program_pairing_doors_with_keys_by_rank(seed: int) -> None:
     vault = keys.parse(DOOR_BEHIND, "door-behind")
     original = exact(KeysGrid(), doors_by_rank(vault))
-    assert (original, exact(KeysGrid(), vault)) == (3, None)
+    assert (original, exact(KeysGrid(), vault)) == (Optimum(3), NO_SOLUTION)
     related = get_relation("keys", "letters").derive(vault, random.Random(seed), None)
     assert isinstance(related.instance, keys.Vault)
     assert related.expectation.broken(original, exact(KeysGrid(), doors_by_rank(related.instance)))

@@ -1,7 +1,7 @@
 """Golden outputs of `crosscheck report`: what it prints for two results files of real runs
 is compared with the files beside them, byte for byte.
 
-``tests/golden/old.jsonl`` and ``new.jsonl`` hold elevator and key vault runs with repeats
+``tests/fixtures/golden/old.jsonl`` and ``new.jsonl`` hold elevator and key vault runs with repeats
 on the wall and the CPU clock, a crashing and a lying external program and an unreadable
 instance file; runs both files record make the merged HTML case warn.  Each case reports them as `crosscheck report`
 does (table, Markdown, LaTeX, CSV, JSON Lines, HTML, ``--against``): stdout, stderr and the
@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from crosscheck.harness.cli import main
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+from tests.fixtures import ROOT
+
+GOLDEN = ROOT / "tests" / "fixtures" / "golden"
 #: The expected file's name and the arguments of `crosscheck report` (files named from GOLDEN).
 CASES = {
     "old-table.txt": ["old.jsonl"],

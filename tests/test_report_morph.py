@@ -18,9 +18,9 @@ from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import MalformedRecord, RelatedTo, RunRecord, append_record, parse_record
 from crosscheck.solvers.base import Status
 
-ROOT = Path(__file__).resolve().parents[1]
-INSTANCES = ROOT / "instances"
-INITIALS = f"elevator:initials={sys.executable} {ROOT / 'tests/externals/elevator_initials.py'} {{path}}"
+from tests.fixtures import INSTANCES, ROOT
+
+INITIALS = f"elevator:initials={sys.executable} {ROOT / 'planted/externals/elevator_initials.py'} {{path}}"
 
 
 def claim(instance: str, cost: int, related_to: RelatedTo | None = None, solver: str = "lone") -> RunRecord:

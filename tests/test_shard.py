@@ -13,7 +13,9 @@ from crosscheck.harness.records.record import RunRecord, read_records
 from crosscheck.harness.runs.shard import Shard, merge
 from crosscheck.solvers.base import Status
 
-from tests.test_cli import folder, invoke, plugins  # noqa: F401  (fixtures)
+from tests.fixtures.cli import invoke
+
+pytestmark = pytest.mark.usefixtures("misbehaving_solvers")
 
 VAULTS = ["#########\n#b.A.@.a#\n#########\n", "#######\n#a.@.b#\n#######\n", "#####\n#@.a#\n#####\n",
           "#########\n#a.@.B.b#\n#########\n", "#######\n#@.a.b#\n#######\n", "########\n#c.@.ab#\n########\n"]
@@ -50,7 +52,7 @@ def _verdicts(records: list[RunRecord]) -> list[tuple[object, ...]]:
     return sorted((v.instance, v.variant, v.verdict, v.answer) for v in judge_all(records))
 
 
-def test_parts_make_every_run_once_and_merge_back(folder: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_parts_make_every_run_once_and_merge_back(folder: Path, tmp_path: Path) -> None:
     for number, vault in enumerate(VAULTS):
         (folder / "keys" / f"v{number}.txt").write_text(vault)
     solvers = ("--solver", "test-plain", "--solver", "keys-graph")
@@ -70,6 +72,6 @@ def test_parts_make_every_run_once_and_merge_back(folder: Path, tmp_path: Path) 
     assert {name for name in index if name.startswith("keys/v")} == {f"keys/v{n}.txt" for n in range(len(VAULTS))}
 
 
-def test_compare_refuses_a_bad_shard(folder: Path) -> None:  # noqa: F811
+def test_compare_refuses_a_bad_shard(folder: Path) -> None:
     result = invoke("compare", str(folder), "--shard", "3/2")
     assert result.exit_code == 2 and "1 <= K <= N" in result.output

@@ -4,17 +4,20 @@ helper shows up as sharing and lowers the independence count."""
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 from itertools import combinations
 
 import pytest
-from crosscheck.harness.independence import sharing
+from crosscheck.harness.independence import sharing, walk
 from crosscheck.harness.independence.trusted import is_trusted, lemmas_of, trusted
 from crosscheck.models.keys.model import Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver, solvers_for
+
+from tests.fixtures import ROOT
 
 
 class BorrowsRoutes(Solver):
@@ -80,7 +83,7 @@ def test_a_borrowed_helper_shows_as_shared_and_lowers_independence() -> None:
 def test_compiled_functions_count_by_their_python_source() -> None:
     """amphipods-steps runs its rules compiled (numba), where the tracer cannot see them:
     the static derivation follows each compiled function to its Python source."""
-    static = sharing.static_footprint(type(get_solver("amphipods-steps")))
+    static = walk.static_footprint(type(get_solver("amphipods-steps")))
     assert {"crosscheck.solvers.amphipods.steps_kernel.search", "crosscheck.solvers.amphipods.steps_kernel.expand",
             "crosscheck.solvers.amphipods.steps_kernel.stuck", "crosscheck.solvers.amphipods.steps_kernel.bound"} <= static
 
@@ -88,15 +91,15 @@ def test_compiled_functions_count_by_their_python_source() -> None:
 def test_a_name_imported_inside_a_function_is_followed_statically() -> None:
     """keys-graph imports its compiled search only when it runs it; the static derivation
     follows a function's own imports, so the compiled kernel counts in its footprint."""
-    assert "crosscheck.solvers.keys.routes.contract" in sharing.static_footprint(ImportsLate)
-    assert "crosscheck.solvers.keys.graph_kernel.search" in sharing.static_footprint(type(get_solver("keys-graph")))
+    assert "crosscheck.solvers.keys.routes.contract" in walk.static_footprint(ImportsLate)
+    assert "crosscheck.solvers.keys.graph_kernel.search" in walk.static_footprint(type(get_solver("keys-graph")))
 
 
 def test_a_module_imported_inside_a_function_is_followed_in_a_fresh_process() -> None:
     """keys-fd imports the planner's `downward` module inside its methods; whether something
     imported it before must not matter (a fresh interpreter has not)."""
-    script = ("from crosscheck.harness.independence import sharing; from crosscheck.solvers.registry import get_solver; "
-              "print(sorted(sharing.static_footprint(type(get_solver('keys-fd')))))")
+    script = ("from crosscheck.harness.independence import walk; from crosscheck.solvers.registry import get_solver; "
+              "print(sorted(walk.static_footprint(type(get_solver('keys-fd')))))")
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert "crosscheck.solvers.engines.downward.solve" in found
 
@@ -106,7 +109,7 @@ def test_a_call_by_a_computed_name_counts_every_method_of_the_class_and_is_trace
     `Vault` (the name is not known), in the trace the one that ran."""
     plugin = AsksTheVault()
     assert {"crosscheck.models.keys.model.Vault.passable",
-            "crosscheck.models.keys.model.Vault.open_neighbours"} <= sharing.static_footprint(AsksTheVault)
+            "crosscheck.models.keys.model.Vault.open_neighbours"} <= walk.static_footprint(AsksTheVault)
     traced = sharing.footprint(plugin, traced=True)
     assert "crosscheck.models.keys.model.Vault.passable" in traced
     assert traced & sharing.footprint(get_solver("keys-graph"))
@@ -120,7 +123,7 @@ def test_the_static_derivation_alone_finds_what_built_ins_share(puzzle: str) -> 
     Fast Downward formulations left out (they import their encoder by a name in a table)."""
     solvers = [solver for solver in solvers_for(puzzle) if not solver.name.endswith("-fd")]
     for first, second in combinations(solvers, 2):
-        static = [sharing.static_footprint(type(solver)) for solver in (first, second)]
+        static = [walk.static_footprint(type(solver)) for solver in (first, second)]
         found = static[0] & static[1]
         found |= lemmas_of(static[0]) & lemmas_of(static[1])
         assert found == sharing.stored_footprints()[first.name] & sharing.stored_footprints()[second.name], (first.name, second.name)
@@ -160,6 +163,18 @@ def test_every_trusted_name_exists_and_says_how_it_is_verified() -> None:
     assert is_trusted("crosscheck.solvers.engines.search.best_first_search")
     assert not is_trusted("crosscheck.models.keys.model.Vault.passable")
     assert not is_trusted("crosscheck.solvers.searchlight")
+
+
+def test_every_test_the_trusted_base_cites_exists() -> None:
+    """A piece is trusted because of the tests it names (``tests/FILE.py`` or
+    ``tests/FILE.py::test_name``): a moved or renamed test must not leave it guarded by nothing.
+    crosscheck's own pieces only: a plugin's cite the tests of its own distribution."""
+    cited = [(name, path, test) for name, how in trusted().items() if name.startswith("crosscheck.")
+             for path, test in re.findall(r"((?:benchmarks/)?tests/[\w/]+\.py)(?:::(\w+))?", how)]
+    assert len(cited) >= 20  # the pattern finds them (else this test would pass vacuously)
+    for name, path, test in cited:
+        assert (ROOT / path).is_file(), f"{name}: {path} does not exist"
+        assert not test or f"def {test}(" in (ROOT / path).read_text(encoding="utf-8"), f"{name}: no {path}::{test}"
 
 
 def test_records_carry_the_computed_shares() -> None:

@@ -18,9 +18,9 @@ from crosscheck.models.registry import built_in_puzzles
 from crosscheck.solvers.keys.graph import WARM_UP
 from crosscheck.solvers.registry import _check_built_in_names, built_in_packages
 
-from tests.plugin_solvers import Hog, Liar
+from tests.fixtures import INSTANCES, ROOT
+from tests.fixtures.plugin_solvers import Hog, Liar
 
-ROOT = Path(__file__).resolve().parent.parent
 VAULT = "#####\n#@.a#\n#####\n"
 
 #: Runs the command line with ARGV[2:] and writes to ARGV[1] its exit code, the modules it
@@ -65,6 +65,18 @@ def test_help_imports_no_formulation_no_records_and_no_heavy_library(tmp_path: P
                  "crosscheck.harness.runs.runner") == []
 
 
+def test_importing_crosscheck_loads_nothing_else_until_a_name_is_used() -> None:
+    """The public names (a plugin's, the Python API's) are imported on first use only, and
+    the API's functions bring no heavy library before they run."""
+    script = ("import json, sys, crosscheck; bare = sorted(sys.modules); crosscheck.compare; crosscheck.hunt\n"
+              "print(json.dumps([bare, sorted(sys.modules)]))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    bare, api = json.loads(done.stdout)
+    assert under(bare, "crosscheck") == ["crosscheck"]
+    assert under(api, *HEAVY, "crosscheck.solvers", "crosscheck.harness.records.record") == []
+
+
 def test_solve_of_a_vault_imports_only_the_vault_formulations_and_starts_no_forkserver(tmp_path: Path) -> None:
     (tmp_path / "vault.txt").write_text(VAULT)
     facts = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--format", "csv")
@@ -99,7 +111,7 @@ def test_solve_runs_start_warmed_up_by_the_command_they_are_forked_from(tmp_path
     formulations they name only, so a run's seconds count the same work in both commands."""
     (tmp_path / "vault.txt").write_text(VAULT)
     facts = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--solver", "test-warmed", "--format", "json",
-                    plugins="tests.warm_solvers")
+                    plugins="tests.fixtures.warm_solvers")
     assert facts["forkserver"] is None
     [record] = json.loads(facts["stdout"])
     assert record["message"] == "warmed up before the run; others warmed: []"
@@ -108,7 +120,7 @@ def test_solve_runs_start_warmed_up_by_the_command_they_are_forked_from(tmp_path
 def test_a_solve_without_forkserver_still_enforces_time_and_memory_limits(tmp_path: Path) -> None:
     (tmp_path / "vault.txt").write_text(VAULT)
     facts = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--solver", "test-sleeper", "--solver", "test-hog",
-                    "--time-limit", "0.5", "--memory-limit", "300", "--format", "json", plugins="tests.plugin_solvers")
+                    "--time-limit", "0.5", "--memory-limit", "300", "--format", "json", plugins="tests.fixtures.plugin_solvers")
     statuses = {record["solver"]: record["status"] for record in json.loads(facts["stdout"])}
     assert statuses == {"test-sleeper": "timeout", "test-hog": "memout"}
     assert facts["forkserver"] is None and facts["code"] == 3
@@ -118,9 +130,9 @@ def test_built_ins_are_loaded_before_a_plugin_in_a_fresh_interpreter(tmp_path: P
     """A plugin registered before any built-in was imported neither takes a built-in's name
     nor goes before the built-ins of its puzzle."""
     (tmp_path / "taker.py").write_text(
-        "from tests.plugin_solvers import Liar\n\nclass Taker(Liar):\n    name = 'keys-grid'\n\nSOLVERS = [Taker]\n")
+        "from tests.fixtures.plugin_solvers import Liar\n\nclass Taker(Liar):\n    name = 'keys-grid'\n\nSOLVERS = [Taker]\n")
     script = ("import sys\nfrom crosscheck.solvers import registry\n"
-              "registry.add_plugins(('tests.plugin_solvers',))\n"
+              "registry.add_plugins(('tests.fixtures.plugin_solvers',))\n"
               "print(' '.join(s.name for s in registry.solvers_for('keys')))\n"
               "try:\n    registry.add_plugins(('taker',))\nexcept ValueError as error:\n    print(error)\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]), "CROSSCHECK_SOLVERS": ""}
@@ -149,10 +161,10 @@ def test_morph_readies_its_forkserver_for_every_instance_not_only_the_first(tmp_
     folder = tmp_path / "mixed"
     folder.mkdir()
     (folder / "vault.txt").write_text(VAULT)
-    (folder / "burrow.txt").write_text((ROOT / "instances/amphipods/depth2-example.txt").read_text())
+    (folder / "burrow.txt").write_text((INSTANCES / "amphipods/depth2-example.txt").read_text())
     out = tmp_path / "morph"
     command(tmp_path, "morph", str(folder), "--solver", "test-warmed", "--solver", "test-warmed-burrows",
-            "--out", str(out), plugins="tests.warm_solvers")
+            "--out", str(out), plugins="tests.fixtures.warm_solvers")
     records = [json.loads(line) for line in (out / "morph.jsonl").read_text().splitlines()]
     assert {record["solver"] for record in records} == {"test-warmed", "test-warmed-burrows"}
     assert {record["message"].partition(";")[0] for record in records} == {"warmed up before the run"}
@@ -164,7 +176,7 @@ def test_compare_runs_start_warmed_up_by_their_forkserver(tmp_path: Path) -> Non
     (tmp_path / "vault.txt").write_text(VAULT)
     out = tmp_path / "runs.jsonl"
     facts = command(tmp_path, "compare", str(tmp_path / "vault.txt"), "--solver", "test-warmed", "--out", str(out),
-                    plugins="tests.warm_solvers")
+                    plugins="tests.fixtures.warm_solvers")
     assert facts["forkserver"] is not None
     [record] = [json.loads(line) for line in out.read_text().splitlines()]
     assert record["message"] == "warmed up before the run; others warmed: []"

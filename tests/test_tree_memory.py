@@ -10,12 +10,11 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from crosscheck.harness.runs.tree_memory import TreeWatch, anonymous_resident_mb, descendants, private_mb
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.fixtures import ROOT
 
 #: The run's limit in these tests, and what the run allocates of its own (under it).
 LIMIT_MB, OWN_MB = 64, 32

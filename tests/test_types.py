@@ -4,9 +4,10 @@ The code installs as ``crosscheck.models``, ``crosscheck.solvers`` and ``crossch
 from the repository's top-level folders (setuptools' package-dir), a mapping mypy cannot
 follow. So the test stages the package as it installs, a ``crosscheck`` folder of symbolic
 links to those folders, and runs mypy from the repository root (where its settings and
-``.mypy_cache`` live) on that package, the ``benchmarks`` scripts and the ``tests`` together,
-in one run, so their ``crosscheck.*`` imports resolve to the staged package. A cold run takes
-about 25 s; later runs a few seconds.
+``.mypy_cache`` live) on that package, the ``benchmarks`` scripts, ``planted``, the ``tests`` and the
+sliding-tile puzzle of ``examples/tiles`` (its package, tests and scripts) together, in one
+run, so their ``crosscheck.*`` imports resolve to the staged package. A cold run takes about
+25 s; later runs a few seconds.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from pathlib import Path
 import pytest
 from mypy import api  # in the 'test' extra: a missing mypy is a broken test set-up, not a skip
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.fixtures import ROOT
+
 #: Checked with the package; relative to ROOT, as mypy runs there.
-CHECKED_FOLDERS = ("benchmarks", "tests")
+CHECKED_FOLDERS = ("benchmarks", "planted", "tests", "examples/tiles/crosscheck_tiles", "examples/tiles/tests",
+                   "examples/tiles/scripts")
 PACKAGE_DIR: dict[str, str] = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
 
 

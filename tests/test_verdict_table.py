@@ -10,28 +10,33 @@ from pathlib import Path
 
 import crosscheck.harness.workflows.hunt
 import pytest
-from crosscheck.harness.cli.common import EXIT_FAILED_RUNS, EXIT_OK, EXIT_WRONG, _exit_status
 from crosscheck.harness.judging.verdicts import FAILURES, HUNT_STOPS, VERDICTS, Verdict, judge, judged
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import UNREADABLE, RunRecord, Task
 from crosscheck.harness.reports.tables import notes
-from crosscheck.harness.workflows.hunt import HuntConfig, _Judge, _Wrong
+from crosscheck.harness.runs.settings import RunSettings
+from crosscheck.harness.workflows.exits import EXIT_FAILED_RUNS, EXIT_OK, EXIT_WRONG, runs_status
+from crosscheck.harness.workflows.hunt import HuntSettings, _Judge, _Wrong
 from crosscheck.harness.workflows.morph import judge_pair
+from crosscheck.models.answers import from_json
 from crosscheck.models.keys import model as keys
 from crosscheck.models.registry import puzzles
 from crosscheck.models.relations import Related, Same
 from crosscheck.solvers.base import Status
+from crosscheck.solvers.certificate import Certificate
 
-from tests.test_cli import VAULT
+from tests.fixtures import ROOT
+from tests.fixtures.cli import VAULT
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = ROOT / "README.md"
 RULES = {rule.verdict: rule for rule in VERDICTS}
 
 
 def run(solver: str, status: Status, cost: int | None = None, bound: int | None = None, valid: bool | None = None,
         evidence: Evidence = Evidence.PROOF, expected: int | None = None) -> RunRecord:
     return RunRecord(instance="x.txt", puzzle="keys", solver=solver, status=status, cost=cost, bound=bound,
-                     plan_valid=valid, checked_cost=cost if valid else None, evidence=evidence, expected=expected)
+                     plan_valid=valid, checked_cost=cost if valid else None, evidence=evidence,
+                     expected=from_json(expected))
 
 
 #: The verdicts of one instance's runs (`judge`); `morph-mismatch` judges a pair of instances.
@@ -42,6 +47,8 @@ EXAMPLES: dict[Verdict, list[RunRecord]] = {
     Verdict.ERROR: [RunRecord(instance="x.txt", puzzle=None, solver=UNREADABLE, status=Status.ERROR,
                               message="x.txt:2:3: unknown cell '?'")],
     Verdict.INVALID_PLAN: [run("a", Status.OPTIMAL, 8, 8, False), run("b", Status.OPTIMAL, 8, 8, True)],
+    Verdict.BAD_CERTIFICATE: [run("a", Status.OPTIMAL, 8, 8, True).model_copy(update={"certificate": Certificate(
+        claim="lower-bound", bound=8, checked=False, error="the proof of bound 7 is rejected")})],
     Verdict.FALSE_INFEASIBLE: [run("a", Status.INFEASIBLE), run("b", Status.FEASIBLE, 8, 2, True)],
     Verdict.FALSE_OPTIMAL: [run("a", Status.OPTIMAL, 9, 9, True), run("b", Status.FEASIBLE, 8, 2, True)],
     Verdict.DISAGREE: [run("a", Status.TIMEOUT, bound=10), run("b", Status.OPTIMAL, 8, 8, True)],
@@ -72,7 +79,7 @@ def test_the_sets_read_from_the_table() -> None:
 def test_the_exit_status_of_a_comparison_comes_from_the_table(verdict: Verdict) -> None:
     """1 for a failure; otherwise 3 where a file was unreadable (its run's status), else 0."""
     others = EXIT_FAILED_RUNS if verdict is Verdict.ERROR else EXIT_OK
-    assert _exit_status(judged(EXAMPLES[verdict])) == (EXIT_WRONG if RULES[verdict].failure else others)
+    assert runs_status(judged(EXAMPLES[verdict])) == (EXIT_WRONG if RULES[verdict].failure else others)
 
 
 @pytest.mark.parametrize("verdict", INSTANCE_VERDICTS)
@@ -82,8 +89,8 @@ def test_a_hunt_stops_exactly_on_the_tables_hunt_stopping_verdicts(verdict: Verd
         return [record.model_copy(update={"instance": tasks[0][0].instance}) for record in EXAMPLES[verdict]]
 
     monkeypatch.setattr(crosscheck.harness.workflows.hunt, "run_tasks", runs)
-    referee = _Judge(HuntConfig(puzzle=puzzles()["keys"], solvers=("a", "b"), externals=(), out=tmp_path,
-                                budget=10**6))
+    referee = _Judge(HuntSettings(puzzle=puzzles()["keys"], runs=RunSettings(solvers=("a", "b")), out=tmp_path,
+                                  budget=10**6))
     instance = keys.parse(VAULT, "v.txt")
     if RULES[verdict].stops_hunt:
         with pytest.raises(_Wrong):
@@ -107,5 +114,5 @@ def test_the_readme_gives_the_tables_meanings_and_exit_statuses() -> None:
     text = README.read_text(encoding="utf-8")
     rows = re.findall(r"^\| `([a-z-]+)` \| (.+) \|$", text, flags=re.MULTILINE)
     assert rows == [(rule.verdict.value, rule.meaning) for rule in reversed(VERDICTS)]
-    failing = re.search(r"\*\*1\*\*\s+some answer is wrong \(([^)]*)\)", text)
+    failing = re.search(r"^\| \*\*1\*\* \| some answer is wrong \(([^)]*)\)", text, flags=re.MULTILINE)
     assert failing is not None and set(re.findall(r"`([a-z-]+)`", failing.group(1))) == {v.value for v in FAILURES}

@@ -9,13 +9,14 @@ from crosscheck.harness.judging.verdicts import Verdict, judge, judged
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RunRecord
 from crosscheck.harness.reports.tables import render
+from crosscheck.models.answers import NO_SOLUTION, Optimum, from_json
 from crosscheck.solvers.base import Status
 
 
 def record(solver: str, status: Status, cost: int | None = None, bound: int | None = None,
            valid: bool | None = None, expected: int | str | None = None, shares: tuple[str, ...] = ()) -> RunRecord:
     return RunRecord(instance="x.txt", puzzle="keys", solver=solver, status=status, cost=cost, bound=bound,
-                     plan_valid=valid, checked_cost=cost if valid else None, expected=expected,
+                     plan_valid=valid, checked_cost=cost if valid else None, expected=from_json(expected),
                      shares=list(shares))
 
 
@@ -25,7 +26,7 @@ def verdict(*records: RunRecord) -> Verdict:
 
 def test_agreeing_optima() -> None:
     outcome = judge([record("a", Status.OPTIMAL, 8, 8, True, 8), record("b", Status.OPTIMAL, 8, 8, True, 8)])
-    assert (outcome.verdict, outcome.answer) == (Verdict.AGREE, 8)
+    assert (outcome.verdict, outcome.answer) == (Verdict.AGREE, Optimum(8))
 
 
 def test_a_solver_recorded_twice_counts_as_one_prover() -> None:
@@ -161,12 +162,12 @@ def test_an_external_plan_is_a_fact_but_its_optimum_only_a_claim() -> None:
 def test_a_lone_claim_against_the_index_is_flagged() -> None:
     """An audit of a lone external program must not pass a wrong claimed optimum (or a wrong
     infeasibility claim) on an instance whose optimum the index holds."""
-    below = judge([external(Status.OPTIMAL, 11).model_copy(update={"expected": 15})])
+    below = judge([external(Status.OPTIMAL, 11).model_copy(update={"expected": Optimum(15)})])
     assert below.verdict is Verdict.WRONG_EXPECTED and "mine claims 11, index says 15" in below.reason
-    infeasible = external(Status.INFEASIBLE).model_copy(update={"expected": 15})
+    infeasible = external(Status.INFEASIBLE).model_copy(update={"expected": Optimum(15)})
     assert verdict(infeasible) is Verdict.WRONG_EXPECTED
-    assert verdict(external(Status.OPTIMAL, 15).model_copy(update={"expected": 15})) is Verdict.UNVERIFIED
-    assert verdict(external(Status.INFEASIBLE).model_copy(update={"expected": "infeasible"})) is Verdict.UNVERIFIED
+    assert verdict(external(Status.OPTIMAL, 15).model_copy(update={"expected": Optimum(15)})) is Verdict.UNVERIFIED
+    assert verdict(external(Status.INFEASIBLE).model_copy(update={"expected": NO_SOLUTION})) is Verdict.UNVERIFIED
 
 
 def test_wrong_expected_names_how_many_independent_provers_stand_against_the_index() -> None:
@@ -177,7 +178,7 @@ def test_wrong_expected_names_how_many_independent_provers_stand_against_the_ind
             record("cpsat", Status.OPTIMAL, 10, 10, True, 8)]
     outcome = judge(runs)
     assert (outcome.verdict, outcome.answer, outcome.provers, outcome.independent) == (
-        Verdict.WRONG_EXPECTED, 10, ("grid", "graph", "cpsat"), 2)
+        Verdict.WRONG_EXPECTED, Optimum(10), ("grid", "graph", "cpsat"), 2)
     assert outcome.reason == "solvers agree on 10, index says 8: 3 exact (2 independent): grid, graph, cpsat"
     rows = list(csv.DictReader(io.StringIO(render(judged(runs), "csv"))))
     assert {row["independent"] for row in rows} == {"2"}  # the tidy rows carry it

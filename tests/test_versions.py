@@ -7,13 +7,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from crosscheck.harness.records.record import RunRecord, Task, command_source, plugin_source, read_records
 from crosscheck.harness.records.versions import mixed_versions
 from crosscheck.harness.runs.runner import run_task
 from crosscheck.solvers.base import Status
 
-from tests.plugin_solvers import Plain
-from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+from tests.fixtures.cli import VAULT, invoke
+from tests.fixtures.plugin_solvers import Plain
+
+pytestmark = pytest.mark.usefixtures("misbehaving_solvers")
 
 #: An external program that claims the optimum 8 of any instance.
 CLAIM = "import sys\nopen(sys.argv[1])\nprint('answer:', 8)\n"

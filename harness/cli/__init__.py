@@ -26,6 +26,7 @@ import click
 # Each command is a module of its own; what --help needs of them is imported here, what a
 # command needs to run is imported when it runs.
 from crosscheck.harness.cli import (
+    check_certificates,
     compare,
     export,
     generate,
@@ -93,10 +94,11 @@ def main() -> None:
 
 
 def _warn_plugin_errors() -> None:
-    """Name on stderr every plugin that could not be loaded."""
+    """Name on stderr every plugin that could not be loaded: puzzles, then formulations."""
+    from crosscheck.models.registry import PUZZLE_ERRORS
     from crosscheck.solvers.registry import plugin_errors
 
-    for error in plugin_errors():
+    for error in [*PUZZLE_ERRORS, *plugin_errors()]:
         click.echo(f"warning: plugin not loaded: {error}", err=True)
 
 
@@ -112,5 +114,6 @@ main.add_command(plot.plot)
 main.add_command(generate.generate)
 main.add_command(export.export)
 main.add_command(record_optima.record_optima)
+main.add_command(check_certificates.check_certificates)
 
 __all__ = ["EXIT_FAILED_RUNS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "EXIT_WRONG", "main"]

@@ -23,7 +23,7 @@ from crosscheck.harness.cli.common import EXIT_USAGE
               help="Folder for the PDDL files (NAME-domain.pddl and NAME-problem.pddl per instance; "
                    "for a folder PATH, in the subfolder the instance file has below PATH).")
 @click.option("--variant", "--four-robots", "--deep", "--extended", "variant", is_flag=True,
-              help="Export the puzzle's variant (four robots, deep burrow, extended elevator).")
+              help="Export the puzzle's variant (crosscheck list names each puzzle's).")
 @click.option("--force", is_flag=True,
               help="Overwrite files already in the folder (without it, export writes nothing when one of "
                    "its files exists, and exits 2 naming the first).")

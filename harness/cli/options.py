@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 from crosscheck.harness.reports.formats import (
     FORMATS,
@@ -11,14 +9,16 @@ from crosscheck.harness.reports.formats import (
     PROGRESS_MODES,
 )
 from crosscheck.harness.runs.measure import cores
-
-if TYPE_CHECKING:  # what each command needs is imported when it runs, so that --help starts fast
-    pass
-
+from crosscheck.harness.runs.settings import HUNT_TIME_LIMIT, MEMORY_LIMIT_MB, TIME_LIMIT
 
 time_limit_option = click.option(
-    "--time-limit", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+    "--time-limit", type=click.FloatRange(min=0.1), default=TIME_LIMIT, show_default=True,
     help="Seconds per run (of --clock); a run past it is stopped and recorded as timeout.")
+
+
+hunt_time_limit_option = click.option(
+    "--time-limit", type=click.FloatRange(min=0.1), default=HUNT_TIME_LIMIT, show_default=True,
+    help="Seconds per run (of --clock).")
 
 
 clock_option = click.option(
@@ -30,15 +30,28 @@ clock_option = click.option(
 
 
 memory_limit_option = click.option(
-    "--memory-limit", type=click.IntRange(min=64), default=8192, show_default=True,
+    "--memory-limit", type=click.IntRange(min=64), default=MEMORY_LIMIT_MB, show_default=True,
     help="Memory in MB a run may use: address space each of its processes may map beyond what it "
          "inherited (libraries loaded before it forked), and memory all its processes hold together "
          "(sampled every 0.2 s); a run past either is recorded as memout.")
 
 
+def _configurations(context: click.Context, parameter: click.Parameter, specs: tuple[str, ...]) -> tuple[str, ...]:
+    """The labels of the configurations the --solver specs stand for
+    (`crosscheck.solvers.configuration.parse_specs`); a usage error naming what is valid."""
+    from crosscheck.solvers.configuration import ConfigurationError, parse_specs
+
+    try:
+        return parse_specs(specs)
+    except ConfigurationError as error:
+        raise click.BadParameter(str(error), ctx=context, param=parameter) from None
+
+
 solver_option = click.option(
-    "--solver", "solver_names", multiple=True, metavar="NAME",
-    help="Run only this solver (repeatable; default: every solver of the puzzle, or none with --external).")
+    "--solver", "solver_names", multiple=True, metavar="NAME[OPTION=VALUE,...]", callback=_configurations,
+    help="Run only this solver (repeatable; default: every solver of the puzzle, or none with --external), "
+         "or a configuration of it: NAME[bound=none,dominance=off]; a value may list alternatives, "
+         "bound=door-free|none|default, one configuration each (crosscheck list --options shows them).")
 
 
 format_option = click.option(
@@ -83,3 +96,9 @@ progress_option = click.option(
 cpsat_workers_option = click.option(
     "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
     help="Worker threads of every CP-SAT run [default: 2, or the cores when fewer]; recorded in each record.")
+
+
+no_reference_option = click.option(
+    "--no-reference", "reference", is_flag=True, flag_value=False, default=True,
+    help="With --external programs and no --solver, run the programs alone: without it the puzzle's reference "
+         "formulation (its fastest exact one) runs beside them, so that their claims can be contradicted.")

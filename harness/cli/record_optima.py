@@ -24,7 +24,7 @@ from crosscheck.harness.cli.common import _read_all
 @click.option("--allow-single", is_flag=True,
               help="Also record optima proven by a single independent line of evidence (--min-agreeing 1).")
 @click.option("--refresh", is_flag=True,
-              help="Also rewrite what the entries the index lists already rest on (provers, independent, shared) "
+              help="Also rewrite what the entries the index lists already rest on (provers, independent, shared, certified) "
                    "from these runs, where they agree with the index; their answers never change.")
 def record_optima(files: tuple[Path, ...], index_path: Path, min_agreeing: int, allow_single: bool,
                   refresh: bool) -> None:

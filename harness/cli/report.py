@@ -17,7 +17,7 @@ from crosscheck.harness.reports.formats import (
 if TYPE_CHECKING:  # what each command needs is imported when it runs, so that --help starts fast
     from crosscheck.harness.judging.verdicts import JudgedRuns
     from crosscheck.harness.records.record import RunRecord
-from crosscheck.harness.cli.common import EXIT_OK, EXIT_WRONG, BadInput, _exit_status, _merged, _read_all, _read_files
+from crosscheck.harness.cli.common import EXIT_OK, EXIT_WRONG, BadInput, _merged, _read_all, _read_files
 
 
 @click.command("report")
@@ -49,12 +49,18 @@ from crosscheck.harness.cli.common import EXIT_OK, EXIT_WRONG, BadInput, _exit_s
 @click.option("--exclude-solver", "dropped", multiple=True, metavar="NAME",
               help="Leave this solver's runs out (repeatable; a formulation that solved nothing, say): verdicts "
                    "are judged again without them, and the report names them.")
+@click.option("--ablation", "ablated", metavar="FORMULATION",
+              help="What each design choice of FORMULATION is worth: each of its configurations in the files "
+                   "against its default on their common instances (solved and exact counts, geometric-mean "
+                   "time and effort ratios with 95% bootstrap intervals, Wilcoxon p-values); table, markdown "
+                   "or latex. The HTML report has it for every formulation run in several configurations.")
 @click.option("--longtable-rows", "long_rows", type=click.IntRange(min=0), default=None, metavar="N",
               help=f"With --format latex: a table of more than N rows is a longtable, which breaks across pages "
                    f"and cannot go in a table float; fewer stay one tabular [default: {LONG_TABLE_ROWS}, about a "
                    "page; 0: always a longtable].")
 def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, against: tuple[Path, ...],
-           fail_on_slower: bool, kept: tuple[str, ...], dropped: tuple[str, ...], long_rows: int | None) -> None:
+           fail_on_slower: bool, kept: tuple[str, ...], dropped: tuple[str, ...], ablated: str | None,
+           long_rows: int | None) -> None:
     """Rebuild the comparison table from JSON Lines results files (from --out; several are
     merged into one run each: a run recorded twice keeps its later record, with a
     warning), or with --against, what changed between two comparisons.  A table for
@@ -71,6 +77,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
     --fail-on-slower), else 0."""
     from crosscheck.harness.judging.verdicts import judged
     from crosscheck.harness.reports.tables import notes, render
+    from crosscheck.harness.workflows.exits import runs_status
 
     if long_rows is not None and fmt != LATEX:
         raise click.UsageError("--longtable-rows sets when a LaTeX table breaks across pages: add --format latex")
@@ -84,6 +91,8 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
         sys.exit(_report_diff(files, against, fmt, output, fail_on_slower))
     if fail_on_slower:
         raise click.UsageError("--fail-on-slower goes with --against")
+    if ablated is not None:
+        sys.exit(_report_ablation(files, ablated, fmt, by, output, kept, dropped))
     parquet = _parquet_file(by, output) if fmt == "parquet" else None
     if fmt == "html" and by != "run":
         raise click.UsageError("--format html holds every table; --by is for the other formats")
@@ -101,7 +110,7 @@ def report(files: tuple[Path, ...], fmt: str, by: str, output: Path | None, agai
                            long_rows=LONG_TABLE_ROWS if long_rows is None else long_rows), output)
     if fmt not in HUMAN_FORMATS:
         click.echo(notes(runs), err=True, nl=False)
-    sys.exit(_exit_status(runs))
+    sys.exit(runs_status(runs))
 
 
 def _chosen_solvers(records: list[RunRecord], kept: tuple[str, ...],
@@ -119,6 +128,29 @@ def _chosen_solvers(records: list[RunRecord], kept: tuple[str, ...],
     for remark in remarks:
         click.echo(f"note: {remark}", err=True)
     return chosen, left_out, remarks
+
+
+def _report_ablation(files: tuple[Path, ...], formulation: str, fmt: str, by: str, output: Path | None,
+                     kept: tuple[str, ...], dropped: tuple[str, ...]) -> int:
+    """Print the ablation table of `formulation` (`crosscheck.harness.reports.ablation`); the exit
+    status of the records' verdicts, as without --ablation.  A usage error for options it does not
+    take; `BadInput` when the files hold no ablation of it."""
+    from crosscheck.harness.judging.verdicts import judged
+    from crosscheck.harness.reports.ablation import NoAblation, render_ablation
+    from crosscheck.harness.workflows.exits import runs_status
+
+    if fmt not in (*HUMAN_FORMATS, LATEX):
+        raise click.UsageError(f"--ablation prints a table ({', '.join((*HUMAN_FORMATS, LATEX))}), not {fmt}; "
+                               "--format html has it as a section")
+    if by != "run" or kept or dropped:
+        raise click.UsageError("--ablation compares the configurations of one formulation: drop --by, --solver "
+                               "and --exclude-solver")
+    records, _ = _merged(_read_files(files)[0])
+    try:
+        _write(render_ablation(records, formulation, fmt), output)
+    except NoAblation as error:
+        raise BadInput(f"--ablation {formulation}: {error}") from None
+    return runs_status(judged(records))
 
 
 def _parquet_file(by: str, output: Path | None) -> Path:

@@ -64,8 +64,8 @@ from crosscheck.harness.independence.receivers import class_definition, definiti
 MIN_STATEMENTS = 3
 #: Syntax nodes (expression contexts such as ``Load`` not counted) that make a function
 #: substantial whatever its statements.  An honest one-liner written from the rules can
-#: match a built-in's node for node (``return cell.lower() if "A" <= cell <= "Z" else None``
-#: is `crosscheck.models.keys.model.door_key`, about 15), so one expression must be long to count.
+#: match a built-in's node for node (``return cell.lower() if "A" <= cell <= "Z" else None``,
+#: a door's key letter in a grid model, is about 15), so one expression must be long to count.
 MIN_NODES = 30
 
 

@@ -26,10 +26,19 @@ TRUSTED: dict[str, str] = {
     # Solver contract and engines
     "crosscheck.solvers.base": "tests/test_result.py: the Result validator refuses contradictory answers; "
                                "deadlines and error capture tested there",
+    "crosscheck.solvers.configuration": "tests/test_configuration.py: specs, labels, expansion and the values that "
+                                        "give up optimality against hand-written expectations (it names and reads "
+                                        "options; what an option changes is the formulation's own code)",
     "crosscheck.solvers.engines.search": "tests/test_search.py: BFS, Dijkstra and A* against a brute-force shortest path "
                                  "on seeded random graphs",
+    "crosscheck.solvers.engines.heap": "tests/test_heap.py: random pushes and pops, many of them tied, against heapq",
     "crosscheck.solvers.engines.cpsat": "tests/test_cpsat.py: optimum, infeasibility and bounds of tiny models whose "
                                 "answers are known by hand",
+    "crosscheck.solvers.engines.sat": "tests/test_sat_certificates.py: DIMACS, digests, models and proofs of tiny formulas "
+                              "known by hand; every refutation's proof is checked by the harness anyway",
+    "crosscheck.solvers.certificate": "data types of certificates; tests/test_sat_certificates.py: which queries prove "
+                                      "which claim",
+    "crosscheck.extras": "the wording of a hint to install an optional extra: no answer depends on it",
     # Puzzle descriptions, parsers and errors
     "crosscheck.models.base": "tests/test_clear_errors.py: errors name file, line and column",
     "crosscheck.models.registry": "tests/test_clear_errors.py, tests/test_cli.py: detection and loading of files",

@@ -16,6 +16,8 @@ An entry may also say what its answer rests on (``crosscheck record-optima``): t
 ``provers`` whose exact answers agreed, how many of them are ``independent``, and the
 components two of them both run (``shared``, qualified names; see
 `crosscheck.harness.independence.sharing`).  ``independent = 1`` marks an answer resting on one line.
+``certified = true`` says a prover's certificate of the answer was checked (its lower bound or
+infeasibility refuted by proofs the harness checked: `crosscheck.harness.runs.certify`).
 No other key is allowed (`ENTRY_FIELDS`): `load_index` refuses a misspelt one with `BadIndex`.
 """
 
@@ -31,22 +33,21 @@ from typing import Any
 
 import tomli_w
 from crosscheck.harness.reports.wording import counted
+from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, Optimum
 
 INDEX_NAME = "index.toml"
 INSTANCE_SUFFIX = ".txt"
-INFEASIBLE = "infeasible"
-
-Expected = int | str | None  # an optimum, INFEASIBLE, or unknown
 
 
 @dataclass(frozen=True)
 class InstanceFile:
-    """An instance file found in a folder, with what its index says."""
+    """An instance file found in a folder, with what its index says of it and of its
+    variant (None: nothing, the answer is unknown)."""
 
     path: Path
     name: str  # path relative to the index folder (or to the searched folder)
-    expected: Expected
-    variant_expected: Expected
+    expected: ExactAnswer | None
+    variant_expected: ExactAnswer | None
     clashed_name: str | None = None  # the name it shared with another file, when named by its path instead
 
 
@@ -55,11 +56,11 @@ class BadIndex(ValueError):
     wrong (what was expected)``."""
 
 
-#: The keys an index entry may hold: each value's type, and that type in words.
+#: The fields an index entry may hold: each value's type, and that type in words.
 ENTRY_FIELDS: dict[str, tuple[type, str]] = {
     "optimum": (int, "an integer"), "variant_optimum": (int, "an integer"), "infeasible": (bool, "true or false"),
     "origin": (str, "a string"), "provers": (list, "a list of solver names"), "independent": (int, "an integer"),
-    "shared": (list, "a list of component names"),
+    "shared": (list, "a list of component names"), "certified": (bool, "true or false"),
 }
 _TOML_POSITION = re.compile(r"^(?P<what>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$")
 
@@ -100,7 +101,7 @@ def _check_entry(path: Path, text: str, name: str, entry: object) -> None:
     for key, value in entry.items():
         if key not in ENTRY_FIELDS:
             nested = (": a table nested in it (expected one table per instance, named by its whole path in one pair "
-                      'of quotes, such as ["keys/one-robot-1.txt"]: a dot outside quotes nests one table in another)'
+                      'of quotes, such as ["folder/name.txt"]: a dot outside quotes nests one table in another)'
                       if isinstance(value, dict) else f" (expected one of: {', '.join(ENTRY_FIELDS)})")
             raise BadIndex(f"{_place(path, text, name, key)}: unknown key {key!r} in [\"{name}\"]{nested}")
         wanted, in_words = ENTRY_FIELDS[key]
@@ -208,15 +209,19 @@ def _header_keys(line: str) -> tuple[str, ...] | None:
     return tuple(keys)
 
 
-def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> Expected:
-    """What an index entry says about the instance (or its variant)."""
+def expectation(entry: Mapping[str, Any] | None, *, variant: bool = False) -> ExactAnswer | None:
+    """What an index entry says about the instance (or its variant); None when it says nothing."""
     if not entry:
         return None
     if variant:
-        return entry.get("variant_optimum")
+        return _optimum(entry.get("variant_optimum"))
     if entry.get("infeasible"):
-        return INFEASIBLE
-    return entry.get("optimum")
+        return NO_SOLUTION
+    return _optimum(entry.get("optimum"))
+
+
+def _optimum(cost: int | None) -> Optimum | None:
+    return None if cost is None else Optimum(cost)
 
 
 class Indexes:
@@ -328,7 +333,7 @@ def discover(target: Path, indexes: Indexes | None = None) -> list[InstanceFile]
 
 
 def refresh_entries(path: Path, evidence: Mapping[str, Mapping[str, object]]) -> list[str]:
-    """Replace the evidence fields (``provers``, ``independent``, ``shared``) of the
+    """Replace the evidence fields (``provers``, ``independent``, ``shared``, ``certified``) of the
     entries named in `evidence` and return their names.  Answers and origins stay as
     they are, and so does the file's leading comment; entries not named keep their
     evidence fields (a run that proved nothing this time does not erase them).
@@ -343,7 +348,7 @@ def refresh_entries(path: Path, evidence: Mapping[str, Mapping[str, object]]) ->
 
 
 #: The fields of an index entry that say what its answer rests on.
-EVIDENCE_FIELDS = ("provers", "independent", "shared")
+EVIDENCE_FIELDS = ("provers", "independent", "shared", "certified")
 
 
 def _first_table(text: str) -> int:

@@ -5,12 +5,14 @@ An optimum is never typed in by hand: it comes from runs whose exact answers agr
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from crosscheck.harness.inputs.index import INFEASIBLE, expectation
+from crosscheck.harness.inputs.index import expectation
 from crosscheck.harness.judging.verdicts import InstanceVerdict, JudgedRuns, Verdict
 from crosscheck.harness.records.record import RunRecord
+from crosscheck.models.answers import Optimum
 
 
 def agreed_entries(judged: JudgedRuns, min_agreeing: int
@@ -36,7 +38,8 @@ def agreed_entries(judged: JudgedRuns, min_agreeing: int
         if verdict.independent < min_agreeing:
             refused.append(verdict)
             continue
-        entry: dict[str, object] = {"infeasible": True} if verdict.answer == INFEASIBLE else {"optimum": verdict.answer}
+        entry: dict[str, object] = ({"optimum": verdict.answer.cost} if isinstance(verdict.answer, Optimum)
+                                    else {"infeasible": True})
         commits = sorted({str(r.environment.get("commit", "?")) for r in runs
                           if r.instance == verdict.instance and r.solver in verdict.provers})
         entry["origin"] = (f"agreed by {', '.join(verdict.provers)}, {verdict.independent} independent "
@@ -47,12 +50,20 @@ def agreed_entries(judged: JudgedRuns, min_agreeing: int
 
 def evidence(verdict: InstanceVerdict, records: list[RunRecord]) -> dict[str, object]:
     """What an agreed answer rests on, for its index entry: the provers, how many of them
-    are independent, and the components (qualified names, `Solver.shares`) that two of
-    them both run (empty when every pair is independent)."""
-    shares = {r.solver: set(r.shares) for r in records
-              if r.instance == verdict.instance and r.variant == verdict.variant and r.solver in verdict.provers}
+    are independent, the components (qualified names, `Solver.shares`) that two of them both
+    run (empty when every pair is independent; a formulation two of them are configurations
+    of counts as shared whole: ``keys-graph (every component: configurations of one
+    formulation)``), and ``certified = true`` when a prover's certificate of it was checked
+    (left out otherwise)."""
+    provers = {r.solver: r for r in records
+               if r.instance == verdict.instance and r.variant == verdict.variant and r.solver in verdict.provers}
+    shares = {solver: set(record.shares) for solver, record in provers.items()}
     shared = set().union(*(shares[a] & shares[b] for a, b in combinations(sorted(shares), 2)))
-    return {"provers": list(verdict.provers), "independent": verdict.independent, "shared": sorted(shared)}
+    formulations = Counter(record.formulation for record in provers.values())
+    shared |= {f"{name} (every component: configurations of one formulation)"
+               for name, count in formulations.items() if count > 1}
+    certified: dict[str, object] = {"certified": True} if verdict.certified else {}
+    return {"provers": list(verdict.provers), "independent": verdict.independent, "shared": sorted(shared)} | certified
 
 
 def refreshed_evidence(judged: JudgedRuns, index: dict[str, dict[str, Any]]) -> dict[str, dict[str, object]]:

@@ -17,17 +17,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from crosscheck.harness.inputs.index import INFEASIBLE
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RelatedTo, RunRecord
+from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, Optimum
 from crosscheck.solvers.base import Status
 
-#: A runner's exact answer: an optimum, INFEASIBLE, or None (a timeout, a crash, an invalid plan).
-Judged = int | str | None
 
-
-def answer_of(record: RunRecord) -> Judged:
-    """The runner's exact answer (an optimum or INFEASIBLE), None without one.
+def answer_of(record: RunRecord) -> ExactAnswer | None:
+    """The runner's exact answer (an optimum, or no solution), None without one (a
+    timeout, a crash, an invalid plan).
 
     An external program's claim counts (the relation tests the program itself), unless
     its plan was rejected; a formulation's answer counts when it is exact."""
@@ -35,9 +33,10 @@ def answer_of(record: RunRecord) -> Judged:
         return None
     if record.evidence is Evidence.CLAIM or record.exact_answer:
         if record.answer_status is Status.INFEASIBLE:
-            return INFEASIBLE
-        if record.answer_status is Status.OPTIMAL:
-            return record.checked_cost if record.checked_cost is not None else record.cost
+            return NO_SOLUTION
+        cost = record.checked_cost if record.checked_cost is not None else record.cost
+        if record.answer_status is Status.OPTIMAL and cost is not None:
+            return Optimum(cost)
     return None
 
 

@@ -49,15 +49,17 @@ def same_effort(records: Sequence[RunRecord]) -> list[str]:
     such instances; [] when no pair does.  Each names both and the instances."""
     figures: dict[str, dict[InstanceKey, set[Figure]]] = {}
     shares: dict[str, set[str]] = {}
+    formulation: dict[str, str] = {}
     for record in records:
         figure = effort_figure(record)
         if record.exact_answer and figure is not None:
             figures.setdefault(record.solver, {}).setdefault((record.instance, record.variant), set()).add(figure)
             shares.setdefault(record.solver, set()).update(record.shares)
+            formulation[record.solver] = record.formulation
     warnings = []
     for first, second in combinations(figures, 2):
-        if shares[first] & shares[second]:
-            continue  # already one line of evidence
+        if shares[first] & shares[second] or formulation[first] == formulation[second]:
+            continue  # already one line of evidence (configurations of one formulation too)
         same = _same_instances(figures[first], figures[second])
         if same is not None and len(same) >= MIN_SAME_INSTANCES:
             named = some_named([_described(key, figures[first][key]) for key in same], NAMED)

@@ -6,8 +6,12 @@ most its cost.  A built-in or plugin solver's lower bound, optimum and infeasibi
 proofs (of its formulation): they are tested against the facts and against each other.
 An external program's answer (a number, "infeasible", even with a plan) is a claim only:
 a checked plan or a proof may contradict it, but it never contradicts anything itself and
-is never an exact answer (its plan, once checked, is a fact like any other).  Only a
-proven optimum with a checked plan, or a proof of infeasibility, counts as an exact answer.
+is never an exact answer (its plan, once checked, is a fact like any other).  A configuration
+whose options give up optimality (evidence ``plan``) offers only its plan: its status, optimum,
+bound and infeasibility are read as nothing (`plan_only`), so it can neither make an answer
+exact nor contradict one.  Only a proven optimum with a checked plan, or a proof of
+infeasibility, counts as an exact answer.  Configurations of one formulation are one line of
+evidence (`independent_count`).
 A run that answered after its time limit is a timeout in every figure, but its answer is
 weighed here as any other (`RunRecord.answer_status`, `crosscheck.harness.runs.limits`).
 
@@ -28,14 +32,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 from itertools import combinations
+from typing import TYPE_CHECKING
 
-from crosscheck.harness.inputs.index import INFEASIBLE
-from crosscheck.harness.judging.pairs import Judged, answer_of, recorded_pairs
+from crosscheck.harness.judging.pairs import answer_of, recorded_pairs
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RunRecord, solver_runs
 from crosscheck.harness.reports.wording import first_line
-from crosscheck.models.relations import Answer, Expectation, parse_expectation
+from crosscheck.models.answers import NO_SOLUTION, ExactAnswer, NoSolution, Optimum
+from crosscheck.models.relations import Expectation, parse_expectation
 from crosscheck.solvers.base import Status
+
+if TYPE_CHECKING:  # pandas is optional (the analysis extra)
+    import pandas
 
 
 class Verdict(StrEnum):
@@ -43,6 +51,7 @@ class Verdict(StrEnum):
 
     ERROR = "error"
     INVALID_PLAN = "invalid-plan"
+    BAD_CERTIFICATE = "bad-certificate"
     FALSE_INFEASIBLE = "false-infeasible"
     FALSE_OPTIMAL = "false-optimal"
     DISAGREE = "disagree"
@@ -69,6 +78,9 @@ VERDICTS: tuple[VerdictRule, ...] = (
                 meaning="the file could not be read or parsed (the message names line and column)"),
     VerdictRule(Verdict.INVALID_PLAN, failure=True, stops_hunt=True,
                 meaning="a plan the checker rejects, or whose cost differs from the claim"),
+    VerdictRule(Verdict.BAD_CERTIFICATE, failure=True, stops_hunt=True,
+                meaning="a certificate fails its check: a proof the checker rejects, a CNF other than the encoder "
+                        "rebuilds, or a checked plan the certified encoding leaves out"),
     VerdictRule(Verdict.FALSE_INFEASIBLE, failure=True, stops_hunt=True,
                 meaning="an infeasibility claim is contradicted by a checked plan"),
     VerdictRule(Verdict.FALSE_OPTIMAL, failure=True, stops_hunt=True,
@@ -97,15 +109,18 @@ HUNT_STOPS = frozenset(rule.verdict for rule in VERDICTS if rule.stops_hunt)
 
 @dataclass(frozen=True)
 class Judgement:
-    """What the runs of one instance show: the verdict, the agreed answer and why."""
+    """What the runs of one instance show: the verdict, the exact answer the provers agree
+    on (on ``agree``, and on ``wrong-expected`` the one that contradicts the index; None
+    otherwise) and why."""
 
     verdict: Verdict
-    answer: int | str | None  # the agreed optimum, INFEASIBLE, or None
+    answer: ExactAnswer | None
     reason: str
     # The solvers whose exact answers agree: on `agree`, the answer; on `wrong-expected`, the
     # answer that contradicts the index (none when a checked plan, a bound or a claim does).
     provers: tuple[str, ...] = ()
     independent: int = 0  # how many of them share no answer-deciding component (`Solver.shares`)
+    certified: tuple[str, ...] = ()  # the provers among them whose answer's certificate the harness checked
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -122,37 +137,55 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
     first = records[0]
     found = _judge(records, first.expected)
     return InstanceVerdict(found.verdict, found.answer, found.reason, found.provers, found.independent,
-                           instance=first.instance, variant=first.variant)
+                           found.certified, instance=first.instance, variant=first.variant)
 
 
-def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
+def plan_only(record: RunRecord) -> RunRecord:
+    """`record` as the verdicts read it: unchanged, but for a record whose evidence is a plan
+    only (`Evidence.PLAN`), which keeps its plan and nothing it said about it (an optimum is
+    a plan, ``feasible``; an infeasibility or a bound is nothing, ``timeout``)."""
+    if record.evidence is not Evidence.PLAN:
+        return record
+    def plan(status: Status) -> Status:
+        return Status.FEASIBLE if status is Status.OPTIMAL else (
+            Status.TIMEOUT if status is Status.INFEASIBLE else status)
+
+    late = None if record.late_status is None else plan(record.late_status)
+    return record.model_copy(update={"status": plan(record.status), "late_status": late, "bound": None})
+
+
+def _judge(records: list[RunRecord], expected: ExactAnswer | None) -> Judgement:
+    records = [plan_only(record) for record in records]
     if not solver_runs(records):  # only unreadable files
         return Judgement(Verdict.ERROR, None, first_line(records[0].message, blank="unreadable"))
     invalid = [r for r in records if r.plan_valid is False]
     if invalid:
         return Judgement(Verdict.INVALID_PLAN, None, _each(f"{r.solver}: {r.plan_error}" for r in invalid))
+    bad_certificates = _bad_certificates(records)
+    if bad_certificates:
+        return Judgement(Verdict.BAD_CERTIFICATE, None, bad_certificates)
     checked = [r for r in records if r.plan_valid]
     best_plan = min((_checked_cost(r) for r in checked), default=None)
     infeasible = [r for r in records if r.answer_status is Status.INFEASIBLE]
     # Claimed optima: proven ones carry a checked plan; external programs only claim.
     optimal = [r for r in records if r.answer_status is Status.OPTIMAL]
-    proofs = [r for r in records if r.evidence is Evidence.PROOF]
+    proofs = [r for r in records if r.evidence.proves]
     if best_plan is not None and infeasible:
-        return Judgement(Verdict.FALSE_INFEASIBLE, best_plan, (
+        return Judgement(Verdict.FALSE_INFEASIBLE, None, (
             f"{', '.join(r.solver for r in infeasible)} claimed infeasible; "
             f"{_best(checked)} has a checked plan of cost {best_plan}"))
     beaten = [r for r in optimal if best_plan is not None and _claimed(r) > best_plan]
     if beaten:
-        return Judgement(Verdict.FALSE_OPTIMAL, best_plan, _each(
+        return Judgement(Verdict.FALSE_OPTIMAL, None, _each(
             f"{r.solver} claimed optimum {r.cost}, {_best(checked)} has a checked plan of cost {best_plan}"
             for r in beaten))
     too_high = [r for r in proofs if r.bound is not None and best_plan is not None and r.bound > best_plan]
     if too_high:
-        return Judgement(Verdict.DISAGREE, best_plan, _each(
+        return Judgement(Verdict.DISAGREE, None, _each(
             f"{r.solver} claimed lower bound {r.bound} above checked plan cost {best_plan}" for r in too_high))
     below = [(r, b) for r in optimal for b in proofs if b.bound is not None and _claimed(r) < b.bound]
     if below:
-        return Judgement(Verdict.DISAGREE, best_plan, _each(
+        return Judgement(Verdict.DISAGREE, None, _each(
             f"{r.solver} claimed optimum {r.cost} below {b.solver}'s lower bound {b.bound}" for r, b in below))
     proven_infeasible = [r for r in infeasible if r.exact_answer]
     if proven_infeasible and optimal:
@@ -160,11 +193,11 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
             f"{', '.join(r.solver for r in proven_infeasible)} proved infeasible, "
             f"{', '.join(r.solver for r in optimal)} claimed an optimum"))
     proven = [r for r in optimal if r.exact_answer]
-    answer: int | str | None
-    if proven:
-        answer, provers = best_plan, proven
+    answer: ExactAnswer
+    if proven and best_plan is not None:  # a proven optimum has a checked plan (`RunRecord.exact_answer`)
+        answer, provers = Optimum(best_plan), proven
     elif proven_infeasible:
-        answer, provers = INFEASIBLE, proven_infeasible
+        answer, provers = NO_SOLUTION, proven_infeasible
     else:
         contradiction = _index_contradiction(proofs, best_plan, expected) or _claims_against_index(
             optimal + infeasible, expected)
@@ -173,25 +206,45 @@ def _judge(records: list[RunRecord], expected: int | str | None) -> Judgement:
         return Judgement(Verdict.UNVERIFIED, None, _unverified_reason(proofs, best_plan))
     by_solver = {r.solver: r for r in provers}  # a solver run twice proves once
     names, independent = tuple(by_solver), independent_count(list(by_solver.values()))
-    evidence = f"{len(names)} exact ({independent} independent): {', '.join(names)}"
+    certified = tuple(dict.fromkeys(r.solver for r in provers if r.evidence is Evidence.CERTIFIED))
+    evidence = f"{len(names)} exact ({independent} independent): {', '.join(names)}" + (
+        f"; certified by {', '.join(certified)}" if certified else "")
     if expected is not None and answer != expected:  # the provers stand against the index: how firmly matters
         return Judgement(Verdict.WRONG_EXPECTED, answer, f"solvers agree on {answer}, index says {expected}: {evidence}",
-                         names, independent)
-    return Judgement(Verdict.AGREE, answer, evidence, names, independent)
+                         names, independent, certified)
+    return Judgement(Verdict.AGREE, answer, evidence, names, independent, certified)
+
+
+def _bad_certificates(records: list[RunRecord]) -> str:
+    """Why certificates among `records` fail ('' when none does): a check that failed, or a
+    checked plan that does not satisfy a certified formulation's CNF at its cost."""
+    failed = [f"{r.solver}: certificate rejected: {r.certificate.error}" for r in records
+              if r.certificate is not None and r.certificate.checked is False]
+    left_out = [f"{check.plan_of}'s checked plan of cost {check.cost} falsifies {check.encoding}'s CNF at "
+                f"{check.cost} (clause {check.falsified}): the encoding leaves plans out"
+                for r in records for check in r.encoding_checks if not check.satisfied]
+    return _each([*failed, *left_out])
 
 
 def independent_count(provers: list[RunRecord]) -> int:
     """The most provers no two of which share an answer-deciding component.
 
     Formulations that share a contraction or a bound can be wrong together; their
-    agreement is one piece of evidence.  There are a handful of provers, so every
+    agreement is one piece of evidence, and so is that of two configurations of one
+    formulation (they share all of it).  There are a handful of provers, so every
     subset is tried, largest first.
     """
     for size in range(len(provers), 0, -1):
         for group in combinations(provers, size):
-            if all(not set(a.shares) & set(b.shares) for a, b in combinations(group, 2)):
+            if all(apart(a, b) for a, b in combinations(group, 2)):
                 return size
     return 0
+
+
+def apart(first: RunRecord, second: RunRecord) -> bool:
+    """Whether two runs' formulations share no answer-deciding component: other formulations
+    (not two configurations of one) whose recorded `shares` do not meet."""
+    return first.formulation != second.formulation and not set(first.shares) & set(second.shares)
 
 
 def _each(reasons: Iterable[str]) -> str:
@@ -217,20 +270,20 @@ def _claimed(record: RunRecord) -> int:
     return record.cost
 
 
-def _index_contradiction(records: list[RunRecord], best_plan: int | None, expected: int | str | None) -> str:
+def _index_contradiction(records: list[RunRecord], best_plan: int | None, expected: ExactAnswer | None) -> str:
     """Why the index entry cannot be right, judged without any exact answer ('' if it may be)."""
     if expected is None:
         return ""
-    if best_plan is not None and (expected == INFEASIBLE or best_plan < int(expected)):
+    if best_plan is not None and (isinstance(expected, NoSolution) or best_plan < expected.cost):
         return f"index says {expected}; a checked plan costs {best_plan}"
-    if isinstance(expected, int):
-        above = [r for r in records if r.bound is not None and r.bound > expected]
+    if isinstance(expected, Optimum):
+        above = [r for r in records if r.bound is not None and r.bound > expected.cost]
         if above:
             return f"index says {expected}; " + ", ".join(f"{r.solver} proved a lower bound {r.bound}" for r in above)
     return ""
 
 
-def _claims_against_index(claims: list[RunRecord], expected: int | str | None) -> str:
+def _claims_against_index(claims: list[RunRecord], expected: ExactAnswer | None) -> str:
     """The claimed answers (none proven in this run) that differ from the index's ('' if none).
 
     A claim never contradicts a fact, but the index holds an answer established before (a
@@ -238,7 +291,7 @@ def _claims_against_index(claims: list[RunRecord], expected: int | str | None) -
     program claiming otherwise is the conflict an audit of it is run to find."""
     if expected is None:
         return ""
-    answers = [(r.solver, INFEASIBLE if r.answer_status is Status.INFEASIBLE else _claimed(r)) for r in claims]
+    answers = [(r.solver, NO_SOLUTION if r.answer_status is Status.INFEASIBLE else Optimum(_claimed(r))) for r in claims]
     return _each(f"{solver} claims {answer}, index says {expected}"
                      for solver, answer in answers if answer != expected)
 
@@ -270,6 +323,13 @@ class JudgedRuns:
     verdicts: list[InstanceVerdict]  # `judge_all(records)`, in first-seen order
     left_out: tuple[str, ...] = ()
 
+    def frame(self) -> pandas.DataFrame:
+        """The runs as a pandas DataFrame, one tidy row per run with its instance's verdict
+        (`crosscheck.harness.records.tidy.rows`; needs the analysis extra)."""
+        from crosscheck.harness.records.tidy import frame
+
+        return frame(self)
+
     def verdict_of(self, instance: str, variant: bool) -> InstanceVerdict:
         """The verdict on one instance (or its variant) of the records."""
         return self._by_key[instance, variant]
@@ -288,7 +348,8 @@ def judged(records: Iterable[RunRecord], left_out: Sequence[str] = ()) -> Judged
     return JudgedRuns(records, with_morph(judge_all(records), records), tuple(left_out))
 
 
-def pair_verdict(expectation: Expectation, first: Judged, second: Judged) -> tuple[Verdict, str]:
+def pair_verdict(expectation: Expectation, first: ExactAnswer | None, second: ExactAnswer | None
+                 ) -> tuple[Verdict, str]:
     """The verdict on a runner's exact answers `first` (on an instance) and `second` (on a
     related one), by the relation's `expectation`, and why: `Verdict.UNVERIFIED` without
     both answers, `Verdict.MORPH_MISMATCH` when they break it, else `Verdict.AGREE`."""
@@ -296,13 +357,8 @@ def pair_verdict(expectation: Expectation, first: Judged, second: Judged) -> tup
         return Verdict.UNVERIFIED, "no exact answer on " + (
             "either" if first is None and second is None else "the original" if first is None
             else "the related instance")
-    broken = expectation.broken(_relation_answer(first), _relation_answer(second))
+    broken = expectation.broken(first, second)
     return (Verdict.MORPH_MISMATCH, broken) if broken else (Verdict.AGREE, f"{first} and {second}")
-
-
-def _relation_answer(judged: Judged) -> Answer:
-    """An exact answer as the relations take it (None: no solution)."""
-    return None if judged is None or judged == INFEASIBLE else int(judged)
 
 
 def with_morph(verdicts: list[InstanceVerdict], records: list[RunRecord]) -> list[InstanceVerdict]:

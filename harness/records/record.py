@@ -23,14 +23,19 @@ from datetime import UTC, datetime
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.schema import SCHEMA_VERSION, MalformedRecord, upgrade
 from crosscheck.harness.reports.wording import counted
+from crosscheck.models.answers import ExactAnswer, from_json, to_json
 from crosscheck.models.relations import parse_expectation
 from crosscheck.solvers.base import EXACT_STATUSES, Clock, Stats, Status
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from crosscheck.solvers.certificate import Certificate
+from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, ValidationError, WithJsonSchema, field_validator, model_validator
+
+if TYPE_CHECKING:
+    from crosscheck.solvers.base import Solver
 
 #: The solver name of the record standing for a file that could not be read or parsed.
 UNREADABLE = "-"
@@ -41,6 +46,10 @@ COST_MIN, COST_MAX = -(2**63), 2**63 - 1
 #: A cost or bound in a record: an integer in `COST_MIN`..`COST_MAX` (an older file holding
 #: another, an external program's claim then unchecked, is refused naming its line).
 Cost = Annotated[int, Field(ge=COST_MIN, le=COST_MAX)]
+#: What the index expects of a run's answer, kept in a record as its JSON value (an integer
+#: optimum, ``"infeasible"``, or null for unknown: `crosscheck.models.answers.to_json`).
+Expected = Annotated[ExactAnswer | None, PlainValidator(from_json), PlainSerializer(to_json),
+                     WithJsonSchema({"anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}]})]
 
 
 class Task(BaseModel):
@@ -68,6 +77,7 @@ class Task(BaseModel):
     identity: dict[str, str] | None = None  # its solver's version, pinned as the invocation started
     # (`crosscheck.harness.records.versions.Pinned`); None: computed as the record is made
     related_to: RelatedTo | None = None  # a related instance's link to its original (morph); None: an instance of its own
+    certificates: str | None = None  # the folder to keep checked certificates in (``--certificates``); None: not kept
     # The command line of the invocation (`command_line`), read where the task is made: a Dask
     # worker or a launched interpreter that runs it records the researcher's command, not its own.
     argv: str = Field(default_factory=lambda: command_line())
@@ -105,12 +115,24 @@ class RelatedTo(BaseModel):
 RunKey = tuple[str, bool, str, int]
 
 
+class EncodingCheck(BaseModel):
+    """A checked plan written as an assignment of a certified formulation's CNF at the plan's
+    cost (`crosscheck.harness.runs.certify.EncodingLedger`): `satisfied` False means the encoding
+    leaves out a plan that exists, so what its refutations prove is not about the puzzle."""
+
+    encoding: str  # the formulation whose encoding built the CNF
+    plan_of: str  # the formulation whose checked plan was written as an assignment
+    cost: int
+    satisfied: bool
+    falsified: str = ""  # the first clause the assignment falsifies, as DIMACS text
+
+
 class RunRecord(BaseModel):
     """The outcome of one task, with the plan's verdict from the puzzle's checker.
 
     `plan_valid` is None when there was no plan to check; `checked_cost` is the cost
-    the checker recomputed.  `expected` is the index's optimum (an int, the string
-    ``"infeasible"``, or None when unknown).  Times: `seconds` is the solver's own,
+    the checker recomputed.  `expected` is the index's answer (`crosscheck.models.answers.ExactAnswer`;
+    None when unknown), kept in files as an integer, the string ``"infeasible"`` or null.  Times: `seconds` is the solver's own,
     `wall_seconds` the harness's for the whole run (start of the process to its
     record), `cpu_seconds` the user and system time of the run's process and the
     children it waited for (Fast Downward's included); `peak_memory_mb` the largest
@@ -120,7 +142,9 @@ class RunRecord(BaseModel):
     Measurements are None where unknown (old records, runs in the harness's own process,
     a start memory where ``/proc`` is absent or of a run killed before it sent its record).  `evidence` is the strength of the record's answer
     (status, optimum, bound): a proof for built-in and plugin formulations, a claim for an
-    external program (`crosscheck.harness.records.evidence`); its checked plan is a fact either way.
+    external program (`crosscheck.harness.records.evidence`); its checked plan is a fact either way;
+    ``certified`` once the harness checked the run's `certificate`.  `encoding_checks` are the
+    checked plans written as assignments of a certified formulation's CNF as this record came in.
     A run that answered after its time limit had passed is a `timeout` (every figure counts it
     so), its answer kept: `late_status` says what it answered, `answer_status` and
     `exact_answer` weigh that answer for the verdicts (`crosscheck.harness.runs.limits`).
@@ -151,16 +175,41 @@ class RunRecord(BaseModel):
     evidence: Evidence = Evidence.PROOF
     stats: Stats = Field(default_factory=dict)
     message: str = ""
-    expected: int | str | None = None
+    expected: Expected = None
     features: dict[str, int] = Field(default_factory=dict)  # the instance's size measures
     shares: list[str] = Field(default_factory=list)  # see `Solver.shares`: what makes answers dependent
     plan: list[Any] | None = None
     environment: dict[str, Any] = Field(default_factory=dict)
     related_to: RelatedTo | None = None  # see `RelatedTo`: set on a related instance's runs
+    certificate: Certificate | None = None  # what proves the answer, and the harness's check of it
+    encoding_checks: list[EncodingCheck] = Field(default_factory=list)  # plans checked against certified CNFs
+    formulation: str = Field(default="", description=(
+        "The formulation that ran (NAME for NAME[bound=none]); the solver's name for a record "
+        "without one (before schema version 7, an external program). Configurations of one formulation are "
+        "one line of evidence."))
+    configuration: str = Field(default="", description=(
+        "The configuration's label (crosscheck.solvers.configuration.label): the formulation's name for its "
+        "default options, else with the options that differ in brackets; the solver field holds it too."))
+    options: dict[str, Any] = Field(default_factory=dict, description=(
+        "Every option of the configuration with its resolved value, as labels spell them (empty: none)."))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named(cls, data: Any) -> Any:
+        """A record without `formulation` or `configuration` (one of an older schema, or made
+        without them) takes them from its solver's name (a label's formulation comes before its ``[``)."""
+        if isinstance(data, dict) and isinstance(data.get("solver"), str):
+            data = {**data}
+            data.setdefault("configuration", data["solver"])
+            data.setdefault("formulation", data["solver"].partition("[")[0])
+            data["configuration"] = data["configuration"] or data["solver"]
+            data["formulation"] = data["formulation"] or data["solver"].partition("[")[0]
+        return data
+
     late_status: Status | None = Field(default=None, description=(
         "The status the solver answered with after its time limit had passed; `status` is then "
         "`timeout` (every figure counts the run so) while the answer (cost, bound, plan) stays evidence "
-        "for the verdicts. None for a run that answered within its limit (and records before schema version 6)."))
+        "for the verdicts. None for a run that answered within its limit (and records before schema version 8)."))
 
     @property
     def answer_status(self) -> Status:
@@ -178,12 +227,40 @@ class RunRecord(BaseModel):
     def exact_answer(self) -> bool:
         """An exact answer, in time or late (`answer_status`): the verdicts' evidence, since a
         proof or a checked plan is no less true for coming after the limit."""
-        return (self.evidence is Evidence.PROOF and self.answer_status in EXACT_STATUSES
+        return (self.evidence.proves and self.answer_status in EXACT_STATUSES
                 and (self.answer_status is Status.INFEASIBLE or self.plan_valid is True))
 
     @property
     def key(self) -> RunKey:
         return (self.instance, self.variant, self.solver, self.repeat)
+
+
+class Configured(TypedDict):
+    """The fields of a record `configured` gives."""
+
+    formulation: str
+    configuration: str
+    options: dict[str, Any]
+    evidence: Evidence
+
+
+def configured(solver: Solver) -> Configured:
+    """The record fields of `solver`'s configuration (`crosscheck.solvers.configuration`): its
+    formulation, label and options, and its evidence: a plan only when the options give up
+    optimality (as the formulation declares them, whatever its answers say), else a proof."""
+    return Configured(formulation=solver.name, configuration=solver.label,
+                       options=solver.options.model_dump(mode="json", by_alias=True),
+                       evidence=Evidence.PLAN if solver.gives_up_optimality else Evidence.PROOF)
+
+
+def task_configuration(task: Task) -> dict[str, Any]:
+    """The configuration fields of a record of `task` made without its run (a crash, a kill):
+    `configured` of its solver when this process has its formulation registered, else the
+    task's evidence alone (the record's names then come from its label)."""
+    from crosscheck.solvers.registry import registered
+
+    solver = None if task.external is not None else registered(task.solver)
+    return {"evidence": task.evidence} if solver is None else {**configured(solver)}
 
 
 def solver_runs(records: Iterable[RunRecord]) -> list[RunRecord]:

@@ -19,7 +19,16 @@ Every record written carries ``schema_version``.  History:
   started, inherited from the forkserver and counted in ``peak_memory_mb``, so a report
   can tell what the run itself added.  Older records take None (unknown; their peak
   alone is all there is).
-- 6: adds ``late_status``: the status a run answered with after its time limit had passed
+- 6: adds ``certificate`` (`crosscheck.solvers.certificate.Certificate`: what a SAT formulation's
+  refutations were and the harness's check of them), ``encoding_checks`` (checked plans written as
+  assignments of a certified CNF) and the evidence ``certified``.  Older records take None and
+  an empty list: none of their answers is certified.
+- 7: adds ``formulation``, ``configuration`` and ``options`` (`crosscheck.solvers.configuration`):
+  the formulation that ran, its configuration's label (``keys-graph[bound=none]``; the
+  ``solver`` field holds it too) and every option's resolved value; and the evidence value
+  ``plan`` (a configuration whose options give up optimality).  Older records take their
+  solver's name for both names and no options: every run then was its formulation's default.
+- 8: adds ``late_status``: the status a run answered with after its time limit had passed
   (its ``status`` is then ``timeout``, as every figure counts it, while its checked plan and
   proof stay evidence for the verdicts).  Older records take None: a late answer was
   recorded under its own status then.
@@ -43,7 +52,7 @@ from typing import Any
 from crosscheck.harness.records.evidence import Evidence
 
 #: The version of the records this crosscheck writes.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 8
 #: The version of a record that has no ``schema_version`` field (written before it existed).
 UNVERSIONED = 1
 #: The first version whose records carry ``evidence``.

@@ -13,7 +13,8 @@ then the instance's size measures as ``feature_NAME``):
 
 - ``instance``, ``variant`` (bool), ``puzzle``, ``solver``, ``repeat``: which run;
 - ``status``; ``exact`` (bool: a proven optimum with an accepted plan, or a proof of
-  infeasibility, within the time limit); ``evidence`` (``proof``, or ``claim`` for an external program's answer;
+  infeasibility, within the time limit); ``evidence`` (``proof``, ``certified`` once the harness checked its
+  certificate, or ``claim`` for an external program's answer;
   see `crosscheck.harness.records.evidence`); ``verdict`` and ``independent`` of the instance (on every row: how many
   formulations sharing no answer-deciding component proved its exact answer: the agreed
   one on ``agree``, the one contradicting the index on ``wrong-expected``; else 0);
@@ -35,7 +36,10 @@ then the instance's size measures as ``feature_NAME``):
   ``report --solver/--exclude-solver`` left out before judging, ``;``-separated, the same on
   every row, empty when none (then verdict and independent are over every formulation that
   ran); ``start_memory_mb``, what the run's process held as it started, which
-  ``peak_memory_mb`` includes (empty in records older than it); ``late_status``, the status a
+  ``peak_memory_mb`` includes (empty in records older than it); ``formulation`` and
+  ``configuration`` (its label, as ``solver``; `crosscheck.solvers.configuration`), then each
+  option of the configuration as ``option_NAME`` (a CP-SAT parameter passed through as
+  ``option_cpsat.NAME``; empty where a run's formulation has no such option), after the statistics; ``late_status``, the status a
   run answered with after its time limit had passed (its ``status`` is then ``timeout`` and
   ``exact`` false, as every figure counts it; empty for a run that answered in time).
 
@@ -51,9 +55,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crosscheck.harness.inputs.index import INFEASIBLE
 from crosscheck.harness.judging.verdicts import JudgedRuns, judged
 from crosscheck.harness.records.record import RunRecord, read_records
+from crosscheck.models.answers import NoSolution, Optimum
 
 if TYPE_CHECKING:  # pandas is optional (the analysis extra)
     import pandas
@@ -66,7 +70,7 @@ COLUMNS = (
     "seconds", "wall_seconds", "cpu_seconds", "peak_memory_mb", "cpsat_workers", "time_limit", "clock",
     "memory_limit_mb", "shares", "commit", "source", "solver_source", "solver_distribution", "solver_version",
     "host", "cpu_model", "started", "jobs", "load_average", "schema_version", "message",
-    "left_out", "start_memory_mb", "late_status",
+    "left_out", "start_memory_mb", "late_status", "formulation", "configuration",
 )
 #: Statistics that are not measurements of effort (a crash's traceback is in `message` already).
 _SKIPPED_STATS = frozenset({"traceback"})
@@ -84,10 +88,25 @@ def rows(runs: JudgedRuns) -> list[dict[str, Scalar]]:
             if name not in _SKIPPED_STATS:
                 row[f"stat_{name}" if name in COLUMNS else name] = value
         row.update({f"feature_{name}": value for name, value in sorted(record.features.items())})
+        row.update(option_columns(record.options))
         flat.append(row)
     names = list(COLUMNS) + sorted({name for row in flat for name in row} - set(COLUMNS),
-                                   key=lambda name: (name.startswith("feature_"), name))
+                                   key=lambda name: (name.startswith("feature_"), name.startswith("option_"), name))
     return [{name: row.get(name) for name in names} for row in flat]
+
+
+def option_columns(options: dict[str, object]) -> dict[str, Scalar]:
+    """A configuration's options as tidy columns: ``option_NAME``, and ``option_NAME.KEY`` for
+    each entry of a mapping (CP-SAT's parameters passed through)."""
+    columns: dict[str, Scalar] = {}
+    for name, value in sorted(options.items()):
+        if isinstance(value, dict):
+            columns.update({f"option_{name}.{key}": inner for key, inner in sorted(value.items())})
+        elif value is None or isinstance(value, str | int | float | bool):
+            columns[f"option_{name}"] = value
+        else:
+            columns[f"option_{name}"] = json.dumps(value)
+    return columns
 
 
 def _fixed(record: RunRecord) -> dict[str, Scalar]:
@@ -97,8 +116,8 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "instance": record.instance, "variant": record.variant, "puzzle": record.puzzle, "solver": record.solver,
         "repeat": record.repeat, "status": record.status.value, "exact": record.exact,
         "evidence": record.evidence.value,
-        "expected": record.expected if isinstance(record.expected, int) else None,
-        "expected_infeasible": record.expected == INFEASIBLE,
+        "expected": record.expected.cost if isinstance(record.expected, Optimum) else None,
+        "expected_infeasible": isinstance(record.expected, NoSolution),
         "cost": record.cost, "bound": record.bound, "checked_cost": record.checked_cost,
         "plan_valid": record.plan_valid, "plan_length": None if record.plan is None else len(record.plan),
         "seconds": record.seconds, "wall_seconds": record.wall_seconds, "cpu_seconds": record.cpu_seconds,
@@ -114,6 +133,7 @@ def _fixed(record: RunRecord) -> dict[str, Scalar]:
         "cpu_model": environment.get("cpu_model"), "started": environment.get("started"),
         "jobs": environment.get("jobs"), "load_average": environment.get("load_average"),
         "schema_version": record.schema_version, "message": record.message,
+        "formulation": record.formulation, "configuration": record.configuration,
     }
 
 

@@ -59,7 +59,7 @@ def identity(solver: str, command: str | None = None, sources: Iterable[str] = (
 
 class Pinned:
     """The `identity` of each solver of one invocation, computed the first time it is asked
-    for (as the runs are planned, before any starts) and then kept: every record of the
+    for (as the runs are scheduled, before any starts) and then kept: every record of the
     invocation names the code as it was when the invocation started, not as it was when
     the record was written.  `changed` says which solvers' code differs by the end."""
 

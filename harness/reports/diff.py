@@ -31,14 +31,15 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from crosscheck.harness.inputs.index import INFEASIBLE
+from crosscheck.harness.judging.pairs import answer_of
 from crosscheck.harness.judging.verdicts import InstanceVerdict, Verdict, judged
+from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import UNREADABLE, RunRecord
 from crosscheck.harness.reports.aggregate import Cell, cells, geometric_mean, positive
 from crosscheck.harness.reports.diff_basis import NOISE_FACTOR, Basis
 from crosscheck.harness.reports.numbers import significant
 from crosscheck.harness.reports.wording import counted
-from crosscheck.solvers.base import FAILED_STATUSES, Status
+from crosscheck.solvers.base import FAILED_STATUSES
 
 DIFF_COLUMNS = ("instance", "solver", "old status", "new status", "old verdict", "new verdict", "provers",
                 "old s", "new s", "new/old", "time")
@@ -118,10 +119,15 @@ class Change:
         return self.old is not None and self.old.exact and (self.new is None or not self.new.exact)
 
     @property
+    def lost_certificate(self) -> bool:
+        """OLD's answer was certified in every run, NEW's is not (or NEW did not run the pair)."""
+        return _certified(self.old) and not _certified(self.new)
+
+    @property
     def listed(self) -> bool:
         """Whether `changes` shows this row."""
         return (self.status_changed or self.answer_changed or self.verdict_changed or self.provers_changed
-                or self.lost_exact or self.timing in ("slower", "faster"))
+                or self.lost_exact or self.lost_certificate or self.timing in ("slower", "faster"))
 
     def row(self) -> list[str]:
         """The change as table cells (columns `DIFF_COLUMNS`)."""
@@ -148,6 +154,11 @@ class Change:
         return f"{_status(self.old)}->{_status(self.new)}" if self.status_changed else "not exact"
 
 
+def _certified(cell: Cell | None) -> bool:
+    """Whether every run of the cell has a certified answer (`crosscheck.harness.records.evidence.Evidence.CERTIFIED`)."""
+    return cell is not None and all(r.evidence is Evidence.CERTIFIED for r in cell.runs)
+
+
 def _status(cell: Cell | None) -> str:
     return "absent" if cell is None else "/".join(dict.fromkeys(r.status.value for r in cell.runs))
 
@@ -157,7 +168,7 @@ def exact_answers(cell: Cell | None) -> str:
     repetitions differ), '' unless every run is exact."""
     if cell is None or not cell.exact:
         return ""
-    answers = {INFEASIBLE if r.status is Status.INFEASIBLE else str(r.checked_cost) for r in cell.runs}
+    answers = {str(answer_of(r)) for r in cell.runs}
     return "/".join(sorted(answers))
 
 
@@ -222,7 +233,7 @@ def worse(changes: list[Change]) -> list[InstanceVerdict]:
 
 def regressions(changes: list[Change], fail_slower: bool = False) -> list[str]:
     """One line per reason to exit 1 (see the module doc), worst kind first: ``worse:``,
-    ``changed:``, ``fewer provers:``, ``lost:``, ``missing:`` and, with `fail_slower`, ``slower:``."""
+    ``changed:``, ``fewer provers:``, ``lost:``, ``uncertified:``, ``missing:`` and, with `fail_slower`, ``slower:``."""
     lines = [f"worse: {v.instance}{' [variant]' if v.variant else ''}: {v.verdict.value}: {v.reason}"
              for v in worse(changes)]
     lines += [f"changed: {c.instance} {c.solver}: exact answer {exact_answers(c.old)} -> {exact_answers(c.new)}"
@@ -233,6 +244,9 @@ def regressions(changes: list[Change], fail_slower: bool = False) -> list[str]:
               for c in instances if _provers(c.new_verdict) < _provers(c.old_verdict)]
     lines += [f"lost: {c.instance} {c.solver}: exact {_status(c.old)} -> {_status(c.new)}"
               + (" (only in OLD)" if c.new is None else "") for c in changes if c.lost_exact]
+    lines += [f"uncertified: {c.instance} {c.solver}: certified {_status(c.old)} in OLD, "
+              + ("not run in NEW" if c.new is None else f"{_status(c.new)} without a checked certificate in NEW")
+              for c in changes if c.lost_certificate]
     lines += [f"missing: {c.instance} {c.solver}: {_status(c.old)} in OLD, not run in NEW"
               for c in changes if c.new is None and not c.lost_exact and not c.unreadable]
     if fail_slower:

@@ -18,7 +18,8 @@ crashed and why, how many independent provers the agreements rest on, with the t
 `crosscheck.harness.reports.tables.evidence_notes`: which agreements rest on one line of evidence
 and why, and which formulations counted as independent recorded identical effort); per-family
 aggregates (`crosscheck.harness.reports.aggregate.family_rows`); the per-solver summary; paired
-statistics (`crosscheck.harness.reports.paired`); figures; the run table, one row per
+statistics (`crosscheck.harness.reports.paired`); the ablations, when the runs hold several
+configurations of a formulation (`crosscheck.harness.reports.ablation`); figures; the run table, one row per
 (instance, solver), sortable and filterable by puzzle, family, solver, status and
 verdict, a failed run's row with its message; and the provenance of the runs (when, by
 which command and commit, on which machine, then every other environment entry: versions,
@@ -36,6 +37,7 @@ from importlib import resources
 
 from crosscheck.harness.judging.verdicts import FAILURES, InstanceVerdict, JudgedRuns, Verdict
 from crosscheck.harness.records.record import RunRecord, solver_runs
+from crosscheck.harness.reports.ablation import ABLATION_COLUMNS, ablation_notes, ablations
 from crosscheck.harness.reports.aggregate import (
     FAMILY_COLUMNS,
     MIN_SECONDS,
@@ -89,6 +91,7 @@ def build(judged: JudgedRuns, files: Sequence[tuple[str, Sequence[RunRecord]]] =
         ("families", "Per family", _families(records)),
         ("solvers", "Per solver", _table(SUMMARY_COLUMNS, summary_rows(list(records)))),
         ("paired", "Paired statistics", _paired(records)),
+        *_ablation_section(records),
         ("plots", "Figures", _figures(records)),
         ("runs-section", "Runs", _runs(judged)),
         ("provenance", "Environment and provenance", _provenance(records, files)),
@@ -230,6 +233,20 @@ def _paired(records: Sequence[RunRecord]) -> str:
         return note + "<p>No pair of solvers has enough common instances.</p>"
     return note + _noise_unknown(results) + _table(PAIRED_COLUMNS, [result.row() for result in results],
                                                    ' id="paired-table"')
+
+
+def _ablation_section(records: Sequence[RunRecord]) -> list[tuple[str, str, str]]:
+    """The section of ablations (`crosscheck.harness.reports.ablation`): a table per formulation run in
+    its default configuration and in others, with what the table shows; none when there is none."""
+    found = ablations(records)
+    if not found:
+        return []
+    parts = []
+    for formulation, rows in found.items():
+        notes = "".join(f"<li>{html.escape(line)}</li>" for line in ablation_notes(formulation))
+        parts += [f"<h3>{html.escape(formulation)}</h3>", f'<ul class="note">{notes}</ul>',
+                  _table(ABLATION_COLUMNS, [row.cells() for row in rows], f' id="ablation-{html.escape(formulation)}"')]
+    return [("ablations", "Ablations", "\n".join(parts))]
 
 
 def _noise_unknown(results: Sequence[Paired]) -> str:

@@ -4,7 +4,7 @@ Times are per cell (`crosscheck.harness.reports.aggregate.Cell`: one solver on o
 median over its repetitions); a cell is solved when it is exact (a proven optimum with
 an accepted plan, or a proof of infeasibility).  Every time axis is logarithmic, and a log
 axis cannot show 0: times below `MIN_SECONDS` (1e-4 s; CP-SAT's trivial infeasibility
-proofs take about 5e-5 s) are drawn at it, as are the times in the ratios of ``profile``
+proofs lie below it) are drawn at it, as are the times in the ratios of ``profile``
 and ``spread``.  Where some time lies below it, a dotted line marks the floor, and every
 figure's `Plot.caption` states it.
 

@@ -90,8 +90,8 @@ class Progress:
         self._draw()
 
     def add(self, count: int) -> None:
-        """`count` more runs planned (``morph`` plans the runs of related instances as it
-        derives them): the total grows."""
+        """`count` more runs scheduled (``morph`` schedules the runs of related instances as
+        it derives them): the total grows."""
         with self._lock:
             self.total += count
 

@@ -39,6 +39,7 @@ from crosscheck.harness.judging.verdicts import SEVERITY, InstanceVerdict, Judge
 from crosscheck.harness.records.record import RunRecord, dump_records, solver_runs
 from crosscheck.harness.records.tidy import to_csv, to_jsonl
 from crosscheck.harness.records.versions import mixed_versions
+from crosscheck.harness.reports.certificates import certificate_notes, status_cell
 from crosscheck.harness.reports.aggregate import FAMILY_COLUMNS, MIN_SECONDS, empty_common, family_rows, repetitions
 from crosscheck.harness.reports.conditions import condition_lines
 from crosscheck.harness.reports.formats import LONG_TABLE_ROWS, MACHINE_FORMATS
@@ -137,7 +138,7 @@ def row_cells(group: list[RunRecord], verdict: InstanceVerdict | None, repeated:
     median, low, iqr = spread([r.seconds for r in group])
     times = [str(len(group)), *map(significant, (median, low, iqr))] if repeated else [significant(median)]
     return [
-        _name(first) if verdict else "", first.solver, _joined(r.status.value for r in group),
+        _name(first) if verdict else "", first.solver, _joined(status_cell(r) for r in group),
         _joined("" if r.cost is None else str(r.cost) for r in group),
         _joined("" if r.bound is None else str(r.bound) for r in group),
         _joined(_plan_cell(r) for r in group), *times, effort(first),
@@ -285,10 +286,11 @@ def notes(judged: JudgedRuns) -> str:
 def note_lines(judged: JudgedRuns) -> list[str]:
     """Every note on the judged runs, the one source of the terminal's notes, the LaTeX
     comments and (part by part) the HTML page: the reason behind every verdict other than
-    `agree` (`verdict_line`), `evidence_notes`, `run_notes`, why runs crashed or timed out
+    `agree` (`verdict_line`), `evidence_notes`, the certificates' (`certificate_notes`), `run_notes`, why runs crashed or timed out
     (`failure_reasons`), and the summary line last (`summary_line`)."""
     return [*(verdict_line(v) for v in judged.verdicts if v.verdict is not Verdict.AGREE), *evidence_notes(judged),
-            *run_notes(judged.records), *failure_reasons(judged.records), summary_line(judged)]
+            *certificate_notes(judged.records), *run_notes(judged.records), *failure_reasons(judged.records),
+            summary_line(judged)]
 
 
 def evidence_notes(judged: JudgedRuns) -> list[str]:

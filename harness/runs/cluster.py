@@ -39,8 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from crosscheck.harness.inputs.index import Expected
-from crosscheck.harness.records.record import RunRecord, Task, environment, start_facts
+from crosscheck.harness.records.record import Expected, RunRecord, Task, environment, start_facts
 from crosscheck.harness.runs.isolated import run_launched
 from crosscheck.harness.runs.runner import failure, run_isolated
 from crosscheck.solvers.base import Status

@@ -28,13 +28,13 @@ import sys
 import time
 from collections.abc import Callable
 
-from crosscheck.harness.inputs.index import Expected
-from crosscheck.harness.records.record import RunRecord, Task
+from crosscheck.harness.records.record import Expected, RunRecord, Task
 from crosscheck.harness.records.versions import as_run_here
 from crosscheck.harness.runs.lifeline import die_with_reader
 from crosscheck.harness.runs.measure import killed_usage, own_usage, resident_mb
 from crosscheck.harness.runs.runner import hard_limit, kill_group, measured_record, settled, waited, watching
 from crosscheck.harness.runs.tree_memory import TreeWatch, anonymous_resident_mb, become_subreaper
+from crosscheck.models.answers import from_json, to_json
 from crosscheck.solvers.registry import pass_import_path, take_import_path
 from pydantic import ValidationError
 
@@ -61,7 +61,7 @@ def main() -> None:
     out.flush()
     startup = own_usage().cpu_seconds  # starting the interpreter is not part of the run
     start_memory = resident_mb()  # nor are its imports: the run's own memory is its peak beyond this
-    record = as_run_here(measured_record(task, request["expected"], start_memory), task)
+    record = as_run_here(measured_record(task, from_json(request["expected"]), start_memory), task)
     if record.cpu_seconds is not None:
         record = record.model_copy(update={"cpu_seconds": round(record.cpu_seconds - startup, 6)})
     out.write(record.model_dump_json().encode())
@@ -76,7 +76,7 @@ def run_launched(task: Task, expected: Expected = None, should_stop: Callable[[]
     over its memory limit with every process it started (`crosscheck.harness.runs.tree_memory`;
     what the interpreter held before the run began not counted).
     """
-    request = json.dumps({"task": task.model_dump(mode="json"), "expected": expected}).encode()
+    request = json.dumps({"task": task.model_dump(mode="json"), "expected": to_json(expected)}).encode()
     usage, ended, watch = None, False, TreeWatch(None, task.memory_limit_mb)
     start = time.perf_counter()
     pass_import_path()  # -P: not the current folder first; the run takes this process's path instead

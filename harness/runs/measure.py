@@ -13,11 +13,8 @@ The peak resident set starts at what the forkserver had when it forked the run: 
 preloaded solvers and libraries, and OR-Tools' ``cp_model`` (with pandas and pyarrow) once
 a CP-SAT formulation is named.  So every run reads `resident_mb` first thing and records
 it as ``start_memory_mb``; its own memory use is its peak minus that (``max own MB`` in
-``report --by solver``).  Measured on 2026-11-25 (2-core x86_64 Linux, Python 3.11,
-``crosscheck compare`` on one tiny instance each of elevator, keys and amphipods, every
-built-in formulation): every run started at 220 MB, elevator-quotient's peak was 222 MB
-(its own 1.5 MB); ``compare --solver elevator-quotient`` alone started its run at 35 MB.
-A launched interpreter's run (`crosscheck.harness.runs.isolated`) starts after its imports.
+``report --by solver``; what a run starts with is measured in docs/usage.md).  A launched
+interpreter's run (`crosscheck.harness.runs.isolated`) starts after its imports.
 """
 
 from __future__ import annotations
@@ -102,7 +99,7 @@ def core_groups(jobs: int) -> list[tuple[int, ...]]:
 
 def oversubscription(jobs: int, threads: int) -> str:
     """A warning when runs would wait for a core ('' if not): more `jobs` at a time than
-    cores, or a run of more `threads` than cores (`crosscheck.harness.runs.runner.run_tasks` never
+    cores, or a run of more `threads` than cores (`crosscheck.harness.runs.batch.run_tasks` never
     starts runs whose threads together exceed the cores, unless `jobs` does)."""
     available = cores()
     if jobs <= available and threads <= available:

@@ -6,8 +6,8 @@ the modules named in ``CROSSCHECK_SOLVERS`` when the server starts, with the ver
 as imported, `crosscheck.harness.records.versions.note_imported`; the built-in formulations
 the runs need are further modules of the server's preload list, `crosscheck.harness.runs.runner._context`),
 and the environment facts every record carries (their versions and git commit cost a
-subprocess and several package look-ups, tens of milliseconds that a hunt over thousands of
-tiny instances would otherwise pay per run).
+subprocess and several package look-ups, which a hunt over thousands of tiny instances
+would otherwise pay per run).
 
 First of all it takes the command's module search path and imports the command's script
 (`crosscheck.harness.runs.server_start.take_command_imports`; the server started without the

@@ -1,5 +1,5 @@
-"""Running tasks: in-process (`run_task`) or isolated in a child process (`run_isolated`),
-several at a time (`run_tasks`).
+"""Running one task: in-process (`run_task`) or isolated in a child process (`run_isolated`);
+several at a time is `crosscheck.harness.runs.batch.run_tasks`.
 
 Isolation: each run gets its own process group, an address-space limit (what it may map
 beyond what it inherited, `crosscheck.solvers.base.cap_address_space`), and a time
@@ -16,7 +16,7 @@ a signal a refused allocation can cause or by an exit status while they held mos
 (`failed_figures`).
 
 How a run's process starts (`Start`): from a forkserver that has imported every solver once
-(``"forkserver"``, for many runs: each starts in milliseconds, whatever it solves), or forked from
+(``"forkserver"``, for many runs: each starts at once, whatever it solves), or forked from
 this process (``"fork"``, for a few runs: no server to start and fill, and the run imports only its
 own solver; taken only while this process has a single thread, since forking a threaded process
 can copy a lock some other thread holds).  Either way the run is a child of its own, under the
@@ -29,7 +29,6 @@ import functools
 import math
 import multiprocessing
 import os
-import queue
 import resource
 import signal
 import sys
@@ -37,20 +36,29 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkContext, ForkServerContext
 from multiprocessing.process import BaseProcess
 from typing import Any, Literal, NotRequired, TypedDict
 
-from crosscheck.harness.inputs.index import Expected
 from crosscheck.harness.records.evidence import Evidence
-from crosscheck.harness.records.record import RelatedTo, RunRecord, Task, environment, run_environment, start_facts
+from crosscheck.harness.records.record import (
+    Expected,
+    RelatedTo,
+    RunRecord,
+    Task,
+    configured,
+    environment,
+    run_environment,
+    start_facts,
+    task_configuration,
+)
 from crosscheck.harness.records.versions import as_run_here, identity
+from crosscheck.harness.runs.certify import certified
 from crosscheck.harness.runs.external import Claim, run_external
 from crosscheck.harness.runs.lifeline import die_with_reader
 from crosscheck.harness.runs.limits import clock_now, within_limit
-from crosscheck.harness.runs.measure import Usage, core_groups, cores, killed_usage, own_usage, resident_mb
+from crosscheck.harness.runs.measure import Usage, killed_usage, own_usage, resident_mb
 from crosscheck.harness.runs.server_start import start_server
 from crosscheck.harness.runs.tree_memory import HALF_LIMIT, NEAR_LIMIT, SAMPLE_SECONDS, TreeWatch, become_subreaper
 from crosscheck.models.base import Instance, InvalidInstance, InvalidPlan
@@ -103,6 +111,9 @@ class _Shared(TypedDict):
     related_to: RelatedTo | None  # a related instance's link to its original (morph)
     features: NotRequired[dict[str, int]]  # known once the instance is parsed
     shares: NotRequired[list[str]]  # the solver's shared answer-deciding components
+    formulation: NotRequired[str]  # the solver's configuration (`configured`)
+    configuration: NotRequired[str]
+    options: NotRequired[dict[str, Any]]
 
 
 def run_task(task: Task, expected: Expected = None) -> RunRecord:
@@ -130,6 +141,7 @@ def run_task(task: Task, expected: Expected = None) -> RunRecord:
     except KeyError as error:  # a plugin the command has but this process could not load
         return RunRecord(puzzle=puzzle.name, status=Status.ERROR, message=_unknown(error), **base)
     base["shares"] = sorted(solver.shares)
+    base.update(configured(solver))
     if solver.puzzle != puzzle.name:
         return RunRecord(puzzle=puzzle.name, status=Status.UNSUPPORTED,
                          message=f"{solver.name} solves {solver.puzzle}, not {puzzle.name}", **base)
@@ -198,7 +210,8 @@ def _checked(result: Result, check_plan: Callable[[Any, Sequence[Any]], int], in
     return RunRecord(
         puzzle=puzzle, status=result.status, cost=result.cost, bound=result.bound,
         plan_valid=plan_valid, plan_error=plan_error, checked_cost=checked_cost,
-        seconds=result.seconds, stats=result.stats, message=result.message, plan=result.plan, **base,
+        seconds=result.seconds, stats=result.stats, message=result.message, plan=result.plan,
+        certificate=result.certificate, **base,
     )
 
 
@@ -293,7 +306,7 @@ def _limit_cpu(task: Task) -> None:
 def failure(task: Task, expected: Expected, status: Status, message: str, seconds: float = 0.0) -> RunRecord:
     """The record of a run that produced none itself."""
     return RunRecord(instance=task.instance, puzzle=task.puzzle, solver=task.solver, variant=task.variant,
-                     repeat=task.repeat, status=status, message=message, evidence=task.evidence,
+                     repeat=task.repeat, status=status, message=message, **task_configuration(task),
                      seconds=seconds, expected=expected, environment=_environment(task),
                      related_to=task.related_to, cpsat_workers=default_workers() if task.cpsat_workers is None else task.cpsat_workers)
 
@@ -319,12 +332,12 @@ def _context(start: Start, solvers: tuple[str, ...] | None) -> ForkContext | For
     return context
 
 
-def _runner(isolate: bool, start_method: Start, solvers: tuple[str, ...]) -> Callable[[Task, Expected], RunRecord]:
-    """How `run_tasks` runs each task: `run_task` in this process, or `run_isolated` started as
+def runner_for(isolate: bool, start_method: Start, solvers: tuple[str, ...]) -> Callable[[Task, Expected], RunRecord]:
+    """How `run_tasks` runs each task: `run_here` in this process, or `run_isolated` started as
     `start_method` says, its forkserver readied for the formulations `solvers` names only;
     runs forked from this process start with those warmed up here (`_warm_up_here`)."""
     if not isolate:
-        return run_task
+        return run_here
     if start_method == "fork":
         _warm_up_here(solvers)
     return functools.partial(run_isolated, start_method=start_method, solvers=solvers)
@@ -427,7 +440,12 @@ def settled(record: RunRecord | None, task: Task, expected: Expected, exitcode: 
     if record is None:
         judged = _judged(task, expected, exitcode, elapsed, watch or TreeWatch(None, task.memory_limit_mb))
         record = judged.model_copy(update=usage.fields() if usage else {})
-    return failed_figures(record.model_copy(update={"wall_seconds": round(elapsed, 6)}))
+    return certified(failed_figures(record.model_copy(update={"wall_seconds": round(elapsed, 6)})), task)
+
+
+def run_here(task: Task, expected: Expected = None) -> RunRecord:
+    """`run_task` in this process, its certificate then checked as an isolated run's is."""
+    return certified(run_task(task, expected), task)
 
 
 def failed_figures(record: RunRecord) -> RunRecord:
@@ -509,106 +527,7 @@ def kill_group(pid: int | None) -> None:
             pass
 
 
-# --- many runs -------------------------------------------------------------------------
-
-def threads(task: Task) -> int:
-    """The threads one run of `task` uses: CP-SAT's workers, else one (an external program
-    is one process as far as the harness knows)."""
-    if task.external is not None:
-        return 1
-    try:
-        solver = get_solver(task.solver)
-    except KeyError:  # a plugin only the run imports: its record will say what it is
-        return 1
-    return (task.cpsat_workers or default_workers()) if solver.runs_cpsat else 1
-
-
-def run_tasks(
-    tasks: Iterable[tuple[Task, Expected]],
-    jobs: int = 1,
-    on_record: Callable[[RunRecord], None] = lambda record: None,
-    *,
-    isolate: bool = True,
-    on_start: Callable[[Task], None] = lambda task: None,
-    on_end: Callable[[Task], None] = lambda task: None,
-    pin_cores: bool = False,
-    start_method: Start = "forkserver",
-) -> list[RunRecord]:
-    """Run every task, calling `on_start` and `on_end` in the thread that runs it as it
-    starts (holding one of the `jobs` places) and ends, and `on_record` in this thread with
-    its record: between an `on_start` and its `on_end` a run is in flight, and never more
-    than `jobs` are.
-
-    At most `jobs` runs at a time, and together they use at most as many threads as there
-    are cores (`crosscheck.harness.runs.measure.cores`, or `jobs` when that is more): a run holds
-    as many cores as its `threads` (all of them at most) from start to end, so a CP-SAT run
-    of two workers on two cores runs alone.  Runs start in task order (a run waiting for
-    cores is not overtaken).  With `pin_cores`, each isolated run is pinned to a group of
-    cores no other run at the same time has (`crosscheck.harness.runs.measure.core_groups`).
-
-    Each run's task carries `start_facts(jobs)` as it starts: its record says when it began, at
-    which load, and how many runs the command ran at a time.  Records come back in task order,
-    whatever order they finished in.  `start_method`: how each isolated run's process starts
-    (module doc).
-    """
-    tasks = list(tasks)
-    run = _runner(isolate, start_method, tuple(sorted(formulations_of(task for task, _ in tasks))))
-    groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
-    for group in core_groups(jobs) if pin_cores and isolate else [()] * jobs:
-        groups.put(group)
-
-    def runner(task: Task, expected: Expected) -> RunRecord:
-        cores = groups.get()  # as many groups as jobs: one is always free here
-        on_start(task)  # in flight from here, once it holds its place
-        try:
-            return run(task.model_copy(update={"cores": cores, "start": start_facts(jobs)}), expected)
-        finally:
-            groups.put(cores)
-            on_end(task)
-
-    if jobs <= 1 or len(tasks) <= 1:
-        records = []
-        for task, expected in tasks:
-            records.append(runner(task, expected))
-            on_record(records[-1])
-        return records
-    pool = ThreadPoolExecutor(max_workers=jobs)
-    try:
-        records = _scheduled(pool, runner, tasks, jobs, max(jobs, cores()), on_record)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in list(_LIVE):
-            _kill_group(process)
-        raise
-    pool.shutdown()
-    return records
-
-
-def _scheduled(pool: ThreadPoolExecutor, runner: Callable[[Task, Expected], RunRecord],
-               tasks: Sequence[tuple[Task, Expected]], jobs: int, budget: int,
-               on_record: Callable[[RunRecord], None]) -> list[RunRecord]:
-    """Every task's record from `runner` on `pool`, returned in task order.  Whenever fewer
-    than `jobs` run, the first waiting task (in task order) whose threads (at most `budget`)
-    fit in the `budget` left free starts: a run of one thread does not leave a core idle
-    behind a wider run still waiting for two free cores (which starts once they are)."""
-    waiting = [(number, task, expected, min(threads(task), budget)) for number, (task, expected) in enumerate(tasks)]
-    running: dict[Future[RunRecord], tuple[int, int]] = {}  # future -> (task number, threads held)
-    results: dict[int, RunRecord] = {}
-    free = budget
-    while waiting or running:
-        position = 0
-        while position < len(waiting) and len(running) < jobs and free > 0:
-            number, task, expected, held = waiting[position]
-            if held > free:
-                position += 1
-                continue
-            del waiting[position]
-            free -= held
-            running[pool.submit(runner, task, expected)] = (number, held)
-        finished, _ = wait(running, return_when=FIRST_COMPLETED)
-        for future in finished:
-            number, held = running.pop(future)
-            free += held
-            results[number] = future.result()
-            on_record(results[number])
-    return [results[number] for number in range(len(tasks))]
+def kill_live() -> None:
+    """Kill the process group of every isolated run still alive (a batch of runs stopped)."""
+    for process in list(_LIVE):
+        _kill_group(process)

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
-from crosscheck.harness.inputs.index import INSTANCE_SUFFIX, Expected, Indexes, InstanceFile, discover
-from crosscheck.harness.records.record import UNREADABLE, RunKey, RunRecord, Task, run_environment
-from crosscheck.harness.records.versions import Pinned
+from crosscheck.harness.inputs.index import INSTANCE_SUFFIX, Indexes, InstanceFile, discover
+from crosscheck.harness.records.record import UNREADABLE, Expected, RunKey, RunRecord, Task, run_environment
 from crosscheck.harness.reports.wording import counted, some_named
 from crosscheck.harness.runs.external import External
+from crosscheck.harness.runs.settings import RunSettings
 from crosscheck.models.base import Instance, InvalidInstance
 from crosscheck.models.puzzle import Puzzle
 from crosscheck.models.registry import (
@@ -24,35 +24,14 @@ from crosscheck.models.registry import (
     read_instance_text,
     refuse_special_file,
 )
-from crosscheck.solvers.base import Clock, Status
-from crosscheck.solvers.registry import default_solvers_for, get_solver, loaded_plugin_modules, solvers_for
-
-
-@dataclass(frozen=True)
-class Choice:
-    """What the user asked to run on every instance.
-
-    `solver_names` empty means the puzzle's default solvers, or none when `externals` are
-    given (then only the external programs run); `externals` are run on the
-    instances of their puzzle (of every puzzle when they name none); `variants` adds a
-    run of each instance's variant where the transform applies; every run is made
-    `repeat` times (repeat index 0, 1, ...); `cpsat_workers` None means CP-SAT's default;
-    `clock` is what `time_limit` counts (`crosscheck.solvers.base.Deadline`); `versions` pins
-    each solver's version as its first run is planned (`crosscheck.harness.records.versions.Pinned`);
-    with `within_reach`, the puzzle's default formulations (none named) run only on the
-    instances within the sizes each is known to solve (`Solver.reaches`; `beyond_reach`).
-    """
-
-    solver_names: tuple[str, ...] = ()
-    externals: tuple[External, ...] = ()
-    variants: bool = False
-    time_limit: float | None = None
-    memory_limit: int | None = None
-    repeat: int = 1
-    cpsat_workers: int | None = None
-    clock: Clock = "wall"
-    versions: Pinned = field(default_factory=Pinned, compare=False)
-    within_reach: bool = False
+from crosscheck.solvers.base import Status
+from crosscheck.solvers.registry import (
+    default_solvers_for,
+    formulation_of,
+    get_solver,
+    loaded_plugin_modules,
+    solvers_for,
+)
 
 
 def discover_all(paths: Iterable[Path], indexes: Indexes | None = None) -> list[InstanceFile]:
@@ -85,54 +64,58 @@ def unique_names(files: list[InstanceFile]) -> list[InstanceFile]:
         files = renamed
 
 
-def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, choice: Choice,
+def task(instance_file: InstanceFile, puzzle: str, solver: str, variant: bool, settings: RunSettings,
          external: External | None = None, repeat: int = 0) -> tuple[Task, Expected]:
     """The run of `solver` (the program `external`, when it is one) on one instance (or its
-    variant), with what the index expects of it, and its solver's version pinned (`Choice.versions`)."""
+    variant), with what the index expects of it, and its solver's version pinned (`RunSettings.versions`)."""
     run = Task(path=str(instance_file.path), instance=instance_file.name, puzzle=puzzle, solver=solver,
-               variant=variant, time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit,
+               variant=variant, time_limit=settings.time_limit, memory_limit_mb=settings.memory_limit_mb,
                plugins=loaded_plugin_modules(), external=None if external is None else external.command,
                external_sources=() if external is None else external.sources, repeat=repeat,
-               cpsat_workers=choice.cpsat_workers, clock=choice.clock, identity=choice.versions(solver, external))
+               cpsat_workers=settings.cpsat_workers, clock=settings.clock,
+               identity=settings.versions(solver, external),
+               certificates=settings.certificates)
     return run, instance_file.variant_expected if variant else instance_file.expected
 
 
-def _unreadable(instance_file: InstanceFile, message: str, choice: Choice) -> RunRecord:
+def _unreadable(instance_file: InstanceFile, message: str, settings: RunSettings) -> RunRecord:
     """The `error` record of a file no puzzle reads, with the provenance every run of the
     invocation carries (command, commit, versions, when, the limits asked for)."""
     limits = Task(path=str(instance_file.path), instance=instance_file.name, solver=UNREADABLE,
-                  time_limit=choice.time_limit, memory_limit_mb=choice.memory_limit, clock=choice.clock)
+                  time_limit=settings.time_limit, memory_limit_mb=settings.memory_limit_mb, clock=settings.clock)
     return RunRecord(instance=instance_file.name, puzzle=None, solver=UNREADABLE, status=Status.ERROR,
                      message=message, expected=instance_file.expected, environment=run_environment(limits))
 
 
-def plan_instance(instance_file: InstanceFile, choice: Choice) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
-    """The runs one instance file needs (repetitions of a run next to each other), or an
+def instance_tasks(instance_file: InstanceFile, settings: RunSettings, variants: bool = False, repeat: int = 1
+                   ) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
+    """The runs one instance file needs, each made `repeat` times (repetitions of a run next
+    to each other), its variant's too with `variants` where the transform applies; or an
     error record when it cannot be read."""
     try:
         puzzle, instance = load_instance(str(instance_file.path))
     except InvalidInstance as error:
-        return [_unreadable(instance_file, str(error), choice)], []
-    names = formulations_chosen(puzzle.name, choice)
-    mine = [e for e in choice.externals if e.applies_to(puzzle.name)]
+        return [_unreadable(instance_file, str(error), settings)], []
+    names = formulations_chosen(puzzle.name, settings)
+    mine = [e for e in settings.externals if e.applies_to(puzzle.name)]
     which = [False]
-    if choice.variants and variant_applies(puzzle, instance):
+    if variants and variant_applies(puzzle, instance):
         which.append(True)
-    beyond = {(name, variant) for name, variant, _ in beyond_reach(puzzle, instance, names, which, choice)}
+    beyond = {(name, variant) for name, variant, _ in beyond_reach(puzzle, instance, names, which, settings)}
     runs: list[tuple[str, bool, External | None]] = [(name, variant, None) for variant in which for name in names
                                                      if (name, variant) not in beyond]
     runs += [(e.name, variant, e) for variant in which for e in mine]
-    return [], [task(instance_file, puzzle.name, name, variant, choice, external, number)
-                for name, variant, external in runs for number in range(choice.repeat)]
+    return [], [task(instance_file, puzzle.name, name, variant, settings, external, number)
+                for name, variant, external in runs for number in range(repeat)]
 
 
 def beyond_reach(puzzle: Puzzle, instance: Instance, names: list[str], variants: list[bool],
-                 choice: Choice) -> list[tuple[str, bool, str]]:
+                 settings: RunSettings) -> list[tuple[str, bool, str]]:
     """The runs of the formulations `names` on `instance` (and its variant, where `variants`
-    holds True) that `choice` leaves out as beyond the sizes each is known to solve, as
-    (formulation, variant, why: `Solver.reaches`); none unless `choice.within_reach` and no
+    holds True) that `settings` leave out as beyond the sizes each is known to solve, as
+    (formulation, variant, why: `Solver.reaches`); none unless `settings.within_reach` and no
     formulation is named (a named one runs on every size)."""
-    if not choice.within_reach or choice.solver_names:
+    if not settings.within_reach or settings.solvers:
         return []
     beyond = []
     for variant in variants:
@@ -144,44 +127,48 @@ def beyond_reach(puzzle: Puzzle, instance: Instance, names: list[str], variants:
     return beyond
 
 
-def left_beyond_reach(files: Iterable[InstanceFile], choice: Choice) -> dict[str, list[tuple[str, str]]]:
-    """Per formulation, the (instance, why) of each run `plan_instance` leaves out as beyond its
+def left_beyond_reach(files: Iterable[InstanceFile], settings: RunSettings, variants: bool = False
+                      ) -> dict[str, list[tuple[str, str]]]:
+    """Per formulation, the (instance, why) of each run `instance_tasks` leaves out as beyond its
     known reach (`beyond_reach`), in the order of `files`; unreadable files hold none."""
     left: dict[str, list[tuple[str, str]]] = {}
-    if not choice.within_reach or choice.solver_names:
+    if not settings.within_reach or settings.solvers:
         return left
     for instance_file in files:
         try:
             puzzle, instance = load_instance(str(instance_file.path))
         except InvalidInstance:
             continue
-        which = [False, True] if choice.variants and variant_applies(puzzle, instance) else [False]
-        for name, variant, why in beyond_reach(puzzle, instance, formulations_chosen(puzzle.name, choice), which,
-                                               choice):
+        which = [False, True] if variants and variant_applies(puzzle, instance) else [False]
+        for name, variant, why in beyond_reach(puzzle, instance, formulations_chosen(puzzle.name, settings), which,
+                                               settings):
             left.setdefault(name, []).append((instance_file.name + (" [variant]" if variant else ""), why))
     return left
 
 
-def formulations_chosen(puzzle: str, choice: Choice) -> list[str]:
-    """The formulations `choice` runs on instances of `puzzle`, each once (a name given twice
-    runs once) and in the registry's order: the named ones of that puzzle; none named, the
-    puzzle's defaults, or none when `choice` has external programs."""
-    if not choice.solver_names:
+def formulations_chosen(puzzle: str, settings: RunSettings) -> list[str]:
+    """The formulations (or their configurations, by label) `settings` runs on instances of
+    `puzzle`, each once (a name given twice runs once) and in the registry's order, the
+    configurations of one formulation in the order named: the named ones of that puzzle; none
+    named, the puzzle's defaults, or none when `settings` has external programs."""
+    if not settings.solvers:
         # external programs alone: a lone program is tested, not compared with the built-ins
-        return [] if choice.externals else [s.name for s in default_solvers_for(puzzle)]
-    return [s.name for s in solvers_for(puzzle) if s.name in choice.solver_names]
+        return [] if settings.externals else [s.name for s in default_solvers_for(puzzle)]
+    return [name for s in solvers_for(puzzle) for name in dict.fromkeys(settings.solvers)
+            if formulation_of(name) == s.name]
 
 
-def plan_comparison(files: Iterable[InstanceFile], choice: Choice, done: Mapping[RunKey, RunRecord]
-                    ) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
+def comparison_tasks(files: Iterable[InstanceFile], settings: RunSettings, done: Mapping[RunKey, RunRecord],
+                     variants: bool = False, repeat: int = 1) -> tuple[list[RunRecord], list[tuple[Task, Expected]]]:
     """The records a comparison of `files` (`discover_all`) already has (unreadable files,
-    runs in `done` by their `Task.key`) and the tasks still to run, in the order of `files`."""
+    runs in `done` by their `Task.key`) and the tasks still to run, in the order of `files`
+    (`instance_tasks` says what `variants` and `repeat` add)."""
     records: list[RunRecord] = []
     tasks: list[tuple[Task, Expected]] = []
     for instance_file in files:
-        unreadable, planned = plan_instance(instance_file, choice)
+        unreadable, scheduled = instance_tasks(instance_file, settings, variants, repeat)
         records += unreadable
-        for run, expected in planned:
+        for run, expected in scheduled:
             if run.key in done:
                 records.append(done[run.key])
             else:
@@ -241,8 +228,8 @@ def holds_nothing(path: Path, files: list[InstanceFile]) -> str | None:
 def left_unrun(files: Iterable[InstanceFile], solver_names: Iterable[str], externals: Iterable[External]
                ) -> dict[str, list[InstanceFile]]:
     """Per puzzle, the `files` in its format that nothing chosen runs on: no named formulation
-    is of that puzzle and no external program applies to it (`plan_instance` plans no run for
-    them).  A file in the format that does not parse is left out: it is an `error` record.  Empty
+    is of that puzzle and no external program applies to it (`instance_tasks` schedules no
+    run for them).  A file in the format that does not parse is left out: it is an `error` record.  Empty
     when neither formulations nor programs are named (every puzzle's defaults run)."""
     names, programs = tuple(solver_names), tuple(externals)
     if not names and not programs:

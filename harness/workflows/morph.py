@@ -2,7 +2,7 @@
 
 For each instance, every chosen runner (a built-in or plugin formulation, or an external
 program) runs on it and on instances related to it by the puzzle's relations
-(`crosscheck.models.relations`): the named ones, each `MorphConfig.count` times, or
+(`crosscheck.models.relations`): the named ones, each `MorphSettings.count` times, or
 `count` drawn at random among all of them, from a `random.Random` seeded by the seed and
 the instance's name (a run is reproducible, and an instance's draws do not depend on the
 other instances).  An instance's related instances by one relation differ from each other
@@ -47,15 +47,18 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 
-from crosscheck.harness.inputs.index import Expected, InstanceFile
-from crosscheck.harness.judging.pairs import Judged, answer_of, recorded_pairs
+from crosscheck.harness.inputs.index import InstanceFile
+from crosscheck.harness.judging.pairs import answer_of, recorded_pairs
 from crosscheck.harness.judging.verdicts import JudgedRuns, Verdict, judged, pair_verdict
-from crosscheck.harness.records.record import RelatedTo, RunRecord, Task, append_record, repair_tail
-from crosscheck.harness.records.versions import Pinned
+from crosscheck.harness.records.record import Expected, RelatedTo, RunRecord, Task, append_record, repair_tail
 from crosscheck.harness.reports.progress import Progress
-from crosscheck.harness.runs.external import External
-from crosscheck.harness.runs.runner import formulations_of, ready_server, run_tasks
-from crosscheck.harness.runs.schedule import Choice, plan_instance
+from crosscheck.harness.runs.batch import run_tasks
+from crosscheck.harness.runs.runner import formulations_of, ready_server
+from crosscheck.harness.runs.schedule import instance_tasks
+from crosscheck.harness.runs.settings import MORPH_COUNT, RunSettings
+from crosscheck.harness.workflows.choosing import Notes, Tell, instance_files, silent
+from crosscheck.harness.workflows.exits import EXIT_WRONG, runs_status
+from crosscheck.models.answers import ExactAnswer, to_json
 from crosscheck.models.base import Instance, InvalidInstance
 from crosscheck.models.registry import get_puzzle, load_instance, relations
 from crosscheck.models.relations import (
@@ -66,7 +69,6 @@ from crosscheck.models.relations import (
     distinct_draws,
     parse_expectation,
 )
-from crosscheck.solvers.base import Clock
 
 #: A file's number in its name (`numbered_files`): ASCII digits only.
 DIGITS = re.compile(r"[0-9]+")
@@ -75,30 +77,21 @@ RunBatch = Callable[[list[tuple[Task, Expected]]], list[RunRecord]]
 
 
 @dataclass(frozen=True)
-class MorphConfig:
-    """What `morph` runs: runners, relations, limits, where it writes.
+class MorphSettings:
+    """What `morph` runs: the instance files or folders at `paths`, the runners and limits
+    of `runs`, the relations, and the folder `out` it writes to.
 
-    `solvers` are formulation names (empty: none; the command line picks the defaults);
     `relations` empty means `count` relations drawn at random per instance, else each
-    named one `count` times (names a puzzle lacks are skipped for its instances).
+    named one `count` times (names a puzzle lacks are skipped for its instances); the
+    draws are seeded by `seed` and each instance's name.
     """
 
-    solvers: tuple[str, ...]
-    externals: tuple[External, ...]
+    paths: tuple[Path, ...]
     out: Path
+    runs: RunSettings = field(default_factory=RunSettings)
     relations: tuple[str, ...] = ()
-    count: int = 1
+    count: int = MORPH_COUNT
     seed: int = 0
-    time_limit: float | None = 60.0
-    clock: Clock = "wall"
-    memory_limit_mb: int | None = 8192
-    jobs: int = 1
-    progress: str = "none"  # on stderr: one of `crosscheck.harness.reports.formats.PROGRESS_MODES`
-    versions: Pinned = field(default_factory=Pinned, compare=False)  # each solver's version, pinned at its first run
-
-    def choice(self) -> Choice:
-        return Choice(solver_names=self.solvers, externals=self.externals, time_limit=self.time_limit,
-                      memory_limit=self.memory_limit_mb, clock=self.clock, versions=self.versions)
 
 
 @dataclass(frozen=True)
@@ -112,9 +105,14 @@ class PairVerdict:
     expectation: str
     original: str  # the instance's name, as its records carry it
     related: str  # the related instance's name (relative to OUT)
-    original_answer: Judged
-    related_answer: Judged
+    original_answer: ExactAnswer | None
+    related_answer: ExactAnswer | None
     reason: str
+
+    def as_json(self) -> dict[str, object]:
+        """The pair as a line of ``morph-verdicts.jsonl`` holds it (answers as `to_json` writes them)."""
+        return {**asdict(self), "original_answer": to_json(self.original_answer),
+                "related_answer": to_json(self.related_answer)}
 
     def line(self, out: Path) -> str:
         """One line for people, naming both files."""
@@ -122,14 +120,19 @@ class PairVerdict:
                 f"{self.reason} [{self.original} -> {out / self.related}]")
 
 
-@dataclass
+@dataclass(frozen=True)
 class MorphOutcome:
-    """Every run record and pair verdict of a morph run, and what could not be derived."""
+    """Every run record and pair verdict of a morph run, what could not be derived, the
+    notes told, the files left unrun (no chosen runner applies to them), and a warning per
+    solver whose code changed while it ran."""
 
-    records: list[RunRecord] = field(default_factory=list)
-    pairs: list[PairVerdict] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # relations that did not apply, and why
-    fewer: list[str] = field(default_factory=list)  # relations with fewer distinct related instances than asked
+    records: tuple[RunRecord, ...] = ()
+    pairs: tuple[PairVerdict, ...] = ()
+    skipped: tuple[str, ...] = ()  # relations that did not apply, and why
+    fewer: tuple[str, ...] = ()  # relations with fewer distinct related instances than asked
+    notes: tuple[str, ...] = ()
+    left_unrun: tuple[Path, ...] = ()
+    changed: tuple[str, ...] = ()
 
     @property
     def mismatches(self) -> list[PairVerdict]:
@@ -138,7 +141,23 @@ class MorphOutcome:
     def judged_runs(self) -> JudgedRuns:
         """The records with each instance's verdict on its runs, as ``compare`` judges them
         (`judged`): an original's against its index entry, a related instance's without one."""
-        return judged(self.records)
+        return judged(list(self.records))
+
+    @property
+    def exit_status(self) -> int:
+        """1 on a morph-mismatch or a wrong verdict on an instance, 3 when a file was
+        unreadable or a run crashed, else 0 (`crosscheck.harness.workflows.exits`)."""
+        return EXIT_WRONG if self.mismatches else runs_status(self.judged_runs())
+
+
+@dataclass
+class _Gathered:
+    """What a morph run gathers as it goes (`MorphOutcome` holds it once done)."""
+
+    records: list[RunRecord] = field(default_factory=list)
+    pairs: list[PairVerdict] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    fewer: list[str] = field(default_factory=list)
 
 
 def link_of(related: Related, relation: str, original: str) -> RelatedTo:
@@ -168,66 +187,82 @@ def recorded_verdicts(records: list[RunRecord]) -> list[PairVerdict]:
     return [judge_link(pair.link, pair.original, pair.related) for pair in recorded_pairs(records)]
 
 
-def morph(files: list[InstanceFile], config: MorphConfig, on_pair: Callable[[PairVerdict], None] = lambda pair: None
-          ) -> MorphOutcome:
+def morph(settings: MorphSettings, tell: Tell = silent,
+          on_pair: Callable[[PairVerdict], None] = lambda pair: None) -> MorphOutcome:
+    """Run and judge every instance below `MorphSettings.paths` and its related instances
+    (module docstring), each pair's verdict handed to `on_pair` as it is judged.
+
+    `SettingsError` or `UnusableInput` before any run when the settings cannot make
+    sense; Ctrl-C (`KeyboardInterrupt`) stops it, the finished runs saved in OUT/morph.jsonl."""
+    told = Notes(tell)
+    files, left = instance_files(settings.paths, settings.runs, told)
+    gathered = _run_all(files, settings, on_pair)
+    return MorphOutcome(tuple(gathered.records), tuple(gathered.pairs), tuple(gathered.skipped),
+                        tuple(gathered.fewer), tuple(told.lines), tuple(left),
+                        tuple(f"warning: {line}" for line in settings.runs.versions.changed()))
+
+
+def _run_all(files: list[InstanceFile], settings: MorphSettings, on_pair: Callable[[PairVerdict], None]
+             ) -> _Gathered:
     """Run and judge every instance of `files` (`crosscheck.harness.runs.schedule.discover_all`) and its
     related instances (module docstring)."""
-    config.out.mkdir(parents=True, exist_ok=True)
-    results, verdicts = config.out / "morph.jsonl", config.out / "morph-verdicts.jsonl"
+    settings.out.mkdir(parents=True, exist_ok=True)
+    results, verdicts = settings.out / "morph.jsonl", settings.out / "morph-verdicts.jsonl"
     repair_tail(results)
-    outcome = MorphOutcome()
+    gathered = _Gathered()
+    runs = settings.runs
 
     def save(record: RunRecord) -> None:
         append_record(results, record)
-        outcome.records.append(record)
+        gathered.records.append(record)
 
     def judged(pair: PairVerdict) -> None:
         with open(verdicts, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(asdict(pair)) + "\n")
-        outcome.pairs.append(pair)
+            handle.write(json.dumps(pair.as_json()) + "\n")
+        gathered.pairs.append(pair)
         on_pair(pair)
 
-    planned = [(instance_file, plan_instance(instance_file, config.choice())) for instance_file in files]
-    ready_server(formulations_of(task for _, (_, tasks) in planned for task, _ in tasks))
-    progress = Progress(sum(len(tasks) for _, (_, tasks) in planned), config.jobs, limit=config.time_limit,
-                        mode=config.progress)
+    scheduled = [(instance_file, instance_tasks(instance_file, runs)) for instance_file in files]
+    ready_server(formulations_of(task for _, (_, tasks) in scheduled for task, _ in tasks))
+    progress = Progress(sum(len(tasks) for _, (_, tasks) in scheduled), runs.jobs, limit=runs.time_limit,
+                        mode=runs.progress)
 
     def shown(record: RunRecord) -> None:
         save(record)
         progress(record)
 
     def run(tasks: list[tuple[Task, Expected]]) -> list[RunRecord]:
-        return run_tasks(tasks, jobs=config.jobs, on_record=shown, on_start=progress.started, on_end=progress.ended)
+        return run_tasks(tasks, jobs=runs.jobs, on_record=shown, on_start=progress.started, on_end=progress.ended)
 
     def run_more(tasks: list[tuple[Task, Expected]]) -> list[RunRecord]:
         progress.add(len(tasks))  # the related instances' runs, unknown until their originals ran
         return run(tasks)
 
     try:
-        for instance_file, (unreadable, tasks) in planned:
+        for instance_file, (unreadable, tasks) in scheduled:
             for record in unreadable:
                 save(record)
             if tasks:
-                _morph_instance(instance_file, tasks, config, (run, run_more), judged, outcome)
+                _morph_instance(instance_file, tasks, settings, (run, run_more), judged, gathered)
     finally:
         progress.close()
-    return outcome
+    return gathered
 
 
-def _morph_instance(instance_file: InstanceFile, tasks: list[tuple[Task, Expected]], config: MorphConfig,
+def _morph_instance(instance_file: InstanceFile, tasks: list[tuple[Task, Expected]], settings: MorphSettings,
                     batches: tuple[RunBatch, RunBatch], judged: Callable[[PairVerdict], None],
-                    outcome: MorphOutcome) -> None:
-    """Run one instance's `tasks` (planned by `plan_instance`) with the first of `batches`,
-    and its related instances' with the second; judge the pairs (what did not apply, or
-    gave fewer related instances than asked, noted in `outcome`)."""
+                    gathered: _Gathered) -> None:
+    """Run one instance's `tasks` (`instance_tasks`) with the first of `batches`, and its
+    related instances' with the second; judge the pairs (what did not apply, or gave
+    fewer related instances than asked, noted in `gathered`)."""
     puzzle = get_puzzle(tasks[0][0].puzzle or "")
     instance = puzzle.parse(instance_file.path.read_text(encoding="utf-8"), str(instance_file.path))
     originals = batches[0](tasks)
-    rng = instance_rng(config.seed, instance_file.name)
-    relations = _relations(puzzle.name, config, rng)
-    where = Where(config.out / "related", "related/", instance_file.name)
-    for pair in run_related(instance, relations, originals, tasks, rng, where, batches[1], outcome.skipped,
-                            outcome.fewer):
+    rng = instance_rng(settings.seed, instance_file.name)
+    relations = _relations(puzzle.name, settings, rng)
+    where = Where(settings.out / "related", "related/", instance_file.name)
+    for pair in run_related(instance, relations, originals, tasks, rng, where, batches[1], gathered.skipped,
+                            gathered.fewer):
         judged(pair)
 
 
@@ -271,14 +306,14 @@ def run_related(instance: Instance, relations: list[tuple[Relation, int]], origi
             for (related, name, original), record in zip(pairs, again, strict=True)]
 
 
-def _relations(puzzle: str, config: MorphConfig, rng: random.Random) -> list[tuple[Relation, int]]:
+def _relations(puzzle: str, settings: MorphSettings, rng: random.Random) -> list[tuple[Relation, int]]:
     """The relations to apply to one instance of `puzzle`, each with how many related
-    instances it is asked for (see `MorphConfig`), in the order first named or drawn."""
+    instances it is asked for (see `MorphSettings`), in the order first named or drawn."""
     mine = relations(puzzle)
-    if config.relations:
-        return [(mine[name], config.count) for name in config.relations if name in mine]
+    if settings.relations:
+        return [(mine[name], settings.count) for name in settings.relations if name in mine]
     names = sorted(mine)
-    drawn = Counter(rng.choice(names) for _ in range(config.count))
+    drawn = Counter(rng.choice(names) for _ in range(settings.count))
     return [(mine[name], count) for name, count in drawn.items()]
 
 

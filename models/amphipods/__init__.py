@@ -8,15 +8,11 @@ harness sees of it; the formulations are in ``crosscheck.solvers.amphipods``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from crosscheck.models.amphipods import model
 from crosscheck.models.amphipods.relations import RELATIONS
-from crosscheck.models.puzzle import Puzzle, Range, SizeParameter
-
-if TYPE_CHECKING:
-    from hypothesis.strategies import SearchStrategy
+from crosscheck.models.puzzle import Puzzle, Sample, Shape, SizeParameter, strategies_in
 
 #: The sizes a hunt draws instances within: room depths up to the deepest `generate` makes.
 SIZES = (SizeParameter("depth", "room depth", (1, 5), 1, model.MAX_DEPTH),)
@@ -41,11 +37,6 @@ TRUSTED = {
                                                "refuses_what_is_no_position_label",
 }
 
-
-def _instances(ranges: Mapping[str, Range], published: bool) -> SearchStrategy[Any]:
-    from crosscheck.models.amphipods.strategies import instances  # Hypothesis is imported by hunts only
-
-    return instances(ranges, published)
 
 
 def _corpus() -> list[Any]:
@@ -73,10 +64,12 @@ PUZZLE = Puzzle(
     features=model.features,
     relations=RELATIONS,
     sizes=SIZES,
-    instances=_instances,
+    instances=strategies_in("crosscheck.models.amphipods.strategies"),
     published_shape=model.outside_published_shape,
     corpus=_corpus,
     formulations=("crosscheck.solvers.amphipods",),
     trusted=TRUSTED,
     reference="amphipods-search",
+    real_shapes={"depth-2": Shape({"depth": 2, "style": "real"}), "depth-4": Shape({"depth": 4, "style": "real"})},
+    small_sets=(Sample({}, count=3, seed=1),),
 )

@@ -408,8 +408,8 @@ def position_label(position: Position) -> str:
 #: The deepest burrow `generate` draws: 4,000 amphipods, a text of 13 kB a checker holds at
 #: once; far past what any formulation here solves (the published ones are 2 and 4 deep).
 MAX_DEPTH = 1000
-#: The most swaps `generate` makes: about a CPU second; a few times the cells' count of
-#: swaps already leave a uniformly random arrangement, more change nothing but the time.
+#: The most swaps `generate` makes: a few times the cells' count of swaps already leave a
+#: uniformly random arrangement, more change nothing but the time (docs/puzzles/amphipods.md).
 MAX_SWAPS = 1_000_000
 
 

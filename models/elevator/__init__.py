@@ -8,15 +8,11 @@ harness sees of it; the formulations are in ``crosscheck.solvers.elevator``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from crosscheck.models.elevator import model
 from crosscheck.models.elevator.relations import RELATIONS
-from crosscheck.models.puzzle import Puzzle, Range, SizeParameter
-
-if TYPE_CHECKING:
-    from hypothesis.strategies import SearchStrategy
+from crosscheck.models.puzzle import Puzzle, Sample, Shape, SizeParameter, strategies_in
 
 #: The sizes a hunt draws instances within: the floors the ordinal words name and the element names
 #: of a facility bound them.
@@ -49,11 +45,6 @@ LEMMAS = {
 }
 
 
-def _instances(ranges: Mapping[str, Range], published: bool) -> SearchStrategy[Any]:
-    from crosscheck.models.elevator.strategies import instances  # Hypothesis is imported by hunts only
-
-    return instances(ranges, published)
-
 
 def _corpus() -> list[Any]:
     """Small instances, edge cases included, on which the independence analysis traces each formulation."""
@@ -82,11 +73,14 @@ PUZZLE = Puzzle(
     features=model.features,
     relations=RELATIONS,
     sizes=SIZES,
-    instances=_instances,
+    instances=strategies_in("crosscheck.models.elevator.strategies"),
     published_shape=model.outside_published_shape,
     corpus=_corpus,
     formulations=("crosscheck.solvers.elevator",),
     trusted=TRUSTED,
     lemmas=LEMMAS,
     reference="elevator-quotient",
+    real_shapes={"5-pairs": Shape({"pairs": 5, "floors": 4}), "7-pairs": Shape({"pairs": 5, "floors": 4}, variant=True)},
+    # the second set's seeds 2 and 3 start unsafe (no solution): they exercise the start-safety rule
+    small_sets=(Sample({"pairs": 3}, count=2, seed=1), Sample({"pairs": 3, "safe": False}, count=2, seed=2)),
 )

@@ -8,15 +8,11 @@ harness sees of it; the formulations are in ``crosscheck.solvers.keys``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from crosscheck.models.keys import model
 from crosscheck.models.keys.relations import RELATIONS
-from crosscheck.models.puzzle import Puzzle, Range, SizeParameter
-
-if TYPE_CHECKING:
-    from hypothesis.strategies import SearchStrategy
+from crosscheck.models.puzzle import Puzzle, Sample, Shape, SizeParameter, strategies_in
 
 #: The sizes a hunt draws instances within: the interior inside the outer wall of the largest grid
 #: `generate` draws, the key letters a to z, one or four robots.
@@ -54,11 +50,6 @@ TRUSTED = {
 }
 
 
-def _instances(ranges: Mapping[str, Range], published: bool) -> SearchStrategy[Any]:
-    from crosscheck.models.keys.strategies import instances  # Hypothesis is imported by hunts only
-
-    return instances(ranges, published)
-
 
 def _corpus() -> list[Any]:
     """Small instances, edge cases included, on which the independence analysis traces each formulation."""
@@ -89,10 +80,13 @@ PUZZLE = Puzzle(
     features=model.features,
     relations=RELATIONS,
     sizes=SIZES,
-    instances=_instances,
+    instances=strategies_in("crosscheck.models.keys.strategies"),
     published_shape=model.outside_published_shape,
     corpus=_corpus,
     formulations=("crosscheck.solvers.keys",),
     trusted=TRUSTED,
     reference="keys-graph",
+    real_shapes={"1-robot": Shape({"size": 81, "keys": 26, "robots": 1}),
+                 "4-robots": Shape({"size": 81, "keys": 26, "robots": 4})},
+    small_sets=(Sample({"size": 13, "keys": 6, "loops": 2}, count=3, seed=1),),
 )

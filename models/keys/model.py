@@ -268,8 +268,8 @@ def collectable_keys(vault: Vault) -> set[str]:
 
 # --- generator ---------------------------------------------------------------------
 
-#: The largest grid side `generate` draws: 160,801 cells, about 5 CPU seconds to carve with the
-#: most loops and under 50 MB (its cells are Python lists); the published vaults are 81x81.
+#: The largest grid side `generate` draws: 160,801 cells, as large as it carves at ease with the
+#: most loops (its cells are Python lists; docs/puzzles/keys.md); the published vaults are 81x81.
 MAX_SIZE = 401
 #: The most keys a vault holds: one per letter a to z.
 MAX_KEYS = 26

@@ -25,6 +25,7 @@ best bound are those of the puzzle.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Literal, cast
 
 from crosscheck.models.amphipods.model import (
     ENERGY,
@@ -38,7 +39,8 @@ from crosscheck.models.amphipods.model import (
 )
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.base import Answer, Deadline, Solver
-from crosscheck.solvers.engines.cpsat import configured_solver, cp_model, run_answer, run_stats, solve
+from crosscheck.solvers.configuration import Options, option
+from crosscheck.solvers.engines.cpsat import CpsatOptions, configured_solver, cp_model, run_answer, run_stats, solve
 
 DIRECT = -1
 #: The `Mover.room` of an amphipod that starts in the hallway.
@@ -85,11 +87,20 @@ def between(a: int, b: int) -> list[int]:
     return [h for h in STOPS if low < h < high]
 
 
+class AmphipodsCpsatOptions(CpsatOptions):
+    """amphipods-cpsat's design choices: both values of each keep it exact."""
+
+    stop_intervals: Literal["on", "off"] = option(
+        "on", "the no-overlap of stop intervals, redundant beside the clear paths (a mover's target stop "
+              "is on its path, so it is never held when it is taken)")
+
+
 class Schedule:
     """The CP-SAT model of one burrow (variables named after movers and stops), built within
-    `deadline` (`crosscheck.solvers.base.LimitReached` once it passes)."""
+    `deadline` (`crosscheck.solvers.base.LimitReached` once it passes); without
+    `stop_intervals`, no interval constraint (`_one_amphipod_per_stop`, redundant)."""
 
-    def __init__(self, layout: Layout, deadline: Deadline | None = None) -> None:
+    def __init__(self, layout: Layout, deadline: Deadline | None = None, stop_intervals: bool = True) -> None:
         self.deadline = deadline or Deadline(None)
         self.layout = layout
         self.movers = movers(layout)
@@ -102,7 +113,8 @@ class Schedule:
         self.options = [self._options(i, m) for i, m in enumerate(self.movers)]
         self._one_move_at_a_time()
         self._room_order()
-        self._one_amphipod_per_stop()
+        if stop_intervals:
+            self._one_amphipod_per_stop()
         self._paths_clear(self._held_stops())
         self._objective()
 
@@ -247,10 +259,13 @@ class AmphipodsCpsat(Solver):
     puzzle = "amphipods"
     summary = "CP-SAT scheduling model: leave/arrive events, stop choice, no-overlap, room order, path clear"
     runs_cpsat = True
+    Options: ClassVar[type[Options]] = AmphipodsCpsatOptions
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
-        schedule = Schedule(Layout.of(instance), deadline)
+        options: AmphipodsCpsatOptions = cast(AmphipodsCpsatOptions, self.options)  # as `configured` checks
+        schedule = Schedule(Layout.of(instance), deadline, options.stop_intervals == "on")
         solver = configured_solver(deadline)
-        status = solve(solver, schedule.model, deadline)
-        return run_answer(solver, status, schedule.model, lambda: schedule.plan(solver), run_stats(solver),
+        status = solve(solver, schedule.model, deadline, options.cpsat)
+        stats = run_stats(solver) | {"constraints": len(schedule.model.proto.constraints)}
+        return run_answer(solver, status, schedule.model, lambda: schedule.plan(solver), stats,
                           offset=schedule.constant, infeasible="no canonical plan exists (contraction lemma)")

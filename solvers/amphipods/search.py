@@ -15,17 +15,22 @@ Moves (relying on the contraction lemma of `crosscheck.solvers.amphipods.common`
   every home move this unlocks (one action, so every state is *settled*).
 Dead states are dropped: two hallway amphipods that each must pass the other,
 *stranded* rooms (see `MacroMoves._stranded`), and *jammed* hallways where no room can
-be the next to become clean (see `MacroMoves._jammed`; on real-kind depth-4 burrows
-nearly every reachable state is dead, and this cuts the expanded states about 3x).
+be the next to become clean (see `MacroMoves._jammed`; on real-kind deep burrows nearly
+every reachable state is dead, so pruning them saves most of the search).
 
 Heuristic: the energy if nobody ever blocked anybody (exit to the hallway, walk to
 the home door, fill the home room from the bottom).  It is consistent, and it is
 maintained incrementally: forced home moves lower it by exactly their cost.
+
+Options (`SearchOptions`): the heuristic off (Dijkstra), dead states kept (every dead-state
+test off), both exact; and the heuristic weighted twice, which gives up optimality (its
+plans are upper bounds only).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import ClassVar, Literal, cast
 
 from crosscheck.models.amphipods.model import (
     ENERGY,
@@ -39,6 +44,7 @@ from crosscheck.models.amphipods.model import (
 )
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.base import Answer, Deadline, Solver
+from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 State = str
@@ -61,11 +67,24 @@ STOPS_LEFT = [sum(s < h for s in STOPS) for h in range(11)]
 STOPS_BETWEEN = [[sum(lo <= s < hi for s in STOPS) for hi in range(12)] for lo in range(12)]
 
 
-class MacroMoves(SearchProblem[State, Action]):
-    """The macro-move state space of one burrow."""
+class SearchOptions(Options):
+    """amphipods-search's design choices (docs/puzzles/amphipods.md)."""
 
-    def __init__(self, layout: Layout) -> None:
+    heuristic: Literal["on", "off"] = option("on", "A* with the no-blocking energy bound, or Dijkstra (off)")
+    dead_states: Literal["pruned", "kept"] = option(
+        "pruned", "drop dead states (mutual blocks, stranded rooms, jammed hallways) or keep them")
+    weight: Literal[1, 2] = option(1, "weight of the heuristic in f = g + weight * h (2 gives up optimality)",
+                                   inexact=(2,))
+
+
+class MacroMoves(SearchProblem[State, Action]):
+    """The macro-move state space of one burrow, searched as `options` say (the defaults without)."""
+
+    def __init__(self, layout: Layout, options: SearchOptions | None = None) -> None:
         self.layout = layout
+        self.options: SearchOptions = options or SearchOptions()
+        self.weight = self.options.weight
+        self.prune = self.options.dead_states == "pruned"
         self.goal = "." * 11 + _digits([out + back for out, back in zip(layout.leave, layout.enter, strict=True)])
         self.start = layout.hallway + "0000"
         self.h: dict[State, int] = {self.start: self._initial_heuristic()}
@@ -100,7 +119,7 @@ class MacroMoves(SearchProblem[State, Action]):
         return state == self.goal
 
     def heuristic(self, state: State) -> int:
-        return self.h[state]
+        return self.weight * self.h[state]
 
     def successors(self, state: State) -> Iterator[tuple[Action, State, int]]:
         hall, digits = state[:11], state[11:]
@@ -114,7 +133,9 @@ class MacroMoves(SearchProblem[State, Action]):
                 self.h[child] = h_here - cost
                 yield tuple(forced), child, cost
                 return
-        leave, stranded, jammed, crossing_now = self.layout.leave, self._stranded, self._jammed, self._crossing_now
+        leave, crossing_now = self.layout.leave, self._crossing_now
+        stranded, jammed = (self._stranded, self._jammed) if self.prune else (_never, _never)
+        deadlocks = self.prune
         for r in range(4):
             p = progress[r]
             if p >= leave[r]:
@@ -128,7 +149,7 @@ class MacroMoves(SearchProblem[State, Action]):
                 for h, step_cost, h_drop, lo, hi, bad, action in side:
                     if hall[h] != ".":
                         break
-                    if lo < hi and not bad.isdisjoint(hall[lo:hi]):
+                    if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
                         continue  # deadlock
                     new_hall = hall[:h] + kind + hall[h + 1:]
                     if unlock:
@@ -335,6 +356,11 @@ class MacroMoves(SearchProblem[State, Action]):
         return hall, moves, cost
 
 
+def _never(*_: object) -> bool:
+    """Stands for a dead-state test when dead states are kept: no state is dead."""
+    return False
+
+
 def _digits(progress: list[int]) -> str:
     return "".join(chr(48 + p) for p in progress)
 
@@ -354,8 +380,11 @@ class AmphipodsSearch(Solver):
     name = "amphipods-search"
     puzzle = "amphipods"
     summary = "A* over macro moves (room to stop, stop to room, room to room), no-blocking energy heuristic"
+    Options: ClassVar[type[Options]] = SearchOptions
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
-        outcome = best_first_search(MacroMoves(Layout.of(instance)), Strategy.ASTAR, deadline)
+        options: SearchOptions = cast(SearchOptions, self.options)  # as `configured` checks
+        strategy = Strategy.ASTAR if options.heuristic == "on" else Strategy.DIJKSTRA
+        outcome = best_first_search(MacroMoves(Layout.of(instance), options), strategy, deadline)
         return outcome.answer(lambda actions: [to_move(move) for action in actions for move in action],
                               infeasible="no canonical plan exists (contraction lemma)")

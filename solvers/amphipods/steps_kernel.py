@@ -1,8 +1,11 @@
 """The compiled kernel of ``amphipods-steps`` (numba): step rules, projection, A*.
 
-All of the formulation's compiled code lives in this one module because numba's cache
+All of the formulation's own compiled code lives in this one module because numba's cache
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does: split across modules, an edited rule could keep running from a stale cache.
+The one compiled code it calls elsewhere is the trusted heap of the compiled searches
+(`crosscheck.solvers.engines.heap`), whose source digest this module records (`HEAP_SOURCE`):
+its cache is used only while the heap is the one recorded.
 
 Everything here works on a *state row*: ``size + 2`` bytes, the cells (0 empty, 1-4
 kinds A-D), the mover's cell (`NO_MOVER`: none) and its phase (1: homing).  A layout
@@ -22,7 +25,14 @@ after a budget of expansions and resume.  States are packed into
 from __future__ import annotations
 
 import numpy as np
+from crosscheck.solvers.engines.heap import cache_enabled, heap_pop, heap_push
 from numba import njit
+
+#: The digest of `crosscheck.solvers.engines.heap`'s source this module's compiled code was last
+#: checked against: numba's cache notices changes in this file only, so it is used only while
+#: the heap is unchanged (`cache_enabled`); tests/test_heap.py says when to update it.
+HEAP_SOURCE = "e920cbe878ba864b"
+CACHE = cache_enabled(HEAP_SOURCE)
 
 HALLWAY = 11
 DOORS = np.array([2, 4, 6, 8], dtype=np.int64)
@@ -46,7 +56,7 @@ P_NODES, P_HEAD, P_EDGES, P_STATUS = range(4)
 DEAD = -1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def clean(row: np.ndarray, room: int, depth: int) -> bool:
     """Whether room `room` holds no amphipod of another kind than its own."""
     base = HALLWAY + room * depth
@@ -57,14 +67,14 @@ def clean(row: np.ndarray, room: int, depth: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def stops_in_hallway(row: np.ndarray, size: int, mover: int) -> bool:
     """Whether the mover, standing on hallway cell `mover`, may stop there: it left a room
     (phase 0) and stands above no room."""
     return row[size + 1] == 0 and mover != 2 and mover != 4 and mover != 6 and mover != 8
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def may_stop(row: np.ndarray, size: int, room_at: np.ndarray) -> bool:
     """Whether the mover (if any) may stop where it stands."""
     mover = row[size]
@@ -76,7 +86,7 @@ def may_stop(row: np.ndarray, size: int, room_at: np.ndarray) -> bool:
     return row[size + 1] == 0 or room + 1 == row[mover]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def stuck(row: np.ndarray, size: int, depth: int) -> bool:
     """Whether some amphipod stopped in the hallway can never get home (optimistic release).
 
@@ -110,7 +120,7 @@ def stuck(row: np.ndarray, size: int, depth: int) -> bool:
     return standing != 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def expand(row: np.ndarray, size: int, depth: int, neighbours: np.ndarray, room_at: np.ndarray,
            children: np.ndarray, steps: np.ndarray) -> int:
     """Write `row`'s successors into `children` (rows) and their steps into `steps`
@@ -140,7 +150,7 @@ def expand(row: np.ndarray, size: int, depth: int, neighbours: np.ndarray, room_
     return count
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def pack(row: np.ndarray, size: int, out: np.ndarray) -> None:
     """Pack `row` into the words `out` (see the module doc)."""
     out[:] = 0
@@ -156,7 +166,7 @@ def pack(row: np.ndarray, size: int, out: np.ndarray) -> None:
         out[i // DIGITS_PER_WORD] |= np.uint64(digit) << np.uint64(3 * (i % DIGITS_PER_WORD))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def unpack(words: np.ndarray, size: int, row: np.ndarray) -> None:
     """The inverse of `pack`."""
     digits = np.zeros(size + 3, dtype=np.uint8)
@@ -167,7 +177,7 @@ def unpack(words: np.ndarray, size: int, row: np.ndarray) -> None:
     row[size + 1] = digits[size + 2]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _hash(words: np.ndarray) -> np.uint64:
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in words:
@@ -176,7 +186,7 @@ def _hash(words: np.ndarray) -> np.uint64:
     return h
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def find(table: np.ndarray, keys: np.ndarray, words: np.ndarray) -> tuple[int, int]:
     """(node holding `words` or -1, the table slot where it is or would go)."""
     mask = len(table) - 1
@@ -195,7 +205,7 @@ def find(table: np.ndarray, keys: np.ndarray, words: np.ndarray) -> tuple[int, i
         slot = (slot + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def rehash(table: np.ndarray, keys: np.ndarray, nodes: int) -> None:
     """Fill the empty (all -1) `table` with the first `nodes` nodes of `keys`."""
     for node in range(nodes):
@@ -203,41 +213,7 @@ def rehash(table: np.ndarray, keys: np.ndarray, nodes: int) -> None:
         table[slot] = node
 
 
-@njit(cache=True)
-def heap_push(heap_key: np.ndarray, heap_node: np.ndarray, size: int, key: int, node: int) -> None:
-    i = size
-    while i > 0:
-        parent = (i - 1) >> 1
-        if heap_key[parent] <= key:
-            break
-        heap_key[i], heap_node[i] = heap_key[parent], heap_node[parent]
-        i = parent
-    heap_key[i], heap_node[i] = key, node
-
-
-@njit(cache=True)
-def heap_pop(heap_key: np.ndarray, heap_node: np.ndarray, size: int) -> tuple[int, int]:
-    """Remove the smallest entry of the heap of `size` entries; return it (key, node)."""
-    top_key, top_node = heap_key[0], heap_node[0]
-    last_key, last_node = heap_key[size - 1], heap_node[size - 1]
-    size -= 1
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and heap_key[child + 1] < heap_key[child]:
-            child += 1
-        if heap_key[child] >= last_key:
-            break
-        heap_key[i], heap_node[i] = heap_key[child], heap_node[child]
-        i = child
-    if size > 0:
-        heap_key[i], heap_node[i] = last_key, last_node
-    return top_key, top_node
-
-
-@njit(cache=True)
+@njit(cache=CACHE)
 def is_goal(row: np.ndarray, depth: int) -> bool:
     for h in range(HALLWAY):
         if row[h] != 0:
@@ -249,7 +225,7 @@ def is_goal(row: np.ndarray, depth: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def project(row: np.ndarray, size: int, depth: int, out: np.ndarray) -> None:
     """Write the projection of the state `row` into `out` (a row of the same shape)."""
     out[:HALLWAY] = row[:HALLWAY]
@@ -266,7 +242,7 @@ def project(row: np.ndarray, size: int, depth: int, out: np.ndarray) -> None:
     out[size + 1] = row[size + 1] if walking else 0
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _walk(prow: np.ndarray, size: int, depth: int, here: int, phase: int, children: np.ndarray,
           costs: np.ndarray, count: int) -> int:
     """Append the moves of the hallway amphipod at `here` walking on in `phase`: a step
@@ -294,7 +270,7 @@ def _walk(prow: np.ndarray, size: int, depth: int, here: int, phase: int, childr
     return count
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _leave(prow: np.ndarray, size: int, depth: int, children: np.ndarray, costs: np.ndarray, count: int) -> int:
     """Append each room's top amphipod stepping out onto its free door cell, as a new
     mover (phase 0); one standing in its own room also as a homing mover stepping back out."""
@@ -315,7 +291,7 @@ def _leave(prow: np.ndarray, size: int, depth: int, children: np.ndarray, costs:
     return count
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def moves(prow: np.ndarray, size: int, depth: int, children: np.ndarray, costs: np.ndarray) -> int:
     """Write the projected moves from `prow` into `children` and their energy into `costs`;
     return how many.  A mover in the hallway walks on; if it may stop (it left a room and
@@ -337,7 +313,7 @@ def moves(prow: np.ndarray, size: int, depth: int, children: np.ndarray, costs: 
     return _leave(prow, size, depth, children, costs, count)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def explore(keys: np.ndarray, table: np.ndarray, edges: np.ndarray, counters: np.ndarray, size: int, depth: int,
             budget: int) -> None:
     """Breadth-first over the projected graph from node ``counters[P_HEAD]`` on: append each
@@ -374,7 +350,7 @@ def explore(keys: np.ndarray, table: np.ndarray, edges: np.ndarray, counters: np
     counters[P_STATUS] = BUDGET_SPENT
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def distances(edges: np.ndarray, count: int, nodes: int, goal: int) -> np.ndarray:
     """Each of the `nodes` states' least energy to `goal` along the first `count` edges
     (backward Dijkstra over the reversed edges); `DEAD` where the goal is out of reach."""
@@ -407,7 +383,7 @@ def distances(edges: np.ndarray, count: int, nodes: int, goal: int) -> np.ndarra
     return dist
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def column_energy(row: np.ndarray, depth: int) -> int:
     """A lower bound on the energy any plan from `row` spends on steps inside the columns.
 
@@ -431,7 +407,7 @@ def column_energy(row: np.ndarray, depth: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def bound(row: np.ndarray, size: int, depth: int, keys: np.ndarray, table: np.ndarray, dist: np.ndarray,
           prow: np.ndarray, words: np.ndarray) -> int:
     """The admissible bound of the state `row` (`DEAD` if its projection cannot reach the
@@ -446,7 +422,7 @@ def bound(row: np.ndarray, size: int, depth: int, keys: np.ndarray, table: np.nd
     return dist[node] + column_energy(row, depth)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray, table: np.ndarray,
            heap_key: np.ndarray, heap_node: np.ndarray, counters: np.ndarray, size: int, depth: int,
            neighbours: np.ndarray, room_at: np.ndarray, use_bound: bool, projected_keys: np.ndarray,

@@ -38,10 +38,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import comb
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, cast
 
 from crosscheck.models.elevator.model import ElevatorMove, Facility, all_safe
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
+from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.elevator.closure import closed_without_goal
 from crosscheck.solvers.elevator.common import (
     Riding,
@@ -55,7 +56,14 @@ from crosscheck.solvers.elevator.common import (
 )
 from crosscheck.solvers.elevator.top_floors import GameState, TopFloors
 from crosscheck.solvers.elevator.transitions import Transitions
-from crosscheck.solvers.engines.cpsat import configured_solver, cp_model, has_solution, run_stats, solve
+from crosscheck.solvers.engines.cpsat import (
+    CpsatOptions,
+    configured_solver,
+    cp_model,
+    has_solution,
+    run_stats,
+    solve,
+)
 
 if TYPE_CHECKING:  # for annotations only: importing names from cp_model loads it (crosscheck.solvers.engines.cpsat)
     from ortools.sat.python.cp_model import LinearExprT
@@ -63,8 +71,8 @@ if TYPE_CHECKING:  # for annotations only: importing names from cp_model loads i
 #: Count the safe quotient states exactly only while there are at most this many multisets.
 EXACT_CAP_LIMIT = 200_000
 #: The relaxation's tables constrain every this many times: each table slows propagation,
-#: and a state beyond the bounds is cut a few steps later all the same (seven-pair seeds 0,
-#: 3, 4, 5, 7: 48 s in all with a table at every time, 34 s every 4th, 41 s every 8th).
+#: and a state beyond the bounds is cut a few steps later all the same (the spacing's
+#: measurements: docs/puzzles/elevator.md).
 TABLES_EVERY = 4
 
 
@@ -105,11 +113,9 @@ def configure_search(solver: cp_model.CpSolver) -> None:
 
     CP-SAT's default portfolio gives the second of two workers to feasibility jump, a
     local search that never found a plan of these models; the LP relaxation of the
-    counts slowed every search it was part of (a tenth of the conflicts per second); the
-    relaxation's tables make repeated presolve passes cost seconds per horizon for
-    little.  Two copies without LP were as fast as that beside quick restarts or pseudo
-    costs (76, 90 and 79 s for the 21 facilities of the speed benchmark's seven- and
-    five-pair families; one run each, differences within the noise).
+    counts slowed every search it was part of; the relaxation's tables make repeated
+    presolve passes costly for little.  The settings tried and what each cost:
+    docs/puzzles/elevator.md.
     """
     solver.parameters.use_feasibility_jump = False
     solver.parameters.num_full_subsolvers = solver.parameters.num_workers
@@ -155,6 +161,14 @@ class Fit(NamedTuple):
     state: GameState
     before: int
     after: int
+
+
+class ElevatorCpsatOptions(CpsatOptions):
+    """elevator-cpsat's design choices: both values keep it exact."""
+
+    top_floor_cuts: Literal["on", "off"] = option(
+        "on", "the top floors relaxation's tables as cuts in every horizon's model (off: the relaxation "
+              "still sets the first horizon)")
 
 
 class HorizonModel(Transitions):
@@ -317,6 +331,7 @@ class ElevatorCpsat(Solver):
     puzzle = "elevator"
     summary = "time-indexed CP-SAT model over counts of pair types, horizons upward from proven bounds"
     runs_cpsat = True
+    Options: ClassVar[type[Options]] = ElevatorCpsatOptions
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
@@ -344,7 +359,8 @@ class ElevatorCpsat(Solver):
 
     def _horizons(self, instance: Facility, horizon: int, tables: WasteTables, deadline: Deadline) -> Answer:
         """Solve `HorizonModel` at `horizon`, `horizon` + 2, ... until one is satisfiable."""
-        cap: int | None = None  # counting states takes a second on big facilities: only once needed
+        options: ElevatorCpsatOptions = cast(ElevatorCpsatOptions, self.options)  # as `configured` checks
+        cap: int | None = None  # counting states is costly on big facilities: only once needed
         # summed over horizons
         effort: dict[str, float] = {"conflicts": 0, "branches": 0, "wall_time": 0.0, "deterministic_time": 0.0}
         horizons = 0
@@ -353,17 +369,18 @@ class ElevatorCpsat(Solver):
             if deadline.expired():
                 return Answer(Status.TIMEOUT, bound=horizon, stats=stats,
                               message=f"{deadline.limit_reached()} reached before horizon {horizon}")
-            model = HorizonModel(instance, horizon, tables)
+            model = HorizonModel(instance, horizon, tables if options.top_floor_cuts == "on" else None)
             solver = configured_solver(deadline)
             configure_search(solver)
-            status = solve(solver, model.model, deadline)
+            status = solve(solver, model.model, deadline, options.cpsat)
             effort["conflicts"] += solver.num_conflicts
             effort["branches"] += solver.num_branches
             effort["wall_time"] += solver.wall_time
             effort["deterministic_time"] += solver.deterministic_time
             horizons += 1
             # the last run's set-up (seed, workers), the effort of all runs
-            stats |= run_stats(solver) | effort | {"horizons": horizons, "best_bound": horizon}
+            stats |= run_stats(solver) | effort | {"horizons": horizons, "best_bound": horizon,
+                                                   "constraints": len(model.model.proto.constraints)}
             found = has_solution(status, model.model)
             if found:
                 return Answer(Status.OPTIMAL, horizon, horizon, model.plan(solver), stats)

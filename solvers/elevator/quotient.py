@@ -12,16 +12,31 @@ An action names the pairs it moves by their position in the sorted state.  The p
 is rebuilt on labelled states: before each action the current labelled state's
 elements are sorted by (chip floor, generator floor) like the canonical state, so
 position p names a concrete element (ties are interchangeable elements).
+
+Options (`QuotientOptions`): search labelled states instead (``states=labelled``: the same
+moves and bound, no renaming, so the quotient's worth shows as pairs grow), and the bound
+off (``bound=none``: Dijkstra); both exact.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import combinations
+from typing import ClassVar, Literal, cast
 
 from crosscheck.models.elevator.model import ElevatorMove, Facility
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
-from crosscheck.solvers.elevator.common import crossing_bound, item_names, start_is_safe, start_state, to_move
+from crosscheck.solvers.configuration import Options, option
+from crosscheck.solvers.elevator.common import (
+    Labelled,
+    crossing_bound,
+    item_names,
+    labelled_bound,
+    labelled_moves,
+    start_is_safe,
+    start_state,
+    to_move,
+)
 from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 Canonical = tuple[int, ...]  # (elevator, sorted pair codes...)
@@ -29,6 +44,15 @@ Load = tuple[tuple[int, int], ...]  # ((position in the sorted pairs, 0 generato
 Action = tuple[int, Load]  # (direction +1/-1, load)
 
 GENERATOR_KIND, CHIP_KIND = 0, 1
+
+
+class QuotientOptions(Options):
+    """elevator-quotient's design choices (docs/puzzles/elevator.md); both keep it exact."""
+
+    states: Literal["quotient", "labelled"] = option(
+        "quotient", "search states up to renaming of elements, or labelled states (every element apart)")
+    bound: Literal["crossing", "none"] = option("crossing", "A*'s bound: the safety-free crossing bound, or none "
+                                                            "(0: Dijkstra)")
 
 
 class QuotientProblem(SearchProblem[Canonical, Action]):
@@ -107,6 +131,28 @@ class QuotientProblem(SearchProblem[Canonical, Action]):
         return crossing_bound(self.floors, state[0], counts)
 
 
+class LabelledProblem(SearchProblem[Labelled, tuple[int, tuple[int, ...]]]):
+    """The elevator puzzle on labelled states (no renaming): ``states=labelled``."""
+
+    def __init__(self, facility: Facility) -> None:
+        self.floors = facility.floors
+        self.start = start_state(facility)
+        self.goal = (facility.top,) * (len(self.start) - 1)
+
+    def initial(self) -> Labelled:
+        return self.start
+
+    def is_goal(self, state: Labelled) -> bool:
+        return state[1:] == self.goal
+
+    def successors(self, state: Labelled) -> Iterable[tuple[tuple[int, tuple[int, ...]], Labelled, int]]:
+        for step, load, successor in labelled_moves(state, self.floors):
+            yield (step, load), successor, 1
+
+    def heuristic(self, state: Labelled) -> int:
+        return labelled_bound(state, self.floors)
+
+
 def canonical(labelled: tuple[int, ...], floors: int) -> Canonical:
     """The quotient state of a labelled state ``(elevator, g_0, c_0, g_1, c_1, ...)``."""
     generators, chips = labelled[1::2], labelled[2::2]
@@ -139,10 +185,18 @@ class ElevatorQuotient(Solver):
     name = "elevator-quotient"
     puzzle = "elevator"
     summary = "A* over states up to renaming of elements, safety-free crossing bound"
+    Options: ClassVar[type[Options]] = QuotientOptions
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
             return Answer(Status.INFEASIBLE, message="the start is unsafe")
-        outcome = best_first_search(QuotientProblem(instance, deadline), Strategy.ASTAR, deadline)
+        options: QuotientOptions = cast(QuotientOptions, self.options)  # as `configured` checks
+        strategy = Strategy.ASTAR if options.bound == "crossing" else Strategy.DIJKSTRA
+        if options.states == "labelled":
+            names = item_names(instance)
+            labelled = best_first_search(LabelledProblem(instance), strategy, deadline)
+            return labelled.answer(lambda actions: [to_move(step, load, names) for step, load in actions],
+                                   infeasible="every reachable safe labelled state explored")
+        outcome = best_first_search(QuotientProblem(instance, deadline), strategy, deadline)
         return outcome.answer(lambda actions: labelled_plan(instance, actions),
                               infeasible="every reachable safe state explored up to renaming")

@@ -1,8 +1,9 @@
 """Array helpers of the searches that run in compiled code (amphipods-steps, keys-graph).
 
-Plain numpy, not compiled: the compiled kernels keep every numba function they call in their
-own module (numba's on-disk cache does not notice changes in a module a cached function calls
-into), so only what runs outside them is shared here.
+Plain numpy, not compiled: the compiled kernels keep their own numba functions in their own
+module (numba's on-disk cache does not notice changes in a module a cached function calls
+into), so only what runs outside them is shared here, and the heap they share
+(`crosscheck.solvers.engines.heap`) says how a kernel that calls it keeps its cache fresh.
 """
 
 from __future__ import annotations

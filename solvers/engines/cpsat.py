@@ -6,7 +6,7 @@ own time limit and the work left as a deterministic-time limit (which CP-SAT hon
 on any machine). The stats of a run name the seed and workers so that records carry them.
 `run_answer` turns a finished run into the solver's `Answer` the same way for every model.
 
-OR-Tools' ``cp_model`` takes about a second to import (it imports pandas), so this module
+OR-Tools' ``cp_model`` is slow to import (it imports pandas), so this module
 offers it as `cp_model`, imported on first use: the CP-SAT formulations import it from here,
 and commands that build no CP-SAT model (``--help``, ``list``, a search's ``solve``) do not
 pay for it; a formulation that runs CP-SAT imports it in its warm-up (`import_now`).
@@ -18,11 +18,13 @@ import importlib
 import math
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from crosscheck.solvers.base import Answer, Deadline, Stats, Status
+from crosscheck.solvers.configuration import Options
+from pydantic import Field, field_validator
 
 
 class _ImportedOnUse:
@@ -103,14 +105,18 @@ def configured_solver(deadline: Deadline, seed: int = SEED, workers: int | None 
     return solver
 
 
-def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline) -> CpSolverStatus:
-    """``solver.solve(model)`` within `deadline`; CP-SAT's status.  The run's deterministic
+def solve(solver: cp_model.CpSolver, model: cp_model.CpModel, deadline: Deadline,
+          parameters: Mapping[str, Any] | None = None) -> CpSolverStatus:
+    """``solver.solve(model)`` within `deadline`, with `parameters` (a configuration's
+    `CpsatOptions.cpsat`, already checked) set last; CP-SAT's status.  The run's deterministic
     time is counted as work on `deadline` (see `WORK_PER_DETERMINISTIC_SECOND`).
 
     On a CPU clock a watcher thread stops the search (`CpSolver.stop_search`, as a
     time limit would) once this process has spent the CPU seconds of `deadline` but
     `STOP_MARGIN_SECONDS`, all CP-SAT's workers together; it looks every `CPU_WATCH_SECONDS`.
     """
+    if parameters:
+        solver.parameters.merge_text_format(parameter_text(parameters))
     status = _solve_watched(solver, model, deadline)
     deadline.expired(math.ceil(solver.deterministic_time * WORK_PER_DETERMINISTIC_SECOND))
     return status
@@ -201,3 +207,91 @@ def run_answer(solver: cp_model.CpSolver, status: CpSolverStatus, model: cp_mode
     if status == cp_model.OPTIMAL:
         return Answer(Status.OPTIMAL, cost=cost, bound=cost, plan=list(plan()), stats=stats)
     return Answer(Status.FEASIBLE, cost=cost, bound=min(bound, cost), plan=list(plan()), stats=stats)
+
+
+#: CP-SAT parameters the harness sets and a configuration may not: the workers (the harness
+#: gives a run a core per worker, ``--cpsat-workers``), the seed (runs are reproducible), the
+#: limits (the run's deadline), and logging (a run's output is its record).
+HARNESS_PARAMETERS = frozenset({"num_workers", "num_search_workers", "random_seed", "max_time_in_seconds",
+                                "max_deterministic_time", "log_search_progress", "log_to_stdout"})
+
+
+class CpsatOptions(Options):
+    """The options of a CP-SAT formulation: its own (a subclass's fields) and CP-SAT's search
+    parameters passed through (``cpsat.linearization_level=2``), each checked against CP-SAT's
+    ``SatParameters`` (name, type, an enum's value names) as the configuration is made."""
+
+    cpsat: dict[str, Any] = Field(default_factory=dict, description=(
+        "CP-SAT parameters passed through as cpsat.NAME=VALUE (sat_parameters.proto; not the workers, "
+        "seed, limits or logging, which are the harness's)"))
+
+    @field_validator("cpsat")
+    @classmethod
+    def _known(cls, given: dict[str, Any]) -> dict[str, Any]:
+        return {name: sat_parameter(name, value) for name, value in given.items()}
+
+
+def sat_parameter(name: str, value: Any) -> Any:
+    """`value` (a word of a spec, or a value read back from a record) as CP-SAT's parameter
+    `name` takes it: a bool, an int, a float, an enum's value number's name, a string; a
+    `ValueError` naming what is wrong (an unknown or harness-owned name, a repeated field, a
+    value of another type, an enum value that does not exist)."""
+    from google.protobuf.descriptor import FieldDescriptor
+    from ortools.sat.sat_parameters_pb2 import SatParameters
+
+    field = SatParameters.DESCRIPTOR.fields_by_name.get(name)
+    if field is None:
+        raise ValueError(f"CP-SAT has no parameter {name!r} (see ortools/sat/sat_parameters.proto)")
+    if name in HARNESS_PARAMETERS:
+        raise ValueError(f"CP-SAT's {name} is set by the harness, not a configuration "
+                         f"(its own: {', '.join(sorted(HARNESS_PARAMETERS))})")
+    if field.is_repeated:
+        raise ValueError(f"CP-SAT's {name} is a list; only single values pass through")
+    text = str(value).strip()
+    try:
+        if field.type == FieldDescriptor.TYPE_BOOL:
+            return _boolean(value, text)
+        if field.type == FieldDescriptor.TYPE_ENUM:
+            names = field.enum_type.values_by_name
+            if text not in names:
+                raise ValueError(f"one of {', '.join(names)}")
+            return text
+        if field.cpp_type in (FieldDescriptor.CPPTYPE_INT32, FieldDescriptor.CPPTYPE_INT64):
+            return int(text)
+        if field.cpp_type in (FieldDescriptor.CPPTYPE_DOUBLE, FieldDescriptor.CPPTYPE_FLOAT):
+            return float(text)
+    except ValueError as error:
+        raise ValueError(f"CP-SAT's {name}: {text!r} is not {_wanted(field, error)}") from None
+    return text
+
+
+def parameter_text(parameters: Mapping[str, Any]) -> str:
+    """`parameters` (checked by `sat_parameter`) in the protocol buffer text format CP-SAT's
+    parameters merge (``linearization_level: 2``)."""
+    from google.protobuf import text_format
+    from ortools.sat.sat_parameters_pb2 import SatParameters
+
+    message = SatParameters()
+    for name, value in parameters.items():
+        setattr(message, name, value)
+    return text_format.MessageToString(message)
+
+
+def _boolean(value: Any, text: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if text.lower() in ("true", "1", "on"):
+        return True
+    if text.lower() in ("false", "0", "off"):
+        return False
+    raise ValueError("true or false")
+
+
+def _wanted(field: Any, error: ValueError) -> str:
+    """What the parameter `field` takes, in words (a bool's or an enum's from `error`)."""
+    from google.protobuf.descriptor import FieldDescriptor
+
+    if field.type in (FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_ENUM):
+        return str(error)
+    return "an integer" if field.cpp_type in (FieldDescriptor.CPPTYPE_INT32, FieldDescriptor.CPPTYPE_INT64) \
+        else "a number"

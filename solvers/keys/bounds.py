@@ -209,6 +209,7 @@ class RemainingKeysBound:
             j needs key k for (a door on it, or k lies on it): k is collected before
             any of them, so while one of them remains, k is not a robot's last key.
         blocks: a robot alone in its component adds its steps inside cycles (`CycleTours`).
+        cyclic: whether the door-free vault has a cycle (`blocks` may leave them out).
     """
 
     def __init__(
@@ -219,8 +220,10 @@ class RemainingKeysBound:
         robots: int,
         needers: Sequence[Sequence[int]],
         blocks: CycleTours,
+        cyclic: bool = False,
     ) -> None:
         self.blocks = blocks
+        self.cyclic = cyclic
         self._distances = [list(row) for row in distances[robots:]]
         for k, row in enumerate(self._distances):
             row[k] = 0

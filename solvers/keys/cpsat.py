@@ -32,17 +32,26 @@ CP-SAT's INFEASIBLE.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Literal, cast
 
 from crosscheck.models.keys.model import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
-from crosscheck.solvers.engines.cpsat import SEED, configured_solver, cp_model, run_answer, run_stats, solve
+from crosscheck.solvers.configuration import Options, option
+from crosscheck.solvers.engines.cpsat import (
+    SEED,
+    CpsatOptions,
+    configured_solver,
+    cp_model,
+    run_answer,
+    run_stats,
+    solve,
+)
 from crosscheck.solvers.keys.level_cuts import level_cuts
 from crosscheck.solvers.keys.routes import ContractedVault, contract
 from crosscheck.solvers.keys.warm_start import Step, greedy_sequence, kicked_sequence
 
-#: Kicks of the warm start's iterated local search: under a CPU second on an 81x81 vault
-#: with 26 keys; 10 already found the optimum where plain local search stopped short
-#: (3226 -> 3010, 1816 -> 1748, 2465 -> 2220), 100 found nothing more there.
+#: Kicks of the warm start's iterated local search: enough to reach the optima plain local
+#: search stops short of, few enough to stay a small part of a run (docs/puzzles/keys.md).
 WARM_START_KICKS = 20
 #: The full-search workers of a run with two or more: one plain LP search, one best-bound
 #: tree search (CP-SAT's ``lb_tree_search``), which closes the gap from below.
@@ -189,6 +198,16 @@ class _Hint:
             self.model.add_hint(variable, int(value))
 
 
+class KeysCpsatOptions(CpsatOptions):
+    """keys-cpsat's design choices (docs/puzzles/keys.md#strengthening); every value keeps it exact."""
+
+    level_cuts: Literal["on", "off"] = option(
+        "on", "the redundant level cuts and their re-entry literals (crossings of each level cut's boundary)")
+    lb_tree_search: Literal["on", "off"] = option(
+        "on", "with two or more workers, one runs CP-SAT's lb_tree_search beside the plain LP search "
+              "(off: CP-SAT's own choice of full searches)")
+
+
 class VaultModel:
     """The CP-SAT model of one contracted vault, built one constraint family at a time.
 
@@ -198,7 +217,8 @@ class VaultModel:
     `node` is the robot's last key.
     """
 
-    def __init__(self, vault: Vault, cv: ContractedVault, deadline: Deadline | None = None) -> None:
+    def __init__(self, vault: Vault, cv: ContractedVault, deadline: Deadline | None = None,
+                 level_cuts: bool = True) -> None:
         self.cv = cv
         self.arcs, self.before = usable_routes(cv)
         self.region = regions(cv, self.arcs)
@@ -213,7 +233,8 @@ class VaultModel:
         self.choices: dict[tuple[int, int], list[tuple[cp_model.IntVar, ArcRoute]]] = {}
         self._route_choices()
         self.reentries = 0  # re-entry literals of the level cuts
-        self._level_cuts(vault, deadline)
+        if level_cuts:
+            self._level_cuts(vault, deadline)
 
     def _warm_start(self, deadline: Deadline) -> list[Step[ArcRoute]] | None:
         """The greedy sequence improved by an iterated local search (`crosscheck.solvers.keys.warm_start`)."""
@@ -225,7 +246,7 @@ class VaultModel:
     def stats(self) -> Stats:
         """The model's size: usable arcs and routes, re-entry literals of the level cuts."""
         return {"arcs": len(self.arcs), "routes": sum(len(routes) for routes in self.arcs.values()),
-                "reentries": self.reentries}
+                "reentries": self.reentries, "constraints": len(self.model.proto.constraints)}
 
     def _ranks(self) -> list[cp_model.IntVar]:
         """Ranks: a permutation of 0..K-1, bounded by the forced predecessors and successors."""
@@ -400,6 +421,7 @@ class KeysCpsat(Solver):
     puzzle = "keys"
     summary = "CP-SAT: one circuit per robot over the contracted graph, route choice per arc, global key ranks"
     runs_cpsat = True
+    Options: ClassVar[type[Options]] = KeysCpsatOptions
 
     def __init__(self, num_workers: int | None = None, random_seed: int = SEED) -> None:
         self.num_workers = num_workers  # None: crosscheck.solvers.engines.cpsat.default_workers() at each run
@@ -407,16 +429,18 @@ class KeysCpsat(Solver):
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         cv = contract(instance, deadline)
-        vault_model = VaultModel(instance, cv, deadline)
+        options: KeysCpsatOptions = cast(KeysCpsatOptions, self.options)  # as `configured` checks
+        vault_model = VaultModel(instance, cv, deadline, options.level_cuts == "on")
         solver = configured_solver(deadline, self.random_seed, self.num_workers)
         # Every worker searches the whole model (CP-SAT would give one of two workers to
         # LNS): the warm start is usually optimal already, what is left is the proof.
         solver.parameters.num_full_subsolvers = solver.parameters.num_workers
-        if solver.parameters.num_workers >= 2:
+        if solver.parameters.num_workers >= 2 and options.lb_tree_search == "on":
             # The proof needs the bound raised: lb_tree_search branches where the LP bound
-            # is lowest (loopy one-robot 81x81 vaults: 19-41 -> 9-13 CPU s, issue 27).
+            # is lowest (its effect on loopy vaults: docs/puzzles/keys.md).
             solver.parameters.subsolvers.extend(PROOF_SUBSOLVERS)
-        status = solve(solver, vault_model.model, deadline)
-        stats = run_stats(solver) | {"num_booleans": solver.num_booleans} | vault_model.stats()
+        status = solve(solver, vault_model.model, deadline, options.cpsat)
+        stats = run_stats(solver) | {"num_booleans": solver.num_booleans,
+                                     "subsolvers": ",".join(solver.parameters.subsolvers)} | vault_model.stats()
         return run_answer(solver, status, vault_model.model, lambda: vault_model.plan(solver), stats,
                           infeasible="the exact model has no solution")

@@ -15,6 +15,8 @@ shortest tours and paths through each biconnected component's ports) to its brid
 loopy vaults the bridges alone say little).  A state is not expanded once the same robot
 nodes holding one more key were reached at no greater cost (`ContractedProblem.dominators`).
 The plan is the routes' cell paths as `KeyMove`s.
+Options (`KeysGraphOptions`) weaken the bound (door-free: the farthest remaining key; none:
+Dijkstra), leave out the cycle tours, or turn dominance off; each keeps the search exact.
 Robots each alone in their part of a vault with cycles are searched by the same rules in compiled code
 (`ContractedProblem.compiles`, `crosscheck.solvers.keys.graph_compiled`) once the kernel is loaded
 (`KeysGraph.warm_up`, in the forkserver of ``compare`` and ``hunt``): loading it costs more than
@@ -25,9 +27,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from typing import ClassVar, Literal, cast
 
 from crosscheck.models.keys.model import KeyMove, Vault, parse
 from crosscheck.solvers.base import Answer, Deadline, Solver
+from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.engines.search import Strategy, best_first_search
 from crosscheck.solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
 from crosscheck.solvers.keys.cycle_tours import CycleTours
@@ -42,13 +46,28 @@ COMPILED = "crosscheck.solvers.keys.graph_compiled"
 WARM_UP = "#######\n#@.a.A#\n#.###.#\n#..b..#\n#######\n"
 
 
+class KeysGraphOptions(Options):
+    """keys-graph's design choices (docs/puzzles/keys.md); every value keeps the search exact."""
+
+    bound: Literal["walk", "door-free", "none"] = option(
+        "walk", "A*'s bound: walk (bridge tree walk, re-entries, cycle tours), door-free (the farthest "
+                "remaining key by door-free distance), none (0: Dijkstra)")
+    cycle_tours: Literal["on", "off"] = option(
+        "on", "add the steps inside the vault's cycles (CycleTours) to the walk bound")
+    dominance: Literal["on", "off"] = option(
+        "on", "skip a state once the same robot nodes holding one more key were reached at no greater cost")
+
+
 class ContractedProblem(PackedKeysProblem[Action]):
-    """Collect every key by walking routes of a `ContractedVault`."""
+    """Collect every key by walking routes of a `ContractedVault`, with the bound and the
+    dominance `options` choose (the defaults without)."""
 
     deeper_ties = True  # the bound is often exact (door-free tree vaults): no plateau to widen
 
-    def __init__(self, vault: ContractedVault, deadline: Deadline | None = None) -> None:
+    def __init__(self, vault: ContractedVault, options: KeysGraphOptions | None = None,
+                 deadline: Deadline | None = None) -> None:
         """The problem on `vault`, its bound set up within `deadline` (`crosscheck.solvers.base.LimitReached`)."""
+        self.options: KeysGraphOptions = options or KeysGraphOptions()
         deadline = deadline or Deadline(None)
         self.keys = len(vault.letters)
         self.packing = RobotPacking.for_positions(self.keys, vault.robots, len(vault.cells))
@@ -66,11 +85,11 @@ class ContractedProblem(PackedKeysProblem[Action]):
                 by_target.setdefault(route.target, []).append(route)
             row = [UNREACHABLE] * self.keys
             choice = []
-            for target, options in sorted(by_target.items()):
-                options.sort(key=lambda route: route.length)
+            for target, to_target in sorted(by_target.items()):
+                to_target.sort(key=lambda route: route.length)
                 bit = target - vault.robots
-                row[bit] = options[0].length
-                choice.append((1 << bit, target, [(route.needs, route) for route in options]))
+                row[bit] = to_target[0].length
+                choice.append((1 << bit, target, [(route.needs, route) for route in to_target]))
             self.choices.append(choice)
             self.distances.append(row)
         # needers[node][k]: the keys j that every route from node to j needs k for
@@ -82,7 +101,8 @@ class ContractedProblem(PackedKeysProblem[Action]):
                     if needs >> k & 1:
                         needers[node][k] |= bit
         deadline.check("setting up the bound")
-        self.bound = remaining_keys_bound(vault, self.distances, needers, deadline)
+        self.bound = remaining_keys_bound(vault, self.distances, needers, self.options.cycle_tours == "on",
+                                          deadline)
         # per group of robots sharing a part of the vault: the state bits its walk depends on
         # (its robots' nodes and its keys), walks memoised by those bits; none with one group,
         # where every state is new
@@ -99,7 +119,7 @@ class ContractedProblem(PackedKeysProblem[Action]):
         a packed state fits a non-negative 64-bit integer (the kernel's)."""
         groups = self.bound.groups
         return (all(len(robots) == 1 for robots, _ in groups) and sum(keys for _, keys in groups) == self.goal
-                and bool(self.bound.blocks.components) and self.packing.shift(self.packing.robots) <= 63)
+                and self.bound.cyclic and self.packing.shift(self.packing.robots) <= 63)
 
     def successors(self, state: int) -> Iterable[tuple[Action, int, int]]:
         held = state & self.goal
@@ -119,12 +139,16 @@ class ContractedProblem(PackedKeysProblem[Action]):
         every key holding `state`'s keys still does holding more (doors only open), and
         the contraction is exact from any robot nodes and keys held (`routes`), so
         costs-to-go here are those of the vault.  Key sets only grow along dominance,
-        so it has no cycle, as the engine requires.
+        so it has no cycle, as the engine requires.  None with the option ``dominance=off``.
         """
+        if self.options.dominance == "off":
+            return []
         return [state | bit for bit in self.bits if not state & bit]
 
     def heuristic(self, state: int) -> int:
         mask = (1 << self.packing.bits_per_robot) - 1
+        if self.options.bound != "walk":
+            return self._weak_bound([state >> shift & mask for shift in self.shifts], self.goal & ~state)
         if not self.fields:
             return self.bound.bound([state >> shift & mask for shift in self.shifts], self.goal & ~state)
         total = 0
@@ -138,14 +162,31 @@ class ContractedProblem(PackedKeysProblem[Action]):
         return total
 
 
+    def _weak_bound(self, nodes: list[int], remaining: int) -> int:
+        """The options' weaker bounds: 0 for ``none``; for ``door-free``, per group of robots
+        sharing a part of the vault, the largest over its remaining keys of the nearest robot's
+        door-free distance (some robot walks at least that far to collect that key)."""
+        if self.options.bound == "none":
+            return 0
+        total = 0
+        for robots, keys in self.bound.groups:
+            left = remaining & keys
+            total += max((min(self.distances[nodes[robot]][k] for robot in robots)
+                          for k in range(self.keys) if left >> k & 1), default=0)
+        return total
+
+
 def remaining_keys_bound(
-    vault: ContractedVault, distances: list[list[int]], needers: list[list[int]], deadline: Deadline | None = None
+    vault: ContractedVault, distances: list[list[int]], needers: list[list[int]], cycle_tours: bool = True,
+    deadline: Deadline | None = None,
 ) -> RemainingKeysBound:
     """The bound over `vault`'s nodes, with door-free `distances` from each node to each
     key and the `needers` proof of which keys cannot be last (see `RemainingKeysBound`),
-    set up within `deadline`."""
+    set up within `deadline`; without `cycle_tours`, the steps inside cycles are not counted
+    (`CycleTours` of no corridor)."""
     layout = door_free_layout(len(vault.graph.cells), vault.graph.corridors)
     bridges = layout.bridge_distances(vault.graph_nodes)
+    corridors = vault.graph.corridors if cycle_tours else []
     deadline = deadline or Deadline(None)
     deadline.check("setting up the bound")
     return RemainingKeysBound(
@@ -154,7 +195,8 @@ def remaining_keys_bound(
         [layout.rank[vertex] for vertex in vault.graph_nodes],
         vault.robots,
         needers,
-        CycleTours(len(vault.graph.cells), vault.graph.corridors, vault.graph_nodes, vault.robots, deadline),
+        CycleTours(len(vault.graph.cells), corridors, vault.graph_nodes, vault.robots, deadline),
+        cyclic=len(vault.graph.corridors) > len(vault.graph.cells) - len(set(layout.component)),
     )
 
 
@@ -175,6 +217,7 @@ class KeysGraph(Solver):
     puzzle = "keys"
     summary = "A* over (robot nodes, keys held) on the Pareto route contraction"
     warm_up_pays_alone = False  # loading numba costs more than a real vault's search in Python
+    Options: ClassVar[type[Options]] = KeysGraphOptions
 
     @classmethod
     def warm_up(cls) -> None:
@@ -186,7 +229,8 @@ class KeysGraph(Solver):
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
         vault = contract(instance, deadline)
-        problem = ContractedProblem(vault, deadline)
+        options = cast(KeysGraphOptions, self.options)  # as `configured` checks
+        problem = ContractedProblem(vault, options, deadline)
         compiled = problem.compiles() and COMPILED in sys.modules  # loaded by `warm_up`: see the module doc
         if compiled:
             from crosscheck.solvers.keys.graph_compiled import compiled_search

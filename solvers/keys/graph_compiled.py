@@ -24,6 +24,8 @@ from crosscheck.solvers.keys.routes import Route
 CHUNK = 4096
 #: Nodes the search's arrays first hold (they double when full).
 FIRST_CAPACITY = 1 << 14
+#: The kernel's bound for each value of keys-graph's option ``bound``.
+BOUND_KINDS = {"walk": kernel.WALK, "door-free": kernel.DOOR_FREE, "none": kernel.NO_BOUND}
 
 
 def _ints(values: object) -> np.ndarray:
@@ -39,8 +41,9 @@ def _padded(rows: list[list[tuple[int, int, int]]], width: int) -> np.ndarray:
     return table
 
 
-def bound_tables(bound: RemainingKeysBound) -> BoundTables:
-    """`bound`'s tables (for robots alone in their parts) as `graph_kernel.BoundTables`."""
+def bound_tables(bound: RemainingKeysBound, kind: int = kernel.WALK) -> BoundTables:
+    """`bound`'s tables (for robots alone in their parts) as `graph_kernel.BoundTables`, standing
+    for the bound `kind` (`graph_kernel.WALK`, `DOOR_FREE` or `NO_BOUND`)."""
     lone, blocks = bound.lone_robot_tables(), bound.blocks
     nodes = len(lone.slot)
     offsets, sizes, ports, tour_base, open_base = [], [], [], [], []
@@ -67,6 +70,7 @@ def bound_tables(bound: RemainingKeysBound) -> BoundTables:
         far=far[:, :, 0].copy(), far_bit=far[:, :, 1].copy(), far_needers=far[:, :, 2].copy(),
         triple_start=_ints([0] + [len(node) for node in lone.triples]).cumsum(),
         triple_twice=_ints([twice for twice, _ in triples]), triple_keys=_ints([keys for _, keys in triples]),
+        kind=kind,
     )
 
 
@@ -87,7 +91,7 @@ def route_tables(problem: ContractedProblem) -> tuple[RouteTables, list[Route]]:
     for (robot,), group_keys in problem.bound.groups:
         reach[robot] = group_keys
     tables = RouteTables(problem.keys, problem.packing.robots, problem.packing.bits_per_robot, _ints(reach),
-                         _ints(starts), _ints(keys), _ints(needs), _ints(lengths))
+                         _ints(starts), _ints(keys), _ints(needs), _ints(lengths), problem.options.dominance == "on")
     return tables, routes
 
 
@@ -150,7 +154,7 @@ def compiled_search(problem: ContractedProblem, deadline: Deadline | None = None
     """A* over `problem` (robots alone in their parts: `ContractedProblem.compiles`) in
     compiled code, until a goal, exhaustion or the deadline; its arrays first hold `capacity` nodes."""
     deadline = deadline or Deadline(None)
-    tables = bound_tables(problem.bound)
+    tables = bound_tables(problem.bound, BOUND_KINDS[problem.options.bound])
     routes, route_list = route_tables(problem)
     store = Store(capacity)
     store.add_start(problem.initial(), int(kernel.state_bound(tables, routes, problem.initial())))

@@ -1,9 +1,11 @@
 """The compiled kernel of ``keys-graph`` for robots alone in their parts (numba): bound and A*.
 
-All of the formulation's compiled code lives in this one module because numba's cache
+All of the formulation's own compiled code lives in this one module because numba's cache
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does: split across modules, an edited rule could keep running from a stale cache.
-That is why its binary heap repeats the one of amphipods-steps' kernel rather than sharing it.
+The one compiled code it calls elsewhere is the trusted heap of the compiled searches
+(`crosscheck.solvers.engines.heap`), whose source digest this module records (`HEAP_SOURCE`):
+its cache is used only while the heap is the one recorded.
 
 It computes exactly what the Python `crosscheck.solvers.keys.graph.ContractedProblem`
 computes for a vault whose robots are each alone in their part of it (every key in one's
@@ -25,7 +27,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from crosscheck.solvers.engines.heap import cache_enabled, heap_pop, heap_push
 from numba import njit
+
+#: The digest of `crosscheck.solvers.engines.heap`'s source this module's compiled code was last
+#: checked against: numba's cache notices changes in this file only, so it is used only while
+#: the heap is unchanged (`cache_enabled`); tests/test_heap.py says when to update it.
+HEAP_SOURCE = "e920cbe878ba864b"
+CACHE = cache_enabled(HEAP_SOURCE)
 
 #: Heap keys: f above, (G_MASK - g) below, so equal f pops the larger g first.
 G_BITS = 32
@@ -34,6 +43,9 @@ G_MASK = (1 << G_BITS) - 1
 BUDGET_SPENT, SOLVED, EXHAUSTED, NEEDS_ROOM = 0, 1, 2, 3
 #: Slots of the counters array.
 NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS = range(6)
+#: Which bound `BoundTables` stands for (keys-graph's option ``bound``): the walk, the farthest
+#: remaining key by door-free distance, or none (0).
+WALK, DOOR_FREE, NO_BOUND = range(3)
 
 
 class BoundTables(NamedTuple):
@@ -48,7 +60,8 @@ class BoundTables(NamedTuple):
     + start]` (Held-Karp).  `far[kind, n, i]`, `far_bit`, `far_needers`: the i-th farthest key
     of node n by door-free (kind 0) or bridge (kind 1) distance, its bit and needers (padding
     has bit 0).  `triple_start[n] .. triple_start[n + 1]`: node n's re-entry paths
-    (`triple_twice`, `triple_keys`), longest first.
+    (`triple_twice`, `triple_keys`), longest first.  `kind`: which bound (`WALK`, `DOOR_FREE`
+    or `NO_BOUND`, keys-graph's option ``bound``).
     """
 
     half: int
@@ -73,13 +86,14 @@ class BoundTables(NamedTuple):
     triple_start: np.ndarray
     triple_twice: np.ndarray
     triple_keys: np.ndarray
+    kind: int = WALK
 
 
 class RouteTables(NamedTuple):
     """The robots and the routes per node: robot r's node is bits ``keys + r * bits`` on of
     a state, and it reaches the keys of ``reach[r]``; ``start[n] .. start[n + 1]`` index node
     n's routes, by target key (`key`, its bit index), then by length; `needs` and `length`
-    per route."""
+    per route; `dominance`: whether dominated states are skipped (keys-graph's option)."""
 
     keys: int
     robots: int
@@ -89,9 +103,10 @@ class RouteTables(NamedTuple):
     key: np.ndarray
     needs: np.ndarray
     length: np.ndarray
+    dominance: bool = True
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _top(x: int) -> int:
     """The index of the highest set bit of x > 0 (``bit_length() - 1``)."""
     i = -1
@@ -101,7 +116,7 @@ def _top(x: int) -> int:
     return i
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _neighbours(ring: int, slot: int) -> tuple[int, int]:
     """The set positions of `ring` (not empty) cyclically before and from `slot` on."""
     below = ring & ((1 << slot) - 1)
@@ -111,7 +126,7 @@ def _neighbours(ring: int, slot: int) -> tuple[int, int]:
     return before, after
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _around(ring: int, between: np.ndarray) -> int:
     """The bridge length around the ring positions of `ring`, in order, back to the first."""
     first, previous, total, position = -1, -1, 0, 0
@@ -127,7 +142,7 @@ def _around(ring: int, between: np.ndarray) -> int:
     return total + between[previous, first]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _cycle_sums(b: BoundTables, node: int, mask: int) -> tuple[int, int]:
     """`CycleTours.bound`: the sums of the cycle components' tours and open paths."""
     signature = b.port_low[mask & ((1 << b.port_half) - 1)] | b.port_high[mask >> b.port_half]
@@ -153,7 +168,7 @@ def _cycle_sums(b: BoundTables, node: int, mask: int) -> tuple[int, int]:
     return tours, paths
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _last(b: BoundTables, kind: int, node: int, mask: int) -> int:
     """The farthest key of `mask` that can be last (`bounds._last`)."""
     farthest = -1
@@ -167,10 +182,16 @@ def _last(b: BoundTables, kind: int, node: int, mask: int) -> int:
     return farthest
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def bound(b: BoundTables, node: int, mask: int) -> int:
-    """`RemainingKeysBound.walk` of the robot on `node` with the keys of `mask` left."""
-    if not mask:
+    """`RemainingKeysBound.walk` of the robot on `node` with the keys of `mask` left (or the
+    weaker bound `b.kind` names: `ContractedProblem._weak_bound`'s)."""
+    if not mask or b.kind == NO_BOUND:
+        return 0
+    if b.kind == DOOR_FREE:
+        for i in range(b.far.shape[2]):  # farthest first
+            if mask & b.far_bit[0, node, i]:
+                return b.far[0, node, i]
         return 0
     ring = b.ring_low[mask & ((1 << b.half) - 1)] | b.ring_high[mask >> b.half]
     before, after = _neighbours(ring, b.slot[node])
@@ -185,7 +206,7 @@ def bound(b: BoundTables, node: int, mask: int) -> int:
     return walk
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def find(table: np.ndarray, states: np.ndarray, state: int) -> tuple[int, int]:
     """(node of `state` or -1, its slot in `table` or the empty slot where it would go)."""
     size = len(table)
@@ -197,7 +218,7 @@ def find(table: np.ndarray, states: np.ndarray, state: int) -> tuple[int, int]:
         slot = (slot + 1) & (size - 1)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def rehash(table: np.ndarray, states: np.ndarray, nodes: int) -> None:
     """Fill the empty (all -1) `table` with the first `nodes` nodes of `states`."""
     for node in range(nodes):
@@ -205,42 +226,7 @@ def rehash(table: np.ndarray, states: np.ndarray, nodes: int) -> None:
         table[slot] = node
 
 
-@njit(cache=True)
-def heap_push(heap_key: np.ndarray, heap_node: np.ndarray, size: int, key: int, node: int) -> None:
-    """Add (key, node) to the heap of `size` entries."""
-    i = size
-    while i > 0:
-        parent = (i - 1) >> 1
-        if heap_key[parent] <= key:
-            break
-        heap_key[i], heap_node[i] = heap_key[parent], heap_node[parent]
-        i = parent
-    heap_key[i], heap_node[i] = key, node
-
-
-@njit(cache=True)
-def heap_pop(heap_key: np.ndarray, heap_node: np.ndarray, size: int) -> tuple[int, int]:
-    """Remove the smallest entry of the heap of `size` entries; return it (key, node)."""
-    top_key, top_node = heap_key[0], heap_node[0]
-    last_key, last_node = heap_key[size - 1], heap_node[size - 1]
-    size -= 1
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and heap_key[child + 1] < heap_key[child]:
-            child += 1
-        if heap_key[child] >= last_key:
-            break
-        heap_key[i], heap_node[i] = heap_key[child], heap_node[child]
-        i = child
-    if size > 0:
-        heap_key[i], heap_node[i] = last_key, last_node
-    return top_key, top_node
-
-
-@njit(cache=True)
+@njit(cache=CACHE)
 def _dominated(table: np.ndarray, states: np.ndarray, g: np.ndarray, state: int, goal: int, cost: int) -> bool:
     """Whether the same node holding one more key was reached at cost `cost` or less."""
     missing = goal & ~state
@@ -253,7 +239,7 @@ def _dominated(table: np.ndarray, states: np.ndarray, g: np.ndarray, state: int,
     return False
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def state_bound(b: BoundTables, r: RouteTables, state: int) -> int:
     """The bound of `state`: the sum over robots of `bound` on its node and remaining keys."""
     remaining = ~state & ((1 << r.keys) - 1)
@@ -265,7 +251,7 @@ def state_bound(b: BoundTables, r: RouteTables, state: int) -> int:
     return total
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _expand(state: int, n: int, cost: int, states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray,
             route: np.ndarray, table: np.ndarray, heap_key: np.ndarray, heap_node: np.ndarray, counters: np.ndarray,
             b: BoundTables, r: RouteTables) -> None:
@@ -297,7 +283,7 @@ def _expand(state: int, n: int, cost: int, states: np.ndarray, g: np.ndarray, h:
             counters[HEAP_SIZE] += 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def search(states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray, route: np.ndarray,
            table: np.ndarray, heap_key: np.ndarray, heap_node: np.ndarray, counters: np.ndarray,
            b: BoundTables, r: RouteTables, budget: int) -> None:
@@ -326,7 +312,7 @@ def search(states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray,
         if state & goal == goal:
             counters[STATUS], counters[GOAL] = SOLVED, n
             return
-        if _dominated(table, states, g, state, goal, cost):
+        if r.dominance and _dominated(table, states, g, state, goal, cost):
             continue
         counters[EXPANDED] += 1
         budget -= 1
