@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, get_args, get_type_hints
 
-from crosscheck.models.base import Instance, out_of_range
+from crosscheck.models.base import Instance, InvalidInstance, out_of_range
 
 if TYPE_CHECKING:
     from crosscheck.models.relations import Relation
@@ -90,7 +90,7 @@ def _no_features(instance: Instance) -> dict[str, int]:
 
 
 def _no_variant(instance: Instance) -> Instance:
-    raise ValueError("this puzzle has no variant")
+    raise InvalidInstance("this puzzle has no variant", source=instance.name)
 
 
 @dataclass(frozen=True)

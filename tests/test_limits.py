@@ -6,18 +6,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from crosscheck.harness.judging.verdicts import Verdict, judged
 from crosscheck.harness.records.record import RunRecord, read_records
 from crosscheck.harness.records.tidy import rows as tidy_rows
 from crosscheck.harness.reports.aggregate import FAMILY_COLUMNS, cells, family_rows
 from crosscheck.harness.reports.tables import SUMMARY_COLUMNS, summary_rows
 from crosscheck.harness.runs.limits import within_limit
+from crosscheck.models.answers import Optimum
 from crosscheck.models.keys.model import Vault, parse
 from crosscheck.solvers.base import Answer, Deadline, LimitReached, Solver, Status
 from crosscheck.solvers.engines.search import Ending, SearchProblem, Strategy, best_first_search
 
-from tests.plugin_solvers import OVERRUN_SECONDS
-from tests.test_cli import VAULT, invoke, plugins  # noqa: F401  (plugins: an autouse fixture)
+from tests.fixtures.cli import VAULT, invoke
+from tests.fixtures.plugin_solvers import OVERRUN_SECONDS
+
+pytestmark = pytest.mark.usefixtures("misbehaving_solvers")
 
 LIMIT = OVERRUN_SECONDS / 4
 
@@ -42,7 +46,7 @@ def test_a_late_answer_is_a_timeout_in_every_figure_and_evidence_for_the_verdict
     assert late.message.startswith("answered optimal after ") and f"past its time limit of {LIMIT:g} s" in late.message
     assert not late.exact and late.exact_answer and late.answer_status is Status.OPTIMAL
     [verdict] = judged(records).verdicts  # the late proof stays evidence
-    assert verdict.verdict is Verdict.AGREE and verdict.answer == 8
+    assert verdict.verdict is Verdict.AGREE and verdict.answer == Optimum(8)
     assert set(verdict.provers) == {"test-plain", "test-overrunner"}
     _figures_count_it_a_timeout(records)
 

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from crosscheck.harness.cli import main
 from crosscheck.harness.inputs.index import InstanceFile
 from crosscheck.harness.records.record import read_records
-from crosscheck.harness.runs.schedule import Choice, left_beyond_reach, plan_instance
+from crosscheck.harness.runs.schedule import instance_tasks, left_beyond_reach
+from crosscheck.harness.runs.settings import RunSettings
 from crosscheck.solvers.base import Solver
 from crosscheck.solvers.registry import get_solver
 
@@ -44,13 +45,13 @@ def test_the_default_run_leaves_out_what_a_formulation_is_known_not_to_reach(tmp
     path = tmp_path / "v.txt"
     path.write_text(VAULT)
     file = InstanceFile(path, "v.txt", None, None)
-    within = Choice(within_reach=True)
-    solvers = {task.solver for task, _ in plan_instance(file, within)[1]}
+    within = RunSettings(within_reach=True)
+    solvers = {task.solver for task, _ in instance_tasks(file, within)[1]}
     assert "keys-grid" not in solvers and "keys-graph" in solvers
     assert left_beyond_reach([file], within) == {"keys-grid": [("v.txt", "cells 7 > 5")]}
-    for choice in (Choice(), Choice(solver_names=("keys-grid",), within_reach=True)):  # every size; or named
-        assert "keys-grid" in {task.solver for task, _ in plan_instance(file, choice)[1]}
-        assert left_beyond_reach([file], choice) == {}
+    for settings in (RunSettings(), RunSettings(solvers=("keys-grid",), within_reach=True)):  # every size; or named
+        assert "keys-grid" in {task.solver for task, _ in instance_tasks(file, settings)[1]}
+        assert left_beyond_reach([file], settings) == {}
 
 
 def test_compare_says_what_it_left_out_and_all_sizes_runs_it(tmp_path: Path, small_reach: type[Solver],

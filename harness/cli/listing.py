@@ -12,7 +12,8 @@ if TYPE_CHECKING:  # what each command needs is imported when it runs, so that -
 
 
 @click.command("list")
-@click.option("--params", is_flag=True, help="Also show each puzzle's generator parameters.")
+@click.option("--params", is_flag=True, help="Also show each puzzle's generator parameters and the sizes hunt draws within "
+                                        "(default range, and the bounds of any range).")
 @click.option("--relations", "show_relations", is_flag=True, help="Also show each puzzle's metamorphic relations.")
 @click.option("--options", "show_options", is_flag=True,
               help="Also show each formulation's options (--solver 'NAME[OPTION=VALUE,...]'): values, default "
@@ -27,7 +28,7 @@ def list_command(params: bool, show_relations: bool, show_options: bool, show_sh
     from crosscheck.solvers.registry import origin, solvers_for
 
     for puzzle in puzzles().values():
-        click.echo(f"{puzzle.name}: {puzzle.title} (variant: {puzzle.variant_name})")
+        click.echo(f"{puzzle.name}: {puzzle.title}" + (f" (variant: {puzzle.variant_name})" if puzzle.variant_name else ""))
         for solver in solvers_for(puzzle.name):
             missing = solver.unavailable()
             click.echo(f"  {solver.name:<20} {solver.summary} [{origin(solver.name)}]"
@@ -37,6 +38,9 @@ def list_command(params: bool, show_relations: bool, show_options: bool, show_sh
         if params:
             for name, meaning in puzzle.generator_params.items():
                 click.echo(f"  -p {name}=...  {meaning}")
+            for size in puzzle.sizes:
+                low, high = size.default
+                click.echo(f"  hunt -p {size.name}={low}-{high}  {size.meaning} (from {size.least} to {size.most})")
         if show_relations:
             for relation in puzzle.relations:
                 click.echo(f"  relation {relation.name}")
