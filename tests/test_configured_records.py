@@ -43,7 +43,7 @@ def test_records_of_schema_5_read_as_their_formulation_s_default(tmp_path: Path)
     (read,) = read_records(tmp_path / "old.jsonl")
     assert (read.schema_version, read.formulation, read.configuration, read.options) == (5, "keys-graph",
                                                                                           "keys-graph", {})
-    assert SCHEMA_VERSION == 7
+    assert SCHEMA_VERSION > 5  # a record older than the one that added the fields
 
 
 def test_two_configurations_of_one_formulation_are_one_line_of_evidence() -> None:
