@@ -1,6 +1,6 @@
 """Plain PDDL text: a tiny writer for domains and problems with action costs.
 
-The encoders (``pddl_keys``, ``pddl_amphipods``, ``pddl_elevator``) describe a puzzle
+The encoders (each puzzle's ``pddl`` module, beside its formulations) describe a puzzle
 instance as an `Encoding`: a domain and a problem in PDDL 2.1 with ``:action-costs``
 (every action increases ``total-cost`` by its cost; the metric minimises it), plus a
 `decode` function that maps one ground action of a plan, as the planner writes it
