@@ -28,6 +28,7 @@ class AmphipodsSat(Solver):
     summary = ("CNF over ordered macro moves, energy bisected, CaDiCaL with DRUP proofs the harness checks "
                "(optional extra 'certificates')")
     encoding = ENCODING
+    reach = {"depth": 3}
 
     def unavailable(self) -> str | None:
         return sat.missing()
