@@ -311,9 +311,9 @@ def canonical(burrow: Burrow, plan: Sequence[Any]) -> list[tuple[int, int | None
     for number, (source_label, target_label) in enumerate(plan):
         source, target = parse_label(source_label, burrow.depth), parse_label(target_label, burrow.depth)
         assert source is not None and target is not None, "a checked plan names positions only"
-        a = standing.pop(source, None)
-        if a is None:
+        if source not in standing:
             continue
+        a = standing.pop(source)
         standing[target] = a
         mover = layout.movers[a]
         if mover.room is not None and source[0] == mover.room and target[0] != mover.room and a not in first_out:
