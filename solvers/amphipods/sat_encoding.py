@@ -306,7 +306,7 @@ def canonical(burrow: Burrow, plan: Sequence[Any]) -> list[tuple[int, int | None
     standing: dict[tuple[Any, int], int] = {}
     for a, mover in enumerate(layout.movers):
         standing[("H", mover.spot) if mover.room is None else (mover.room, mover.spot)] = a
-    first_out: dict[int, tuple[int, int | None]] = {}
+    first_out: dict[int, int] = {}
     last_home: dict[int, tuple[int, int | None]] = {}
     for number, (source_label, target_label) in enumerate(plan):
         source, target = parse_label(source_label, burrow.depth), parse_label(target_label, burrow.depth)
@@ -317,13 +317,13 @@ def canonical(burrow: Burrow, plan: Sequence[Any]) -> list[tuple[int, int | None
         standing[target] = a
         mover = layout.movers[a]
         if mover.room is not None and source[0] == mover.room and target[0] != mover.room and a not in first_out:
-            first_out[a] = (number, None)
+            first_out[a] = number
         if target[0] == mover.kind and source[0] != mover.kind:
             last_home[a] = (number, source[1] if source[0] == "H" else None)
     moves: list[tuple[int, int, int | None]] = []
     for a, (number, stop) in last_home.items():
         if stop is not None and layout.movers[a].room is not None:
-            moves.append((first_out[a][0], a, stop))
+            moves.append((first_out[a], a, stop))
         moves.append((number, a, None))
     return [(a, stop) for _, a, stop in sorted(moves)]
 
