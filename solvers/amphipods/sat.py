@@ -53,7 +53,8 @@ def _answer(refuter: Refuter, burrow: Burrow) -> Answer:
         refuted = refuter.refute(encode(burrow, middle), BOUND, middle, keep_one=True)
         if refuted is None:
             return Answer(Status.FEASIBLE, cost=upper, bound=lower, plan=list(best), stats=refuter.stats(),
-                          message=refuter.deadline.limit_reached(), certificate=refuter.certificate("lower-bound", lower))
+                          message=refuter.deadline.limit_reached(),
+                          certificate=refuter.certificate("lower-bound", lower))
         if refuted:
             lower = middle + 1
         else:

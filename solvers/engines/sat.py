@@ -2,9 +2,9 @@
 proof logging (PySAT, the optional ``certificates`` extra).
 
 A formulation builds a `Cnf` with its encoder (the cardinality and weighted-sum clauses below
-help), and `solve` decides it: a model when it is
-satisfiable; when it is not, the solver's DRUP proof (every clause it learnt, in order, then
-the empty clause; ``d`` lines delete) written to a file for someone else to check.  The solver
+help), and `solve` decides it: a model when it is satisfiable; when it is not, the solver's
+DRUP proof (every clause it learnt, in order, then the empty clause; ``d`` lines delete)
+written to a file for someone else to check.  The solver
 is never asked to check its own proof: the harness does (`crosscheck.harness.runs.certify`).
 
 Limits: CaDiCaL runs in slices of `CONFLICTS_PER_SLICE` conflicts; between slices the run's
@@ -21,9 +21,9 @@ PySAT is imported when a formula is solved, so the formulations register without
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import tempfile
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -78,7 +78,6 @@ class Cnf:
         the value); a variable it leaves out satisfies no literal."""
         true = set(assignment)
         return next((number for number, clause in enumerate(self.clauses) if true.isdisjoint(clause)), None)
-
 
     def extended(self, assignment: Sequence[int]) -> list[int]:
         """`assignment` (one literal for each of the first variables) extended to every variable:
