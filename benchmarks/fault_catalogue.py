@@ -69,10 +69,14 @@ def _elevator(name: str, path: str, original: str, replacement: str, description
     return Fault(name, "elevator", path, original, replacement, description, ("elevator",), ELEVATOR_TESTS)
 
 
-def _encoder(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
+#: Per puzzle, the tests that should notice a fault in its SAT formulation's encoder.
+ENCODER_TESTS = {"elevator": (*ELEVATOR_TESTS, "tests/test_sat_certificates.py"),
+                 "amphipods": (*AMPHIPODS_TESTS, "tests/test_amphipods_sat.py")}
+
+
+def _encoder(name: str, puzzle: str, path: str, original: str, replacement: str, description: str) -> Fault:
     """A fault in a SAT formulation's encoder, which the certificate tests should notice too."""
-    return Fault(name, "elevator", path, original, replacement, description, ("elevator",),
-                 (*ELEVATOR_TESTS, "tests/test_sat_certificates.py"))
+    return Fault(name, puzzle, path, original, replacement, description, (puzzle,), ENCODER_TESTS[puzzle])
 
 
 def _amphipods(name: str, path: str, original: str, replacement: str, description: str,
@@ -195,11 +199,11 @@ ELEVATOR_FAULTS = (
               "elevator-cpsat: the elevator carries up to three items"),
     # Encoder faults: a certificate proves something about the CNF, so an encoding that leaves
     # plans out makes refutations of the encoding, not of the puzzle (the plan-as-assignment check).
-    _encoder("elevator-sat-one-rider", "solvers/elevator/sat_encoding.py",
+    _encoder("elevator-sat-one-rider", "elevator", "solvers/elevator/sat_encoding.py",
              "    for three in combinations(carries, 3):",
              "    for three in combinations(carries, 2):",
              "elevator-sat's encoding: a step carries one item, the moves with two left out"),
-    _encoder("elevator-sat-safety-later-only", "solvers/elevator/sat_encoding.py",
+    _encoder("elevator-sat-safety-later-only", "elevator", "solvers/elevator/sat_encoding.py",
              "                if other != chip_of:",
              "                if other > chip_of:",
              "elevator-sat's encoding: a chip meets only the generators of elements after it"),
@@ -257,6 +261,15 @@ AMPHIPODS_FAULTS = (
                "        if lo <= door <= hi:\n            moved = rooms.copy()",
                "        if True:\n            moved = rooms.copy()",
                "amphipods-stops: a hallway amphipod goes home through others"),
+    # Encoder faults (the plan-as-assignment check): moves left out of amphipods-sat's CNF.
+    _encoder("amphipods-sat-no-direct-moves", "amphipods", "solvers/amphipods/sat_encoding.py",
+             "            direct = [layout.direct[a]] if a in layout.direct else []",
+             "            direct = []",
+             "amphipods-sat's encoding: no move straight from room to room, every leaver stops in the hallway"),
+    _encoder("amphipods-sat-no-end-stops", "amphipods", "solvers/amphipods/sat_encoding.py",
+             "            exactly_one(cnf, [*direct, *(layout.hall[a, s] for s in STOPS)])",
+             "            exactly_one(cnf, [*direct, *(layout.hall[a, s] for s in STOPS[1:-1])])",
+             "amphipods-sat's encoding: the stops at the hallway's two ends left out"),
 )
 
 TILES_FAULTS = (

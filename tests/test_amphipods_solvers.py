@@ -39,7 +39,7 @@ def solved(result: Result, burrow: Burrow) -> int:
 
 def test_registered() -> None:
     assert [s.name for s in solvers_for("amphipods")] == [
-        "amphipods-search", "amphipods-steps", "amphipods-stops", "amphipods-cpsat", "amphipods-fd"]
+        "amphipods-search", "amphipods-steps", "amphipods-stops", "amphipods-cpsat", "amphipods-fd", "amphipods-sat"]
 
 
 @pytest.mark.parametrize("name", sorted(ANSWERS))

@@ -24,7 +24,7 @@ from crosscheck.solvers.certificate import Certificate, UnsatQuery, unproven
 from crosscheck.solvers.elevator import sat_encoding
 from crosscheck.solvers.elevator.quotient import ElevatorQuotient
 from crosscheck.solvers.elevator.sat import ElevatorSat
-from crosscheck.solvers.engines.sat import Cnf, discard_proofs, solve
+from crosscheck.solvers.engines.sat import Cnf, discard_proofs, exactly_one, solve, unary_sum, weighted_at_most
 
 from tests.fixtures.known import INSTANCES
 
@@ -87,6 +87,31 @@ def test_a_satisfiable_formula_has_a_model_and_an_unsatisfiable_one_a_proof_both
     assert not certify.check_proof(weaker, proof).ok
     assert not certify.check_proof(unsat, "0\n").ok  # the empty clause alone follows from nothing
     assert certify.check_proof(unsat, "1 x 0\n0\n").reason.startswith("<proof>:1: ")
+
+
+@pytest.mark.parametrize("limit", [-1, 0, 3, 7, 12, 40])
+def test_a_weighted_sum_of_unary_counts_is_bounded_exactly_and_auxiliaries_extend_an_assignment(limit: int) -> None:
+    """Three numbers, each one of three choices worth 0 to 2 (unary), summed two by two with
+    weights 5 and 1: every choice is allowed exactly when its weighted sum is at most `limit`."""
+    choices = Cnf(9)
+    for number in range(3):
+        exactly_one(choices, [3 * number + 1, 3 * number + 2, 3 * number + 3])
+    cnf = Cnf(choices.variables, list(choices.clauses))
+    unary = []
+    for number in range(3):
+        count = [cnf.new_variable(), cnf.new_variable()]
+        for value in (1, 2):
+            for j in range(value):
+                cnf.add(-(3 * number + 1 + value), count[j])
+        unary.append(count)
+    heavy, light = unary_sum(cnf, unary[:1], 9), unary_sum(cnf, unary[1:], 9)
+    assert len(heavy) == 2 and len(light) == 4
+    weighted_at_most(cnf, [(5, heavy), (1, light)], limit)
+    for values in [(a, b, c) for a in range(3) for b in range(3) for c in range(3)]:
+        main = [v if (v - 1) % 3 == values[(v - 1) // 3] else -v for v in range(1, 10)]
+        assert choices.first_falsified(main) is None
+        allowed = 5 * values[0] + values[1] + values[2] <= limit
+        assert (cnf.first_falsified(cnf.extended(main)) is None) == allowed, values
 
 
 def test_which_queries_prove_which_claim() -> None:

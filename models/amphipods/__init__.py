@@ -37,6 +37,15 @@ TRUSTED = {
                                                "refuses_what_is_no_position_label",
 }
 
+#: Some optimal plan is canonical (the contraction lemma, `crosscheck.solvers.amphipods.common`):
+#: the macro-move formulations and amphipods-sat's encoding search only such plans, so a fault in
+#: the argument would mislead all of them: lemma -> the modules whose answers rest on it.
+#: (amphipods-steps and amphipods-stops assume none of it.)
+LEMMAS = {
+    "amphipods: some optimal plan moves each amphipod at most twice, home ones never, entrants to the "
+    "deepest free cell": (
+        "crosscheck.solvers.amphipods.common", "crosscheck.solvers.amphipods.sat_encoding"),
+}
 
 
 def _corpus() -> list[Any]:
@@ -69,6 +78,7 @@ PUZZLE = Puzzle(
     corpus=_corpus,
     formulations=("crosscheck.solvers.amphipods",),
     trusted=TRUSTED,
+    lemmas=LEMMAS,
     reference="amphipods-search",
     real_shapes={"depth-2": Shape({"depth": 2, "style": "real"}), "depth-4": Shape({"depth": 4, "style": "real"})},
     small_sets=(Sample({}, count=3, seed=1),),

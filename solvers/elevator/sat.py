@@ -16,14 +16,12 @@ reading of the rules): the three refutations, checked by the harness, are what p
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
 from itertools import combinations
 
 from crosscheck.models.elevator.model import Facility
-from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
-from crosscheck.solvers.certificate import BOUND, INVARIANT_KINDS, START, Certificate, Claim, UnsatQuery
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.certificate import BOUND, INVARIANT_KINDS, START
 from crosscheck.solvers.elevator.sat_encoding import (
     ENCODING,
     State,
@@ -34,7 +32,7 @@ from crosscheck.solvers.elevator.sat_encoding import (
     start_state,
 )
 from crosscheck.solvers.engines import sat
-from crosscheck.solvers.engines.sat import Cnf
+from crosscheck.solvers.engines.sat import Refuter
 
 #: Propose the reachable states as an invariant only while there are at most this many.
 INVARIANT_STATES = 20_000
@@ -51,21 +49,10 @@ class ElevatorSat(Solver):
         return sat.missing()
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
-        missing = sat.missing()
-        if missing is not None:
-            return Answer(Status.UNSUPPORTED, message=missing)
-        refuter = _Refuter(deadline)
-        try:
-            answer = _answer(refuter, instance)
-        except BaseException:
-            shutil.rmtree(refuter.folder, ignore_errors=True)
-            raise
-        if answer.certificate is None or not answer.certificate.queries:  # no proof handed over: none kept
-            shutil.rmtree(refuter.folder, ignore_errors=True)
-        return answer
+        return sat.refuting(deadline, lambda refuter: _answer(refuter, instance))
 
 
-def _answer(refuter: _Refuter, instance: Facility) -> Answer:
+def _answer(refuter: Refuter, instance: Facility) -> Answer:
     """The answer by the order of the module doc: start, invariant, horizons."""
     start = refuter.refute(encode_start(instance), START)
     if start is None:
@@ -80,10 +67,10 @@ def _answer(refuter: _Refuter, instance: Facility) -> Answer:
     return _horizons(refuter, instance)
 
 
-def _by_invariant(refuter: _Refuter, instance: Facility, states: list[State]) -> Answer | None:
+def _by_invariant(refuter: Refuter, instance: Facility, states: list[State]) -> Answer | None:
     """Infeasible by the invariant `states` when its three queries are refuted; a timeout when
     time runs out; None when a query is satisfiable (the proposal was not an invariant)."""
-    refuter.save_states(states)
+    refuter.save_data([list(state) for state in states])
     for kind in INVARIANT_KINDS:
         refuted = refuter.refute(encode_invariant(instance, kind, states), kind)
         if refuted is None:
@@ -94,7 +81,7 @@ def _by_invariant(refuter: _Refuter, instance: Facility, states: list[State]) ->
     return refuter.infeasible(f"none of the {len(states)} labelled states reachable from the start is a goal")
 
 
-def _horizons(refuter: _Refuter, instance: Facility) -> Answer:
+def _horizons(refuter: Refuter, instance: Facility) -> Answer:
     """The optimum by horizons upward (module doc); a timeout at the first horizon not refuted."""
     bound = 0
     while True:
@@ -107,60 +94,6 @@ def _horizons(refuter: _Refuter, instance: Facility) -> Answer:
             return Answer(Status.OPTIMAL, cost=len(plan), bound=len(plan), plan=list(plan), stats=refuter.stats(),
                           certificate=refuter.certificate("lower-bound", len(plan)))
         bound += 1
-
-
-class _Refuter:
-    """Solves the queries of one run, keeping each refuted one's proof under a temporary folder."""
-
-    def __init__(self, deadline: Deadline) -> None:
-        self.deadline = deadline
-        self.folder = sat.proof_folder()
-        self.queries: list[UnsatQuery] = []
-        self.model: list[int] = []
-        self.conflicts = 0
-        self.solved = 0
-        self.data_file = ""
-
-    def refute(self, cnf: Cnf, kind: str, bound: int | None = None, keep_one: bool = False) -> bool | None:
-        """True when `cnf` (query `kind` at `bound`) is unsatisfiable, its proof kept (the only one
-        with `keep_one`); False when satisfiable (its model kept); None when time ran out."""
-        proof = self.folder / f"{kind}-{len(self.queries) if not keep_one else 'last'}.drup"
-        outcome = sat.solve(cnf, self.deadline, proof)
-        self.conflicts += outcome.conflicts
-        self.solved += 1
-        if outcome.satisfiable is None:
-            return None
-        if outcome.satisfiable:
-            self.model = outcome.model
-            return False
-        query = UnsatQuery(kind=kind, bound=bound, data_file=self.data_file if kind in INVARIANT_KINDS else "",
-                           digest=cnf.digest(), proof_file=str(proof), variables=cnf.variables,
-                           clauses=len(cnf.clauses), proof_lines=outcome.proof_lines)
-        self.queries = [query] if keep_one else [*self.queries, query]
-        return True
-
-    def save_states(self, states: list[State]) -> None:
-        """Write the invariant's states as the data file of its queries."""
-        path = self.folder / "invariant.json"
-        path.write_text(json.dumps([list(state) for state in states]), encoding="ascii")
-        self.data_file = str(path)
-
-    def forget(self) -> None:
-        """Drop the refutations so far (an invariant that was not one)."""
-        self.queries, self.data_file = [], ""
-
-    def certificate(self, claim: Claim, bound: int | None = None) -> Certificate:
-        return Certificate(claim=claim, bound=bound, queries=self.queries if claim == "infeasible" or bound else [])
-
-    def stats(self) -> Stats:
-        return {"sat_solver": sat.SOLVER, "conflicts": self.conflicts, "cnf_solved": self.solved}
-
-    def infeasible(self, why: str) -> Answer:
-        return Answer(Status.INFEASIBLE, stats=self.stats(), message=why, certificate=self.certificate("infeasible"))
-
-    def timeout(self, bound: int) -> Answer:
-        return Answer(Status.TIMEOUT, bound=bound, stats=self.stats(), message=self.deadline.limit_reached(),
-                      certificate=self.certificate("lower-bound", bound) if bound else None)
 
 
 def reachable(facility: Facility, deadline: Deadline) -> list[State] | None:
