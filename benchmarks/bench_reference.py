@@ -19,11 +19,13 @@ and its own part-2 command, crosscheck ``solve --variant``).  Per file and part,
   --external`` reads it (`crosscheck.harness.runs.external.read_claim`);
 - ``crosscheck solve FILE --solver NAME [--variant] --out RECORDS``: the formulation's own
   ``seconds`` from its record, and the command's wall end to end (start-up, parse, run, plan
-  check, report).
+  check, report).  A lone ``solve`` loads no compiled kernel (`Solver.warm_up_pays_alone`);
+- the formulation in this process after its `Solver.warm_up`, as the forked runs of ``compare``
+  and ``hunt`` run it: its own ``seconds`` (its plan checked by the puzzle's checker).
 
-Printed per file and part: the medians of each, the ratios crosscheck / program of solver
-seconds to in-process seconds (the program's process wall where it prints none) and of wall to
-wall, and whether the answers agree (the program's answer is a claim; crosscheck's is a proven
+Printed per file and part: the medians of each, the ratios crosscheck / program of the warm
+and of the lone solver seconds to the program's in-process seconds (its process wall where it
+prints none), and of wall to wall, and whether the answers agree (the program's answer is a claim; crosscheck's is a proven
 optimum with a checked plan, or a proof of infeasibility).  Then per part the median and
 largest ratio over files.  Exit status 1 when some answer differs, else 0.
 """
@@ -45,8 +47,11 @@ from pathlib import Path
 
 from crosscheck.harness.records.record import RunRecord, read_records
 from crosscheck.harness.runs.external import Claim, read_claim
-from crosscheck.models.registry import detect_puzzle
-from crosscheck.solvers.base import Status
+from crosscheck.models.base import InvalidPlan
+from crosscheck.models.puzzle import Puzzle
+from crosscheck.models.registry import detect_puzzle, get_puzzle
+from crosscheck.solvers.base import Solver, Status
+from crosscheck.solvers.registry import get_solver
 
 from benchmarks.inputs import read_text, refuse
 from benchmarks.targets import figure
@@ -77,12 +82,14 @@ class SolveRun:
 
 @dataclass
 class Row:
-    """One file and part: every repetition of both sides."""
+    """One file and part: every repetition of both sides (`warm`: the formulation's seconds in
+    this process after its warm-up, as in the forked runs of ``compare``)."""
 
     name: str
     part: str
     program: list[ProgramRun]
     solve: list[SolveRun]
+    warm: list[SolveRun]
 
 
 def claimed(claim: Claim) -> str:
@@ -135,6 +142,23 @@ def run_solve(path: Path, solver: str, variant: bool, limit: float) -> SolveRun:
     return SolveRun(wall, records[0].seconds, proven(records[0]))
 
 
+def run_warm(solver: Solver, instance: object) -> SolveRun:
+    """The formulation run in this process, warmed up (`Solver.warm_up`) as ``compare``'s runs are;
+    its plan is checked by the puzzle's checker before its optimum counts."""
+    start = time.perf_counter()
+    result = solver.solve(instance)
+    wall = time.perf_counter() - start
+    if result.status is Status.OPTIMAL:
+        try:
+            valid = get_puzzle(solver.puzzle).check_plan(instance, result.plan) == result.cost
+        except InvalidPlan:
+            valid = False
+        answer = str(result.cost) if valid else f"{NO_ANSWER} (plan rejected)"
+    else:
+        answer = "infeasible" if result.status is Status.INFEASIBLE else f"{NO_ANSWER} ({result.status.value})"
+    return SolveRun(wall, result.seconds, answer)
+
+
 def median(values: Sequence[float | None]) -> float | None:
     """The median of the values, or None when any is missing."""
     known = [value for value in values if value is not None]
@@ -150,16 +174,19 @@ def shown(value: float | None, unit: str = "") -> str:
 
 
 def row_figures(row: Row) -> tuple[float | None, ...]:
-    """(program in-process or wall, program wall, solver seconds, solve wall, solver ratio, wall ratio);
-    a side's figures are None where one of its runs gave no answer."""
+    """(program in-process or wall, program wall, warm solver seconds, solve's solver seconds, solve
+    wall, warm solver ratio, solve's solver ratio, wall ratio); a side's figures are None where
+    one of its runs gave no answer."""
     answered = all(exact(run.answer) for run in row.program)
     program_wall = median([run.wall if answered else None for run in row.program])
     own = median([run.own if answered else None for run in row.program])
     reference = own if own is not None else program_wall
-    solved = all(exact(run.answer) for run in row.solve)
+    solved = all(exact(run.answer) for run in row.solve + row.warm)
+    warm = median([run.seconds if solved else None for run in row.warm])
     solver = median([run.seconds if solved else None for run in row.solve])
     wall = median([run.wall if solved else None for run in row.solve])
-    return reference, program_wall, solver, wall, ratio(solver, reference), ratio(wall, program_wall)
+    return (reference, program_wall, warm, solver, wall, ratio(warm, reference), ratio(solver, reference),
+            ratio(wall, program_wall))
 
 
 def exact(answer: str) -> bool:
@@ -170,7 +197,7 @@ def verdict(row: Row) -> str:
     """``agree`` when every repetition of both sides gave the same answer; ``DIFFER`` when two
     answers contradict each other; else which side gave no answer."""
     program = {run.answer for run in row.program}
-    mine = {run.answer for run in row.solve}
+    mine = {run.answer for run in row.solve + row.warm}
     if len(program | mine) == 1:
         return f"agree ({program.pop()})"
     if len({answer for answer in program | mine if exact(answer)}) > 1:
@@ -179,8 +206,8 @@ def verdict(row: Row) -> str:
     return f"{side} {'/'.join(sorted(said))}"
 
 
-HEADER = ("input", "part", "program s", "program wall s", "solver s", "solve wall s", "solver ratio",
-          "wall ratio", "answers")
+HEADER = ("input", "part", "program s", "program wall s", "solver s warm", "solver s in solve", "solve wall s",
+          "warm ratio", "solve ratio", "wall ratio", "answers")
 
 
 def print_table(rows: Sequence[Row]) -> None:
@@ -188,33 +215,35 @@ def print_table(rows: Sequence[Row]) -> None:
     print("| " + " | ".join(HEADER) + " |")
     print("|" + "---|" * len(HEADER))
     for row in rows:
-        reference, program_wall, solver, wall, solver_ratio, wall_ratio = row_figures(row)
-        cells = [row.name, row.part, shown(reference), shown(program_wall), shown(solver), shown(wall),
-                 shown(solver_ratio, "x"), shown(wall_ratio, "x"), verdict(row)]
+        figures = row_figures(row)
+        cells = [row.name, row.part, *(shown(value) for value in figures[:5]),
+                 *(shown(value, "x") for value in figures[5:]), verdict(row)]
         print("| " + " | ".join(cells) + " |")
     print()
     for part in PARTS:
-        ratios = [r for row in rows if row.part == part and (r := row_figures(row)[4]) is not None]
-        walls = [r for row in rows if row.part == part and (r := row_figures(row)[5]) is not None]
-        if ratios:
-            print(f"{part}: solver / program in-process, median {figure(statistics.median(ratios))}x, largest "
-                  f"{figure(max(ratios))}x over {len(ratios)} input(s); solve wall / program wall, median "
-                  f"{figure(statistics.median(walls))}x")
+        for column, what in ((5, "warm solver / program"), (6, "solver in solve / program"),
+                             (7, "solve wall / program wall")):
+            ratios = [r for row in rows if row.part == part and (r := row_figures(row)[column]) is not None]
+            if ratios:
+                print(f"{part}: {what}: median {figure(statistics.median(ratios))}x, largest "
+                      f"{figure(max(ratios))}x over {len(ratios)} input(s)")
 
 
-def measure(args: argparse.Namespace, files: Sequence[Path], solver: str) -> list[Row]:
-    """Every file and part, both sides `args.repeat` times alternately; a progress line per row."""
+def measure(args: argparse.Namespace, files: Sequence[Path], puzzle: Puzzle, solver: Solver) -> list[Row]:
+    """Every file and part, each side `args.repeat` times alternately; a progress line per row."""
     pattern = re.compile(args.seconds)
     env = dict(args.env)
     rows = []
     for path in files:
+        instance = puzzle.parse(read_text(path, "an instance file"), path.name)
         for part, command in zip(PARTS, (args.part1, args.part2), strict=True):
             if command is None:
                 continue
-            row = Row(path.name, part, [], [])
+            row = Row(path.name, part, [], [], [])
             for _ in range(args.repeat):
                 row.program.append(run_program(command, path, env, pattern, args.time_limit))
-                row.solve.append(run_solve(path, solver, part != PARTS[0], args.time_limit))
+                row.solve.append(run_solve(path, solver.name, part != PARTS[0], args.time_limit))
+                row.warm.append(run_warm(solver, instance if part == PARTS[0] else puzzle.variant(instance)))
             print(f"  {path.name} {part}: {verdict(row)}", file=sys.stderr, flush=True)
             rows.append(row)
     return rows
@@ -251,11 +280,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not files:
         refuse(args.folder, "a folder of instance files (*.txt)", "no *.txt file in it")
     puzzle = detect_puzzle(read_text(files[0], "an instance file"), str(files[0]))
-    solver = args.solver or puzzle.reference
+    solver = get_solver(args.solver or puzzle.reference)
+    type(solver).warm_up()
     print(f"{puzzle.name}: {len(files)} file(s) in {args.folder}; part 1 {args.part1!r}, part 2 ({puzzle.variant_name}) "
-          f"{args.part2!r}; crosscheck solve --solver {solver}; medians of {args.repeat}; load average "
+          f"{args.part2!r}; crosscheck solve --solver {solver.name}; medians of {args.repeat}; load average "
           f"{os.getloadavg()[0]:.1f} at the start", flush=True)
-    rows = measure(args, files, solver)
+    rows = measure(args, files, puzzle, solver)
     print_table(rows)
     return 1 if any(verdict(row).startswith("DIFFER") for row in rows) else 0
 
