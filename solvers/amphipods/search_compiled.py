@@ -89,24 +89,28 @@ class Store:
         kernel.search(t, states, g, h, parent, self.table, self.heap[0], self.heap[1], self.counters, budget)
         return int(self.counters[kernel.STATUS])
 
-    def path(self) -> list[int]:
-        """The packed states from the start to the goal's node."""
-        states, _, _, parent = self.arrays
+    def path(self) -> list[tuple[int, int]]:
+        """The packed states from the start to the goal's node, each with its cost from the start."""
+        states, g, _, parent = self.arrays
         node, path = int(self.counters[kernel.GOAL]), []
         while node >= 0:
-            path.append(int(states[node]))
+            path.append((int(states[node]), int(g[node])))
             node = int(parent[node])
         return path[::-1]
 
 
-def replayed(problem: MacroMoves, path: list[int]) -> list[Action]:
-    """The Python successors' actions along the kernel's `path` (`ValueError` for a step they do not make)."""
+def replayed(problem: MacroMoves, path: list[tuple[int, int]]) -> list[Action]:
+    """The Python successors' actions along the kernel's `path`: from each state, the action
+    reaching the next one at the cost the kernel paid (stops of different costs may lead to the
+    same state once moves home follow); `ValueError` for a step the rules do not make."""
     actions = []
-    for before, after in zip(path, path[1:], strict=False):
+    for (before, paid), (after, total) in zip(path, path[1:], strict=False):
         target = unpacked(after)
-        action = next((a for a, child, _ in problem.successors(unpacked(before)) if child == target), None)
+        action = next((a for a, child, cost in problem.successors(unpacked(before))
+                       if child == target and cost == total - paid), None)
         if action is None:
-            raise ValueError(f"the compiled search stepped from {unpacked(before)} to {target}, which the rules do not")
+            raise ValueError(f"the compiled search stepped from {unpacked(before)} to {target} at cost "
+                             f"{total - paid}, which the rules do not")
         actions.append(action)
     return actions
 

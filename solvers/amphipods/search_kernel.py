@@ -36,6 +36,9 @@ CELL_BITS, PROGRESS_BITS, PROGRESS_SHIFT = 3, 4, 33
 DOORS = np.array([2, 4, 6, 8], dtype=np.int64)
 #: A stop is a hallway cell not above a room.
 IS_STOP = np.array([1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1], dtype=np.int64)
+#: How many stops s have lo <= s < hi (indexed [lo, hi], 0 <= lo, hi <= 11).
+STOPS_BETWEEN = np.array([[IS_STOP[lo:hi].sum() if lo < hi else 0 for hi in range(HALLWAY + 1)]
+                          for lo in range(HALLWAY + 1)], dtype=np.int64)
 #: Per kind 1-4 (0: none): the energy of one step.
 STEP_ENERGY = np.array([0, 1, 10, 100, 1000], dtype=np.int64)
 #: Heap keys: f above, (G_MASK - g) below, so equal f pops the larger g first.
@@ -178,7 +181,13 @@ def stranded(t: Tables, hall: np.ndarray, kind: int, progress: np.ndarray) -> bo
 
 @njit(cache=CACHE)
 def jammed(t: Tables, hall: np.ndarray, progress: np.ndarray) -> bool:
-    """`MacroMoves._jammed`: whether no room can be the next to become clean."""
+    """`MacroMoves._jammed`: whether no room can be the next to become clean (the stuck amphipods,
+    those whose home room is not clean, as bits of a mask of hallway cells)."""
+    stuck = 0
+    for h in range(HALLWAY):
+        kind = hall[h]
+        if kind and progress[kind - 1] < t.leave[kind - 1]:
+            stuck |= 1 << h
     unclean = False
     for room in range(4):
         p = progress[room]
@@ -186,16 +195,13 @@ def jammed(t: Tables, hall: np.ndarray, progress: np.ndarray) -> bool:
             continue
         unclean = True
         door = DOORS[room]
-        left, right = -1, HALLWAY
-        for h in range(door):
-            if hall[h] and progress[hall[h] - 1] < t.leave[hall[h] - 1]:
-                left = h
-        for h in range(HALLWAY - 1, door - 1, -1):
-            if hall[h] and progress[hall[h] - 1] < t.leave[hall[h] - 1]:
-                right = h
-        stops = 0
-        for s in range(left + 1, right):
-            stops += IS_STOP[s]
+        left = door - 1
+        while left >= 0 and not (stuck >> left) & 1:
+            left -= 1
+        right = door
+        while right < HALLWAY and not (stuck >> right) & 1:
+            right += 1
+        stops = STOPS_BETWEEN[left + 1, right]
         leavers = must_stop = 0
         for u in range(4):
             n = t.homes[room, p, u]
@@ -240,18 +246,18 @@ def reach(t: Tables, states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: n
 
 
 @njit(cache=CACHE)
-def exits(t: Tables, hall: np.ndarray, progress: np.ndarray, r: int, scratch: np.ndarray, store: tuple) -> None:
-    """Every move of room r's top mover to a free stop, with the moves home it unlocks (the
-    state's node, cost and bound in scratch[2:5]; `store`: the arrays `reach` takes)."""
+def exits(t: Tables, work: np.ndarray, r: int, node: int, cost: int, bound: int, store: tuple) -> None:
+    """Every move of room r's top mover to a free stop, with the moves home it unlocks, from the
+    state of `node` (reached at `cost`, its bound `bound`; hallway and progress in work rows 0
+    and 2, rows 1 and 3 free for its successors; `store`: the arrays `reach` takes)."""
     states, g, h, parent, table, heap_key, heap_node, counters = store
-    node, cost, bound = scratch[2], scratch[3], scratch[4]
+    hall, moved_hall, progress, moved = work[0], work[1], work[2], work[3]
     p = progress[r]
     kind, slot = t.leaver_kind[r, p], t.leaver_slot[r, p]
     energy, door, home_door = STEP_ENERGY[kind], DOORS[r], DOORS[kind - 1]
     old_walk = abs(door - home_door) if home_door != door else 2
     u = t.unlock_by[r, p]
     unlock = u < 0 or (u < 4 and progress[u] >= t.leave[u])
-    moved_hall, moved = np.empty(HALLWAY, np.int64), np.empty(4, np.int64)
     for side in range(2):
         for stop in range(door - 1, -1, -1) if side == 0 else range(door + 1, HALLWAY):
             if not IS_STOP[stop]:
@@ -260,24 +266,25 @@ def exits(t: Tables, hall: np.ndarray, progress: np.ndarray, r: int, scratch: np
                 break
             if t.prune and deadlocked(hall, kind, stop):
                 continue
-            moved_hall[:], moved[:] = hall, progress
+            moved_hall[:] = hall
+            moved[:] = progress
             moved_hall[stop] = kind
             moved[r] += 1
             step_cost = (slot + 1 + abs(door - stop)) * energy
             drop = (slot + 1 + old_walk - abs(stop - home_door)) * energy
             chain = go_home(t, moved_hall, moved) if unlock else 0
             if t.prune and (stranded(t, moved_hall, kind, moved if unlock else progress)
-                            or jammed(t, moved_hall, moved)):
+                            or jammed(t, moved_hall, moved[:4])):
                 continue
             reach(t, states, g, h, parent, table, heap_key, heap_node, counters, pack(moved_hall, moved),
                   cost + step_cost + chain, bound - drop - chain, node)
 
 
 @njit(cache=CACHE)
-def expand(t: Tables, node: int, store: tuple) -> None:
-    """Open every successor of `node` (`MacroMoves.successors`)."""
+def expand(t: Tables, node: int, store: tuple, work: np.ndarray) -> None:
+    """Open every successor of `node` (`MacroMoves.successors`; `work`: four rows of scratch)."""
     states, g, h, parent, table, heap_key, heap_node, counters = store
-    hall, progress = np.empty(HALLWAY, np.int64), np.empty(4, np.int64)
+    hall, progress = work[0], work[2]
     unpack(states[node], hall, progress)
     if node == 0:  # every other state is settled: nobody can go home
         chain = go_home(t, hall, progress)
@@ -285,10 +292,9 @@ def expand(t: Tables, node: int, store: tuple) -> None:
             reach(t, states, g, h, parent, table, heap_key, heap_node, counters, pack(hall, progress), g[0] + chain,
                   h[0] - chain, 0)
             return
-    scratch = np.array([0, 0, node, g[node], h[node]], dtype=np.int64)
     for r in range(4):
         if progress[r] < t.leave[r]:
-            exits(t, hall, progress, r, scratch, store)
+            exits(t, work, r, node, g[node], h[node], store)
 
 
 @njit(cache=CACHE)
@@ -297,6 +303,7 @@ def search(t: Tables, states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: 
     """A* from the open nodes for at most `budget` expansions (module doc); sets counters[STATUS]:
     `SOLVED` (counters[GOAL] the goal's node), `EXHAUSTED`, `NEEDS_ROOM` or `BUDGET_SPENT`."""
     store = (states, g, h, parent, table, heap_key, heap_node, counters)
+    work = np.zeros((4, HALLWAY), np.int64)
     fanout = 4 * 7 + 1  # four top movers, seven stops each
     done = 0
     counters[STATUS] = BUDGET_SPENT
@@ -315,5 +322,5 @@ def search(t: Tables, states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: 
             return
         counters[EXPANDED] += 1
         done += 1
-        expand(t, node, store)
+        expand(t, node, store, work)
     counters[STATUS] = EXHAUSTED
