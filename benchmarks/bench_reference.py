@@ -25,9 +25,9 @@ and its own part-2 command, crosscheck ``solve --variant``).  Per file and part,
 
 Printed per file and part: the medians of each, the ratios crosscheck / program of the warm
 and of the lone solver seconds to the program's in-process seconds (its process wall where it
-prints none), and of wall to wall, and whether the answers agree (the program's answer is a claim; crosscheck's is a proven
-optimum with a checked plan, or a proof of infeasibility).  Then per part the median and
-largest ratio over files.  Exit status 1 when some answer differs, else 0.
+prints none), and of wall to wall, and whether the answers agree (the program's answer is a
+claim; crosscheck's is a proven optimum with a checked plan, or a proof of infeasibility).
+Then per part the median and largest ratios over files.  Exit status 1 when some answer differs, else 0.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def run_warm(solver: Solver, instance: object) -> SolveRun:
     wall = time.perf_counter() - start
     if result.status is Status.OPTIMAL:
         try:
-            valid = get_puzzle(solver.puzzle).check_plan(instance, result.plan) == result.cost
+            valid = get_puzzle(solver.puzzle).check_plan(instance, result.plan or []) == result.cost
         except InvalidPlan:
             valid = False
         answer = str(result.cost) if valid else f"{NO_ANSWER} (plan rejected)"
@@ -282,7 +282,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     puzzle = detect_puzzle(read_text(files[0], "an instance file"), str(files[0]))
     solver = get_solver(args.solver or puzzle.reference)
     type(solver).warm_up()
-    print(f"{puzzle.name}: {len(files)} file(s) in {args.folder}; part 1 {args.part1!r}, part 2 ({puzzle.variant_name}) "
+    print(f"{puzzle.name}: {len(files)} file(s) in {args.folder}; part 1 {args.part1!r}, "
+          f"part 2 ({puzzle.variant_name}) "
           f"{args.part2!r}; crosscheck solve --solver {solver.name}; medians of {args.repeat}; load average "
           f"{os.getloadavg()[0]:.1f} at the start", flush=True)
     rows = measure(args, files, puzzle, solver)

@@ -246,7 +246,8 @@ def reach(t: Tables, states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: n
 
 
 @njit(cache=CACHE)
-def exits(t: Tables, work: np.ndarray, r: int, node: int, cost: int, bound: int, store: tuple) -> None:
+def exits(t: Tables, work: np.ndarray, r: int, node: int, cost: int, bound: int,
+          store: tuple[np.ndarray, ...]) -> None:
     """Every move of room r's top mover to a free stop, with the moves home it unlocks, from the
     state of `node` (reached at `cost`, its bound `bound`; hallway and progress in work rows 0
     and 2, rows 1 and 3 free for its successors; `store`: the arrays `reach` takes)."""
@@ -281,7 +282,7 @@ def exits(t: Tables, work: np.ndarray, r: int, node: int, cost: int, bound: int,
 
 
 @njit(cache=CACHE)
-def expand(t: Tables, node: int, store: tuple, work: np.ndarray) -> None:
+def expand(t: Tables, node: int, store: tuple[np.ndarray, ...], work: np.ndarray) -> None:
     """Open every successor of `node` (`MacroMoves.successors`; `work`: four rows of scratch)."""
     states, g, h, parent, table, heap_key, heap_node, counters = store
     hall, progress = work[0], work[2]
