@@ -121,7 +121,8 @@ def run_program(command: str, path: Path, env: dict[str, str], seconds: re.Patte
     stderr = done.stderr.decode("utf-8", errors="replace")
     own = [float(match.group(1)) for line in stderr.splitlines() if (match := seconds.search(line))]
     if done.returncode != 0:
-        tail = stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        said = [line for line in stderr.strip().splitlines() if not seconds.search(line)]
+        tail = said[-1:] or [f"exit status {done.returncode}"]
         return ProgramRun(wall, None, f"{NO_ANSWER} ({tail[0][:80]})")
     answer = claimed(read_claim(done.stdout.decode("utf-8", errors="replace"), argv[0]))
     return ProgramRun(wall, own[-1] if own else None, answer)
