@@ -171,8 +171,9 @@ def stranded(t: Tables, hall: np.ndarray, kind: int, progress: np.ndarray) -> bo
     for h in range(HALLWAY):
         if hall[h] != kind or t.crossing[home, p, h] == 0:
             continue
+        lo, hi = (door + 1, HALLWAY) if h < door else (0, door)
         room = 0
-        for s in range(door + 1, HALLWAY) if h < door else range(0, door):
+        for s in range(lo, hi):
             room += IS_STOP[s] - (hall[s] == kind)
         if t.crossing[home, p, h] > room:
             return True
@@ -259,13 +260,13 @@ def exits(t: Tables, work: np.ndarray, r: int, node: int, cost: int, bound: int,
     old_walk = abs(door - home_door) if home_door != door else 2
     u = t.unlock_by[r, p]
     unlock = u < 0 or (u < 4 and progress[u] >= t.leave[u])
-    for side in range(2):
-        for stop in range(door - 1, -1, -1) if side == 0 else range(door + 1, HALLWAY):
-            if not IS_STOP[stop]:
-                continue
-            if hall[stop]:
+    for direction in (-1, 1):
+        stop = door
+        while True:
+            stop += direction
+            if stop < 0 or stop >= HALLWAY or hall[stop]:
                 break
-            if t.prune and deadlocked(hall, kind, stop):
+            if not IS_STOP[stop] or (t.prune and deadlocked(hall, kind, stop)):
                 continue
             moved_hall[:] = hall
             moved[:] = progress
