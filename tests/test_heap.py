@@ -9,8 +9,9 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from crosscheck.solvers.amphipods import steps_kernel
+from crosscheck.solvers.amphipods import search_kernel, steps_kernel
 from crosscheck.solvers.engines import heap
+from crosscheck.solvers.elevator import quotient_kernel
 from crosscheck.solvers.keys import graph_kernel
 
 
@@ -53,7 +54,7 @@ def test_a_heap_of_one_pops_its_entry() -> None:
     assert heap.heap_pop(keys, nodes, 1) == (-7, 3)
 
 
-@pytest.mark.parametrize("kernel", [graph_kernel, steps_kernel], ids=lambda module: module.__name__)
+@pytest.mark.parametrize("kernel", [graph_kernel, steps_kernel, quotient_kernel, search_kernel], ids=lambda module: module.__name__)
 def test_each_kernel_records_the_heap_source_it_caches_against(kernel: ModuleType) -> None:
     """numba's cache notices a change in a kernel's own file only: a kernel uses it only while
     the heap's digest it records is the current one (`heap.cache_enabled`), so after a change

@@ -22,6 +22,12 @@ Heuristic: the energy if nobody ever blocked anybody (exit to the hallway, walk 
 the home door, fill the home room from the bottom).  It is consistent, and it is
 maintained incrementally: forced home moves lower it by exactly their cost.
 
+A burrow of depth 7 at most is searched by the same rules in compiled code
+(`crosscheck.solvers.amphipods.search_compiled`) once the kernel is loaded
+(`AmphipodsSearch.warm_up`, in the forkserver of ``compare`` and ``hunt``): loading it costs
+more than a lone ``solve`` of a real burrow takes in Python, so that one searches in Python
+(stats ``kernel``).
+
 Options (`SearchOptions`): the heuristic off (Dijkstra), dead states kept (every dead-state
 test off), both exact; and the heuristic weighted twice, which gives up optimality (its
 plans are upper bounds only).
@@ -29,6 +35,7 @@ plans are upper bounds only).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import ClassVar, Literal, cast
 
@@ -40,6 +47,7 @@ from crosscheck.models.amphipods.model import (
     AmphipodMove,
     Burrow,
     hallway_label,
+    parse,
     room_label,
 )
 from crosscheck.solvers.amphipods.common import Layout
@@ -65,6 +73,16 @@ STOPS_RIGHT = [sum(s > h for s in STOPS) for h in range(11)]
 STOPS_LEFT = [sum(s < h for s in STOPS) for h in range(11)]
 #: How many stops s have lo <= s < hi (indexed [lo][hi], 0 <= lo, hi <= 11).
 STOPS_BETWEEN = [[sum(lo <= s < hi for s in STOPS) for hi in range(12)] for lo in range(12)]
+#: The module of the compiled search, loaded by `AmphipodsSearch.warm_up`.
+COMPILED = "crosscheck.solvers.amphipods.search_compiled"
+#: A burrow for `AmphipodsSearch.warm_up`: the published example.
+WARM_UP = """\
+#############
+#...........#
+###B#C#B#D###
+  #A#D#C#A#
+  #########
+"""
 
 
 class SearchOptions(Options):
@@ -101,6 +119,11 @@ class MacroMoves(SearchProblem[State, Action]):
 
     def initial(self) -> State:
         return self.start
+
+    def fits(self) -> bool:
+        """Whether the compiled search takes this burrow: every room's progress (leavers and
+        entrants) in 4 bits (`crosscheck.solvers.amphipods.search_kernel`)."""
+        return all(out + back < 16 for out, back in zip(self.layout.leave, self.layout.enter, strict=True))
 
     def _initial_heuristic(self) -> int:
         layout = self.layout
@@ -381,10 +404,27 @@ class AmphipodsSearch(Solver):
     puzzle = "amphipods"
     summary = "A* over macro moves (room to stop, stop to room, room to room), no-blocking energy heuristic"
     Options: ClassVar[type[Options]] = SearchOptions
+    warm_up_pays_alone = False  # loading numba costs more than a real burrow's search in Python
+
+    @classmethod
+    def warm_up(cls) -> None:
+        """Compile (or load from numba's cache) the kernel, by solving a small burrow (in arrays
+        too small for it, so that growing them is compiled too)."""
+        from crosscheck.solvers.amphipods.search_compiled import compiled_search
+
+        compiled_search(MacroMoves(Layout.of(parse(WARM_UP, "warm-up"))), capacity=64).solution()
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
         options: SearchOptions = cast(SearchOptions, self.options)  # as `configured` checks
         strategy = Strategy.ASTAR if options.heuristic == "on" else Strategy.DIJKSTRA
-        outcome = best_first_search(MacroMoves(Layout.of(instance), options), strategy, deadline)
+        problem = MacroMoves(Layout.of(instance), options)
+        compiled = COMPILED in sys.modules and problem.fits()  # loaded by `warm_up`: see the module doc
+        if compiled:
+            from crosscheck.solvers.amphipods.search_compiled import compiled_search
+
+            outcome = compiled_search(problem, deadline)
+        else:
+            outcome = best_first_search(problem, strategy, deadline)
         return outcome.answer(lambda actions: [to_move(move) for action in actions for move in action],
-                              infeasible="no canonical plan exists (contraction lemma)")
+                              infeasible="no canonical plan exists (contraction lemma)",
+                              stats={"kernel": "compiled" if compiled else "python"})

@@ -13,6 +13,12 @@ is rebuilt on labelled states: before each action the current labelled state's
 elements are sorted by (chip floor, generator floor) like the canonical state, so
 position p names a concrete element (ties are interchangeable elements).
 
+A facility whose packed state fits 63 bits (four floors and up to seven elements do) is
+searched by the same rules in compiled code (`crosscheck.solvers.elevator.quotient_compiled`)
+once the kernel is loaded (`ElevatorQuotient.warm_up`, in the forkserver of ``compare`` and
+``hunt``): loading it costs more than a lone ``solve`` of a real facility takes in Python, so
+that one searches in Python (stats ``kernel``).
+
 Options (`QuotientOptions`): search labelled states instead (``states=labelled``: the same
 moves and bound, no renaming, so the quotient's worth shows as pairs grow), and the bound
 off (``bound=none``: Dijkstra); both exact.
@@ -20,11 +26,12 @@ off (``bound=none``: Dijkstra); both exact.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from itertools import combinations
 from typing import ClassVar, Literal, cast
 
-from crosscheck.models.elevator.model import ElevatorMove, Facility
+from crosscheck.models.elevator.model import ElevatorMove, Facility, parse
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.elevator.common import (
@@ -44,6 +51,14 @@ Load = tuple[tuple[int, int], ...]  # ((position in the sorted pairs, 0 generato
 Action = tuple[int, Load]  # (direction +1/-1, load)
 
 GENERATOR_KIND, CHIP_KIND = 0, 1
+#: The module of the compiled search, loaded by `ElevatorQuotient.warm_up`.
+COMPILED = "crosscheck.solvers.elevator.quotient_compiled"
+#: A facility for `ElevatorQuotient.warm_up`: two elements, three floors.
+WARM_UP = """\
+The first floor contains a hydrogen-compatible microchip and a lithium-compatible microchip.
+The second floor contains a hydrogen generator.
+The third floor contains a lithium generator.
+"""
 
 
 class QuotientOptions(Options):
@@ -186,6 +201,16 @@ class ElevatorQuotient(Solver):
     puzzle = "elevator"
     summary = "A* over states up to renaming of elements, safety-free crossing bound"
     Options: ClassVar[type[Options]] = QuotientOptions
+    warm_up_pays_alone = False  # loading numba costs more than a real facility's search in Python
+
+    @classmethod
+    def warm_up(cls) -> None:
+        """Compile (or load from numba's cache) the kernel, by solving a small facility (in arrays
+        too small for it, so that growing them is compiled too)."""
+        from crosscheck.solvers.elevator.quotient_compiled import compiled_search
+
+        facility = parse(WARM_UP, "warm-up")
+        compiled_search(facility, list(canonical(start_state(facility), facility.floors)[1:]), capacity=16).solution()
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
         if not start_is_safe(instance):
@@ -197,6 +222,21 @@ class ElevatorQuotient(Solver):
             labelled = best_first_search(LabelledProblem(instance), strategy, deadline)
             return labelled.answer(lambda actions: [to_move(step, load, names) for step, load in actions],
                                    infeasible="every reachable safe labelled state explored")
-        outcome = best_first_search(QuotientProblem(instance, deadline), strategy, deadline)
+        compiled = COMPILED in sys.modules and fits(instance)  # loaded by `warm_up`: see the module doc
+        if compiled:
+            from crosscheck.solvers.elevator.quotient_compiled import compiled_search
+
+            start = list(canonical(start_state(instance), instance.floors)[1:])
+            outcome = compiled_search(instance, start, options.bound == "crossing", deadline)
+        else:
+            outcome = best_first_search(QuotientProblem(instance, deadline), strategy, deadline)
         return outcome.answer(lambda actions: labelled_plan(instance, actions),
-                              infeasible="every reachable safe state explored up to renaming")
+                              infeasible="every reachable safe state explored up to renaming",
+                              stats={"kernel": "compiled" if compiled else "python"})
+
+
+def fits(facility: Facility) -> bool:
+    """Whether the compiled search takes `facility`: a count per pair code and the elevator's
+    floor in 63 bits (as `crosscheck.solvers.elevator.quotient_compiled.fits`, which imports numba)."""
+    floors = facility.floors
+    return floors * floors * max(1, len(facility.elements).bit_length()) + max(1, (floors - 1).bit_length()) <= 63

@@ -1,4 +1,4 @@
-"""Array helpers of the searches that run in compiled code (amphipods-steps, keys-graph).
+"""Array helpers of the searches that run in compiled code (amphipods-steps, keys-graph, elevator-quotient).
 
 Plain numpy, not compiled: the compiled kernels keep their own numba functions in their own
 module (numba's on-disk cache does not notice changes in a module a cached function calls

@@ -1,0 +1,124 @@
+"""elevator-quotient's compiled A*: packing a facility for `quotient_kernel` and its search loop.
+
+`compiled_search` runs the search of `crosscheck.solvers.elevator.quotient.QuotientProblem` in
+compiled code (`crosscheck.solvers.elevator.quotient_kernel`), checking the deadline between
+chunks of expansions, when a packed state fits a 63-bit integer (`fits`: four floors and up
+to seven elements do).  Its actions are the Python search's, so the plan is rebuilt the same
+way (`crosscheck.solvers.elevator.quotient.labelled_plan`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from crosscheck.models.elevator.model import Facility
+from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.elevator import quotient_kernel as kernel
+from crosscheck.solvers.engines.arrays import doubled, doubled_index
+from crosscheck.solvers.engines.search import Ending, SearchOutcome
+
+#: Expansions between two deadline checks of the compiled search.
+CHUNK = 4096
+#: Nodes the search's arrays first hold (they double when full).
+FIRST_CAPACITY = 1 << 14
+#: (direction +1/-1, ((position in the sorted pairs, 0 generator / 1 chip), ...)), as the Python search's.
+Action = tuple[int, tuple[tuple[int, int], ...]]
+
+
+def width(facility: Facility) -> int:
+    """Bits per pair code's count: enough for every element."""
+    return max(1, len(facility.elements).bit_length())
+
+
+def fits(facility: Facility) -> bool:
+    """Whether `facility`'s packed states (a count per pair code, then the elevator) fit 63 bits."""
+    floors = facility.floors
+    return floors * floors * width(facility) + max(1, (floors - 1).bit_length()) <= 63
+
+
+def packed(facility: Facility, elevator: int, codes: list[int]) -> int:
+    """The packed state of the elevator's floor and the pair codes ``chip * floors + generator``."""
+    bits, state = width(facility), 0
+    for code in codes:
+        state += 1 << (code * bits)
+    return state | elevator << (facility.floors * facility.floors * bits)
+
+
+class Store:
+    """The compiled search's arrays (see `quotient_kernel.search`)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.states = np.zeros(capacity, dtype=np.int64)
+        self.g = np.zeros(capacity, dtype=np.int64)
+        self.parent = np.full(capacity, -1, dtype=np.int64)
+        self.action = np.zeros((capacity, 5), dtype=np.int64)
+        self.table = np.full(2 * capacity, -1, dtype=np.int64)
+        self.heap_key = np.zeros(capacity, dtype=np.int64)
+        self.heap_node = np.zeros(capacity, dtype=np.int64)
+        self.counters = np.zeros(6, dtype=np.int64)
+
+    def add_start(self, state: int, bound: int) -> None:
+        """Make `state`, whose bound is `bound`, the first open node."""
+        self.states[0] = state
+        _, slot = kernel.find(self.table, self.states, state)
+        self.table[slot] = 0
+        self.heap_key[0], self.heap_node[0] = bound << kernel.G_BITS | kernel.G_MASK, 0
+        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
+
+    def grow(self) -> None:
+        """Double the node arrays, the table and the heap."""
+        nodes = int(self.counters[kernel.NODES])
+        self.states, self.table = doubled_index(self.states, self.table, nodes, kernel.rehash)
+        self.g, self.parent, self.action = doubled(self.g), doubled(self.parent, -1), doubled(self.action)
+        self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
+
+    def actions(self, node: int) -> list[Action]:
+        """The actions from the start to `node`."""
+        actions: list[Action] = []
+        while (link := int(self.parent[node])) >= 0:
+            step, first, first_kind, second, second_kind = (int(value) for value in self.action[node])
+            load = ((first, first_kind),) if second < 0 else ((first, first_kind), (second, second_kind))
+            actions.append((step, load))
+            node = link
+        actions.reverse()
+        return actions
+
+    def outcome(self, ending: Ending) -> SearchOutcome[Action]:
+        """The search's outcome; at a timeout the bound is the smallest f still open."""
+        counters = self.counters
+        cost = actions = bound = None
+        if ending is Ending.SOLVED:
+            node = int(counters[kernel.GOAL])
+            cost = bound = int(self.g[node])
+            actions = self.actions(node)
+        elif ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
+            bound = int(self.heap_key[0]) >> kernel.G_BITS
+        return SearchOutcome(ending, cost, actions, bound, int(counters[kernel.EXPANDED]),
+                             int(counters[kernel.GENERATED]))
+
+
+def compiled_search(facility: Facility, start: list[int], bounded: bool = True, deadline: Deadline | None = None,
+                    capacity: int = FIRST_CAPACITY) -> SearchOutcome[Action]:
+    """A* (Dijkstra without `bounded`) from the pair codes `start`, elevator on the first floor, of
+    `facility` (`fits`) in compiled code, until a goal, exhaustion or the deadline."""
+    deadline = deadline or Deadline(None)
+    floors, top = facility.floors, facility.top
+    shape = np.array([floors, len(start), width(facility), int(bounded)], dtype=np.int64)
+    state = packed(facility, 0, start)
+    store = Store(capacity)
+    store.add_start(state, int(kernel.state_bound(shape, state)))
+    goal = packed(facility, 0, [top * floors + top] * len(start))
+    expanded = 0
+    while True:
+        work_left = deadline.work_left()
+        kernel.search(shape, goal, store.states, store.g, store.parent, store.action, store.table, store.heap_key,
+                      store.heap_node, store.counters, CHUNK if work_left is None else max(1, min(CHUNK, work_left)))
+        status = int(store.counters[kernel.STATUS])
+        done, expanded = int(store.counters[kernel.EXPANDED]) - expanded, int(store.counters[kernel.EXPANDED])
+        if status == kernel.SOLVED:
+            return store.outcome(Ending.SOLVED)
+        if status == kernel.EXHAUSTED:
+            return store.outcome(Ending.EXHAUSTED)
+        if status == kernel.NEEDS_ROOM:
+            store.grow()
+        if deadline.expired(done):
+            return store.outcome(Ending.TIMEOUT)
