@@ -26,7 +26,7 @@ Variables for K keys (positions p = 0 to K - 1, in the order the keys are first 
   order encoding of the running sum, so that "at most B steps" is a chain of clauses).
 
 Queries (`Encoding.cnf` kinds): ``bound`` B: the tour above with arcs of at most B steps in all
-(satisfiable exactly when a plan of at most B steps exists, `LEMMA`); ``start``: the tour with no
+(satisfiable exactly when a plan of at most B steps exists: `KeysEncoding.lemma`); ``start``: the tour with no
 bound on its length (unsatisfiable exactly when some key can never be collected: no plan).
 """
 
@@ -41,9 +41,6 @@ from crosscheck.models.keys.model import DIRECTIONS, KeyMove, Vault, is_key
 from crosscheck.solvers.certificate import BOUND, START
 from crosscheck.solvers.engines.sat import Cnf
 
-#: What every certificate of this encoding rests on besides its checked proofs.
-LEMMA = ("keys: the candidate arcs are complete (every walk between two points of interest is "
-         "dominated by a candidate arc no longer whose door keys are a subset of the walk's)")
 #: The candidate-arc search gives up (`ValueError`) beyond this many labels from one point: loopy
 #: vaults have exponentially many sets of doors to pass.
 LABEL_LIMIT = 200_000
@@ -332,8 +329,9 @@ def assignment(vault: Vault, plan: Sequence[Any], bound: int | None = None) -> l
 class KeysEncoding:
     """`crosscheck.solvers.certificate.Encoding` of the vault over key-collection orders."""
 
-    lemma = ("keys-sat: a model of the CNF at bound B exists exactly when a plan of at most B steps does, "
-             "the start query's exactly when any plan does (" + LEMMA + ")")
+    lemma = ("keys-sat: a model of the CNF at bound B exists exactly when a plan of at most B steps does, the "
+             "start query's exactly when any plan does (every walk between two points of interest is dominated "
+             "by a candidate arc, no longer, whose keys needed are among the walk's)")
 
     def cnf(self, instance: Vault, kind: str, bound: int | None, data: Any) -> Cnf:
         if kind == BOUND:
