@@ -6,7 +6,8 @@ means some key can never be collected (no plan, certified by its proof); its mod
 first plan.  Then downward: while the best plan so far costs C, the ``bound`` query at C - 1; a
 model decodes to a cheaper plan, and the first refutation proves C optimal (no plan of at most
 C - 1 steps), its proof the only one kept.  When time runs out, the answer is the best plan
-found (``feasible``), with no certified bound.
+found (``feasible``), with no certified bound; so is it when the next bound query's CNF
+would be too large to build (`SUM_CLAUSE_LIMIT`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,12 @@ from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.certificate import BOUND, START, Certificate, UnsatQuery
 from crosscheck.solvers.engines import sat
 from crosscheck.solvers.engines.sat import Cnf, SatOutcome, SolveTally
-from crosscheck.solvers.keys.sat_encoding import ENCODING, decode, encode
+from crosscheck.solvers.keys.sat_encoding import ENCODING, decode, encode, sum_clauses
+
+
+#: Solve no bound query whose running sum needs more clauses than this (`sum_clauses`): building it
+#: in Python would take longer than the default time limit.
+SUM_CLAUSE_LIMIT = 3_000_000
 
 
 class KeysSat(Solver):
@@ -66,6 +72,9 @@ def _answer(vault: Vault, deadline: Deadline, folder: Path) -> Answer:
                       certificate=Certificate(claim="infeasible", queries=[query]))
     plan = decode(vault, None, outcome.model)
     while plan:
+        size = sum_clauses(vault, len(plan) - 1)
+        if size > SUM_CLAUSE_LIMIT:
+            return _found(plan, stats, f"the bound query at {len(plan) - 1} needs {size} clauses for its sum alone")
         cnf = encode(vault, len(plan) - 1)
         outcome = sat.solve(cnf, deadline, folder / "bound.drup")
         stats.add(outcome)

@@ -237,6 +237,12 @@ def at_most(layout: Layout, bound: int) -> None:
             cnf.add(-layout.sum[p, v], layout.sum[p + 1, v])
 
 
+def sum_clauses(vault: Vault, bound: int) -> int:
+    """About how many clauses `at_most` writes for `vault` at `bound`."""
+    points = candidate_arcs(vault)
+    return points.keys * len({len(arc.steps) for arc in points.arcs}) * (bound + 1)
+
+
 def encode(vault: Vault, bound: int | None) -> Cnf:
     """"A plan of at most `bound` steps exists" as CNF (query ``bound``); with `bound` None, "a
     plan exists" (query ``start``).  `ValueError` when the candidate arcs are too many to search."""
