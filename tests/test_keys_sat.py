@@ -99,8 +99,9 @@ def test_other_formulations_plans_satisfy_the_cnf_at_their_cost_and_keys_sat_agr
 
 
 def test_an_encoder_that_keeps_only_shortest_paths_is_a_bad_certificate(monkeypatch: pytest.MonkeyPatch) -> None:
-    """loop-1's optimal plans walk around the loop rather than through door B: an encoder whose
-    arcs are the shortest paths alone leaves them out, and the assignment falsifies its CNF."""
+    """keys-graph's optimal plan on loop-1 walks a piece that needs fewer keys than the shortest
+    path between its ends: an encoder whose arcs are the shortest paths alone leaves it out, and
+    the assignment falsifies its CNF."""
     vault = load("keys/loop-1.txt")
     other = KeysGraph().solve(vault, time_limit=20)
     assert other.plan is not None

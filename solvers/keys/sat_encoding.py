@@ -144,7 +144,8 @@ def candidate_arcs(vault: Vault) -> Points:
             target = at_point.get(end, -1)
             if target >= robots and target != source:
                 needs = frozenset(bit for bit in range(len(letters)) if mask >> bit & 1)
-                arcs.append(Arc(source, target - robots, _path(labels, index), needs))
+                if target - robots not in needs:  # an arc through its own key's door is never walked
+                    arcs.append(Arc(source, target - robots, _path(labels, index), needs))
     return Points(robots, len(letters), tuple(arcs), tuple(stands))
 
 
