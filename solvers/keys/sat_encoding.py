@@ -3,9 +3,9 @@ harness rebuilds to check its certificates.
 
 Example: in ``#b.A.@.a#`` the robot walks 2 steps east to key a, then 6 west through door A to
 key b.  Its points are the start and the keys; its candidate arcs are the start to a (2 steps,
-no key needed), the start to b (4 steps, needs a), a to b (6 steps, needs a) and b to a (6
-steps, no key needed); a plan is an order of the keys with one arc into each, and the tour
-start -> a -> b costs 2 + 6 = 8.
+no key needed), the start to b (4 steps, needs a) and a to b (6 steps, needs a); b to a passes
+door A, which a alone opens, so it is no arc.  A plan is an order of the keys with one arc into
+each, and the tour start -> a -> b costs 2 + 6 = 8.
 
 Candidate arcs (`candidate_arcs`, this module's own search over the grid): from each point u (a
 robot's start cell or a key's cell) to each key k, every path that is shortest among the paths
