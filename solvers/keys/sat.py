@@ -22,7 +22,6 @@ from crosscheck.solvers.engines import sat
 from crosscheck.solvers.engines.sat import Cnf, SatOutcome, SolveTally
 from crosscheck.solvers.keys.sat_encoding import ENCODING, Points, candidate_arcs, decode, encode, sum_clauses
 
-
 #: Solve no bound query whose running sum needs more clauses than this (`sum_clauses`): building it
 #: in Python would take longer than the default time limit.
 SUM_CLAUSE_LIMIT = 3_000_000
