@@ -83,6 +83,12 @@ def _encoder(name: str, puzzle: str, path: str, original: str, replacement: str,
     return Fault(name, puzzle, path, original, replacement, description, (puzzle,), ENCODER_TESTS[puzzle])
 
 
+def _keys_encoder(name: str, original: str, replacement: str, description: str) -> Fault:
+    """A fault in keys-sat's encoder, which its certificate tests should notice too."""
+    return Fault(name, "keys", "solvers/keys/sat_encoding.py", original, replacement, description, ("keys",),
+                 (*KEYS_TESTS, "tests/test_keys_sat.py"))
+
+
 def _amphipods(name: str, path: str, original: str, replacement: str, description: str,
                formulations: tuple[str, ...] = ()) -> Fault:
     return Fault(name, "amphipods", path, original, replacement, description, ("amphipods",), AMPHIPODS_TESTS,
@@ -156,6 +162,12 @@ KEYS_FAULTS = (
           "self.model.add(crossings >= 2 * cut_count)",
           "self.model.add(crossings >= 2 * cut_count + 1)",
           "keys-cpsat: level cuts demand one crossing too many"),
+    # Encoder fault: candidate arcs that are shortest paths alone leave out the detours around a
+    # door (a move left out), which the plan-as-assignment check shows through others' plans.
+    _keys_encoder("keys-sat-shortest-paths-only",
+                  "                if any(known & ~extended == 0 for known in masks):",
+                  "                if masks:",
+                  "keys-sat's candidate arcs: one path a cell (the shortest), the Pareto detours left out"),
 )
 
 ELEVATOR_FAULTS = (

@@ -51,11 +51,14 @@ def test_both_search_formulations_are_registered() -> None:
 
 #: (solver, example) pairs that take over ten seconds even on an idle machine.
 SLOW_PAIRS = {("keys-cpsat", "keys/one-robot-4.txt"), ("keys-fd", "keys/one-robot-4.txt")}
+#: Pairs beyond the formulation's stated reach (`Solver.reach`): keys-sat proves no optimum of 16 keys
+#: within the limit (docs/results.md, "Certified optima").
+BEYOND_REACH = {("keys-sat", "keys/one-robot-4.txt")}
 
 
 @pytest.mark.parametrize(("name", "example"), [
     pytest.param(name, example, marks=[pytest.mark.slow] if (name, example) in SLOW_PAIRS else [])
-    for example in EXAMPLES for name in SOLVERS
+    for example in EXAMPLES for name in SOLVERS if (name, example) not in BEYOND_REACH
 ])
 def test_published_examples(name: str, example: str) -> None:
     vault = parse((INSTANCES / example).read_text(), example)

@@ -49,6 +49,13 @@ TRUSTED = {
     "crosscheck.models.keys.model.Vault.to_text": "tests/test_keys_model.py::test_parse_round_trip_and_name",
 }
 
+#: keys-sat's tour walks only candidate arcs between points of interest (starts and keys); its
+#: certificates prove no tour of them is short enough, which says no plan is only when the arcs
+#: are complete (docs/puzzles/keys.md): lemma -> the modules whose answers rest on it.
+LEMMAS = {
+    "keys: every walk between two points of interest is dominated by a candidate arc": (
+        "crosscheck.solvers.keys.sat_encoding", "crosscheck.solvers.keys.sat"),
+}
 
 
 def _corpus() -> list[Any]:
@@ -85,6 +92,7 @@ PUZZLE = Puzzle(
     corpus=_corpus,
     formulations=("crosscheck.solvers.keys",),
     trusted=TRUSTED,
+    lemmas=LEMMAS,
     reference="keys-graph",
     real_shapes={"1-robot": Shape({"size": 81, "keys": 26, "robots": 1}),
                  "4-robots": Shape({"size": 81, "keys": 26, "robots": 4})},

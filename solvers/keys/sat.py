@@ -1,0 +1,126 @@
+"""``keys-sat``: CNF over key-collection orders (`crosscheck.solvers.keys.sat_encoding`), solved
+by CaDiCaL 1.9.5 with proof logging, the refutation below the optimum handed over as a certificate.
+
+Order of the work: a first plan by a greedy walk over the candidate arcs (`greedy`); when it gets
+stuck no plan exists, and the ``start`` query (a tour with no bound on its length) is refuted to
+prove it.  Then downward: while the best plan costs C, the ``bound`` query at C - 1; a model
+decodes to a cheaper plan, and the first refutation proves C optimal (no plan of at most C - 1
+steps), its proof the one kept.  (Bisection from 0 refutes bounds far below the optimum, which
+are no easier here.)  When time runs out, or the next bound query's CNF would be too large to
+build (`SUM_CLAUSE_LIMIT`), the answer is the best plan (``feasible``), with no certified bound.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from crosscheck.models.keys.model import KeyMove, Vault
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.certificate import BOUND, START, Certificate, UnsatQuery
+from crosscheck.solvers.engines import sat
+from crosscheck.solvers.engines.sat import Cnf, SatOutcome, SolveTally
+from crosscheck.solvers.keys.sat_encoding import ENCODING, Points, candidate_arcs, decode, encode, sum_clauses
+
+#: Solve no bound query whose running sum needs more clauses than this (`sum_clauses`): building it
+#: in Python would take longer than the default time limit.
+SUM_CLAUSE_LIMIT = 3_000_000
+
+
+class KeysSat(Solver):
+    name = "keys-sat"
+    puzzle = "keys"
+    summary = ("CNF over key-collection orders and candidate arcs, bounds downward, CaDiCaL with DRUP "
+               "proofs the harness checks (optional extra 'certificates')")
+    encoding = ENCODING
+    #: Beyond these the queries do not end within the default 60 s (docs/results.md, "Certified optima").
+    reach = {"keys": 15}
+
+    def unavailable(self) -> str | None:
+        return sat.missing()
+
+    def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
+        missing = sat.missing()
+        if missing is not None:
+            return Answer(Status.UNSUPPORTED, message=missing)
+        folder = sat.proof_folder()
+        try:
+            answer = _answer(instance, deadline, folder)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        if answer.certificate is None or not answer.certificate.queries:  # no proof handed over: none kept
+            shutil.rmtree(folder, ignore_errors=True)
+        return answer
+
+
+def _answer(vault: Vault, deadline: Deadline, folder: Path) -> Answer:
+    """The answer by the order of the module doc."""
+    try:
+        points = candidate_arcs(vault)
+    except ValueError as error:  # too many candidate arcs to search
+        return Answer(Status.UNSUPPORTED, message=str(error))
+    tally = SolveTally()
+    plan = greedy(points)
+    if plan is None:  # no plan exists (`greedy`); the start query's refutation proves it
+        cnf = encode(vault, None)
+        outcome = sat.solve(cnf, deadline, folder / "start.drup")
+        tally.add(outcome)
+        if outcome.satisfiable is None:
+            return Answer(Status.TIMEOUT, stats=tally.stats(), message=deadline.limit_reached())
+        if not outcome.satisfiable:
+            query = _refuted(cnf, START, None, folder / "start.drup", outcome)
+            return Answer(Status.INFEASIBLE, stats=tally.stats(), message="some key can never be collected",
+                          certificate=Certificate(claim="infeasible", queries=[query]))
+        plan = decode(vault, None, outcome.model)
+    return _descended(vault, plan, deadline, folder, tally)
+
+
+def _descended(vault: Vault, plan: list[KeyMove], deadline: Deadline, folder: Path, tally: SolveTally) -> Answer:
+    """Bound queries one below the best plan's cost until one is refuted (module doc)."""
+    while plan:
+        bound = len(plan) - 1
+        size = sum_clauses(vault, bound)
+        if size > SUM_CLAUSE_LIMIT:
+            return _found(plan, tally, None, f"the bound query at {bound} needs {size} clauses for its sum alone")
+        cnf = encode(vault, bound)
+        outcome = sat.solve(cnf, deadline, folder / "bound.drup")
+        tally.add(outcome)
+        if outcome.satisfiable is None:
+            return _found(plan, tally, None, deadline.limit_reached())
+        if not outcome.satisfiable:
+            return _found(plan, tally, _refuted(cnf, BOUND, bound, folder / "bound.drup", outcome))
+        plan = decode(vault, bound, outcome.model)
+    return _found(plan, tally, None)
+
+
+def greedy(points: Points) -> list[KeyMove] | None:
+    """A first plan: again and again, the shortest candidate arc any robot may walk from where it
+    stands to a key not held, every key it needs held; None when no robot may walk one (then no
+    plan exists: holding more keys opens more, and the arcs are complete)."""
+    stands, held, plan = list(range(points.robots)), set[int](), []
+    while len(held) < points.keys:
+        walks = [(len(arc.steps), robot, arc) for robot in range(points.robots) for arc in points.arcs
+                 if arc.source == stands[robot] and arc.target not in held and arc.needs <= held]
+        if not walks:
+            return None
+        _, robot, arc = min(walks, key=lambda walk: walk[:2])
+        plan += [KeyMove(robot, direction) for direction in arc.steps]
+        held.add(arc.target)
+        stands[robot] = points.key_point(arc.target)
+    return plan
+
+
+def _refuted(cnf: Cnf, kind: str, bound: int | None, proof: Path, outcome: SatOutcome) -> UnsatQuery:
+    return UnsatQuery(kind=kind, bound=bound, digest=cnf.digest(), proof_file=str(proof), variables=cnf.variables,
+                      clauses=len(cnf.clauses), proof_lines=outcome.proof_lines)
+
+
+def _found(plan: list[KeyMove], tally: SolveTally, refuted: UnsatQuery | None, message: str = "") -> Answer:
+    """The best plan: optimal when the bound query one below its cost is `refuted` (or the plan is
+    empty), else feasible."""
+    if refuted is None and plan:
+        return Answer(Status.FEASIBLE, cost=len(plan), plan=list(plan), stats=tally.stats(), message=message)
+    certificate = Certificate(claim="lower-bound", bound=len(plan), queries=[] if refuted is None else [refuted])
+    return Answer(Status.OPTIMAL, cost=len(plan), bound=len(plan), plan=list(plan), stats=tally.stats(),
+                  message=message, certificate=certificate)
