@@ -114,8 +114,8 @@ class ContractedProblem(PackedKeysProblem[Action]):
 
     def compiles(self) -> bool:
         """Whether `crosscheck.solvers.keys.graph_compiled` runs this search: every key in the
-        reach of a robot alone in its part of a vault with cycles (whose bound imports numpy
-        anyway; several robots in one part are bounded by a spanning tree, not compiled), and
+        reach of a robot alone in its part of a vault with cycles (a loop-free vault is quick in
+        Python; several robots in one part are bounded by a spanning tree, not compiled), and
         a packed state fits a non-negative 64-bit integer (the kernel's)."""
         groups = self.bound.groups
         return (all(len(robots) == 1 for robots, _ in groups) and sum(keys for _, keys in groups) == self.goal
