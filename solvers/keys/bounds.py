@@ -375,28 +375,20 @@ def _reentries(row: Sequence[int], between: Sequence[Sequence[int]], needers: Se
     mask of i, j, k) that is positive, with i before j before k, largest first."""
     befores: list[list[int]] = [[] for _ in needers]
     for i, later in enumerate(needers):
-        for j in bit_indices(later):
-            befores[j].append(i)
+        while later:  # each j that i is needed for, lowest first
+            low = later & -later
+            befores[low.bit_length() - 1].append(i)
+            later ^= low
     triples: list[tuple[int, int]] = []
     for j, after in enumerate(needers):
         if not after or not befores[j]:
             continue
-        lasts = [k for k in bit_indices(after) if row[k] < UNREACHABLE]
+        lasts = [k for k in range(after.bit_length()) if after >> k & 1 and row[k] < UNREACHABLE]
         for i in befores[j]:
             to_i, base = between[i], between[i][j] - row[j]
             triples += [(twice, 1 << i | 1 << j | 1 << k) for k in lasts if (twice := row[k] - to_i[k] + base) > 0]
     triples.sort(reverse=True)
     return triples
-
-
-def bit_indices(mask: int) -> list[int]:
-    """The indices of the set bits of `mask` (not negative), lowest first."""
-    indices = []
-    while mask:
-        low = mask & -mask
-        indices.append(low.bit_length() - 1)
-        mask ^= low
-    return indices
 
 
 def _prim_rest(distances: Sequence[Sequence[int]], left: list[int], attach: list[int]) -> int:

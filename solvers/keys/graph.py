@@ -33,7 +33,7 @@ from crosscheck.models.keys.model import KeyMove, Vault, parse
 from crosscheck.solvers.base import Answer, Deadline, Solver
 from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.engines.search import Strategy, best_first_search
-from crosscheck.solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, bit_indices, door_free_layout
+from crosscheck.solvers.keys.bounds import UNREACHABLE, RemainingKeysBound, door_free_layout
 from crosscheck.solvers.keys.cycle_tours import CycleTours
 from crosscheck.solvers.keys.packing import PackedKeysProblem, RobotPacking
 from crosscheck.solvers.keys.routes import ContractedVault, Route, contract
@@ -96,8 +96,11 @@ class ContractedProblem(PackedKeysProblem[Action]):
         needers = [[0] * self.keys for _ in self.choices]
         for node, choice in enumerate(self.choices):
             for bit, _, ways in choice:
-                for k in bit_indices(_common(ways, self.goal)):
-                    needers[node][k] |= bit
+                needs = _common(ways, self.goal)
+                while needs:  # each key k that every way needs, lowest first
+                    low = needs & -needs
+                    needers[node][low.bit_length() - 1] |= bit
+                    needs ^= low
         deadline.check("setting up the bound")
         self.bound = remaining_keys_bound(vault, self.distances, needers, self.options.cycle_tours == "on",
                                           deadline)
