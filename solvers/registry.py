@@ -119,9 +119,47 @@ def _formulation_modules(puzzle: str) -> tuple[str, ...]:
 
 
 def _load_built_ins(puzzle: str) -> None:
-    """Register the built-in formulations of `puzzle` (nothing for a name that is no built-in puzzle)."""
-    for module in _formulation_modules(puzzle):
-        _register(_solver_classes(module), BUILT_IN)
+    """Register the built-in formulations of `puzzle` (nothing for a name that is no built-in
+    puzzle), in their modules' order even when one was registered alone first (`_load_built_in`)."""
+    classes = [c for module in _formulation_modules(puzzle) for c in _solver_classes(module)]
+    missing = [c for c in classes if c.name not in SOLVERS]
+    if not missing:
+        return
+    _register(classes, BUILT_IN)
+    if len(missing) < len(classes):  # no plugin of the puzzle came yet: they all load these first
+        for solver_class in classes:
+            SOLVERS[solver_class.name] = SOLVERS.pop(solver_class.name)
+
+
+def _built_in_table(puzzle: str) -> dict[str, tuple[str, str]] | None:
+    """The built-in formulations of `puzzle` by name: (module, class) from each formulation
+    package's ``FORMULATIONS``; None when one of its packages has none (import them all then)."""
+    table: dict[str, tuple[str, str]] = {}
+    for package in _formulation_modules(puzzle):
+        named = getattr(importlib.import_module(package), "FORMULATIONS", None)
+        if not isinstance(named, dict):
+            return None
+        table.update({name: (f"{package}.{module}", attribute) for name, (module, attribute) in named.items()})
+    return table
+
+
+def built_in_names(puzzle: str) -> list[str] | None:
+    """The names of `puzzle`'s built-in formulations, none imported (`_built_in_table`); None
+    when its packages do not name them."""
+    table = _built_in_table(puzzle)
+    return None if table is None else list(table)
+
+
+def _load_built_in(name: str) -> None:
+    """Register the built-in formulation `name`, importing its module alone where its package
+    names it (`_built_in_table`), else every built-in of its puzzle (its name's first word)."""
+    puzzle = name.partition("-")[0]
+    table = _built_in_table(puzzle)
+    if table is None or name not in table:
+        _load_built_ins(puzzle)
+        return
+    module, attribute = table[name]
+    _register([getattr(importlib.import_module(module), attribute)], BUILT_IN)
 
 
 def pass_import_path() -> None:
@@ -192,7 +230,8 @@ def _to_warm_up(named: str | None) -> set[type[Solver]]:
         return classes
     classes = set()
     for name in filter(None, named.split(",")):
-        _load_built_ins(name.partition("-")[0])  # plugins are loaded already (`load_plugins`)
+        if name not in SOLVERS:
+            _load_built_in(name)  # plugins are loaded already (`load_plugins`)
         if name in SOLVERS:
             classes.add(type(SOLVERS[name]))
     return classes
@@ -338,7 +377,7 @@ def get_solver(name: str) -> Solver:
     if "[" in name:
         return _configured(name)
     if name not in SOLVERS:
-        _load_built_ins(name.partition("-")[0])
+        _load_built_in(name)
     if name not in SOLVERS:
         load_all()
     try:
@@ -369,6 +408,26 @@ def solvers_for(puzzle: str) -> list[Solver]:
     """The solvers of `puzzle`, its built-ins first, then the plugins', in registration order
     (the entry points and ``CROSSCHECK_SOLVERS`` are read first)."""
     _load_built_ins(puzzle)
+    load_plugins()
+    return [solver for solver in SOLVERS.values() if solver.puzzle == puzzle]
+
+
+def solvers_named(puzzle: str, names: Iterable[str]) -> list[Solver]:
+    """The solvers of `puzzle` among the formulations `names`, in the order `solvers_for` gives
+    them, importing only what finding each name takes (`get_solver`: a built-in's name reads no
+    entry point); a name no solver has is left out."""
+    wanted = set()
+    for name in names:
+        try:
+            wanted.add(get_solver(name).name)
+        except KeyError:
+            continue
+    return [solver for solver in SOLVERS.values() if solver.puzzle == puzzle and solver.name in wanted]
+
+
+def registered_for(puzzle: str) -> list[Solver]:
+    """The solvers of `puzzle` registered so far, the plugins' read first (`load_plugins`); its
+    built-ins not asked for yet are left out (`built_in_names` names them)."""
     load_plugins()
     return [solver for solver in SOLVERS.values() if solver.puzzle == puzzle]
 

@@ -82,7 +82,7 @@ def test_the_pages_show_commands() -> None:
 @pytest.mark.parametrize(("page", "words"), CASES, ids=[f"{page}: {' '.join(w)[:60]}" for page, w in CASES])
 def test_every_shown_command_names_a_real_command_and_options(page: str, words: list[str]) -> None:
     assert isinstance(main, click.Group)
-    command = main.commands.get(words[0]) if words else None
+    command = main.get_command(click.Context(main), words[0]) if words else None
     assert command is not None, f"{page}: no crosscheck command {words[:1]}"
     unknown = [word.split("=")[0] for word in words[1:] if word.startswith("-")
                and word.split("=")[0] not in _options(command)]

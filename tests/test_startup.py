@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from crosscheck.models.registry import built_in_puzzles
 from crosscheck.solvers.keys.graph import WARM_UP
-from crosscheck.solvers.registry import _check_built_in_names, built_in_packages
+from crosscheck.solvers.registry import _check_built_in_names, built_in_packages, get_solver
 
 from tests.fixtures import INSTANCES, ROOT
 from tests.fixtures.plugin_solvers import Hog, Liar
@@ -91,6 +91,28 @@ def test_solve_of_a_vault_imports_only_the_vault_formulations_and_starts_no_fork
     assert facts["forkserver"] is None  # its runs were forked from the command itself
     alone = command(tmp_path, "solve", str(tmp_path / "vault.txt"), "--solver", "keys-grid", "--format", "csv")
     assert alone["code"] == 0 and under(alone["modules"], "numpy", "ortools") == []  # keys-grid: nothing to warm
+
+
+def test_a_solve_by_one_vault_formulation_imports_no_other(tmp_path: Path) -> None:
+    """Nor numpy on a vault with a cycle (the cycle tours' tables); its record still says what
+    it shares with each of them (from their stored footprints)."""
+    (tmp_path / "ring.txt").write_text(WARM_UP)
+    facts = command(tmp_path, "solve", str(tmp_path / "ring.txt"), "--solver", "keys-graph", "--format", "json")
+    assert under(facts["modules"], "crosscheck.solvers.keys.grid", "crosscheck.solvers.keys.cpsat",
+                 "crosscheck.solvers.keys.fd", "numpy", "crosscheck.harness.cli.compare",
+                 "crosscheck.harness.cli.hunt") == []  # nor the other commands' modules
+    [record] = json.loads(facts["stdout"])
+    assert record["shares"] == sorted(get_solver("keys-graph").shares)  # here every formulation is imported
+    assert "crosscheck.solvers.keys.routes.contract" in record["shares"]  # with keys-cpsat
+
+
+def test_a_formulation_asked_for_alone_keeps_its_puzzles_order_of_built_ins() -> None:
+    script = ("from crosscheck.solvers.registry import get_solver, solvers_for\n"
+              "get_solver('keys-fd'); get_solver('keys-graph')\n"
+              "print(' '.join(s.name for s in solvers_for('keys')))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "CROSSCHECK_SOLVERS": ""})
+    assert done.stdout.split()[:4] == ["keys-grid", "keys-graph", "keys-cpsat", "keys-fd"], done.stderr
 
 
 def test_keys_graph_searches_in_compiled_code_in_compare_and_in_python_in_solve(tmp_path: Path) -> None:

@@ -21,24 +21,10 @@ holds an unknown key or a value of the wrong type (`crosscheck.harness.inputs.in
 
 from __future__ import annotations
 
+import importlib
+
 import click
 
-# Each command is a module of its own; what --help needs of them is imported here, what a
-# command needs to run is imported when it runs.
-from crosscheck.harness.cli import (
-    check_certificates,
-    compare,
-    export,
-    generate,
-    hunt,
-    listing,
-    morph,
-    plot,
-    record_optima,
-    report,
-    schema,
-    solve,
-)
 from crosscheck.harness.cli.common import (
     EXIT_FAILED_RUNS,
     EXIT_INTERRUPTED,
@@ -49,10 +35,38 @@ from crosscheck.harness.cli.common import (
 )
 
 
+#: Each command: its module and the name of its click command there.  A command's module is
+#: imported when the command is asked for (a command line imports its own only; --help all).
+COMMANDS = {
+    "list": ("listing", "list_command"),
+    "solve": ("solve", "solve"),
+    "compare": ("compare", "compare"),
+    "morph": ("morph", "morph"),
+    "hunt": ("hunt", "hunt"),
+    "report": ("report", "report"),
+    "schema": ("schema", "schema"),
+    "plot": ("plot", "plot"),
+    "generate": ("generate", "generate"),
+    "export": ("export", "export"),
+    "record-optima": ("record_optima", "record_optima"),
+    "check-certificates": ("check_certificates", "check_certificates"),
+}
+
+
 class _Commands(click.Group):
-    """The command group: an index of known optima that cannot be used (not TOML, an
-    unknown key, a value of the wrong type; `crosscheck.harness.inputs.index.BadIndex`), met by
-    any command, is `BadInput`."""
+    """The command group: commands come from their modules when asked for (`COMMANDS`); an
+    index of known optima that cannot be used (not TOML, an unknown key, a value of the wrong
+    type; `crosscheck.harness.inputs.index.BadIndex`), met by any command, is `BadInput`."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, name = COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(f"crosscheck.harness.cli.{module}"), name)
+            self.add_command(command, cmd_name)
+        return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> object:
         from crosscheck.harness.inputs.index import BadIndex
@@ -100,20 +114,5 @@ def _warn_plugin_errors() -> None:
 
     for error in [*PUZZLE_ERRORS, *plugin_errors()]:
         click.echo(f"warning: plugin not loaded: {error}", err=True)
-
-
-
-main.add_command(listing.list_command)
-main.add_command(solve.solve)
-main.add_command(compare.compare)
-main.add_command(morph.morph)
-main.add_command(hunt.hunt)
-main.add_command(report.report)
-main.add_command(schema.schema)
-main.add_command(plot.plot)
-main.add_command(generate.generate)
-main.add_command(export.export)
-main.add_command(record_optima.record_optima)
-main.add_command(check_certificates.check_certificates)
 
 __all__ = ["EXIT_FAILED_RUNS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "EXIT_WRONG", "main"]

@@ -53,7 +53,7 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from types import FunctionType, ModuleType
 
 from crosscheck.harness.independence.considered import PACKAGE, imported_or_none, local_imports, own_modules
@@ -103,12 +103,14 @@ def function_named(qualified: str) -> FunctionType | None:
 
 
 def unwrapped(value: object) -> object:
-    """The Python function `value` runs, where it stands for one: a property's getter, a
-    static or class method's function, the function a ``functools`` wrapper wraps
-    (``lru_cache``, ``wraps``), a compiled function's source (numba's ``py_func``); else
-    `value` itself."""
+    """The Python function `value` runs, where it stands for one: a property's getter (a
+    ``cached_property``'s too), a static or class method's function, the function a
+    ``functools`` wrapper wraps (``lru_cache``, ``wraps``), a compiled function's source
+    (numba's ``py_func``); else `value` itself."""
     if isinstance(value, property):
         value = value.fget
+    elif isinstance(value, cached_property):
+        value = value.func
     value = getattr(value, "__func__", value)
     if callable(value):
         with suppress(ValueError):  # a wrapper loop (an object making up any attribute): left as it is

@@ -201,10 +201,34 @@ def shares(solver: Solver, others: list[Solver] | None = None) -> frozenset[str]
     `others`) runs too (`shared`: an entry for a copy reads the same from both sides, so
     two records share an entry exactly when their formulations share code)."""
     if others is None:
-        from crosscheck.solvers.registry import solvers_for
-
-        others = solvers_for(solver.puzzle)
+        return _shares_with_registered(solver)
     return frozenset().union(*(shared(solver, other) for other in others if other.name != solver.name))
+
+
+def _shares_with_registered(solver: Solver) -> frozenset[str]:
+    """`shares` with every formulation of `solver`'s puzzle: the built-ins not imported yet
+    compared by their stored footprints and fingerprints (what `shared` reads for a built-in),
+    so that a run imports no formulation but its own."""
+    from crosscheck.solvers.registry import built_in_names, registered_for, solvers_for
+
+    names = built_in_names(solver.puzzle)
+    others = registered_for(solver.puzzle)
+    unloaded = [name for name in names or [] if name not in {other.name for other in others}]
+    if names is None or any(name not in stored_footprints() or name not in stored_variants() for name in unloaded):
+        return shares(solver, solvers_for(solver.puzzle))
+    return shares(solver, others).union(*(_shared_with_stored(solver, name) for name in unloaded
+                                          if name != solver.name))
+
+
+def _shared_with_stored(solver: Solver, name: str) -> frozenset[str]:
+    """`shared` between `solver` and the built-in formulation `name`, from its stored data."""
+    try:
+        other = stored_footprints()[name]
+        return frozenset(footprint(solver) & other) | same_code(printed(solver),
+                                                                _printed(other) | stored_variants()[name])
+    except Exception as error:  # noqa: BLE001 (as in `shared`)
+        names = " ~ ".join(sorted((solver.name, name)))
+        return frozenset({f"{names} (not analysed: {type(error).__name__})"})
 
 
 def pairs(solvers: list[Solver]) -> list[tuple[str, str, frozenset[str]]]:

@@ -30,7 +30,7 @@ from crosscheck.solvers.registry import (
     formulation_of,
     get_solver,
     loaded_plugin_modules,
-    solvers_for,
+    solvers_named,
 )
 
 
@@ -154,7 +154,8 @@ def formulations_chosen(puzzle: str, settings: RunSettings) -> list[str]:
     if not settings.solvers:
         # external programs alone: a lone program is tested, not compared with the built-ins
         return [] if settings.externals else [s.name for s in default_solvers_for(puzzle)]
-    return [name for s in solvers_for(puzzle) for name in dict.fromkeys(settings.solvers)
+    named = dict.fromkeys(settings.solvers)
+    return [name for s in solvers_named(puzzle, {formulation_of(name) for name in named}) for name in named
             if formulation_of(name) == s.name]
 
 

@@ -375,9 +375,10 @@ def _reentries(row: Sequence[int], between: Sequence[Sequence[int]], needers: Se
     mask of i, j, k) that is positive, with i before j before k, largest first."""
     befores: list[list[int]] = [[] for _ in needers]
     for i, later in enumerate(needers):
-        for j in range(later.bit_length()):
-            if later >> j & 1:
-                befores[j].append(i)
+        while later:  # each j that i is needed for, lowest first
+            low = later & -later
+            befores[low.bit_length() - 1].append(i)
+            later ^= low
     triples: list[tuple[int, int]] = []
     for j, after in enumerate(needers):
         if not after or not befores[j]:
@@ -385,7 +386,7 @@ def _reentries(row: Sequence[int], between: Sequence[Sequence[int]], needers: Se
         lasts = [k for k in range(after.bit_length()) if after >> k & 1 and row[k] < UNREACHABLE]
         for i in befores[j]:
             to_i, base = between[i], between[i][j] - row[j]
-            triples.extend((twice, 1 << i | 1 << j | 1 << k) for k in lasts if (twice := row[k] - to_i[k] + base) > 0)
+            triples += [(twice, 1 << i | 1 << j | 1 << k) for k in lasts if (twice := row[k] - to_i[k] + base) > 0]
     triples.sort(reverse=True)
     return triples
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from operator import add
 
 from crosscheck.solvers.base import Deadline
 
@@ -216,37 +217,38 @@ def _spread(ports: list[int], around: Sequence[Sequence[tuple[int, int, int]]], 
 
 
 def held_karp_tables(distances: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
-    """Shortest walks through the points of each mask of ``0 .. 2**n - 1`` (Held-Karp, by layers).
+    """Shortest walks through the points of each mask of ``0 .. 2**n - 1`` (Held-Karp, masks in
+    increasing order: a mask less one point comes before it).
 
     ``tours[mask]``: the shortest closed tour through the points of `mask` (0 for at most one);
     ``opens[mask * n + s]``: the shortest path from point s through all of `mask` (s in it),
-    ending anywhere (a huge number when s is not in `mask`).
+    ending anywhere (a huge number when s is not in `mask`).  Plain Python: a vault's components
+    have few ports (at most `PORTS`), and importing numpy would cost more than the tables.
     """
-    import numpy as np  # here, not at the top: only vaults with cycles pay for importing it
-
     n = len(distances)
-    d = np.array(distances, dtype=np.int64)
-    masks = np.arange(1 << n)
-    single = (masks & (masks - 1)) == 0
-    lowest = np.zeros(1 << n, dtype=np.int64)
-    for i in range(n - 1, -1, -1):
-        lowest[(masks >> i & 1) == 1] = i
-    infinity = np.int64(1) << 40
-    rooted = np.full((1 << n, n), infinity, dtype=np.int64)  # paths from the mask's lowest point to each end
-    free = np.full((1 << n, n), infinity, dtype=np.int64)  # paths from anywhere in the mask to each end
-    rooted[single, lowest[single]] = free[single, lowest[single]] = 0
-    counts = np.array([m.bit_count() for m in range(1 << n)])
-    for size in range(2, n + 1):
-        layer = masks[counts == size]
-        for end in range(n):
-            chosen = layer[(layer >> end & 1) == 1]
-            before = chosen ^ (1 << end)
-            free[chosen, end] = (free[before] + d[:, end]).min(axis=1)
-            chosen = chosen[lowest[chosen] != end]
-            rooted[chosen, end] = (rooted[chosen ^ (1 << end)] + d[:, end]).min(axis=1)
-    closing = rooted + d[:, lowest].T  # back from each end to the lowest point
-    tours = np.where(single, 0, closing.min(axis=1))
-    return [int(t) for t in tours], [int(p) for p in free.reshape(-1)]
+    infinity = 1 << 40
+    columns = [[row[end] for row in distances] for end in range(n)]
+    blank = [infinity] * n
+    # per mask: the shortest paths through it from its lowest point (rooted), or from any of its
+    # points (free), to each end; mask 0 stands as point 0 alone (nothing reads it)
+    rooted = [[0, *blank[1:]]] * (1 << n)
+    free = rooted[:]
+    tours = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        members = [i for i in range(n) if mask >> i & 1]
+        low = members[0]
+        if len(members) == 1:
+            rooted[mask] = free[mask] = [0 if i == low else infinity for i in range(n)]
+            continue
+        from_root, from_any = blank[:], blank[:]
+        for end in members:
+            before, column = mask ^ (1 << end), columns[end]
+            from_any[end] = min(map(add, free[before], column))
+            if end != low:
+                from_root[end] = min(map(add, rooted[before], column))
+        rooted[mask], free[mask] = from_root, from_any
+        tours[mask] = min(map(add, from_root, columns[low]))  # back from each end to the lowest point
+    return tours, [value for row in free for value in row]
 
 
 def subset_unions(bits: Sequence[int]) -> list[int]:

@@ -97,9 +97,10 @@ class ContractedProblem(PackedKeysProblem[Action]):
         for node, choice in enumerate(self.choices):
             for bit, _, ways in choice:
                 needs = _common(ways, self.goal)
-                for k in range(needs.bit_length()):
-                    if needs >> k & 1:
-                        needers[node][k] |= bit
+                while needs:  # each key k that every way needs, lowest first
+                    low = needs & -needs
+                    needers[node][low.bit_length() - 1] |= bit
+                    needs ^= low
         deadline.check("setting up the bound")
         self.bound = remaining_keys_bound(vault, self.distances, needers, self.options.cycle_tours == "on",
                                           deadline)
@@ -114,8 +115,8 @@ class ContractedProblem(PackedKeysProblem[Action]):
 
     def compiles(self) -> bool:
         """Whether `crosscheck.solvers.keys.graph_compiled` runs this search: every key in the
-        reach of a robot alone in its part of a vault with cycles (whose bound imports numpy
-        anyway; several robots in one part are bounded by a spanning tree, not compiled), and
+        reach of a robot alone in its part of a vault with cycles (a loop-free vault is quick in
+        Python; several robots in one part are bounded by a spanning tree, not compiled), and
         a packed state fits a non-negative 64-bit integer (the kernel's)."""
         groups = self.bound.groups
         return (all(len(robots) == 1 for robots, _ in groups) and sum(keys for _, keys in groups) == self.goal

@@ -2,10 +2,8 @@
 
 `compiled_search` runs exactly the search of `ContractedProblem` (same successors, bound and
 dominance, `crosscheck.solvers.keys.graph_kernel`) in compiled code, checking the deadline
-between chunks of expansions.  keys-graph uses it when every robot is alone in its part of a
-vault with cycles,
-where the bound's Held-Karp tables already import numpy (numba and numpy are heavy to
-import, so a loop-free vault, quick in Python, does without).
+between chunks of expansions.  keys-graph uses it, once loaded, when every robot is alone in
+its part of a vault with cycles (a loop-free vault is quick in Python).
 """
 
 from __future__ import annotations

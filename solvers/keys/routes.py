@@ -22,7 +22,9 @@ that needs a subset of its keys) then runs on that small graph.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property, partial
 
 from crosscheck.models.keys.model import DIRECTIONS, FLOOR, WALL, Cell, Vault, door_key
 from crosscheck.solvers.base import Deadline
@@ -36,13 +38,18 @@ class Route:
     """A walk from a node to key node `target` of `length` moves.
 
     `needs` is the mask of keys that must be held before it is walked; `path` the
-    directions (``N``/``S``/``E``/``W``) from the start cell to the key cell.
+    directions (``N``/``S``/``E``/``W``) from the start cell to the key cell, spelled by
+    `spell` when first read (most routes are never walked).
     """
 
     target: int
     length: int
     needs: int
-    path: str
+    spell: Callable[[], str] = field(compare=False, repr=False)
+
+    @cached_property
+    def path(self) -> str:
+        return self.spell()
 
 
 @dataclass(frozen=True)
@@ -145,7 +152,9 @@ def corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell], deadli
                 continue
             path, previous, cell = [direction], start, start + offset
             while cell not in index:  # a corridor cell: exactly two open neighbours
-                turn, shift = next((t, o) for t, o in steps if cell + o != previous and is_open[cell + o])
+                for turn, shift in steps:
+                    if cell + shift != previous and is_open[cell + shift]:
+                        break
                 path.append(turn)
                 previous, cell = cell, cell + shift
             target = index[cell]
@@ -162,9 +171,10 @@ def _prune_dead_ends(is_open: list[bool], kept: set[int], offsets: list[int]) ->
     every cell's number of open neighbours afterwards (valid for open cells)."""
     degree = [0] * len(is_open)
     stack = []
+    north, south, east, west = offsets
     for i, here in enumerate(is_open):
         if here:
-            degree[i] = sum(is_open[i + offset] for offset in offsets)
+            degree[i] = is_open[i + north] + is_open[i + south] + is_open[i + east] + is_open[i + west]
             if degree[i] <= 1 and i not in kept:
                 stack.append(i)
     while stack:
@@ -204,20 +214,27 @@ def _pareto_routes(graph: CorridorGraph, source: int, node_of_graph: dict[int, i
         length, _, index = heapq.heappop(heap)
         node, needs, _, _ = labels[index]
         earlier = settled[node]
-        if earlier and any(other & needs == other for other in earlier):
+        if _dominated(earlier, needs):
             continue
         earlier.append(needs)
         if node != source and key[node]:
-            found.append(Route(node_of_graph[node], length, needs, _path(labels, index)))
+            found.append(Route(node_of_graph[node], length, needs, partial(_path, labels, index)))
             needs |= key[node]
         for target, step, path in edges[node]:
             next_needs = needs | door[target]
-            earlier = settled[target]
-            if earlier and any(other & next_needs == other for other in earlier):
+            if _dominated(settled[target], next_needs):
                 continue
             labels.append((target, next_needs, index, path))
             heapq.heappush(heap, (length + step, next_needs.bit_count(), len(labels) - 1))
     return found
+
+
+def _dominated(earlier: list[int], needs: int) -> bool:
+    """Whether one of the `earlier` needs is a subset of `needs`."""
+    for other in earlier:
+        if other & needs == other:
+            return True
+    return False
 
 
 def _path(labels: list[tuple[int, int, int, str]], index: int) -> str:
