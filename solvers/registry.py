@@ -1,7 +1,8 @@
 """Every solver by name, and where each comes from.
 
-A puzzle names the modules of its built-in formulations (`Puzzle.formulations`), each
-listing them in ``SOLVERS``.  Researchers add
+A puzzle names the packages of its built-in formulations (`Puzzle.formulations`), each
+naming them in a ``FORMULATIONS`` table (name: module, class), so that one is imported
+alone when a command names it.  Researchers add
 formulations of their own without touching this package, as modules with a ``SOLVERS``
 list of `Solver` classes, named in either of two ways:
 
@@ -273,10 +274,16 @@ def loaded_plugin_modules() -> tuple[str, ...]:
 
 
 def _solver_classes(module_name: str) -> list[type[Solver]]:
-    """The ``SOLVERS`` list of the module `module_name` (imported); `ValueError` if it has none."""
+    """The ``SOLVERS`` list of the module `module_name` (imported), or the classes its
+    ``FORMULATIONS`` table names (each module of that package imported); `ValueError` if it
+    has neither."""
     from crosscheck.solvers.base import Solver
 
-    classes = getattr(importlib.import_module(module_name), "SOLVERS", None)
+    module = importlib.import_module(module_name)
+    named = getattr(module, "FORMULATIONS", None)
+    classes = ([getattr(importlib.import_module(f"{module_name}.{part}"), attribute)
+                for part, attribute in named.values()] if isinstance(named, dict)
+               else getattr(module, "SOLVERS", None))
     if not isinstance(classes, list | tuple) or not all(isinstance(c, type) and issubclass(c, Solver) for c in classes):
         raise ValueError(f"module {module_name} has no SOLVERS list of Solver classes")
     return list(classes)

@@ -14,7 +14,7 @@ import pytest
 from crosscheck.models.keys.model import Vault, check_plan, generate, parse
 from crosscheck.solvers.base import Deadline, Result, Status
 from crosscheck.solvers.engines.cpsat import configured_solver
-from crosscheck.solvers.keys import SOLVERS, cpsat
+from crosscheck.solvers.keys import FORMULATIONS, cpsat
 from crosscheck.solvers.keys.cpsat import ArcRoute, KeysCpsat, VaultModel, usable_routes
 from crosscheck.solvers.keys.routes import contract
 from crosscheck.solvers.registry import get_solver
@@ -60,7 +60,7 @@ def solve(vault: Vault, seconds: float = 20.0) -> Result:
 
 
 def test_registered() -> None:
-    assert KeysCpsat in SOLVERS
+    assert FORMULATIONS["keys-cpsat"] == ("cpsat", "KeysCpsat")
     assert isinstance(get_solver("keys-cpsat"), KeysCpsat)
 
 

@@ -1,13 +1,15 @@
-"""Amphipod burrow formulations: macro-move A*, one-step and one-stop searches, CP-SAT, the planner, SAT
-with proofs."""
+"""Amphipod burrow formulations, each imported when first asked for.
 
-from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
-from crosscheck.solvers.amphipods.fd import AmphipodsFd
-from crosscheck.solvers.amphipods.sat import AmphipodsSat
-from crosscheck.solvers.amphipods.search import AmphipodsSearch
-from crosscheck.solvers.amphipods.steps import AmphipodsSteps
-from crosscheck.solvers.amphipods.stops import AmphipodsStops
-from crosscheck.solvers.base import Solver
+`FORMULATIONS` names each formulation's module and class, in the order the registry lists
+them (`crosscheck.solvers.registry` imports one alone when a command names one).
+"""
 
-SOLVERS: list[type[Solver]] = [AmphipodsSearch, AmphipodsSteps, AmphipodsStops, AmphipodsCpsat, AmphipodsFd,
-                               AmphipodsSat]
+#: Each formulation by name: its module in this package and its class there.
+FORMULATIONS = {
+    "amphipods-search": ("search", "AmphipodsSearch"),
+    "amphipods-steps": ("steps", "AmphipodsSteps"),
+    "amphipods-stops": ("stops", "AmphipodsStops"),
+    "amphipods-cpsat": ("cpsat", "AmphipodsCpsat"),
+    "amphipods-fd": ("fd", "AmphipodsFd"),
+    "amphipods-sat": ("sat", "AmphipodsSat"),
+}

@@ -1,10 +1,14 @@
-"""Elevator formulations: labelled breadth-first search, quotient A*, CP-SAT, the planner, SAT with proofs."""
+"""Elevator formulations, each imported when first asked for.
 
-from crosscheck.solvers.base import Solver
-from crosscheck.solvers.elevator.bfs import ElevatorBfs
-from crosscheck.solvers.elevator.cpsat import ElevatorCpsat
-from crosscheck.solvers.elevator.fd import ElevatorFd
-from crosscheck.solvers.elevator.quotient import ElevatorQuotient
-from crosscheck.solvers.elevator.sat import ElevatorSat
+`FORMULATIONS` names each formulation's module and class, in the order the registry lists
+them (`crosscheck.solvers.registry` imports one alone when a command names one).
+"""
 
-SOLVERS: list[type[Solver]] = [ElevatorBfs, ElevatorQuotient, ElevatorCpsat, ElevatorFd, ElevatorSat]
+#: Each formulation by name: its module in this package and its class there.
+FORMULATIONS = {
+    "elevator-bfs": ("bfs", "ElevatorBfs"),
+    "elevator-quotient": ("quotient", "ElevatorQuotient"),
+    "elevator-cpsat": ("cpsat", "ElevatorCpsat"),
+    "elevator-fd": ("fd", "ElevatorFd"),
+    "elevator-sat": ("sat", "ElevatorSat"),
+}
