@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from crosscheck.models.elevator.model import DOWN, GENERATOR, MICROCHIP, UP, ElevatorMove, Facility, item_name
-from crosscheck.solvers.certificate import BOUND, INVARIANT_KINDS, START
+from crosscheck.models.elevator.model import Facility
+from crosscheck.solvers.certificate import INVARIANT_KINDS
 from crosscheck.solvers.engines.sat import Cnf
 
 #: A state up to renaming: the elevator's floor, then the count of each pair type.
@@ -295,14 +295,18 @@ def _in_order(cnf: Cnf, layout: CountLayout, time: int) -> None:
 
 
 def wasteful(cnf: Cnf, layout: CountLayout, time: int) -> None:
-    """``two`` exactly when the second transfer moves an item; an up step without it, or a down
-    step with it, is ``wasteful`` (at least: the count below only needs them marked)."""
+    """``two`` exactly when the second transfer moves an item; ``wasteful`` exactly for an up step
+    without it or a down step with it."""
     seconds = [layout.edge(time, 1, number) for number in range(len(layout.edges))]
     cnf.add(-layout.two(time), *seconds)
     for second in seconds:
         cnf.add(-second, layout.two(time))
-    cnf.add(-layout.up(time), layout.two(time), layout.wasteful(time))
-    cnf.add(-layout.down(time), -layout.two(time), layout.wasteful(time))
+    waste = layout.wasteful(time)
+    cnf.add(-layout.up(time), layout.two(time), waste)
+    cnf.add(-layout.down(time), -layout.two(time), waste)
+    cnf.add(-waste, layout.up(time), layout.down(time))
+    cnf.add(-waste, layout.up(time), layout.two(time))
+    cnf.add(-waste, -layout.two(time), layout.down(time))
 
 
 def few_wasteful(cnf: Cnf, layout: CountLayout) -> None:
@@ -344,27 +348,67 @@ def parity(cnf: Cnf, layout: CountLayout) -> None:
                 cnf.add(-layout.elevator(time, floor), layout.idle(time - 1))
 
 
-def _is_not(layout: CountLayout, time: int, state: CountState) -> list[Literal]:
-    """The literals of which one holds exactly when the state at `time` is not `state`."""
-    literals: list[Literal] = [-layout.elevator(time, state[0])]
+class Budget:
+    """The wasteful steps made so far, at time 0 and 1 of an invariant query at a bound: at least
+    k of them (order encoding, k = 1 to `most` at time 0, to `most` + 1 at time 1)."""
+
+    def __init__(self, cnf: Cnf, most: int) -> None:
+        self.most = most
+        self._first = cnf.variables + 1
+        for _ in range(2 * most + 1):
+            cnf.new_variable()
+
+    def wasted(self, time: int, least: int) -> Literal:
+        if least <= 0:
+            return True
+        if least > self.most + time:
+            return False
+        return self._first + time * self.most + least - 1
+
+    def ordered(self, cnf: Cnf) -> None:
+        for time in (0, 1):
+            for least in range(2, self.most + time + 1):
+                clause(cnf, negated(self.wasted(time, least)), self.wasted(time, least - 1))
+
+    def counted(self, cnf: Cnf, layout: CountLayout) -> None:
+        """Time 1's count is time 0's plus one for a wasteful step 0, and at most `most`."""
+        waste = layout.wasteful(0)
+        for least in range(1, self.most + 2):
+            before, after, fewer = self.wasted(0, least), self.wasted(1, least), self.wasted(0, least - 1)
+            clause(cnf, negated(before), after)
+            clause(cnf, negated(fewer), -waste, after)
+            clause(cnf, negated(after), before, waste)
+            clause(cnf, negated(after), fewer)
+        clause(cnf, negated(self.wasted(1, self.most + 1)))
+
+
+def _is_not(layout: CountLayout, time: int, state: CountState, budget: Budget | None) -> list[Literal]:
+    """The literals of which one holds exactly when the state at `time` is not `state`; with a
+    `budget`, `state` starts with the fewest wasteful steps it is reached by, and the literals hold
+    too when fewer have been made."""
+    literals: list[Literal] = []
+    if budget is not None:
+        literals.append(negated(budget.wasted(time, state[0])))
+        state = state[1:]
+    literals.append(-layout.elevator(time, state[0]))
     for kind, count in enumerate(state[1:]):
         literals += [negated(layout.count(2 * time, kind, count)), layout.count(2 * time, kind, count + 1)]
     return literals
 
 
-def inside(cnf: Cnf, layout: CountLayout, time: int, states: Sequence[CountState]) -> None:
+def inside(cnf: Cnf, layout: CountLayout, time: int, states: Sequence[CountState], budget: Budget | None) -> None:
     """The state at `time` is one of `states` (one new variable per state chooses it)."""
     chosen = [cnf.new_variable() for _ in states]
     cnf.add(*chosen)
     for choice, state in zip(chosen, states, strict=True):
-        for literal in _is_not(layout, time, state):
+        for literal in _is_not(layout, time, state, budget):
             clause(cnf, -choice, negated(literal))
 
 
-def outside(cnf: Cnf, layout: CountLayout, time: int, states: Iterable[CountState]) -> None:
+def outside(cnf: Cnf, layout: CountLayout, time: int, states: Iterable[CountState], budget: Budget | None) -> None:
     """The state at `time` is none of `states`."""
     for state in states:
-        clause(cnf, *_is_not(layout, time, state))
+        clause(cnf, *_is_not(layout, time, state, budget))
 
 
 # --- queries ------------------------------------------------------------------------------
@@ -397,170 +441,40 @@ def encode_start(facility: Facility) -> Cnf:
     return cnf
 
 
-def encode_invariant(facility: Facility, kind: str, states: Sequence[CountState]) -> Cnf:
+def encode_invariant(facility: Facility, kind: str, states: Sequence[CountState], bound: int | None = None) -> Cnf:
     """One of the three invariant queries over the states up to renaming `states`: the start
-    outside them; one of them and one safe step (not idle) to a state outside them; one of them a goal."""
+    outside them; one of them and one safe step (not idle) to a state outside them; one of them a
+    goal.  At a `bound`, each state starts with the fewest wasteful steps it is reached by (w), the
+    set is of (state, wasteful steps so far) with w up to `wasteful_at_most` at the bound, and steps
+    past that budget lead nowhere: refuted, no plan of at most `bound` steps exists."""
+    most = None if bound is None else wasteful_at_most(facility, bound)
+    if most is not None and most < 0:
+        raise ValueError(f"no plan of 1 to {bound} steps makes a negative number of wasteful steps: no invariant needed")
     layout = CountLayout(facility, 1 if kind == "invariant-step" else 0)
     cnf = Cnf(layout.variables)
+    budget = None if most is None else Budget(cnf, most)
+    if budget is not None:
+        budget.ordered(cnf)
     ordered(cnf, layout, 0)
     for time in range(layout.steps + 1):
         one_floor(cnf, layout, time)
     if kind == "invariant-start":
         at(cnf, layout, 0, start_counts(facility))
-        outside(cnf, layout, 0, states)
+        if budget is not None:
+            clause(cnf, negated(budget.wasted(0, 1)))
+        outside(cnf, layout, 0, states, budget)
     elif kind == "invariant-step":
         safe(cnf, layout, 0)
         safe(cnf, layout, 1)
-        inside(cnf, layout, 0, states)
+        inside(cnf, layout, 0, states, budget)
         step(cnf, layout, 0)
         cnf.add(-layout.idle(0))
-        outside(cnf, layout, 1, states)
+        if budget is not None:
+            budget.counted(cnf, layout)
+        outside(cnf, layout, 1, states, budget)
     elif kind == "invariant-goal":
-        inside(cnf, layout, 0, states)
+        inside(cnf, layout, 0, states, budget)
         goal(cnf, layout, 0)
     else:
         raise ValueError(f"unknown invariant query {kind!r}, expected one of {', '.join(INVARIANT_KINDS)}")
     return cnf
-
-
-# --- plans and models ---------------------------------------------------------------------
-
-def decode(facility: Facility, bound: int, model: Sequence[int]) -> list[ElevatorMove]:
-    """The plan a model of ``encode(facility, bound)`` holds: each transfer's item is one of an
-    element of its source type (any: renaming maps plans to plans), steps until the first idle one."""
-    layout, true = CountLayout(facility, bound), {literal for literal in model if literal > 0}
-    floors = [list(facility.chips), list(facility.generators)]
-    plan = []
-    for time in range(bound):
-        if layout.idle(time) in true:
-            break
-        riders = []
-        for transfer in (0, 1):
-            for number, edge in enumerate(layout.edges):
-                if layout.edge(time, transfer, number) in true:
-                    kinds = [chip * facility.floors + generator for chip, generator in zip(*floors, strict=True)]
-                    element = kinds.index(edge.source)
-                    floors[0 if edge.chip else 1][element] += edge.rise
-                    riders.append(item_name(facility.elements[element], MICROCHIP if edge.chip else GENERATOR))
-        plan.append(ElevatorMove(UP if layout.up(time) in true else DOWN, tuple(riders)))
-    return plan
-
-
-def assignment(facility: Facility, plan: Sequence[Any], bound: int | None = None) -> list[int]:
-    """`plan` (checked: valid moves of this facility) as an assignment of ``encode(facility,
-    bound)``, idle steps after its last move; `bound` defaults to the plan's length."""
-    bound = len(plan) if bound is None else bound
-    if bound < len(plan):
-        raise ValueError(f"a plan of {len(plan)} steps has no assignment at bound {bound}")
-    layout, walk = CountLayout(facility, bound), _Walk(facility)
-    numbers = {(edge.chip, edge.source, edge.rise): number for number, edge in enumerate(layout.edges)}
-    true, wasted = walk.counted(layout, 0) | {layout.elevator(0, 0)}, 0
-    for time in range(bound):
-        if time >= len(plan):
-            true |= {layout.idle(time), layout.elevator(time + 1, walk.elevator)}
-            true |= walk.counted(layout, 2 * time + 1) | walk.counted(layout, 2 * time + 2)
-            true |= {layout.wasted(time, least) for least in range(1, min(wasted, layout.waste) + 1)}
-            continue
-        direction, names = plan[time]
-        rise = 1 if direction == UP else -1
-        true.add(layout.up(time) if rise > 0 else layout.down(time))
-        riders = walk.in_rank_order(names)
-        for transfer in (0, 1):
-            if transfer < len(riders):
-                number = numbers[walk.ride(riders[transfer], rise)]
-                edge = layout.edges[number]
-                true |= {layout.edge(time, transfer, number), layout.out(time, transfer, edge.source),
-                         layout.into(time, transfer, edge.target)}
-            true |= walk.counted(layout, 2 * time + transfer + 1)
-        walk.elevator += rise
-        true.add(layout.elevator(time + 1, walk.elevator))
-        if len(riders) == 2:
-            true.add(layout.two(time))
-        if (len(riders) == 2) == (rise < 0):
-            true.add(layout.wasteful(time))
-            wasted += 1
-        true |= {layout.wasted(time, least) for least in range(1, min(wasted, layout.waste) + 1)}
-    return [variable if variable in true else -variable for variable in range(1, layout.variables + 1)]
-
-
-class _Walk:
-    """A labelled plan replayed item by item, as pair types (for `assignment`)."""
-
-    def __init__(self, facility: Facility) -> None:
-        self.facility, self.elevator = facility, 0
-        self.floors = {item_name(element, MICROCHIP): chip for element, chip in zip(facility.elements, facility.chips,
-                                                                                   strict=True)}
-        self.floors |= {item_name(element, GENERATOR): generator
-                        for element, generator in zip(facility.elements, facility.generators, strict=True)}
-
-    def _kind(self, element: str) -> int:
-        return (self.floors[item_name(element, MICROCHIP)] * self.facility.floors
-                + self.floors[item_name(element, GENERATOR)])
-
-    def counted(self, layout: CountLayout, stage: int) -> set[int]:
-        """The count variables true at `stage`."""
-        counts = [0] * layout.types
-        for element in self.facility.elements:
-            counts[self._kind(element)] += 1
-        return {int(layout.count(stage, kind, least)) for kind, count in enumerate(counts)
-                for least in range(1, count + 1)}
-
-    def in_rank_order(self, names: Sequence[str]) -> list[tuple[str, str]]:
-        """The riders (element, kind) in transfer order: chips by their generator's floor, then generators."""
-        riders = [self._rider(name) for name in names]
-        partner = {MICROCHIP: GENERATOR, GENERATOR: MICROCHIP}
-        return sorted(riders, key=lambda rider: (rider[1] != MICROCHIP,
-                                                 self.floors[item_name(rider[0], partner[rider[1]])]))
-
-    def _rider(self, name: str) -> tuple[str, str]:
-        return next((element, kind) for element in self.facility.elements for kind in (MICROCHIP, GENERATOR)
-                    if item_name(element, kind) == name)
-
-    def ride(self, rider: tuple[str, str], rise: int) -> tuple[bool, int, int]:
-        """Move `rider` one floor by `rise`: the edge's (chip, source type, rise)."""
-        element, kind = rider
-        source = self._kind(element)
-        self.floors[item_name(element, kind)] += rise
-        return kind == MICROCHIP, source, rise
-
-
-def counted(facility: Facility, labelled: Sequence[int]) -> CountState:
-    """A labelled state of `crosscheck.solvers.elevator.sat_encoding` (each element's generator
-    and chip floor, the elevator last) up to renaming."""
-    counts = [0] * (facility.floors * facility.floors)
-    for element in range(len(facility.elements)):
-        counts[labelled[2 * element + 1] * facility.floors + labelled[2 * element]] += 1
-    return (labelled[-1], *counts)
-
-
-class CountsEncoding:
-    """`crosscheck.solvers.certificate.Encoding` of the elevator over counts of pair types."""
-
-    lemma = ("elevator-sat[states=counts]: plans map to plans under renaming of elements (the states are counts "
-             "of pair types); a model of the CNF at bound B exists exactly when a plan of at most B steps does; the "
-             "start query is unsatisfiable exactly when the start is unsafe; the invariant queries say start, closure "
-             "under safe steps and no goal (rules written in the encoding itself)")
-
-    def cnf(self, instance: Facility, kind: str, bound: int | None, data: Any) -> Cnf:
-        if kind == BOUND:
-            if bound is None or bound < 0:
-                raise ValueError(f"a bound query needs a bound of 0 or more, got {bound}")
-            return encode(instance, bound)
-        if kind == START:
-            return encode_start(instance)
-        if kind in INVARIANT_KINDS:
-            return encode_invariant(instance, kind, [tuple(state) for state in data or []])
-        raise ValueError(f"unknown query {kind!r}, expected bound, start or {', '.join(INVARIANT_KINDS)}")
-
-    def assignment(self, instance: Facility, plan: Sequence[Any]) -> list[int]:
-        return assignment(instance, plan)
-
-    def decode(self, instance: Facility, bound: int, model: Sequence[int]) -> list[ElevatorMove]:
-        return decode(instance, bound, model)
-
-    def states(self, instance: Facility, labelled: Sequence[Sequence[int]]) -> list[CountState]:
-        """Labelled states up to renaming, each once, in the order first met."""
-        return list(dict.fromkeys(counted(instance, state) for state in labelled))
-
-
-COUNTS_ENCODING = CountsEncoding()

@@ -288,7 +288,7 @@ def assignment(facility: Facility, plan: Sequence[Any], bound: int | None = None
 class ElevatorEncoding:
     """`crosscheck.solvers.certificate.Encoding` of the elevator over labelled states."""
 
-    lemma = ("elevator-sat: a model of the CNF at bound B exists exactly when a plan of at most B steps does; "
+    lemma = ("elevator-sat[states=labelled]: a model of the CNF at bound B exists exactly when a plan of at most B steps does; "
              "the start query is unsatisfiable exactly when the start is unsafe; the invariant queries say start, "
              "closure under safe steps and no goal (labelled states, rules written in the encoding itself)")
 
@@ -305,6 +305,9 @@ class ElevatorEncoding:
 
     def assignment(self, instance: Facility, plan: Sequence[Any]) -> list[int]:
         return assignment(instance, plan)
+
+    def decode(self, instance: Facility, bound: int, model: Sequence[int]) -> list[ElevatorMove]:
+        return decode(instance, bound, model)
 
 
 ENCODING = ElevatorEncoding()
