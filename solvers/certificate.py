@@ -52,7 +52,7 @@ def unproven(claim: Claim, bound: int | None, queries: Sequence[UnsatQuery]) -> 
             return ""
         if _invariant(queries, bound - 1):
             return ""
-        return f"a lower bound of {bound} needs the bound query, or the three invariant queries, at {bound - 1} refuted"
+        return f"a lower bound of {bound} needs the bound query at {bound - 1} refuted (or the three invariant queries)"
     if any(query.kind == START for query in queries) or _invariant(queries, None):
         return ""
     return "infeasibility needs the start query, or the three invariant queries over one set of states, refuted"
