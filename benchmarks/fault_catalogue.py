@@ -69,10 +69,10 @@ def _elevator(name: str, path: str, original: str, replacement: str, description
     return Fault(name, "elevator", path, original, replacement, description, ("elevator",), ELEVATOR_TESTS)
 
 
-def _encoder(name: str, path: str, original: str, replacement: str, description: str) -> Fault:
-    """A fault in a SAT formulation's encoder, which the certificate tests should notice too."""
-    return Fault(name, "elevator", path, original, replacement, description, ("elevator",),
-                 (*ELEVATOR_TESTS, "tests/test_sat_certificates.py"))
+def _encoder(name: str, path: str, original: str, replacement: str, description: str,
+             tests: str = "tests/test_sat_certificates.py") -> Fault:
+    """A fault in a SAT formulation's encoder, which its certificate tests should notice too."""
+    return Fault(name, "elevator", path, original, replacement, description, ("elevator",), (*ELEVATOR_TESTS, tests))
 
 
 def _amphipods(name: str, path: str, original: str, replacement: str, description: str,
@@ -203,6 +203,11 @@ ELEVATOR_FAULTS = (
              "                if other != chip_of:",
              "                if other > chip_of:",
              "elevator-sat's encoding: a chip meets only the generators of elements after it"),
+    _encoder("elevator-sat-counts-one-rider", "solvers/elevator/sat_counts.py",
+             "    cnf.add(-layout.two(time), *seconds)",
+             "    cnf.add(-layout.two(time))\n    for second in seconds:\n        cnf.add(-second)",
+             "elevator-sat's encoding over counts: a step carries one item, the second transfer never moves",
+             "tests/test_sat_counts.py"),
     # The text-reading mistakes of a reviewer's lone programs (my_lift.py, my_lift2.py), planted
     # in the shared parser: every formulation and the checker read the same wrong facility.
     Fault("elevator-parse-pairs-by-appearance", "elevator", "models/elevator/model.py",
