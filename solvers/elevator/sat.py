@@ -219,11 +219,12 @@ class _Refuter:
     def refute(self, kind: str, bound: int | None = None, keep_one: bool = False) -> bool | None:
         """True when query `kind` at `bound` (an invariant's over the saved states) is unsatisfiable,
         its proof kept (the only one with `keep_one`); False when satisfiable (its model kept); None
-        when time ran out."""
+        when time ran out.  Invariant queries, refuted by search alone, are solved without
+        inprocessing (`crosscheck.solvers.engines.sat.LEAN_PROOFS`): shorter proofs to check."""
         invariant = kind in INVARIANT_KINDS
         cnf: Cnf = self.encoding.cnf(self.instance, kind, bound, self.states if invariant else None)
         proof = self.folder / f"{kind}-{len(self.queries) if not keep_one else 'last'}.drup"
-        outcome = sat.solve(cnf, self.deadline, proof)
+        outcome = sat.solve(cnf, self.deadline, proof, sat.LEAN_PROOFS if invariant else None)
         self.conflicts += outcome.conflicts
         self.solved += 1
         if outcome.satisfiable is None:
