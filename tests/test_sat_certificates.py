@@ -136,6 +136,7 @@ def test_elevator_sat_proves_infeasibility_by_the_start_or_an_invariant(name: st
                                                                         states: str) -> None:
     facility = load(INSTANCES / "elevator" / name)
     solver = ElevatorSat().configured(SatOptions(states=states))  # type: ignore[arg-type]
+    assert isinstance(solver, ElevatorSat)
     result = solver.solve(facility, time_limit=60)
     assert result.status is Status.INFEASIBLE and result.certificate is not None
     assert [query.kind for query in result.certificate.queries] == kinds

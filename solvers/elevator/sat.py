@@ -73,8 +73,8 @@ class ElevatorSat(Solver):
                "(optional extra 'certificates')")
     Options = SatOptions
 
-    @property  # type: ignore[override]  # the encoding of the configured option, not one per class
-    def encoding(self) -> StatesEncoding:
+    @property
+    def encoding(self) -> StatesEncoding:  # type: ignore[override]  # the configured option's, not one per class
         return COUNTS_ENCODING if self._counts else ENCODING
 
     @property

@@ -41,7 +41,8 @@ def reach(facility: Facility, deadline: Deadline, limit: int = REACH_STATES) -> 
     floors, pairs = facility.floors, len(facility.elements)
     groups = _groups(facility.floors)
     start = start_counts(facility)
-    best, settled = {start: 0}, {}
+    best: dict[CountState, int] = {start: 0}
+    settled: dict[CountState, int] = {}
     queue: deque[tuple[int, CountState]] = deque([(0, start)])
     while queue:
         wasted, state = queue.popleft()
