@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 from crosscheck.models.elevator.model import Facility
 from crosscheck.solvers.certificate import INVARIANT_KINDS
+from crosscheck.solvers.elevator.sat_encoding import exactly_one, idle_last, parity, ride
 from crosscheck.solvers.engines.sat import Cnf
 
 #: A state up to renaming: the elevator's floor, then the count of each pair type.
@@ -191,10 +192,7 @@ def ordered(cnf: Cnf, layout: CountLayout, stage: int) -> None:
 
 def one_floor(cnf: Cnf, layout: CountLayout, time: int) -> None:
     """The elevator is on exactly one floor at `time`."""
-    places = [layout.elevator(time, floor) for floor in range(layout.floors)]
-    cnf.add(*places)
-    for first, second in combinations(places, 2):
-        cnf.add(-first, -second)
+    exactly_one(cnf, [layout.elevator(time, floor) for floor in range(layout.floors)])
 
 
 def safe(cnf: Cnf, layout: CountLayout, time: int) -> None:
@@ -223,19 +221,8 @@ def goal(cnf: Cnf, layout: CountLayout, time: int) -> None:
 
 def step(cnf: Cnf, layout: CountLayout, time: int) -> None:
     """Step `time` is an idle one or a move by the rules (module doc)."""
-    up, down, idle, top = layout.up(time), layout.down(time), layout.idle(time), layout.floors - 1
-    cnf.add(up, down, idle)
-    for first, second in combinations((up, down, idle), 2):
-        cnf.add(-first, -second)
-    cnf.add(-up, -layout.elevator(time, top))
-    cnf.add(-down, -layout.elevator(time, 0))
-    for floor in range(layout.floors):
-        here = layout.elevator(time, floor)
-        if floor < top:
-            cnf.add(-up, -here, layout.elevator(time + 1, floor + 1))
-        if floor > 0:
-            cnf.add(-down, -here, layout.elevator(time + 1, floor - 1))
-        cnf.add(-idle, -here, layout.elevator(time + 1, floor))
+    idle = layout.idle(time)
+    ride(cnf, layout.floors, time, (layout.up(time), layout.down(time), idle), layout.elevator)
     cnf.add(idle, *(layout.edge(time, 0, number) for number in range(len(layout.edges))))
     for transfer in (0, 1):
         _riders(cnf, layout, time, transfer)
@@ -334,20 +321,6 @@ def few_wasteful(cnf: Cnf, layout: CountLayout) -> None:
             cnf.add(-step_is, -layout.wasted(time - 1, cap))
 
 
-def idle_last(cnf: Cnf, layout: CountLayout) -> None:
-    """Idle steps come last: an idle step is followed by idle steps only."""
-    for time in range(layout.steps - 1):
-        cnf.add(-layout.idle(time), layout.idle(time + 1))
-
-
-def parity(cnf: Cnf, layout: CountLayout) -> None:
-    """Implied: after t steps none of which idled, the elevator (from floor 0) is on a floor of t's parity."""
-    for time in range(1, layout.steps + 1):
-        for floor in range(layout.floors):
-            if (floor - time) % 2:
-                cnf.add(-layout.elevator(time, floor), layout.idle(time - 1))
-
-
 class Budget:
     """The wasteful steps made so far, at time 0 and 1 of an invariant query at a bound: at least
     k of them (order encoding, k = 1 to `most` at time 0, to `most` + 1 at time 1)."""
@@ -424,8 +397,8 @@ def encode(facility: Facility, bound: int) -> Cnf:
     at(cnf, layout, 0, start_counts(facility))
     for time in range(bound):
         step(cnf, layout, time)
-    idle_last(cnf, layout)
-    parity(cnf, layout)
+    idle_last(cnf, layout.steps, layout.idle)
+    parity(cnf, layout.steps, layout.floors, layout.elevator, layout.idle)
     few_wasteful(cnf, layout)
     goal(cnf, layout, bound)
     return cnf
