@@ -143,3 +143,12 @@ def test_a_move_the_counts_encoding_leaves_out_is_a_bad_certificate(monkeypatch:
     certified = checked.model_copy(update={"solver": "elevator-sat", "evidence": Evidence.CERTIFIED,
                                            "encoding_checks": [check]})
     assert judge([checked, certified]).verdict is Verdict.BAD_CERTIFICATE
+
+
+def test_a_start_that_is_the_goal_is_optimal_at_zero_steps() -> None:
+    """The potential lemma holds for plans of one step or more: the empty plan is found as it is."""
+    facility = parse("The first floor contains nothing relevant.\n"
+                     "The second floor contains a hydrogen generator and a hydrogen-compatible microchip.\n", "done")
+    result = ElevatorSat().solve(facility, time_limit=20)
+    assert (result.status, result.cost, result.bound, result.plan) == (Status.OPTIMAL, 0, 0, [])
+    discard_proofs(result.certificate)

@@ -134,7 +134,7 @@ def _by_counts(refuter: _Refuter) -> Answer:
             return refuter.infeasible(f"none of the {len(walk.settled)} states up to renaming reachable from the "
                                       "start is a goal")
     if walk is not None and walk.goal is not None:
-        answer = _proposed(refuter, potential(instance) + 2 * walk.goal, walk.below_goal())
+        answer = _proposed(refuter, max(0, potential(instance) + 2 * walk.goal), walk.below_goal())  # 0: the start
         if answer is not None:
             return answer
     odd = (potential(instance) + 1) % 2
