@@ -78,9 +78,11 @@ ENCODER_TESTS = {"elevator": (*ELEVATOR_TESTS, "tests/test_sat_certificates.py")
                  "amphipods": (*AMPHIPODS_TESTS, "tests/test_amphipods_sat.py")}
 
 
-def _encoder(name: str, puzzle: str, path: str, original: str, replacement: str, description: str) -> Fault:
-    """A fault in a SAT formulation's encoder, which the certificate tests should notice too."""
-    return Fault(name, puzzle, path, original, replacement, description, (puzzle,), ENCODER_TESTS[puzzle])
+def _encoder(name: str, puzzle: str, path: str, original: str, replacement: str, description: str,
+             tests: str | None = None) -> Fault:
+    """A fault in a SAT formulation's encoder, which the certificate tests (and `tests`) should notice too."""
+    return Fault(name, puzzle, path, original, replacement, description, (puzzle,),
+                 (*ENCODER_TESTS[puzzle], *([tests] if tests else [])))
 
 
 def _keys_encoder(name: str, original: str, replacement: str, description: str) -> Fault:
@@ -223,6 +225,11 @@ ELEVATOR_FAULTS = (
              "                if other != chip_of:",
              "                if other > chip_of:",
              "elevator-sat's encoding: a chip meets only the generators of elements after it"),
+    _encoder("elevator-sat-counts-one-rider", "elevator", "solvers/elevator/sat_counts.py",
+             "    cnf.add(-layout.two(time), *seconds)",
+             "    cnf.add(-layout.two(time))\n    for second in seconds:\n        cnf.add(-second)",
+             "elevator-sat's encoding over counts: a step carries one item, the second transfer never moves",
+             "tests/test_sat_counts.py"),
     # The text-reading mistakes of a reviewer's lone programs (my_lift.py, my_lift2.py), planted
     # in the shared parser: every formulation and the checker read the same wrong facility.
     Fault("elevator-parse-pairs-by-appearance", "elevator", "models/elevator/model.py",

@@ -10,8 +10,9 @@ answer's lower bound (or infeasibility) as certified (`crosscheck.harness.runs.c
 
 What a certificate claims:
 
-- ``lower-bound``: no plan costs less than `Certificate.bound` (each query's CNF says "a plan
-  of cost at most ``bound - 1`` exists"; a bound of 0 needs no query);
+- ``lower-bound``: no plan costs less than `Certificate.bound` (the bound query's CNF says "a plan
+  of cost at most ``bound - 1`` exists", or the three invariant queries at ``bound - 1`` say a set
+  of states holds every such plan and no goal; a bound of 0 needs no query);
 - ``infeasible``: no plan exists (the queries are the encoding's argument for it: an unsafe
   start, or an inductive invariant that holds the start, is closed under every move and holds
   no goal).
@@ -34,7 +35,9 @@ Claim = Literal["lower-bound", "infeasible"]
 #: The kinds of query every encoding speaks, by what refuting them proves.  ``bound`` at B: no
 #: plan of cost at most B.  ``start``: the start breaks the rules, no plan at all.  The three
 #: invariant kinds, refuted over one set of states (their common data): the start is in the set,
-#: no move leads out of it, no goal is in it, so no plan at all.
+#: no move leads out of it, no goal is in it, so no plan at all; or, all three at B (an encoding
+#: that has them), no plan of cost at most B (the set holds the states of every such plan's start:
+#: no move of such a plan leads out of it, no goal is in it).
 BOUND, START = "bound", "start"
 INVARIANT_KINDS = ("invariant-start", "invariant-step", "invariant-goal")
 
@@ -42,19 +45,24 @@ INVARIANT_KINDS = ("invariant-start", "invariant-step", "invariant-goal")
 def unproven(claim: Claim, bound: int | None, queries: Sequence[UnsatQuery]) -> str:
     """Why refuting `queries` would not prove `claim` (at `bound`) by the kinds' meanings above,
     or '' when it would."""
-    kinds = {query.kind for query in queries}
     if claim == "lower-bound":
         if bound is None or bound < 0:
             return f"a lower-bound claim needs a bound of 0 or more, got {bound}"
         if bound == 0 or any(query.kind == BOUND and query.bound == bound - 1 for query in queries):
             return ""
-        return f"a lower bound of {bound} needs the bound query at {bound - 1} refuted"
-    if START in kinds:
-        return ""
-    data = {query.data_file for query in queries if query.kind in INVARIANT_KINDS}
-    if set(INVARIANT_KINDS) <= kinds and len(data) == 1:
+        if _invariant(queries, bound - 1):
+            return ""
+        return f"a lower bound of {bound} needs the bound query at {bound - 1} refuted (or the three invariant queries)"
+    if any(query.kind == START for query in queries) or _invariant(queries, None):
         return ""
     return "infeasibility needs the start query, or the three invariant queries over one set of states, refuted"
+
+
+def _invariant(queries: Sequence[UnsatQuery], bound: int | None) -> bool:
+    """Whether `queries` hold the three invariant kinds at `bound`, over one set of states."""
+    kinds = {query.kind for query in queries if query.bound == bound}
+    data = {query.data_file for query in queries if query.kind in INVARIANT_KINDS and query.bound == bound}
+    return set(INVARIANT_KINDS) <= kinds and len(data) == 1
 
 
 class UnsatQuery(BaseModel):

@@ -23,7 +23,7 @@ from crosscheck.solvers.base import Answer, Deadline, Status
 from crosscheck.solvers.certificate import Certificate, UnsatQuery, unproven
 from crosscheck.solvers.elevator import sat_encoding
 from crosscheck.solvers.elevator.quotient import ElevatorQuotient
-from crosscheck.solvers.elevator.sat import ElevatorSat
+from crosscheck.solvers.elevator.sat import ElevatorSat, SatOptions
 from crosscheck.solvers.engines.sat import Cnf, discard_proofs, exactly_one, solve, unary_sum, weighted_at_most
 
 from tests.fixtures.known import INSTANCES
@@ -33,6 +33,14 @@ pytest.importorskip("dratify", reason="the certificates extra is not installed")
 pytest.importorskip("drup", reason="the certificates extra is not installed")
 
 EXAMPLE = INSTANCES / "elevator" / "two-pairs-example.txt"
+#: elevator-sat over labelled states, whose encoding (`sat_encoding`) these tests take apart.
+LABELLED = "elevator-sat[states=labelled]"
+
+
+def labelled() -> ElevatorSat:
+    solver = ElevatorSat().configured(SatOptions(states="labelled"))
+    assert isinstance(solver, ElevatorSat) and solver.label == LABELLED
+    return solver
 
 
 def load(path: Path) -> Facility:
@@ -132,7 +140,7 @@ def test_which_queries_prove_which_claim() -> None:
 
 def test_elevator_sat_proves_the_published_optimum_and_hands_over_the_refutation_below_it() -> None:
     facility = load(EXAMPLE)
-    result = ElevatorSat().solve(facility, time_limit=60)
+    result = labelled().solve(facility, time_limit=60)
     assert (result.status, result.cost, result.bound) == (Status.OPTIMAL, 11, 11)
     assert result.plan is not None and check_plan(facility, result.plan) == 11
     certificate = result.certificate
@@ -148,12 +156,16 @@ def test_elevator_sat_proves_the_published_optimum_and_hands_over_the_refutation
     ("three-rotated.txt", ["start"]),
     ("stranded-chip.txt", ["invariant-start", "invariant-step", "invariant-goal"]),
 ])
-def test_elevator_sat_proves_infeasibility_by_the_start_or_an_invariant(name: str, kinds: list[str]) -> None:
+@pytest.mark.parametrize("states", ["labelled", "counts"])
+def test_elevator_sat_proves_infeasibility_by_the_start_or_an_invariant(name: str, kinds: list[str],
+                                                                        states: str) -> None:
     facility = load(INSTANCES / "elevator" / name)
-    result = ElevatorSat().solve(facility, time_limit=60)
+    solver = ElevatorSat().configured(SatOptions(states=states))  # type: ignore[arg-type]
+    assert isinstance(solver, ElevatorSat)
+    result = solver.solve(facility, time_limit=60)
     assert result.status is Status.INFEASIBLE and result.certificate is not None
     assert [query.kind for query in result.certificate.queries] == kinds
-    assert certify.check(result.certificate, sat_encoding.ENCODING, facility).checked is True
+    assert certify.check(result.certificate, solver.encoding, facility).checked is True
     discard_proofs(result.certificate)
 
 
@@ -186,7 +198,7 @@ def test_a_model_decodes_to_a_plan_the_checker_accepts() -> None:
 @pytest.fixture
 def refuted(tmp_path: Path) -> Certificate:
     """elevator-sat's certificate on the published example, its proof under `tmp_path`."""
-    certificate = ElevatorSat().solve(load(EXAMPLE), time_limit=60).certificate
+    certificate = labelled().solve(load(EXAMPLE), time_limit=60).certificate
     assert certificate is not None
     [query] = certificate.queries
     proof = tmp_path / "bound.drup"
@@ -213,12 +225,12 @@ def test_the_harness_checks_a_runs_certificate_keeps_it_and_removes_the_runs_pro
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "tmp").mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # where the run writes its proofs
-    task = Task(path=str(EXAMPLE), instance="elevator/two-pairs-example.txt", solver="elevator-sat", time_limit=60,
+    task = Task(path=str(EXAMPLE), instance="elevator/two-pairs-example.txt", solver=LABELLED, time_limit=60,
                 certificates=str(tmp_path / "kept"))
     record = run_here(task)
     assert record.evidence is Evidence.CERTIFIED and record.certificate is not None
     assert record.certificate.checked is True
-    folder = tmp_path / "kept" / "elevator" / "two-pairs-example.txt" / "elevator-sat"
+    folder = tmp_path / "kept" / "elevator" / "two-pairs-example.txt" / LABELLED
     assert record.certificate.kept == str(folder)
     assert sorted(path.name for path in folder.iterdir()) == ["1-bound-10.cnf.gz", "1-bound-10.drup.gz"]
     assert list((tmp_path / "tmp").iterdir()) == []
@@ -269,14 +281,19 @@ def test_the_ledger_checks_plans_and_certified_encodings_whichever_comes_first(t
 
 # --- kept certificates, checked again ------------------------------------------------------------
 
+@pytest.mark.parametrize(("solver", "stems"), [
+    (LABELLED, {"1-bound-10": True}),
+    # the start and goal queries of the example fall to unit propagation, which makes any proof line valid
+    ("elevator-sat", {"1-invariant-start-10": False, "2-invariant-step-10": True, "3-invariant-goal-10": False}),
+])
 def test_check_certificates_passes_and_fails_naming_the_instance_on_a_changed_proof_line_or_clause(
-        tmp_path: Path) -> None:
+        tmp_path: Path, solver: str, stems: dict[str, bool]) -> None:
     folder = tmp_path / "instances" / "elevator"
     folder.mkdir(parents=True)
     shutil.copy(EXAMPLE, folder / "example.txt")
     out, kept = tmp_path / "runs.jsonl", tmp_path / "kept"
     runner = CliRunner()
-    compared = runner.invoke(main, ["compare", str(folder), "--solver", "elevator-sat", "--out", str(out),
+    compared = runner.invoke(main, ["compare", str(folder), "--solver", solver, "--out", str(out),
                                     "--certificates", str(kept), "--jobs", "1"], catch_exceptions=False)
     assert compared.exit_code == 0, compared.output
     [record] = read_records(out)
@@ -284,14 +301,16 @@ def test_check_certificates_passes_and_fails_naming_the_instance_on_a_changed_pr
     args = ["check-certificates", str(out), "--instances", str(tmp_path / "instances")]
     assert runner.invoke(main, args).exit_code == 0
     stored = Path(record.certificate.kept if record.certificate else "")
-    proof, cnf = stored / "1-bound-10.drup.gz", stored / "1-bound-10.cnf.gz"
-    for path, change in ((proof, _first_line_weakened), (cnf, _first_clause_weakened)):
-        original = path.read_bytes()
-        text = gzip.decompress(original).decode()
-        path.write_bytes(gzip.compress(change(text).encode()))
-        failed = runner.invoke(main, args)
-        assert failed.exit_code == 1 and "FAILED" in failed.output and "example.txt" in failed.stderr
-        path.write_bytes(original)
+    for stem, proof_changed in stems.items():
+        proof, cnf = stored / f"{stem}.drup.gz", stored / f"{stem}.cnf.gz"
+        changes = [(proof, _first_line_weakened)] if proof_changed else []
+        for path, change in (*changes, (cnf, _first_clause_weakened)):
+            original = path.read_bytes()
+            text = gzip.decompress(original).decode()
+            path.write_bytes(gzip.compress(change(text).encode()))
+            failed = runner.invoke(main, args)
+            assert failed.exit_code == 1 and "FAILED" in failed.output and "example.txt" in failed.stderr
+            path.write_bytes(original)
     assert runner.invoke(main, args).exit_code == 0
 
 
@@ -299,7 +318,7 @@ def _first_line_weakened(proof: str) -> str:
     """The proof with its first added clause replaced by one that does not follow by unit propagation."""
     lines = proof.splitlines()
     first = next(number for number, line in enumerate(lines) if not line.startswith("d"))
-    lines[first] = "1 0"  # hydrogen's generator on the first floor at time 0: the start says otherwise, no RUP step
+    lines[first] = "1 0"  # the first variable: false at time 0 in every query of the example, no RUP step
     return "\n".join(lines) + "\n"
 
 

@@ -32,13 +32,13 @@ Queries (`Encoding.cnf` kinds):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
 from crosscheck.models.elevator.model import DOWN, GENERATOR, MICROCHIP, UP, ElevatorMove, Facility, item_name
 from crosscheck.solvers.certificate import BOUND, INVARIANT_KINDS, START
-from crosscheck.solvers.engines.sat import Cnf
+from crosscheck.solvers.engines.sat import Cnf, exactly_one
 
 #: A labelled state: the floor of each thing, the elevator last.
 State = tuple[int, ...]
@@ -95,10 +95,7 @@ def start_state(facility: Facility) -> State:
 def one_floor(cnf: Cnf, layout: Layout, time: int) -> None:
     """Every thing is on exactly one floor at `time`."""
     for thing in range(layout.things):
-        places = [layout.place(thing, time, floor) for floor in range(layout.floors)]
-        cnf.add(*places)
-        for first, second in combinations(places, 2):
-            cnf.add(-first, -second)
+        exactly_one(cnf, [layout.place(thing, time, floor) for floor in range(layout.floors)])
 
 
 def safe(cnf: Cnf, layout: Layout, time: int) -> None:
@@ -126,21 +123,26 @@ def goal(cnf: Cnf, layout: Layout, time: int) -> None:
 
 def step(cnf: Cnf, layout: Layout, time: int) -> None:
     """Step `time` (from time `time` to `time + 1`) is an idle one or a move by the rules."""
-    up, down, idle, top = layout.up(time), layout.down(time), layout.idle(time), layout.floors - 1
-    cnf.add(up, down, idle)
-    for first, second in combinations((up, down, idle), 2):
-        cnf.add(-first, -second)
-    elevator = layout.elevator
-    cnf.add(-up, -layout.place(elevator, time, top))
-    cnf.add(-down, -layout.place(elevator, time, 0))
-    for floor in range(layout.floors):
-        here = layout.place(elevator, time, floor)
-        if floor < top:
-            cnf.add(-up, -here, layout.place(elevator, time + 1, floor + 1))
-        if floor > 0:
-            cnf.add(-down, -here, layout.place(elevator, time + 1, floor - 1))
-        cnf.add(-idle, -here, layout.place(elevator, time + 1, floor))
+    ride(cnf, layout.floors, time, (layout.up(time), layout.down(time), layout.idle(time)),
+         lambda when, floor: layout.place(layout.elevator, when, floor))
     _loads(cnf, layout, time)
+
+
+def ride(cnf: Cnf, floors: int, time: int, moves: tuple[int, int, int], elevator: Callable[[int, int], int]) -> None:
+    """Step `time` is exactly one of `moves` (up, down, idle), each taking the elevator (``elevator(time,
+    floor)``: it is on the floor at the time) one floor up, down, or nowhere, within the building."""
+    up, down, idle = moves
+    top = floors - 1
+    exactly_one(cnf, moves)
+    cnf.add(-up, -elevator(time, top))
+    cnf.add(-down, -elevator(time, 0))
+    for floor in range(floors):
+        here = elevator(time, floor)
+        if floor < top:
+            cnf.add(-up, -here, elevator(time + 1, floor + 1))
+        if floor > 0:
+            cnf.add(-down, -here, elevator(time + 1, floor - 1))
+        cnf.add(-idle, -here, elevator(time + 1, floor))
 
 
 def _loads(cnf: Cnf, layout: Layout, time: int) -> None:
@@ -160,18 +162,18 @@ def _loads(cnf: Cnf, layout: Layout, time: int) -> None:
             cnf.add(carry, -layout.place(item, time, floor), layout.place(item, time + 1, floor))
 
 
-def idle_last(cnf: Cnf, layout: Layout) -> None:
-    """Idle steps come last: an idle step is followed by idle steps only."""
-    for time in range(layout.steps - 1):
-        cnf.add(-layout.idle(time), layout.idle(time + 1))
+def idle_last(cnf: Cnf, steps: int, idle: Callable[[int], int]) -> None:
+    """Idle steps come last: an idle step (``idle(time)``) is followed by idle steps only."""
+    for time in range(steps - 1):
+        cnf.add(-idle(time), idle(time + 1))
 
 
-def parity(cnf: Cnf, layout: Layout) -> None:
+def parity(cnf: Cnf, steps: int, floors: int, elevator: Callable[[int, int], int], idle: Callable[[int], int]) -> None:
     """Implied: after t steps none of which idled, the elevator (from floor 0) is on a floor of t's parity."""
-    for time in range(1, layout.steps + 1):
-        for floor in range(layout.floors):
+    for time in range(1, steps + 1):
+        for floor in range(floors):
             if (floor - time) % 2:
-                cnf.add(-layout.place(layout.elevator, time, floor), layout.idle(time - 1))
+                cnf.add(-elevator(time, floor), idle(time - 1))
 
 
 def inside(cnf: Cnf, layout: Layout, time: int, states: Sequence[State]) -> None:
@@ -201,8 +203,9 @@ def encode(facility: Facility, bound: int) -> Cnf:
     at(cnf, layout, 0, start_state(facility))
     for time in range(bound):
         step(cnf, layout, time)
-    idle_last(cnf, layout)
-    parity(cnf, layout)
+    idle_last(cnf, layout.steps, layout.idle)
+    parity(cnf, layout.steps, layout.floors, lambda time, floor: layout.place(layout.elevator, time, floor),
+           layout.idle)
     goal(cnf, layout, bound)
     return cnf
 
@@ -288,7 +291,7 @@ def assignment(facility: Facility, plan: Sequence[Any], bound: int | None = None
 class ElevatorEncoding:
     """`crosscheck.solvers.certificate.Encoding` of the elevator over labelled states."""
 
-    lemma = ("elevator-sat: a model of the CNF at bound B exists exactly when a plan of at most B steps does; "
+    lemma = ("elevator-sat[states=labelled]: a model of the CNF at bound B exists exactly when a plan of at most B steps does; "
              "the start query is unsatisfiable exactly when the start is unsafe; the invariant queries say start, "
              "closure under safe steps and no goal (labelled states, rules written in the encoding itself)")
 
@@ -305,6 +308,9 @@ class ElevatorEncoding:
 
     def assignment(self, instance: Facility, plan: Sequence[Any]) -> list[int]:
         return assignment(instance, plan)
+
+    def decode(self, instance: Facility, bound: int, model: Sequence[int]) -> list[ElevatorMove]:
+        return decode(instance, bound, model)
 
 
 ENCODING = ElevatorEncoding()

@@ -24,7 +24,7 @@ import hashlib
 import json
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -37,6 +37,9 @@ from crosscheck.solvers.certificate import INVARIANT_KINDS, Certificate, Claim, 
 SOLVER = "cadical195"
 #: Conflicts per slice of a solve between two looks at the deadline.
 CONFLICTS_PER_SLICE = 20_000
+#: CaDiCaL's inprocessing off: each inprocessing step is a proof line the checker derives again,
+#: so proofs of formulas refuted by plain search get several times shorter (docs/results.md).
+LEAN_PROOFS = {"elim": 0, "subsume": 0, "vivify": 0, "probe": 0, "ternary": 0, "decompose": 0}
 #: The prefix of the temporary folders proofs are written in (the harness removes them).
 PROOF_FOLDER_PREFIX = "crosscheck-certificate-"
 
@@ -139,15 +142,18 @@ class SolveTally:
         return {"sat_solver": SOLVER, "conflicts": self.conflicts, "cnf_solved": self.solved}
 
 
-def solve(cnf: Cnf, deadline: Deadline, proof: Path) -> SatOutcome:
+def solve(cnf: Cnf, deadline: Deadline, proof: Path, options: Mapping[str, int] | None = None) -> SatOutcome:
     """Decide `cnf` with CaDiCaL 1.9.5 under `deadline`; when it is unsatisfiable, write the
-    solver's DRUP proof (text, one step a line) to `proof`.  A formula with no clause at all is
-    satisfiable by any assignment (all variables false here)."""
+    solver's DRUP proof (text, one step a line) to `proof`.  `options` are CaDiCaL's own (such as
+    `LEAN_PROOFS`).  A formula with no clause at all is satisfiable by any assignment (all
+    variables false here)."""
     from pysat.solvers import Solver
 
     if not cnf.clauses:
         return SatOutcome(True, [-v for v in range(1, cnf.variables + 1)])
     with Solver(name=SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
+        if options:
+            solver.configure(dict(options))
         outcome, conflicts = None, 0
         while outcome is None:
             solver.conf_budget(CONFLICTS_PER_SLICE)
