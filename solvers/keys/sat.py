@@ -33,7 +33,7 @@ class KeysSat(Solver):
     summary = ("CNF over key-collection orders and candidate arcs, bounds downward, CaDiCaL with DRUP "
                "proofs the harness checks (optional extra 'certificates')")
     encoding = ENCODING
-    #: Beyond these the queries do not end within the default 60 s (docs/results.md, "Certified optima").
+    #: Beyond these its queries do not end within the default time limit (docs/results.md, "Certified optima").
     reach = {"keys": 15}
 
     def unavailable(self) -> str | None:

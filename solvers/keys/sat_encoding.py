@@ -39,7 +39,7 @@ from typing import Any
 
 from crosscheck.models.keys.model import DIRECTIONS, KeyMove, Vault, is_key
 from crosscheck.solvers.certificate import BOUND, START
-from crosscheck.solvers.engines.sat import Cnf
+from crosscheck.solvers.engines.sat import Cnf, exactly_one
 
 #: The candidate-arc search gives up (`ValueError`) beyond this many labels from one point: loopy
 #: vaults have exponentially many sets of doors to pass.
@@ -167,19 +167,13 @@ class Layout:
         self.sum = {(p, v): fresh() for p in range(1, points.keys + 1) for v in range(1, (bound or 0) + 1)}
 
 
-def _exactly_one(cnf: Cnf, literals: Sequence[int]) -> None:
-    cnf.add(*literals)
-    for first, second in combinations(literals, 2):
-        cnf.add(-first, -second)
-
-
 def permutation(layout: Layout) -> None:
     """One key a position, one position a key."""
     keys = range(layout.points.keys)
     for p in keys:
-        _exactly_one(layout.cnf, [layout.key[p, k] for k in keys])
+        exactly_one(layout.cnf, [layout.key[p, k] for k in keys])
     for k in keys:
-        _exactly_one(layout.cnf, [layout.key[p, k] for p in keys])
+        exactly_one(layout.cnf, [layout.key[p, k] for p in keys])
 
 
 def standing(layout: Layout) -> None:
@@ -189,7 +183,7 @@ def standing(layout: Layout) -> None:
     for r in range(points.robots):
         cnf.add(layout.at[0, r, r])
         for p in range(points.keys + 1):
-            _exactly_one(cnf, [layout.at[p, r, u] for u in points.stands[r]])
+            exactly_one(cnf, [layout.at[p, r, u] for u in points.stands[r]])
     for p in range(points.keys):
         for first, second in combinations(range(points.robots), 2):
             cnf.add(-layout.moves[p, first], -layout.moves[p, second])
