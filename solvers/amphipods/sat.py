@@ -34,7 +34,7 @@ class AmphipodsSat(Solver):
         return sat.missing()
 
     def _solve(self, instance: Burrow, deadline: Deadline) -> Answer:
-        return sat.refuting(deadline, lambda refuter: _answer(refuter, instance))
+        return sat.refuting(sat.Refuter(deadline), lambda refuter: _answer(refuter, instance))
 
 
 def _answer(refuter: Refuter, burrow: Burrow) -> Answer:

@@ -31,15 +31,13 @@ the three refutations, checked by the harness, are what prove it.
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import Literal, Protocol, cast
 
 from crosscheck.models.elevator.model import ElevatorMove, Facility
-from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
-from crosscheck.solvers.certificate import BOUND, INVARIANT_KINDS, START, Certificate, Claim, Encoding, UnsatQuery
+from crosscheck.solvers.base import Answer, Deadline, Solver, Status
+from crosscheck.solvers.certificate import BOUND, INVARIANT_KINDS, START, Encoding
 from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.elevator.sat_counts import potential
 from crosscheck.solvers.elevator.sat_counts_plans import COUNTS_ENCODING
@@ -88,33 +86,23 @@ class ElevatorSat(Solver):
         return sat.missing()
 
     def _solve(self, instance: Facility, deadline: Deadline) -> Answer:
-        missing = sat.missing()
-        if missing is not None:
-            return Answer(Status.UNSUPPORTED, message=missing)
-        refuter = _Refuter(deadline, self.encoding, instance)
-        try:
-            answer = _by_counts(refuter) if self._counts else _labelled(refuter)
-        except BaseException:
-            shutil.rmtree(refuter.folder, ignore_errors=True)
-            raise
-        if answer.certificate is None or not answer.certificate.queries:  # no proof handed over: none kept
-            shutil.rmtree(refuter.folder, ignore_errors=True)
-        return answer
+        answer = _by_counts if self._counts else _labelled
+        return sat.refuting(_Refuter(deadline, self.encoding, instance), answer)
 
 
 def _labelled(refuter: _Refuter) -> Answer:
     """The answer over labelled states by the order of the module doc: start, invariant, horizons."""
     instance = refuter.instance
-    start = refuter.refute(START)
+    start = refuter.query(START)
     if start is None:
-        return refuter.timeout()
+        return refuter.ran_out()
     if start:
         return refuter.infeasible("the start is unsafe")
     states = reachable(instance, refuter.deadline)
     if states is not None:
         proven = _by_invariant(refuter, [list(state) for state in states], None)
         if proven is None:
-            return refuter.timeout()
+            return refuter.ran_out()
         if proven:
             return refuter.infeasible(f"none of the {len(states)} labelled states reachable from the start is a goal")
     return _horizons(refuter, range(0, 1 << 30))
@@ -123,16 +111,16 @@ def _labelled(refuter: _Refuter) -> Answer:
 def _by_counts(refuter: _Refuter) -> Answer:
     """The answer over counts by the order of the module doc: start, the walk's proposals, horizons."""
     instance = refuter.instance
-    start = refuter.refute(START)
+    start = refuter.query(START)
     if start is None:
-        return refuter.timeout()
+        return refuter.ran_out()
     if start:
         return refuter.infeasible("the start is unsafe")
     walk = reach(instance, refuter.deadline)
     if walk is not None and walk.goal is None:
         proven = _by_invariant(refuter, [list(state) for state in walk.settled], None)
         if proven is None:
-            return refuter.timeout()
+            return refuter.ran_out()
         if proven:
             return refuter.infeasible(f"none of the {len(walk.settled)} states up to renaming reachable from the "
                                       "start is a goal")
@@ -147,9 +135,9 @@ def _by_counts(refuter: _Refuter) -> Answer:
 def _proposed(refuter: _Refuter, optimum: int, below: list[tuple[int, ...]]) -> Answer | None:
     """The optimum the walk proposes, proven (module doc); a timeout when time runs out; None when
     the CNF does not bear it out."""
-    found = refuter.refute(BOUND, optimum, keep_one=True)
+    found = refuter.query(BOUND, optimum, keep_one=True)
     if found is None:
-        return refuter.timeout()
+        return refuter.ran_out()
     if found:
         return None
     plan = refuter.decode(optimum)
@@ -158,11 +146,11 @@ def _proposed(refuter: _Refuter, optimum: int, below: list[tuple[int, ...]]) -> 
     if optimum and below:
         proven = _by_invariant(refuter, [list(state) for state in below], optimum - 1)
         if not proven:
-            return refuter.timeout(plan) if proven is None else None
+            return refuter.ran_out(plan) if proven is None else None
     elif optimum:
-        refuted = refuter.refute(BOUND, optimum - 1, keep_one=True)
+        refuted = refuter.query(BOUND, optimum - 1, keep_one=True)
         if not refuted:
-            return refuter.timeout(plan) if refuted is None else None
+            return refuter.ran_out(plan) if refuted is None else None
     refuter.lower = optimum
     return refuter.optimal(plan)
 
@@ -173,7 +161,7 @@ def _by_invariant(refuter: _Refuter, states: list[list[int]], bound: int | None)
     leaves no refutation behind."""
     refuter.save_states(states)
     for kind in INVARIANT_KINDS:
-        refuted = refuter.refute(kind, bound)
+        refuted = refuter.query(kind, bound)
         if not refuted:
             if refuted is not None:
                 refuter.forget()
@@ -185,17 +173,17 @@ def _horizons(refuter: _Refuter, bounds: Iterable[int]) -> Answer:
     """The optimum by the horizons `bounds` upward, then down from the first plan (module doc); a
     timeout (or a feasible plan) at the last refuted horizon plus one when time runs out."""
     for bound in bounds:
-        refuted = refuter.refute(BOUND, bound, keep_one=True)
+        refuted = refuter.query(BOUND, bound, keep_one=True)
         if refuted is None:
-            return refuter.timeout()
+            return refuter.ran_out()
         if refuted:
             refuter.lower = bound + 1
             continue
         plan = refuter.decode(bound)
         while len(plan) > refuter.lower:
-            refuted = refuter.refute(BOUND, len(plan) - 1, keep_one=True)
+            refuted = refuter.query(BOUND, len(plan) - 1, keep_one=True)
             if refuted is None:
-                return refuter.timeout(plan)
+                return refuter.ran_out(plan)
             if refuted:
                 refuter.lower = len(plan)
             else:
@@ -204,42 +192,23 @@ def _horizons(refuter: _Refuter, bounds: Iterable[int]) -> Answer:
     raise AssertionError("the horizons are endless")
 
 
-class _Refuter:
-    """Solves the queries of one run on `instance`, built by `encoding`, keeping each refuted one's
-    proof under a temporary folder; `lower` is the lower bound the kept refutations prove."""
+class _Refuter(sat.Refuter):
+    """The engine's refuter for one run on `instance`, each query built by `encoding`; `lower` is
+    the lower bound the kept refutations prove."""
 
     def __init__(self, deadline: Deadline, encoding: StatesEncoding, instance: Facility) -> None:
-        self.deadline, self.encoding, self.instance = deadline, encoding, instance
-        self.folder = sat.proof_folder()
-        self.queries: list[UnsatQuery] = []
-        self.model: list[int] = []
-        self.conflicts = 0
-        self.solved = 0
+        super().__init__(deadline)
+        self.encoding, self.instance = encoding, instance
         self.lower = 0
-        self.data_file = ""
         self.states: list[list[int]] = []
 
-    def refute(self, kind: str, bound: int | None = None, keep_one: bool = False) -> bool | None:
-        """True when query `kind` at `bound` (an invariant's over the saved states) is unsatisfiable,
-        its proof kept (the only one with `keep_one`); False when satisfiable (its model kept); None
-        when time ran out.  Invariant queries, refuted by search alone, are solved without
-        inprocessing (`crosscheck.solvers.engines.sat.LEAN_PROOFS`): shorter proofs to check."""
+    def query(self, kind: str, bound: int | None = None, keep_one: bool = False) -> bool | None:
+        """`refute` of query `kind` at `bound` (an invariant's over the saved states).  Invariant
+        queries, refuted by search alone, are solved without inprocessing
+        (`crosscheck.solvers.engines.sat.LEAN_PROOFS`): shorter proofs to check."""
         invariant = kind in INVARIANT_KINDS
         cnf: Cnf = self.encoding.cnf(self.instance, kind, bound, self.states if invariant else None)
-        proof = self.folder / f"{kind}-{len(self.queries) if not keep_one else 'last'}.drup"
-        outcome = sat.solve(cnf, self.deadline, proof, sat.LEAN_PROOFS if invariant else None)
-        self.conflicts += outcome.conflicts
-        self.solved += 1
-        if outcome.satisfiable is None:
-            return None
-        if outcome.satisfiable:
-            self.model = outcome.model
-            return False
-        query = UnsatQuery(kind=kind, bound=bound, data_file=self.data_file if invariant else "",
-                           digest=cnf.digest(), proof_file=str(proof), variables=cnf.variables,
-                           clauses=len(cnf.clauses), proof_lines=outcome.proof_lines)
-        self.queries = [query] if keep_one else [*self.queries, query]
-        return True
+        return self.refute(cnf, kind, bound, keep_one, sat.LEAN_PROOFS if invariant else None)
 
     def decode(self, bound: int) -> list[ElevatorMove]:
         """The plan of the last model, of the bound query at `bound`."""
@@ -247,19 +216,12 @@ class _Refuter:
 
     def save_states(self, states: list[list[int]]) -> None:
         """Write the invariant's states as the data file of its queries."""
-        path = self.folder / "invariant.json"
-        path.write_text(json.dumps(states), encoding="ascii")
-        self.data_file, self.states = str(path), states
+        self.save_data(states)
+        self.states = states
 
     def forget(self) -> None:
-        """Drop the refutations so far (an invariant that was not one)."""
-        self.queries, self.data_file, self.states = [], "", []
-
-    def certificate(self, claim: Claim, bound: int | None = None) -> Certificate:
-        return Certificate(claim=claim, bound=bound, queries=self.queries if claim == "infeasible" or bound else [])
-
-    def stats(self) -> Stats:
-        return {"sat_solver": sat.SOLVER, "conflicts": self.conflicts, "cnf_solved": self.solved}
+        super().forget()
+        self.states = []
 
     def _rests_on(self, message: str) -> str:
         """`message`, with the lemmas the certificate rests on besides its proofs when it has any."""
@@ -267,15 +229,14 @@ class _Refuter:
         return f"{message} ({lemmas})" if self.encoding is COUNTS_ENCODING and self.queries else message
 
     def infeasible(self, why: str) -> Answer:
-        return Answer(Status.INFEASIBLE, stats=self.stats(), message=self._rests_on(why),
-                      certificate=self.certificate("infeasible"))
+        return super().infeasible(self._rests_on(why))
 
     def optimal(self, plan: list[ElevatorMove]) -> Answer:
         return Answer(Status.OPTIMAL, cost=len(plan), bound=len(plan), plan=list(plan), stats=self.stats(),
                       message=self._rests_on(f"no plan of fewer than {len(plan)} steps"),
                       certificate=self.certificate("lower-bound", len(plan)))
 
-    def timeout(self, plan: list[ElevatorMove] | None = None) -> Answer:
+    def ran_out(self, plan: list[ElevatorMove] | None = None) -> Answer:
         """Time ran out: the lower bound so far, and the plan when one was found."""
         status = Status.TIMEOUT if plan is None else Status.FEASIBLE
         return Answer(status, cost=None if plan is None else len(plan), bound=self.lower, plan=plan,

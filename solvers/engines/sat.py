@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from crosscheck.solvers.base import Answer, Deadline, Stats, Status
 from crosscheck.solvers.certificate import INVARIANT_KINDS, Certificate, Claim, UnsatQuery
@@ -263,11 +263,13 @@ class Refuter:
         self.solved = 0
         self.data_file = ""
 
-    def refute(self, cnf: Cnf, kind: str, bound: int | None = None, keep_one: bool = False) -> bool | None:
+    def refute(self, cnf: Cnf, kind: str, bound: int | None = None, keep_one: bool = False,
+               options: Mapping[str, int] | None = None) -> bool | None:
         """True when `cnf` (query `kind` at `bound`) is unsatisfiable, its proof kept (the only one
-        with `keep_one`); False when satisfiable (its model kept); None when time ran out."""
+        with `keep_one`); False when satisfiable (its model kept); None when time ran out.
+        `options`: CaDiCaL's own, as `solve` takes them."""
         proof = self.folder / f"{kind}-{len(self.queries) if not keep_one else 'last'}.drup"
-        outcome = solve(cnf, self.deadline, proof)
+        outcome = solve(cnf, self.deadline, proof, options)
         self.conflicts += outcome.conflicts
         self.solved += 1
         if outcome.satisfiable is None:
@@ -305,13 +307,17 @@ class Refuter:
                       certificate=self.certificate("lower-bound", bound) if bound else None)
 
 
-def refuting(deadline: Deadline, answer: Callable[[Refuter], Answer]) -> Answer:
-    """`answer` of a new `Refuter` under `deadline`; its proofs removed unless the answer's
+#: A refuter of the engine's, or of a formulation's own that extends it.
+R = TypeVar("R", bound=Refuter)
+
+
+def refuting(refuter: R, answer: Callable[[R], Answer]) -> Answer:
+    """`answer` of `refuter` (new, of this run); its proofs removed unless the answer's
     certificate hands them over (the harness removes those once checked)."""
     missing_here = missing()
     if missing_here is not None:
+        shutil.rmtree(refuter.folder, ignore_errors=True)
         return Answer(Status.UNSUPPORTED, message=missing_here)
-    refuter = Refuter(deadline)
     try:
         found = answer(refuter)
     except BaseException:
