@@ -127,21 +127,6 @@ class SatOutcome:
         return {"sat_solver": SOLVER, "conflicts": self.conflicts}
 
 
-@dataclass
-class SolveTally:
-    """The conflicts and the formulas solved over the `solve` calls of one run, as its stats."""
-
-    conflicts: int = 0
-    solved: int = 0
-
-    def add(self, outcome: SatOutcome) -> None:
-        self.conflicts += outcome.conflicts
-        self.solved += 1
-
-    def stats(self) -> Stats:
-        return {"sat_solver": SOLVER, "conflicts": self.conflicts, "cnf_solved": self.solved}
-
-
 def solve(cnf: Cnf, deadline: Deadline, proof: Path, options: Mapping[str, int] | None = None) -> SatOutcome:
     """Decide `cnf` with CaDiCaL 1.9.5 under `deadline`; when it is unsatisfiable, write the
     solver's DRUP proof (text, one step a line) to `proof`.  `options` are CaDiCaL's own (such as

@@ -12,14 +12,11 @@ build (`SUM_CLAUSE_LIMIT`), the answer is the best plan (``feasible``), with no 
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 from crosscheck.models.keys.model import KeyMove, Vault
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
-from crosscheck.solvers.certificate import BOUND, START, Certificate, UnsatQuery
+from crosscheck.solvers.certificate import BOUND, START
 from crosscheck.solvers.engines import sat
-from crosscheck.solvers.engines.sat import Cnf, SatOutcome, SolveTally
+from crosscheck.solvers.engines.sat import Refuter
 from crosscheck.solvers.keys.sat_encoding import ENCODING, Points, candidate_arcs, decode, encode, sum_clauses
 
 #: Solve no bound query whose running sum needs more clauses than this (`sum_clauses`): building it
@@ -40,58 +37,40 @@ class KeysSat(Solver):
         return sat.missing()
 
     def _solve(self, instance: Vault, deadline: Deadline) -> Answer:
-        missing = sat.missing()
-        if missing is not None:
-            return Answer(Status.UNSUPPORTED, message=missing)
-        folder = sat.proof_folder()
-        try:
-            answer = _answer(instance, deadline, folder)
-        except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
-        if answer.certificate is None or not answer.certificate.queries:  # no proof handed over: none kept
-            shutil.rmtree(folder, ignore_errors=True)
-        return answer
+        return sat.refuting(sat.Refuter(deadline), lambda refuter: _answer(instance, refuter))
 
 
-def _answer(vault: Vault, deadline: Deadline, folder: Path) -> Answer:
+def _answer(vault: Vault, refuter: Refuter) -> Answer:
     """The answer by the order of the module doc."""
     try:
         points = candidate_arcs(vault)
     except ValueError as error:  # too many candidate arcs to search
         return Answer(Status.UNSUPPORTED, message=str(error))
-    tally = SolveTally()
     plan = greedy(points)
     if plan is None:  # no plan exists (`greedy`); the start query's refutation proves it
-        cnf = encode(vault, None)
-        outcome = sat.solve(cnf, deadline, folder / "start.drup")
-        tally.add(outcome)
-        if outcome.satisfiable is None:
-            return Answer(Status.TIMEOUT, stats=tally.stats(), message=deadline.limit_reached())
-        if not outcome.satisfiable:
-            query = _refuted(cnf, START, None, folder / "start.drup", outcome)
-            return Answer(Status.INFEASIBLE, stats=tally.stats(), message="some key can never be collected",
-                          certificate=Certificate(claim="infeasible", queries=[query]))
-        plan = decode(vault, None, outcome.model)
-    return _descended(vault, plan, deadline, folder, tally)
+        refuted = refuter.refute(encode(vault, None), START)
+        if refuted is None:
+            return Answer(Status.TIMEOUT, stats=refuter.stats(), message=refuter.deadline.limit_reached())
+        if refuted:
+            return refuter.infeasible("some key can never be collected")
+        plan = decode(vault, None, refuter.model)
+    return _descended(vault, plan, refuter)
 
 
-def _descended(vault: Vault, plan: list[KeyMove], deadline: Deadline, folder: Path, tally: SolveTally) -> Answer:
+def _descended(vault: Vault, plan: list[KeyMove], refuter: Refuter) -> Answer:
     """Bound queries one below the best plan's cost until one is refuted (module doc)."""
     while plan:
         bound = len(plan) - 1
         size = sum_clauses(vault, bound)
         if size > SUM_CLAUSE_LIMIT:
-            return _found(plan, tally, None, f"the bound query at {bound} needs {size} clauses for its sum alone")
-        cnf = encode(vault, bound)
-        outcome = sat.solve(cnf, deadline, folder / "bound.drup")
-        tally.add(outcome)
-        if outcome.satisfiable is None:
-            return _found(plan, tally, None, deadline.limit_reached())
-        if not outcome.satisfiable:
-            return _found(plan, tally, _refuted(cnf, BOUND, bound, folder / "bound.drup", outcome))
-        plan = decode(vault, bound, outcome.model)
-    return _found(plan, tally, None)
+            return _found(plan, refuter, False, f"the bound query at {bound} needs {size} clauses for its sum alone")
+        refuted = refuter.refute(encode(vault, bound), BOUND, bound, keep_one=True)
+        if refuted is None:
+            return _found(plan, refuter, False, refuter.deadline.limit_reached())
+        if refuted:
+            return _found(plan, refuter, True)
+        plan = decode(vault, bound, refuter.model)
+    return _found(plan, refuter, False)
 
 
 def greedy(points: Points) -> list[KeyMove] | None:
@@ -111,16 +90,10 @@ def greedy(points: Points) -> list[KeyMove] | None:
     return plan
 
 
-def _refuted(cnf: Cnf, kind: str, bound: int | None, proof: Path, outcome: SatOutcome) -> UnsatQuery:
-    return UnsatQuery(kind=kind, bound=bound, digest=cnf.digest(), proof_file=str(proof), variables=cnf.variables,
-                      clauses=len(cnf.clauses), proof_lines=outcome.proof_lines)
-
-
-def _found(plan: list[KeyMove], tally: SolveTally, refuted: UnsatQuery | None, message: str = "") -> Answer:
-    """The best plan: optimal when the bound query one below its cost is `refuted` (or the plan is
-    empty), else feasible."""
-    if refuted is None and plan:
-        return Answer(Status.FEASIBLE, cost=len(plan), plan=list(plan), stats=tally.stats(), message=message)
-    certificate = Certificate(claim="lower-bound", bound=len(plan), queries=[] if refuted is None else [refuted])
-    return Answer(Status.OPTIMAL, cost=len(plan), bound=len(plan), plan=list(plan), stats=tally.stats(),
-                  message=message, certificate=certificate)
+def _found(plan: list[KeyMove], refuter: Refuter, proven: bool, message: str = "") -> Answer:
+    """The best plan: optimal when the bound query one below its cost was refuted (`proven`) or the
+    plan is empty, else feasible."""
+    if not proven and plan:
+        return Answer(Status.FEASIBLE, cost=len(plan), plan=list(plan), stats=refuter.stats(), message=message)
+    return Answer(Status.OPTIMAL, cost=len(plan), bound=len(plan), plan=list(plan), stats=refuter.stats(),
+                  message=message, certificate=refuter.certificate("lower-bound", len(plan)))
