@@ -230,6 +230,11 @@ ELEVATOR_FAULTS = (
              "    cnf.add(-layout.two(time))\n    for second in seconds:\n        cnf.add(-second)",
              "elevator-sat's encoding over counts: a step carries one item, the second transfer never moves",
              "tests/test_sat_counts.py"),
+    _encoder("elevator-sat-counts-budget-all-wasteful", "elevator", "solvers/elevator/sat_counts.py",
+             "            clause(cnf, negated(fewer), -waste, after)",
+             "            clause(cnf, negated(fewer), after)",
+             "elevator-sat's invariant at a bound: every step counted wasteful, so lower bounds come too easily",
+             "tests/test_sat_counts.py"),
     # The text-reading mistakes of a reviewer's lone programs (my_lift.py, my_lift2.py), planted
     # in the shared parser: every formulation and the checker read the same wrong facility.
     Fault("elevator-parse-pairs-by-appearance", "elevator", "models/elevator/model.py",
