@@ -303,6 +303,8 @@ class ElevatorEncoding:
         if kind == START:
             return encode_start(instance)
         if kind in INVARIANT_KINDS:
+            if bound is not None:  # its invariant is over states alone: it proves no plan at all
+                raise ValueError(f"the labelled encoding's invariant queries take no bound, got {bound}")
             return encode_invariant(instance, kind, [tuple(state) for state in data or []])
         raise ValueError(f"unknown query {kind!r}, expected bound, start or {', '.join(INVARIANT_KINDS)}")
 
