@@ -49,8 +49,7 @@ from crosscheck.models.amphipods.model import (
     parse_label,
     room_label,
 )
-from crosscheck.solvers.certificate import BOUND, START
-from crosscheck.solvers.engines.sat import Cnf, exactly_one, unary_sum, weighted_at_most
+from crosscheck.solvers.engines.sat import BoundOrStart, Cnf, exactly_one, unary_sum, weighted_at_most
 
 #: The lemma every certificate of this encoding rests on (`models.amphipods.LEMMAS`).
 LEMMA = ("amphipods: some optimal plan moves each amphipod at most twice: an amphipod home with only "
@@ -362,24 +361,9 @@ def _standing(layout: Layout, a: int, stops: dict[int, int]) -> int:
     return mover.spot if mover.room is None else stops[a]
 
 
-class AmphipodsEncoding:
-    """`crosscheck.solvers.certificate.Encoding` of the burrow over ordered macro moves."""
-
-    lemma = ("amphipods-sat: a model of the CNF at bound B exists exactly when a plan of the lemma's shape "
-             "with energy at most B does; the start query has none exactly when no such plan exists; "
-             f"the lemma: {LEMMA}")
-
-    def cnf(self, instance: Burrow, kind: str, bound: int | None, data: Any) -> Cnf:
-        if kind == BOUND:
-            if bound is None or bound < 0:
-                raise ValueError(f"a bound query needs a bound of 0 or more, got {bound}")
-            return encode(instance, bound)
-        if kind == START:
-            return encode(instance, None)
-        raise ValueError(f"unknown query {kind!r}, expected bound or start")
-
-    def assignment(self, instance: Burrow, plan: Sequence[Any]) -> list[int]:
-        return assignment(instance, plan)
-
-
-ENCODING = AmphipodsEncoding()
+#: The encoding (`crosscheck.solvers.certificate.Encoding`) the harness rebuilds the CNFs with.
+ENCODING = BoundOrStart(
+    lemma=("amphipods-sat: a model of the CNF at bound B exists exactly when a plan of the lemma's shape "
+          "with energy at most B does; the start query has none exactly when no such plan exists; "
+          f"the lemma: {LEMMA}"),
+    encode=encode, to_assignment=assignment)

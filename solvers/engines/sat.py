@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from crosscheck.solvers.base import Answer, Deadline, Stats, Status
-from crosscheck.solvers.certificate import INVARIANT_KINDS, Certificate, Claim, UnsatQuery
+from crosscheck.solvers.certificate import BOUND, INVARIANT_KINDS, START, Certificate, Claim, UnsatQuery
 
 #: The SAT solver (PySAT's name) whose proofs are logged: CaDiCaL 1.9.5.
 SOLVER = "cadical195"
@@ -232,6 +232,29 @@ def _forbid_above(cnf: Cnf, terms: list[tuple[int, Sequence[int]]], room: int, t
     if rest:
         for value in range(min(len(unary), excess) + 1):
             _forbid_above(cnf, rest, room - value * weight, taken + ((unary[value - 1],) if value else ()))
+
+
+@dataclass
+class BoundOrStart:
+    """A `crosscheck.solvers.certificate.Encoding` of two queries: ``bound`` at B, whose CNF is
+    `encode(instance, B)` (a plan of cost at most B), and ``start``, `encode(instance, None)`
+    (any plan); `to_assignment` writes a checked plan as an assignment of the bound CNF."""
+
+    lemma: str
+    encode: Callable[[Any, int | None], Cnf]
+    to_assignment: Callable[[Any, Sequence[Any]], list[int]]
+
+    def cnf(self, instance: Any, kind: str, bound: int | None, data: Any) -> Cnf:
+        if kind == BOUND:
+            if bound is None or bound < 0:
+                raise ValueError(f"a bound query needs a bound of 0 or more, got {bound}")
+            return self.encode(instance, bound)
+        if kind == START:
+            return self.encode(instance, None)
+        raise ValueError(f"unknown query {kind!r}, expected bound or start")
+
+    def assignment(self, instance: Any, plan: Sequence[Any]) -> list[int]:
+        return self.to_assignment(instance, plan)
 
 
 # --- a run's refutations -------------------------------------------------------------------------

@@ -26,7 +26,7 @@ Variables for K keys (positions p = 0 to K - 1, in the order the keys are first 
   order encoding of the running sum, so that "at most B steps" is a chain of clauses).
 
 Queries (`Encoding.cnf` kinds): ``bound`` B: the tour above with arcs of at most B steps in all
-(satisfiable exactly when a plan of at most B steps exists: `KeysEncoding.lemma`); ``start``: the tour with no
+(satisfiable exactly when a plan of at most B steps exists: `ENCODING.lemma`); ``start``: the tour with no
 bound on its length (unsatisfiable exactly when some key can never be collected: no plan).
 """
 
@@ -38,8 +38,7 @@ from itertools import combinations
 from typing import Any
 
 from crosscheck.models.keys.model import DIRECTIONS, KeyMove, Vault, is_key
-from crosscheck.solvers.certificate import BOUND, START
-from crosscheck.solvers.engines.sat import Cnf, exactly_one
+from crosscheck.solvers.engines.sat import BoundOrStart, Cnf, exactly_one
 
 #: The candidate-arc search gives up (`ValueError`) beyond this many labels from one point: loopy
 #: vaults have exponentially many sets of doors to pass.
@@ -327,24 +326,9 @@ def assignment(vault: Vault, plan: Sequence[Any], bound: int | None = None) -> l
     return [variable if variable in true else -variable for variable in range(1, layout.cnf.variables + 1)]
 
 
-class KeysEncoding:
-    """`crosscheck.solvers.certificate.Encoding` of the vault over key-collection orders."""
-
-    lemma = ("keys-sat: a model of the CNF at bound B exists exactly when a plan of at most B steps does, the "
-             "start query's exactly when any plan does (every walk between two points of interest is dominated "
-             "by a candidate arc, no longer, whose keys needed are among the walk's)")
-
-    def cnf(self, instance: Vault, kind: str, bound: int | None, data: Any) -> Cnf:
-        if kind == BOUND:
-            if bound is None or bound < 0:
-                raise ValueError(f"a bound query needs a bound of 0 or more, got {bound}")
-            return encode(instance, bound)
-        if kind == START:
-            return encode(instance, None)
-        raise ValueError(f"unknown query {kind!r}, expected bound or start")
-
-    def assignment(self, instance: Vault, plan: Sequence[Any]) -> list[int]:
-        return assignment(instance, plan)
-
-
-ENCODING = KeysEncoding()
+#: The encoding (`crosscheck.solvers.certificate.Encoding`) the harness rebuilds the CNFs with.
+ENCODING = BoundOrStart(
+    lemma=("keys-sat: a model of the CNF at bound B exists exactly when a plan of at most B steps does, the "
+          "start query's exactly when any plan does (every walk between two points of interest is dominated "
+          "by a candidate arc, no longer, whose keys needed are among the walk's)"),
+    encode=encode, to_assignment=assignment)
