@@ -19,7 +19,7 @@ from crosscheck.solvers.engines.search import Ending, SearchOutcome
 #: Expansions between two deadline checks of the compiled search.
 CHUNK = 4096
 #: Nodes the search's arrays first hold (they double when full).
-FIRST_CAPACITY = 1 << 14
+FIRST_CAPACITY = 1 << 8
 #: (direction +1/-1, ((position in the sorted pairs, 0 generator / 1 chip), ...)), as the Python search's.
 Action = tuple[int, tuple[tuple[int, int], ...]]
 
