@@ -32,6 +32,10 @@ TRUSTED: dict[str, str] = {
     "crosscheck.solvers.engines.search": "tests/test_search.py: BFS, Dijkstra and A* against a brute-force shortest path "
                                  "on seeded random graphs",
     "crosscheck.solvers.engines.heap": "tests/test_heap.py: random pushes and pops, many of them tied, against heapq",
+    "crosscheck.solvers.engines.node_table": "tests/test_compiled_engine.py: random finds and inserts, tables grown "
+                                             "and refilled, against a dict",
+    "crosscheck.solvers.engines.kernel_cache": "tests/test_compiled_engine.py: each kernel records the digest of the "
+                                               "compiled parts it caches against; no answer depends on it",
     "crosscheck.solvers.engines.cpsat": "tests/test_cpsat.py: optimum, infeasibility and bounds of tiny models whose "
                                 "answers are known by hand",
     "crosscheck.solvers.engines.sat": "tests/test_sat_certificates.py: DIMACS, digests, models and proofs of tiny formulas "

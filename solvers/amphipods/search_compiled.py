@@ -15,6 +15,7 @@ from crosscheck.models.amphipods.model import KINDS
 from crosscheck.solvers.amphipods import search_kernel as kernel
 from crosscheck.solvers.amphipods.search import Action, MacroMoves, State
 from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.engines.node_table import find, rehash
 from crosscheck.solvers.engines.search import Ending, SearchOutcome
 
 #: Expansions between two deadline checks of the compiled search.
@@ -72,7 +73,7 @@ class Store:
     def open_start(self, state: int, bound: int, weight: int) -> None:
         states, _, h, _ = self.arrays
         states[0], h[0] = state, bound
-        _, slot = kernel.find(self.table, states, state)
+        _, slot = find(self.table, states, state)
         self.table[slot] = 0
         self.heap[0][0] = weight * bound << kernel.G_BITS | kernel.G_MASK
         self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
@@ -82,7 +83,7 @@ class Store:
         self.arrays = [np.concatenate([a, np.full_like(a, -1 if i == 3 else 0)]) for i, a in enumerate(self.arrays)]
         self.heap = [np.concatenate([a, np.zeros_like(a)]) for a in self.heap]
         self.table = np.full(2 * len(self.table), -1, np.int64)
-        kernel.rehash(self.table, self.arrays[0], int(self.counters[kernel.NODES]))
+        rehash(self.table, self.arrays[0], int(self.counters[kernel.NODES]))
 
     def run(self, t: kernel.Tables, budget: int) -> int:
         states, g, h, parent = self.arrays

@@ -3,9 +3,10 @@
 All of the formulation's own compiled code lives in this one module because numba's cache
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does: split across modules, an edited rule could keep running from a stale cache.
-The one compiled code it calls elsewhere is the trusted heap of the compiled searches
-(`crosscheck.solvers.engines.heap`), whose source digest this module records (`HEAP_SOURCE`):
-its cache is used only while the heap is the one recorded.
+The only compiled code it calls elsewhere is in the
+trusted parts of the compiled searches (the heap and the node table,
+`crosscheck.solvers.engines.kernel_cache.PARTS`), whose source digest this module records
+(`ENGINE_SOURCE`): its cache is used only while they are the ones recorded.
 
 Everything here works on a *state row*: ``size + 2`` bytes, the cells (0 empty, 1-4
 kinds A-D), the mover's cell (`NO_MOVER`: none) and its phase (1: homing).  A layout
@@ -25,14 +26,15 @@ after a budget of expansions and resume.  States are packed into
 from __future__ import annotations
 
 import numpy as np
-from crosscheck.solvers.engines.heap import cache_enabled, heap_pop, heap_push
+from crosscheck.solvers.engines.heap import heap_pop, heap_push
+from crosscheck.solvers.engines.kernel_cache import cache_enabled
 from numba import njit
 
-#: The digest of `crosscheck.solvers.engines.heap`'s source this module's compiled code was last
-#: checked against: numba's cache notices changes in this file only, so it is used only while
-#: the heap is unchanged (`cache_enabled`); tests/test_heap.py says when to update it.
-HEAP_SOURCE = "e920cbe878ba864b"
-CACHE = cache_enabled(HEAP_SOURCE)
+#: The digest of the compiled parts' sources (`crosscheck.solvers.engines.kernel_cache`) this
+#: module's compiled code was last checked against; tests/test_compiled_engine.py says when to
+#: update it.
+ENGINE_SOURCE = "7c639c89e54590a1"
+CACHE = cache_enabled(ENGINE_SOURCE)
 
 HALLWAY = 11
 DOORS = np.array([2, 4, 6, 8], dtype=np.int64)

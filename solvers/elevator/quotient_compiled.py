@@ -14,6 +14,7 @@ from crosscheck.models.elevator.model import Facility
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.elevator import quotient_kernel as kernel
 from crosscheck.solvers.engines.arrays import doubled, doubled_index
+from crosscheck.solvers.engines.node_table import find, rehash
 from crosscheck.solvers.engines.search import Ending, SearchOutcome
 
 #: Expansions between two deadline checks of the compiled search.
@@ -59,7 +60,7 @@ class Store:
     def add_start(self, state: int, bound: int) -> None:
         """Make `state`, whose bound is `bound`, the first open node."""
         self.states[0] = state
-        _, slot = kernel.find(self.table, self.states, state)
+        _, slot = find(self.table, self.states, state)
         self.table[slot] = 0
         self.heap_key[0], self.heap_node[0] = bound << kernel.G_BITS | kernel.G_MASK, 0
         self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
@@ -67,7 +68,7 @@ class Store:
     def grow(self) -> None:
         """Double the node arrays, the table and the heap."""
         nodes = int(self.counters[kernel.NODES])
-        self.states, self.table = doubled_index(self.states, self.table, nodes, kernel.rehash)
+        self.states, self.table = doubled_index(self.states, self.table, nodes, rehash)
         self.g, self.parent, self.action = doubled(self.g), doubled(self.parent, -1), doubled(self.action)
         self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
 

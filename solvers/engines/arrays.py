@@ -1,9 +1,10 @@
-"""Array helpers of the searches that run in compiled code (amphipods-steps, keys-graph, elevator-quotient).
+"""Array helpers of the searches that run in compiled code (amphipods-steps, amphipods-search,
+keys-graph, elevator-quotient).
 
 Plain numpy, not compiled: the compiled kernels keep their own numba functions in their own
 module (numba's on-disk cache does not notice changes in a module a cached function calls
-into), so only what runs outside them is shared here, and the heap they share
-(`crosscheck.solvers.engines.heap`) says how a kernel that calls it keeps its cache fresh.
+into), so only what runs outside them is shared here; the compiled parts they share (the heap and
+the node table) are another matter, told in `crosscheck.solvers.engines.kernel_cache`.
 """
 
 from __future__ import annotations

@@ -4,35 +4,14 @@
 `heap_node`, owned by the caller, who also keeps the number of entries: `heap_push` adds one
 at index `size` (the arrays must have room), `heap_pop` removes the smallest key of `size`
 entries.  Entries of equal keys come out in no particular order.  It is in the trusted base
-(`crosscheck.harness.independence.trusted`), held against `heapq` by tests/test_heap.py.
-
-numba's on-disk cache (``cache=True``) is keyed on the source of a cached function's own
-module: a kernel that calls these functions is compiled with them inside, and its cache would
-not notice a change of this file.  So a kernel module keeps the `source_digest` of this file
-it was last compiled against in its own source, and caches only while the two agree
-(`cache_enabled`): after a change here it compiles afresh until its recorded digest is
-updated, and that edit of its own file retires its old cache.  tests/test_heap.py fails until
-each kernel records the current digest.
+(`crosscheck.harness.independence.trusted`), held against `heapq` by tests/test_heap.py; how a
+kernel that calls it keeps numba's cache fresh is in `crosscheck.solvers.engines.kernel_cache`.
 """
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import numpy as np
 from numba import njit
-
-
-def source_digest() -> str:
-    """The SHA-256 of this module's source file, in hex (16 digits)."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-
-
-def cache_enabled(recorded: str) -> bool:
-    """Whether a kernel module that recorded the digest `recorded` of this file may use numba's
-    cache: only when it is the current one (module doc)."""
-    return recorded == source_digest()
 
 
 @njit(cache=True)

@@ -3,9 +3,10 @@
 All of the formulation's own compiled code lives in this one module because numba's cache
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does: split across modules, an edited rule could keep running from a stale cache.
-The one compiled code it calls elsewhere is the trusted heap of the compiled searches
-(`crosscheck.solvers.engines.heap`), whose source digest this module records (`HEAP_SOURCE`):
-its cache is used only while the heap is the one recorded.
+The only compiled code it calls elsewhere is in the
+trusted parts of the compiled searches (the heap and the node table,
+`crosscheck.solvers.engines.kernel_cache.PARTS`), whose source digest this module records
+(`ENGINE_SOURCE`): its cache is used only while they are the ones recorded.
 
 It computes exactly what the Python `crosscheck.solvers.keys.graph.ContractedProblem`
 computes for a vault whose robots are each alone in their part of it (every key in one's
@@ -27,14 +28,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from crosscheck.solvers.engines.heap import cache_enabled, heap_pop, heap_push
+from crosscheck.solvers.engines.heap import heap_pop, heap_push
+from crosscheck.solvers.engines.kernel_cache import cache_enabled
+from crosscheck.solvers.engines.node_table import find
 from numba import njit
 
-#: The digest of `crosscheck.solvers.engines.heap`'s source this module's compiled code was last
-#: checked against: numba's cache notices changes in this file only, so it is used only while
-#: the heap is unchanged (`cache_enabled`); tests/test_heap.py says when to update it.
-HEAP_SOURCE = "e920cbe878ba864b"
-CACHE = cache_enabled(HEAP_SOURCE)
+#: The digest of the compiled parts' sources (`crosscheck.solvers.engines.kernel_cache`) this
+#: module's compiled code was last checked against; tests/test_compiled_engine.py says when to
+#: update it.
+ENGINE_SOURCE = "7c639c89e54590a1"
+CACHE = cache_enabled(ENGINE_SOURCE)
 
 #: Heap keys: f above, (G_MASK - g) below, so equal f pops the larger g first.
 G_BITS = 32
@@ -204,26 +207,6 @@ def bound(b: BoundTables, node: int, mask: int) -> int:
         if mask & keys == keys:
             return walk + b.triple_twice[t]
     return walk
-
-
-@njit(cache=CACHE)
-def find(table: np.ndarray, states: np.ndarray, state: int) -> tuple[int, int]:
-    """(node of `state` or -1, its slot in `table` or the empty slot where it would go)."""
-    size = len(table)
-    slot = (state * 2654435761 >> 7) & (size - 1)
-    while True:
-        node = table[slot]
-        if node < 0 or states[node] == state:
-            return node, slot
-        slot = (slot + 1) & (size - 1)
-
-
-@njit(cache=CACHE)
-def rehash(table: np.ndarray, states: np.ndarray, nodes: int) -> None:
-    """Fill the empty (all -1) `table` with the first `nodes` nodes of `states`."""
-    for node in range(nodes):
-        _, slot = find(table, states, states[node])
-        table[slot] = node
 
 
 @njit(cache=CACHE)

@@ -1,0 +1,56 @@
+"""The node table of the compiled searches (`crosscheck.solvers.engines.node_table`), against a
+dict, and the kernels recording the compiled parts' source they cache against
+(`crosscheck.solvers.engines.kernel_cache`)."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+import numpy as np
+import pytest
+from crosscheck.solvers.amphipods import search_kernel, steps_kernel
+from crosscheck.solvers.elevator import quotient_kernel
+from crosscheck.solvers.engines import kernel_cache
+from crosscheck.solvers.engines.arrays import doubled_index
+from crosscheck.solvers.engines.node_table import find, rehash
+from crosscheck.solvers.keys import graph_kernel
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_finds_and_inserts_agree_with_a_dict_as_the_table_grows(seed: int) -> None:
+    """Random states (from a small range, so many are found again, or from all 63 bits, negative
+    ones too) are looked up and inserted where missing, as a search does; the table doubles
+    (refilled by `rehash`) when half full.  Every lookup gives the node a dict gives, or -1
+    and an empty slot for a state not inserted yet."""
+    rng = random.Random(seed)
+    spread = rng.choice((50, 1 << 62))
+    states = np.zeros(4, dtype=np.int64)
+    table = np.full(8, -1, dtype=np.int64)
+    reference: dict[int, int] = {}
+    for _ in range(600):
+        state = rng.randrange(-spread, spread)
+        node, slot = find(table, states, state)
+        assert node == reference.get(state, -1)
+        if node >= 0:
+            continue
+        assert table[slot] == -1
+        if len(reference) == len(states):  # full: grow before inserting, as the searches do
+            states, table = doubled_index(states, table, len(reference), rehash)
+            _, slot = find(table, states, state)
+        states[len(reference)] = state
+        table[slot] = reference[state] = len(reference)
+    assert all(find(table, states, state)[0] == node for state, node in reference.items())
+
+
+@pytest.mark.parametrize("kernel", [graph_kernel, steps_kernel, quotient_kernel, search_kernel],
+                         ids=lambda module: module.__name__)
+def test_each_kernel_records_the_compiled_parts_source_it_caches_against(kernel: ModuleType) -> None:
+    """numba's cache notices a change in a kernel's own file only: a kernel uses it only while
+    the parts' digest it records is the current one (`kernel_cache.cache_enabled`), so after a
+    change of a part this fails until the kernel's ``ENGINE_SOURCE`` is updated (which retires
+    its cache)."""
+    assert kernel.ENGINE_SOURCE == kernel_cache.source_digest(), (
+        f"set ENGINE_SOURCE = {kernel_cache.source_digest()!r} in {kernel.__file__}")
+    assert kernel.CACHE is True
+    assert not kernel_cache.cache_enabled("0" * 16)
