@@ -43,9 +43,9 @@ from dataclasses import dataclass, field
 from crosscheck.harness.judging.pairs import answer_of
 from crosscheck.harness.records.record import RunRecord
 from crosscheck.harness.runs.external import External
+from crosscheck.models.answers import ExactAnswer, NoSolution, Optimum
 from crosscheck.models.puzzle import Puzzle
 from crosscheck.models.registry import get_puzzle, puzzles
-from crosscheck.models.answers import ExactAnswer, NoSolution, Optimum
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.registry import get_solver
 

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
         command = [sys.executable, "-m", "crosscheck", "compare", str(args.folder), "--out", str(out), *args.extra]
         print("$ crosscheck " + " ".join(command[3:]), flush=True)
         start = time.perf_counter()
-        ended = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ended = subprocess.run(command, capture_output=True, text=True)
         wall = time.perf_counter() - start
         print(ended.stdout.splitlines()[-1] if ended.stdout else "(no output)")  # the verdict summary
         print(ended.stderr, end="")

@@ -45,8 +45,8 @@ from crosscheck.harness.independence.trusted import is_trusted
 from crosscheck.harness.judging.verdicts import FAILURES, InstanceVerdict, Verdict, judge_all
 from crosscheck.harness.records.record import environment, read_records
 from crosscheck.harness.reports.numbers import significant
-from crosscheck.models.registry import get_puzzle, puzzles
 from crosscheck.models.answers import ExactAnswer
+from crosscheck.models.registry import get_puzzle, puzzles
 from crosscheck.solvers.base import FAILED_STATUSES
 
 from benchmarks.fault_catalogue import FAULTS, Fault

@@ -20,7 +20,6 @@ from crosscheck.solvers.base import Status
 from tests.fixtures import ROOT
 
 
-
 def record(solver: str, status: Status, cost: int | None = None, bound: int | None = None,
            evidence: Evidence = Evidence.PROOF, shares: tuple[str, ...] = (), expanded: int = 0) -> RunRecord:
     """A run of `solver` (a label) on ``x.txt`` whose plan, when it has a cost, was accepted."""

@@ -158,7 +158,7 @@ def test_a_changed_optimum_of_one_formulation_is_a_regression_though_both_sides_
     """Two moves longer and still called optimal: agree on both sides, no status change, yet one
     of the two answers is wrong."""
     paths = [tmp_path / "old.jsonl", tmp_path / "new.jsonl"]
-    for path, records in zip(paths, ([lone(19), lone(15, instance="f.txt")], [lone(21), lone(15, instance="f.txt")])):
+    for path, records in zip(paths, ([lone(19), lone(15, instance="f.txt")], [lone(21), lone(15, instance="f.txt")]), strict=True):
         for record in records:
             append_record(path, record)
     result = CliRunner().invoke(main, ["report", str(paths[0]), "--against", str(paths[1])])

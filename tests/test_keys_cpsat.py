@@ -215,7 +215,7 @@ def test_the_fixpoint_binds_on_small_vaults(params: dict[str, int]) -> None:
     vault = generate(**params)
     forced = usable_routes(contract(vault))[1]
     weaker = one_pass_before(vault)
-    assert all(mask & old == old for mask, old in zip(forced, weaker))
+    assert all(mask & old == old for mask, old in zip(forced, weaker, strict=True))
     assert forced != weaker
 
 

@@ -13,7 +13,6 @@ complete).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from crosscheck.models.base import Instance

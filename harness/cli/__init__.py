@@ -24,7 +24,6 @@ from __future__ import annotations
 import importlib
 
 import click
-
 from crosscheck.harness.cli.common import (
     EXIT_FAILED_RUNS,
     EXIT_INTERRUPTED,
@@ -33,7 +32,6 @@ from crosscheck.harness.cli.common import (
     EXIT_WRONG,
     BadInput,
 )
-
 
 #: Each command: its module and the name of its click command there.  A command's module is
 #: imported when the command is asked for (a command line imports its own only; --help all).

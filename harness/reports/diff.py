@@ -181,7 +181,7 @@ def _provers(verdict: InstanceVerdict | None) -> int:
     return 0 if verdict is None else verdict.independent
 
 
-def diff(old: Iterable[RunRecord], new: Iterable[RunRecord], basis: Basis = Basis("wall", "")) -> list[Change]:
+def diff(old: Iterable[RunRecord], new: Iterable[RunRecord], basis: Basis = Basis("wall", "")) -> list[Change]:  # noqa: B008 (frozen)
     """Every (instance, solver) of either comparison, OLD's order first, times on `basis`;
     unreadable files appear under the solver ``-``."""
     old, new = list(old), list(new)

@@ -39,8 +39,8 @@ from crosscheck.harness.judging.verdicts import SEVERITY, InstanceVerdict, Judge
 from crosscheck.harness.records.record import RunRecord, dump_records, solver_runs
 from crosscheck.harness.records.tidy import to_csv, to_jsonl
 from crosscheck.harness.records.versions import mixed_versions
-from crosscheck.harness.reports.certificates import certificate_notes, status_cell
 from crosscheck.harness.reports.aggregate import FAMILY_COLUMNS, MIN_SECONDS, empty_common, family_rows, repetitions
+from crosscheck.harness.reports.certificates import certificate_notes, status_cell
 from crosscheck.harness.reports.conditions import condition_lines
 from crosscheck.harness.reports.formats import LONG_TABLE_ROWS, MACHINE_FORMATS
 from crosscheck.harness.reports.latex import tabular

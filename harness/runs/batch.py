@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from crosscheck.harness.records.record import Expected, RunRecord, Task, start_facts
-from crosscheck.harness.runs.measure import core_groups, cores
 from crosscheck.harness.runs.encoding_ledger import EncodingLedger
+from crosscheck.harness.runs.measure import core_groups, cores
 from crosscheck.harness.runs.runner import Start, formulations_of, kill_live, runner_for
 from crosscheck.solvers.engines.cpsat import default_workers
 from crosscheck.solvers.registry import get_solver

@@ -197,13 +197,13 @@ class Schedule:
         for i, m in enumerate(self.movers):
             self.deadline.check("clearing the paths")
             door, home_door = self._door(m), ROOM_DOORS[m.home]
-            for option, chosen in self.options[i].items():
+            for stop, chosen in self.options[i].items():
                 if m.waiting:
-                    stretches = {n + i: between(option, home_door)}
-                elif option == DIRECT:
+                    stretches = {n + i: between(stop, home_door)}
+                elif stop == DIRECT:
                     stretches = {i: between(door, home_door)}
                 else:
-                    stretches = {i: between(door, option) + [option], n + i: between(option, home_door)}
+                    stretches = {i: between(door, stop) + [stop], n + i: between(stop, home_door)}
                 for event, stops in stretches.items():
                     for h in stops:
                         self.model.add_implication(chosen, held[h, event].Not())

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, cast
 
 from crosscheck.models.keys.model import KeyMove, Vault
-from crosscheck.solvers.base import Answer, Deadline, Solver, Stats, Status
+from crosscheck.solvers.base import Answer, Deadline, Solver, Stats
 from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.engines.cpsat import (
     SEED,

@@ -152,7 +152,7 @@ def corridor_graph(vault: Vault, bit_of: dict[str, int], keep: set[Cell], deadli
                 continue
             path, previous, cell = [direction], start, start + offset
             while cell not in index:  # a corridor cell: exactly two open neighbours
-                for turn, shift in steps:
+                for turn, shift in steps:  # noqa: B007 (the turn taken is the one the loop breaks on)
                     if cell + shift != previous and is_open[cell + shift]:
                         break
                 path.append(turn)
