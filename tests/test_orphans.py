@@ -1,5 +1,6 @@
 """Killing `compare` with SIGKILL leaves no run behind: not the solver's process, not what
-it started, not the forkserver (see harness/runs/lifeline.py)."""
+it started, not the forkserver (see harness/runs/lifeline.py); a run that dies leaves no
+temporary file behind."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+import pytest
+
 from tests.fixtures import ROOT
-from tests.fixtures.cli import VAULT
+from tests.fixtures.cli import VAULT, invoke
 from tests.fixtures.plugin_solvers import grandchild_pidfile
 from tests.fixtures.processes import alive, parent, wait_for
 
@@ -41,3 +45,17 @@ def test_sigkill_of_compare_kills_the_run_its_children_and_the_forkserver(tmp_pa
     finally:
         compare.kill()
         compare.wait()
+
+
+@pytest.mark.usefixtures("misbehaving_solvers")
+def test_a_run_that_dies_leaves_no_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """test-litterer writes a file in a temporary folder and dies without removing it: the run's
+    own folder of temporary files goes when its record is made (a run forked from the command,
+    so it inherits this temporary folder)."""
+    (tmp_path / "vault.txt").write_text(VAULT)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    result = invoke("solve", str(tmp_path / "vault.txt"), "--solver", "test-litterer")
+    assert "solver process exited with status 7 before reporting" in result.output
+    assert list(temporary.iterdir()) == []

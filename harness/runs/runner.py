@@ -13,7 +13,9 @@ than the limit (sampled, `crosscheck.harness.runs.tree_memory`), a death without
 a signal a refused allocation can cause or by an exit status while they held most of it
 (`_death`), or an error whose message shows a refused allocation under the limit
 (`memout_if_limited`); a failed run's seconds are the wall time until it died
-(`failed_figures`).
+(`failed_figures`).  A run's temporary files (a SAT formulation's proofs, a planner's
+files) go to a folder of its own (``TMPDIR``), removed once its record is made: a run killed
+before it could clean up leaves nothing behind.
 
 How a run's process starts (`Start`): from a forkserver that has imported every solver once
 (``"forkserver"``, for many runs: each starts at once, whatever it solves), or forked from
@@ -30,8 +32,10 @@ import math
 import multiprocessing
 import os
 import resource
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -55,7 +59,7 @@ from crosscheck.harness.records.record import (
 )
 from crosscheck.harness.records.versions import as_run_here, identity
 from crosscheck.harness.runs.certify import certified
-from crosscheck.harness.runs.external import Claim, run_external
+from crosscheck.harness.runs.external import TEMPORARY_PREFIX, Claim, run_external
 from crosscheck.harness.runs.lifeline import die_with_reader
 from crosscheck.harness.runs.limits import clock_now, within_limit
 from crosscheck.harness.runs.measure import Usage, killed_usage, own_usage, resident_mb
@@ -232,12 +236,14 @@ def solver_identity(task: Task) -> dict[str, str]:
 
 # --- isolation -----------------------------------------------------------------------
 
-def _child(task: Task, expected: Expected, conn: Connection, from_server: bool) -> None:
-    """Child process body: own process group, dies with the harness, record sent back through
-    `conn`.  Forked `from_server` (not from the command), its plugins are the server's imports,
-    which may be other files than the command pinned (on a Dask worker, the worker's own
-    installation): the record names the version it ran (`as_run_here`)."""
+def _child(task: Task, expected: Expected, conn: Connection, from_server: bool, scratch: str) -> None:
+    """Child process body: own process group, dies with the harness, temporary files in the
+    folder `scratch`, record sent back through `conn`.  Forked `from_server` (not from the
+    command), its plugins are the server's imports, which may be other files than the command
+    pinned (on a Dask worker, the worker's own installation): the record names the version it
+    ran (`as_run_here`)."""
     start_memory = resident_mb()  # first: what the run inherited from the process it was forked from
+    os.environ["TMPDIR"] = tempfile.tempdir = scratch  # the programs it starts write there too
     os.setsid()
     become_subreaper()  # its orphans stay in its tree, where the memory watch finds them
     die_with_reader(conn.fileno())
@@ -403,26 +409,30 @@ def run_isolated(task: Task, expected: Expected = None, should_stop: Callable[[]
         task = task.model_copy(update={"start": start_facts(None)})
     context = _context(start_method, solvers)
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(task, expected, send, isinstance(context, ForkServerContext)),
-                              daemon=True)
+    scratch = tempfile.mkdtemp(prefix=TEMPORARY_PREFIX)  # a name reports know to shorten
+    process = context.Process(target=_child, daemon=True,
+                              args=(task, expected, send, isinstance(context, ForkServerContext), scratch))
     start = time.perf_counter()
-    process.start()
-    _LIVE.add(process)
-    send.close()
-    record, usage, watch = None, None, TreeWatch(process.pid, task.memory_limit_mb)
-    watch.over()  # its starting size, taken before it has run much: what it inherited is not its own
     try:
-        if waited(receive.poll, hard_limit(task), *watching(watch, should_stop)):
-            record = RunRecord.model_validate(receive.recv())
-    except EOFError:
-        pass  # the child died before sending: judged below from its exit code
-    finally:
-        if record is None and process.pid is not None:
-            usage = killed_usage(process.pid)  # what it used, read before the kill
-        _kill_group(process)
-        _LIVE.discard(process)
-        receive.close()
-    return settled(record, task, expected, process.exitcode, time.perf_counter() - start, usage, watch)
+        process.start()
+        _LIVE.add(process)
+        send.close()
+        record, usage, watch = None, None, TreeWatch(process.pid, task.memory_limit_mb)
+        watch.over()  # its starting size, taken before it has run much: what it inherited is not its own
+        try:
+            if waited(receive.poll, hard_limit(task), *watching(watch, should_stop)):
+                record = RunRecord.model_validate(receive.recv())
+        except EOFError:
+            pass  # the child died before sending: judged below from its exit code
+        finally:
+            if record is None and process.pid is not None:
+                usage = killed_usage(process.pid)  # what it used, read before the kill
+            _kill_group(process)
+            _LIVE.discard(process)
+            receive.close()
+        return settled(record, task, expected, process.exitcode, time.perf_counter() - start, usage, watch)
+    finally:  # after `settled`, which checks and keeps the run's certificate from there
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def watching(watch: TreeWatch, should_stop: Callable[[], bool] | None) -> tuple[Callable[[], bool] | None, float]:
