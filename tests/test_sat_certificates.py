@@ -237,6 +237,19 @@ def test_the_harness_checks_a_runs_certificate_keeps_it_and_removes_the_runs_pro
     assert judge([record]).verdict is Verdict.AGREE
 
 
+def test_under_a_cpu_time_limit_the_kernel_stops_a_check_that_takes_longer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check of a ``--clock cpu`` run has a limit of CPU seconds: a check that needs more (here
+    a twentieth of a second, less than its process takes to start) is stopped, and the
+    certificate is left unchecked, saying why (not a bad one)."""
+    monkeypatch.setattr(certify, "check_limit", lambda task: 0.05)
+    task = Task(path=str(EXAMPLE), instance="elevator/two-pairs-example.txt", solver=LABELLED, time_limit=60,
+                clock="cpu")
+    record = run_here(task)
+    assert record.certificate is not None and record.certificate.checked is None
+    assert record.certificate.error == "not checked: the check did not end within 0.05 s of CPU time"
+    assert record.evidence is not Evidence.CERTIFIED
+
+
 def test_a_plan_the_encoding_leaves_out_is_a_bad_certificate(monkeypatch: pytest.MonkeyPatch) -> None:
     """An encoder that forbids carrying two generators at once (a move left out) falsifies the
     published example's optimal plans, which carry two generators up."""

@@ -4,7 +4,8 @@ A formulation that refutes CNF formulas hands over a `crosscheck.solvers.certifi
 for each refutation, which CNF of its encoding it was, the CNF's digest and the file holding
 the solver's DRUP proof.  After the run has ended, the process that started it (`certified`,
 called where the run's record is settled) checks it in a process of its own, under a time limit
-(`check_limit`): for each query it
+on the run's clock (`check_limit`; under a CPU-time limit a profiling timer stops the check, and a
+wall cap of `WALL_CAP_FACTOR` times the limit, plus `CHECK_GRACE`, one that waits): for each query it
 
 1. rebuilds the CNF from the instance with the formulation's encoder (`Solver.encoding`), a pure
    function of the instance and the query, and compares its digest with the one the run used;
@@ -27,6 +28,7 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -37,6 +39,7 @@ from typing import Any
 
 from crosscheck.harness.records.evidence import Evidence
 from crosscheck.harness.records.record import RunRecord, Task
+from crosscheck.harness.runs.limits import WALL_CAP_FACTOR
 from crosscheck.solvers.certificate import Certificate, Encoding, UnsatQuery, unproven
 from crosscheck.solvers.engines.sat import Cnf, discard_proofs
 from pydantic import ValidationError
@@ -46,6 +49,8 @@ DRUP_WORK = 100_000
 #: A check may take this many times the run's time limit, and at least `CHECK_MINIMUM` seconds.
 CHECK_FACTOR = 5
 CHECK_MINIMUM = 60.0
+#: Under a CPU-time limit, wall seconds a check gets beyond `WALL_CAP_FACTOR` times its limit (to start and report).
+CHECK_GRACE = 5.0
 
 
 def missing() -> str | None:
@@ -284,8 +289,8 @@ def kept_folder(root: Path, record: RunRecord) -> Path:
 # --- in the harness, after a run --------------------------------------------------------------------
 
 def check_limit(task: Task) -> float | None:
-    """Seconds a certificate check of `task`'s run may take: `CHECK_FACTOR` times its time
-    limit, at least `CHECK_MINIMUM`; None without a time limit."""
+    """Seconds on `task`'s clock a certificate check of its run may take: `CHECK_FACTOR` times
+    its time limit, at least `CHECK_MINIMUM`; None without a time limit."""
     return None if task.time_limit is None else max(CHECK_MINIMUM, CHECK_FACTOR * task.time_limit)
 
 
@@ -313,17 +318,21 @@ def _check_elsewhere(task: Task, certificate: Certificate, keep_in: Path | None)
     missing_checker = missing()
     if missing_checker is not None:
         return certificate.model_copy(update={"error": f"not checked: {missing_checker}"})
-    request = {"path": task.path, "variant": task.variant, "solver": task.solver, "plugins": list(task.plugins),
-               "certificate": certificate.model_dump(mode="json"), "keep": None if keep_in is None else str(keep_in)}
-    pass_import_path()
     limit = check_limit(task)
+    cpu_limit = limit if task.clock == "cpu" else None
+    request = {"path": task.path, "variant": task.variant, "solver": task.solver, "plugins": list(task.plugins),
+               "certificate": certificate.model_dump(mode="json"), "keep": None if keep_in is None else str(keep_in),
+               "cpu_limit": cpu_limit}
+    pass_import_path()
     try:
         done = subprocess.run([sys.executable, "-P", "-m", "crosscheck.harness.runs.certify"], check=False,
-                              input=json.dumps(request), capture_output=True, text=True, timeout=limit)
+                              input=json.dumps(request), capture_output=True, text=True,
+                              timeout=limit if cpu_limit is None else WALL_CAP_FACTOR * cpu_limit + CHECK_GRACE)
     except subprocess.TimeoutExpired:
-        if keep_in is not None and keep_in.is_dir():  # kept before the proofs were checked
-            certificate = kept_as(certificate, keep_in)
-        return certificate.model_copy(update={"error": f"not checked: the check did not end within {limit:.0f} s"})
+        return _unfinished(certificate, keep_in, f"{limit:g} s" + ("" if cpu_limit is None else " of CPU time "
+                                                                         "(stopped at its wall cap)"))
+    if cpu_limit is not None and done.returncode == -signal.SIGPROF:
+        return _unfinished(certificate, keep_in, f"{cpu_limit:g} s of CPU time")
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         return certificate.model_copy(update={"error": f"not checked: the checking process failed ({last})"})
@@ -334,6 +343,19 @@ def _check_elsewhere(task: Task, certificate: Certificate, keep_in: Path | None)
                                                        f"({error.errors()[0]['msg']})"})
 
 
+def _unfinished(certificate: Certificate, keep_in: Path | None, limit: str) -> Certificate:
+    """`certificate`, not checked: its check did not end within `limit`."""
+    if keep_in is not None and keep_in.is_dir():  # kept before the proofs were checked
+        certificate = kept_as(certificate, keep_in)
+    return certificate.model_copy(update={"error": f"not checked: the check did not end within {limit}"})
+
+
+def _limit_cpu(seconds: float) -> None:
+    """Have the kernel end this process (SIGPROF, whose default action ends it) once it has spent
+    `seconds` of CPU time."""
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+
+
 def _main() -> None:
     """Check the certificate of the request on standard input; print it, checked, on standard output."""
     from crosscheck.models.registry import load_instance
@@ -341,6 +363,8 @@ def _main() -> None:
 
     take_import_path()
     request = json.loads(sys.stdin.read())
+    if request["cpu_limit"] is not None:
+        _limit_cpu(request["cpu_limit"])
     add_plugins(tuple(request["plugins"]))
     puzzle, instance = load_instance(request["path"])
     if request["variant"]:

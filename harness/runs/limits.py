@@ -15,6 +15,9 @@ import time
 from crosscheck.harness.records.record import RunRecord
 from crosscheck.solvers.base import Clock, Status, cpu_seconds
 
+#: Under a CPU-time limit, a run (or a certificate's check) is also stopped after this many times
+#: its limit in wall seconds: one blocked on a sleep or a stuck child spends no CPU time.
+WALL_CAP_FACTOR = 10
 #: The statuses of an answer that can come late (a timeout, a crash or an unsupported
 #: instance is no answer).
 ANSWERS = frozenset({Status.OPTIMAL, Status.FEASIBLE, Status.INFEASIBLE})

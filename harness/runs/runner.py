@@ -61,7 +61,7 @@ from crosscheck.harness.records.versions import as_run_here, identity
 from crosscheck.harness.runs.certify import certified
 from crosscheck.harness.runs.external import TEMPORARY_PREFIX, Claim, run_external
 from crosscheck.harness.runs.lifeline import die_with_reader
-from crosscheck.harness.runs.limits import clock_now, within_limit
+from crosscheck.harness.runs.limits import WALL_CAP_FACTOR, clock_now, within_limit
 from crosscheck.harness.runs.measure import Usage, killed_usage, own_usage, resident_mb
 from crosscheck.harness.runs.server_start import start_server
 from crosscheck.harness.runs.tree_memory import HALF_LIMIT, NEAR_LIMIT, SAMPLE_SECONDS, TreeWatch, become_subreaper
@@ -82,9 +82,6 @@ from crosscheck.solvers.registry import (
 
 #: Extra seconds a solver gets past its limit before its process group is killed.
 GRACE_SECONDS = 5.0
-#: Under a CPU-time limit, a run is also killed after this many times its limit in wall
-#: seconds, plus its grace (a run blocked on a sleep or a stuck child spends no CPU time).
-WALL_CAP_FACTOR = 10
 
 #: What an error's message says when memory could not be had: the exception, the loader's
 #: words for a shared library it could not map, ENOMEM's text, C++'s exception.
