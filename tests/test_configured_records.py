@@ -76,6 +76,15 @@ def test_a_plan_only_optimum_alone_proves_nothing() -> None:
     assert "best plan 8, no bound" in outcome.reason
 
 
+def test_a_plan_only_optimum_that_came_late_is_still_only_a_plan() -> None:
+    """Past its limit the planted configuration claimed 12 optimal (a timeout in the figures,
+    `late_status` optimal): its late answer too reads as a plan, not as an optimum beaten by 8."""
+    late = record("test-detour[detour=on]", Status.TIMEOUT, 12, 12, Evidence.PLAN).model_copy(
+        update={"late_status": Status.OPTIMAL})
+    outcome = judge([late, record("keys-grid", Status.OPTIMAL, 8, 8)])
+    assert (outcome.verdict, outcome.answer, outcome.provers) == (Verdict.AGREE, Optimum(8), ("keys-grid",))
+
+
 def test_a_plan_only_bound_or_infeasibility_contradicts_nobody() -> None:
     proof = record("keys-grid", Status.OPTIMAL, 8, 8)
     too_high = record("test-detour[detour=on]", Status.TIMEOUT, bound=20, evidence=Evidence.PLAN)

@@ -8,7 +8,7 @@ An external program's answer (a number, "infeasible", even with a plan) is a cla
 a checked plan or a proof may contradict it, but it never contradicts anything itself and
 is never an exact answer (its plan, once checked, is a fact like any other).  A configuration
 whose options give up optimality (evidence ``plan``) offers only its plan: its status, optimum,
-bound and infeasibility are read as nothing (`plan_only`), so it can neither make an answer
+bound and infeasibility are read as nothing (`as_evidence`), so it can neither make an answer
 exact nor contradict one.  Only a proven optimum with a checked plan, or a proof of
 infeasibility, counts as an exact answer.  Configurations of one formulation are one line of
 evidence (`independent_count`).
@@ -140,7 +140,7 @@ def judge(records: Iterable[RunRecord]) -> InstanceVerdict:
                            found.certified, instance=first.instance, variant=first.variant)
 
 
-def plan_only(record: RunRecord) -> RunRecord:
+def as_evidence(record: RunRecord) -> RunRecord:
     """`record` as the verdicts read it: unchanged, but for a record whose evidence is a plan
     only (`Evidence.PLAN`), which keeps its plan and nothing it said about it (an optimum is
     a plan, ``feasible``; an infeasibility or a bound is nothing, ``timeout``)."""
@@ -155,7 +155,7 @@ def plan_only(record: RunRecord) -> RunRecord:
 
 
 def _judge(records: list[RunRecord], expected: ExactAnswer | None) -> Judgement:
-    records = [plan_only(record) for record in records]
+    records = [as_evidence(record) for record in records]
     if not solver_runs(records):  # only unreadable files
         return Judgement(Verdict.ERROR, None, first_line(records[0].message, blank="unreadable"))
     invalid = [r for r in records if r.plan_valid is False]
