@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -18,10 +19,12 @@ from crosscheck.harness.runs import certify
 from crosscheck.harness.runs.encoding_ledger import plan_check
 from crosscheck.models.amphipods.model import Burrow, check_plan, generate, parse
 from crosscheck.solvers.amphipods import sat_encoding
-from crosscheck.solvers.amphipods.sat import AmphipodsSat
+from crosscheck.solvers.amphipods.sat import AmphipodsSat, _answer
 from crosscheck.solvers.amphipods.stops import AmphipodsStops
-from crosscheck.solvers.base import Status
-from crosscheck.solvers.engines.sat import Cnf, discard_proofs
+from crosscheck.solvers.base import Deadline, Status
+from crosscheck.solvers.certificate import BOUND
+from crosscheck.solvers.engines import sat
+from crosscheck.solvers.engines.sat import Cnf, Refuter, discard_proofs
 
 from tests.fixtures.known import INDEX, INSTANCES
 from tests.test_sat_certificates import _first_clause_weakened, _first_line_weakened
@@ -77,6 +80,21 @@ def test_the_fixed_energy_is_the_least_and_a_sorted_burrow_needs_no_move() -> No
     sorted_burrow = Burrow("sorted", ("AA", "BB", "CC", "DD"))
     result = AmphipodsSat().solve(sorted_burrow, time_limit=10)
     assert (result.status, result.cost, result.plan) == (Status.OPTIMAL, 0, [])
+
+
+class _OutOfTimeOnBounds(Refuter):
+    """A refuter whose time runs out on every bound query (the start query is solved)."""
+
+    def refute(self, cnf: Cnf, kind: str, bound: int | None = None, keep_one: bool = False,
+               options: Mapping[str, int] | None = None) -> bool | None:
+        return None if kind == BOUND else super().refute(cnf, kind, bound, keep_one, options)
+
+
+def test_time_running_out_below_the_first_plan_keeps_the_plan_without_a_bound() -> None:
+    burrow = load(EXAMPLE)
+    result = sat.refuting(_OutOfTimeOnBounds(Deadline(None)), lambda refuter: _answer(refuter, burrow))
+    assert (result.status, result.bound, result.certificate) == (Status.FEASIBLE, None, None)
+    assert result.plan is not None and check_plan(burrow, result.plan) == result.cost >= INDEX[EXAMPLE]["optimum"]
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -14,7 +14,7 @@ the answer is ``feasible``, the best plan found with L as its (certified) lower 
 
 from __future__ import annotations
 
-from crosscheck.models.amphipods.model import Burrow
+from crosscheck.models.amphipods.model import AmphipodMove, Burrow
 from crosscheck.solvers.amphipods.sat_encoding import ENCODING, Layout, decode, encode, energy
 from crosscheck.solvers.base import Answer, Deadline, Solver, Status
 from crosscheck.solvers.certificate import BOUND, START
@@ -47,17 +47,22 @@ def _answer(refuter: Refuter, burrow: Burrow) -> Answer:
     best, upper = decode(burrow, refuter.model), energy(burrow, refuter.model)
     lower = Layout(burrow).fixed
     if lower and refuter.refute(encode(burrow, lower - 1), BOUND, lower - 1, keep_one=True) is None:
-        return refuter.timeout(0)
+        return _best_so_far(refuter, best, upper, 0)
     while lower < upper:
         middle = (lower + upper - 1) // 2
         refuted = refuter.refute(encode(burrow, middle), BOUND, middle, keep_one=True)
         if refuted is None:
-            return Answer(Status.FEASIBLE, cost=upper, bound=lower, plan=list(best), stats=refuter.stats(),
-                          message=refuter.deadline.limit_reached(),
-                          certificate=refuter.certificate("lower-bound", lower))
+            return _best_so_far(refuter, best, upper, lower)
         if refuted:
             lower = middle + 1
         else:
             best, upper = decode(burrow, refuter.model), energy(burrow, refuter.model)
     return Answer(Status.OPTIMAL, cost=upper, bound=upper, plan=list(best), stats=refuter.stats(),
                   certificate=refuter.certificate("lower-bound", upper))
+
+
+def _best_so_far(refuter: Refuter, plan: list[AmphipodMove], cost: int, lower: int) -> Answer:
+    """The plan found when time ran out, with the bound `lower` refuted below it (0: none)."""
+    return Answer(Status.FEASIBLE, cost=cost, bound=lower or None, plan=list(plan), stats=refuter.stats(),
+                  message=refuter.deadline.limit_reached(),
+                  certificate=refuter.certificate("lower-bound", lower) if lower else None)
