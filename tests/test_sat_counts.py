@@ -54,7 +54,7 @@ def test_a_checked_plan_satisfies_the_cnf_at_its_cost_and_beyond_and_makes_the_w
         facility: Facility) -> None:
     plan = optimal_plan(facility)
     if plan is None:
-        return
+        pytest.skip("no plan: nothing to write as an assignment")
     cost = check_plan(facility, plan)
     if cost:
         assert cost == sat_counts.potential(facility) + 2 * wasteful_steps(facility, plan)  # the potential lemma
