@@ -202,8 +202,8 @@ class QuotientProblem(SearchProblem[Packed, CodedAction]):
         above = self.shift + self.lift.bit_length()
         tallied = (1 << above + target * self.tally) - (1 << above + elevator * self.tally)
         lift = step << self.shift
-        alone = [(1 << bits * (code - code % floors + target if kind == GENERATOR_KIND else target * floors
-                               + code % floors)) - (1 << bits * code) + tallied for code, _, kind in items]
+        alone = [(1 << bits * moved_code(floors, code, kind, target)) - (1 << bits * code) + tallied
+                 for code, _, kind in items]
         carries: dict[int, CodedAction] = {}
         for item, delta in zip(items, alone, strict=True):
             carries.setdefault(lift + delta, (step, (item,)))
@@ -251,6 +251,11 @@ def canonical(labelled: tuple[int, ...], floors: int) -> Canonical:
     return (labelled[0], *sorted(chip * floors + generator for chip, generator in zip(chips, generators, strict=True)))
 
 
+def moved_code(floors: int, code: int, kind: int, floor: int) -> int:
+    """The pair code ``chip * floors + generator`` after its generator (`kind` 0) or chip (1) moves to `floor`."""
+    return code - code % floors + floor if kind == GENERATOR_KIND else floor * floors + code % floors
+
+
 def positioned(facility: Facility, actions: list[CodedAction]) -> list[Action]:
     """The Python search's `actions` with each item named by its pair's position in the sorted
     pair codes, as `labelled_plan` reads them (the copy-th pair of its code)."""
@@ -261,8 +266,7 @@ def positioned(facility: Facility, actions: list[CodedAction]) -> list[Action]:
         elevator += step
         load = tuple((codes.index(code) + copy, kind) for code, copy, kind in items)
         for position, kind in load:
-            code = codes[position]
-            codes[position] = code - code % floors + elevator if kind == GENERATOR_KIND else elevator * floors + code % floors
+            codes[position] = moved_code(floors, codes[position], kind, elevator)
         codes.sort()
         named.append((step, load))
     return named
