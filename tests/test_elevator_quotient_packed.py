@@ -3,9 +3,10 @@ labelled moves: the same successors up to renaming, the same bound, and plans na
 
 from __future__ import annotations
 
-from crosscheck.models.elevator.model import Facility, check_plan, generate
+from crosscheck.models.elevator.model import ELEMENT_NAMES, Facility, check_plan, generate
+from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.elevator.common import labelled_bound, labelled_moves, start_is_safe, start_state
-from crosscheck.solvers.elevator.quotient import QuotientProblem, canonical, labelled_plan, positioned, width
+from crosscheck.solvers.elevator.quotient import WIDE, QuotientProblem, canonical, labelled_plan, positioned, width
 from crosscheck.solvers.engines.search import Ending, best_first_search
 
 FACILITIES = [generate(seed, pairs=pairs, floors=floors, safe=seed % 3 != 0)
@@ -70,3 +71,22 @@ def test_positioned_actions_rebuild_checked_plans() -> None:
             assert check_plan(facility, labelled_plan(facility, positioned(facility, actions))) == cost
             solved += 1
     assert solved
+
+
+def test_a_wide_state_checks_the_deadline_at_each_expansion() -> None:
+    """Past `WIDE` bits (200 floors) the first expansion after the limit stops the search, with
+    the start's bound; a narrow facility's search runs on to the engine's own check."""
+    elements = tuple(sorted(ELEMENT_NAMES[:10]))
+    placed = (0, 1, 2) * 3 + (0,)  # each pair together on one of the three lowest floors
+    for floor_count, expanded in ((200, 1), (4, None)):
+        facility = Facility(name="tower", floors=floor_count, elements=elements, chips=placed, generators=placed)
+        deadline = Deadline(None, work=1)
+        problem = QuotientProblem(facility, deadline)
+        assert (problem.shift > WIDE) == (expanded is not None)
+        deadline.spent = 1  # the work limit met once the problem is built
+        outcome = best_first_search(problem, deadline=deadline)
+        if expanded is not None:
+            assert (outcome.status, outcome.expanded, outcome.bound) == (Ending.TIMEOUT, expanded,
+                                                                       problem.heuristic(problem.initial()))
+        else:
+            assert outcome.expanded > 1

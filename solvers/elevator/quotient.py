@@ -67,6 +67,10 @@ CodedAction = tuple[int, tuple[Item, ...]]  # (direction +1/-1, items), the Pyth
 Moves = tuple[int, int, list[tuple[CodedAction, int]]]
 
 GENERATOR_KIND, CHIP_KIND = 0, 1
+#: Bits of the counts above which an expansion's big-integer arithmetic is slow enough (a hundred
+#: floors and more) that each one checks the deadline, not only every
+#: `crosscheck.solvers.engines.search.CHECK_EVERY` expansions.
+WIDE = 1 << 16
 #: The module of the compiled search, loaded by `ElevatorQuotient.warm_up`.
 COMPILED = "crosscheck.solvers.elevator.quotient_compiled"
 #: A facility for `ElevatorQuotient.warm_up`: two elements, three floors.
@@ -103,6 +107,7 @@ class QuotientProblem(SearchProblem[Packed, CodedAction]):
         self.column = self.counts // ((1 << floors * bits) - 1) * self.count
         self.row = (1 << floors * bits) - 1  # the fields of chips on the first floor
         deadline.check("packing the masks")
+        self.deadline = deadline if self.shift > WIDE else None
         codes = list(canonical(start_state(facility), floors)[1:])
         self.start = self._tallied(packed(facility, 0, codes), codes)
         self.goal = packed(facility, 0, [facility.top * (floors + 1)] * len(facility.elements))
@@ -138,6 +143,8 @@ class QuotientProblem(SearchProblem[Packed, CodedAction]):
         return masks
 
     def successors(self, state: Packed) -> Iterable[tuple[CodedAction, Packed, int]]:
+        if self.deadline is not None:
+            self.deadline.check("expanding a wide state")  # see `WIDE`
         elevator = state >> self.shift & self.lift
         here, generators_left, exposed_left = self._floor_masks(elevator)
         successors = []
