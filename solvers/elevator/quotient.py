@@ -10,8 +10,10 @@ Exhausting the quotient proves that no plan exists.
 
 The Python search packs a state into one integer (`packed`): the count of pairs of each
 code in `width` bits, code by code, then the elevator's floor; above it, each floor's
-item count (the tallies, all the bound reads).  Equal multisets give equal integers, so
-a move is an addition: one count down and one up per item carried, the elevator's floor
+item count (the tallies, all the bound reads).  On four floors with seven pairs (3 bits
+a count), two pairs with their chip on the second floor and generator on the first (code
+4) are the value 2 in bits 12-14.  Equal multisets give equal integers, so a move is an
+addition: one count down and one up per item carried, the elevator's floor
 and two tallies changed.  A floor is unsafe when the state has a bit set both in the
 fields of the codes with a generator there and in those with a chip there away from its
 generator.  What a load adds depends only on the elevator's floor and the codes with an
