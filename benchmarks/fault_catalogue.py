@@ -200,8 +200,9 @@ ELEVATOR_FAULTS = (
               "generators, strict=True)))",
               "quotient canonicalisation forgets the generators' floors"),
     _elevator("elevator-quotient-safety-skipped", "solvers/elevator/quotient.py",
-              "if not (self._safe(moved, elevator) and self._safe(moved, target)):",
-              "if not self._safe(moved, target):",
+              "if not ((moved & generators_left and moved & exposed_left)\n"
+              "                        or (moved & generators_there and moved & exposed_there)):",
+              "if not (moved & generators_there and moved & exposed_there):",
               "elevator-quotient: the floor left behind is not checked"),
     _elevator("elevator-crossing-bound-inadmissible", "solvers/elevator/common.py",
               "total += max(1, 2 * below - 3) if elevator <= boundary else 2 * below",

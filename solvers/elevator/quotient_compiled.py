@@ -2,9 +2,10 @@
 
 `compiled_search` runs the search of `crosscheck.solvers.elevator.quotient.QuotientProblem` in
 compiled code (`crosscheck.solvers.elevator.quotient_kernel`), checking the deadline between
-chunks of expansions, when a packed state fits a 63-bit integer (`fits`: four floors and up
-to seven elements do).  Its actions are the Python search's, so the plan is rebuilt the same
-way (`crosscheck.solvers.elevator.quotient.labelled_plan`).
+chunks of expansions, when a packed state (`crosscheck.solvers.elevator.quotient.packed`) fits a
+63-bit integer (`crosscheck.solvers.elevator.quotient.fits`: four floors and up to seven elements
+do).  Its actions name pairs by position in the sorted codes, so the plan is rebuilt by
+`crosscheck.solvers.elevator.quotient.labelled_plan`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 from crosscheck.models.elevator.model import Facility
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.elevator import quotient_kernel as kernel
+from crosscheck.solvers.elevator.quotient import Action, packed, width
 from crosscheck.solvers.engines.arrays import doubled, doubled_index
 from crosscheck.solvers.engines.node_table import find, rehash
 from crosscheck.solvers.engines.search import Ending, SearchOutcome
@@ -21,27 +23,6 @@ from crosscheck.solvers.engines.search import Ending, SearchOutcome
 CHUNK = 4096
 #: Nodes the search's arrays first hold (they double when full).
 FIRST_CAPACITY = 1 << 8
-#: (direction +1/-1, ((position in the sorted pairs, 0 generator / 1 chip), ...)), as the Python search's.
-Action = tuple[int, tuple[tuple[int, int], ...]]
-
-
-def width(facility: Facility) -> int:
-    """Bits per pair code's count: enough for every element."""
-    return max(1, len(facility.elements).bit_length())
-
-
-def fits(facility: Facility) -> bool:
-    """Whether `facility`'s packed states (a count per pair code, then the elevator) fit 63 bits."""
-    floors = facility.floors
-    return floors * floors * width(facility) + max(1, (floors - 1).bit_length()) <= 63
-
-
-def packed(facility: Facility, elevator: int, codes: list[int]) -> int:
-    """The packed state of the elevator's floor and the pair codes ``chip * floors + generator``."""
-    bits, state = width(facility), 0
-    for code in codes:
-        state += 1 << (code * bits)
-    return state | elevator << (facility.floors * facility.floors * bits)
 
 
 class Store:
@@ -100,7 +81,8 @@ class Store:
 def compiled_search(facility: Facility, start: list[int], bounded: bool = True, deadline: Deadline | None = None,
                     capacity: int = FIRST_CAPACITY) -> SearchOutcome[Action]:
     """A* (Dijkstra without `bounded`) from the pair codes `start`, elevator on the first floor, of
-    `facility` (`fits`) in compiled code, until a goal, exhaustion or the deadline."""
+    `facility` (`crosscheck.solvers.elevator.quotient.fits`) in compiled code, until a goal,
+    exhaustion or the deadline."""
     deadline = deadline or Deadline(None)
     floors, top = facility.floors, facility.top
     shape = np.array([floors, len(start), width(facility), int(bounded)], dtype=np.int64)
