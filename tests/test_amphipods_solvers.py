@@ -169,12 +169,13 @@ def test_incremental_heuristic_matches_its_definition(seed: int) -> None:
 
 
 class UnprunedMoves(MacroMoves):
-    """The macro-move graph without the dead-state pruning (stranded rooms, jammed hallways)."""
+    """The macro-move graph without the dead-state pruning (stranded rooms, jammed hallways): the
+    successors ask these two tests through their memos, which answer no."""
 
     def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
         return False
 
-    def _jammed(self, hall: str, digits: str) -> bool:
+    def _no_room_first(self, progress: list[int], cells: int) -> bool:
         return False
 
 
@@ -214,16 +215,18 @@ DEAD_STATE_CASES = [(seed, 2, "random") for seed in range(4)] + [(0, 4, "real")]
 def test_dead_state_rules_never_flag_states_that_reach_the_goal(seed: int, depth: int, style: str) -> None:
     """The dead-state rules of amphipods-search (stranded rooms, jammed hallways), against
     the full unpruned macro graph; real-kind seed 1 of depth 4 has no solution at all."""
-    problem = UnprunedMoves(Layout.of(generate(seed, depth=depth, style=style)))
+    layout = Layout.of(generate(seed, depth=depth, style=style))
+    problem, rules = UnprunedMoves(layout), MacroMoves(layout)
     alive = goal_reaching_states(problem)
     stranded, jammed = set(), set()
     for state in problem.h:  # every reached state
         hall, progress = state[:11], [ord(c) - 48 for c in state[11:]]
         for kind in set(hall) - {"."}:
-            crossing = problem._crossing_now(kind, progress)
-            if crossing is not None and MacroMoves._stranded(problem, hall, kind, crossing):
+            t = KINDS.index(kind)
+            crossing = rules.crossing[t][progress[t]] if progress[t] < layout.leave[t] else None
+            if crossing is not None and rules._stranded(hall, kind, crossing):
                 stranded.add(state)
-        if MacroMoves._jammed(problem, hall, state[11:]):
+        if rules._jammed(hall, state[11:]):
             jammed.add(state)
     assert stranded & alive == set()
     assert jammed & alive == set()

@@ -36,7 +36,8 @@ plans are upper bounds only).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import ClassVar, Literal, cast
 
 from crosscheck.models.amphipods.model import (
@@ -65,6 +66,8 @@ Action = tuple[Move, ...]
 Exit = tuple[int, int, int, int, int, frozenset[str], Action]
 #: A room's top mover at one progress: (kind, the room's next progress digit, exits per side).
 RoomExits = tuple[str, str, tuple[tuple[Exit, ...], ...]]
+#: Room r's amphipod that leaves at progress p: (kind, slot, home room).
+Mover = tuple[str, int, int]
 DOTS = ["." * n for n in range(12)]
 HOME = {kind: r for r, kind in enumerate(KINDS)}
 DOOR_OF = {kind: ROOM_DOORS[r] for r, kind in enumerate(KINDS)}
@@ -73,6 +76,19 @@ STOPS_RIGHT = [sum(s > h for s in STOPS) for h in range(11)]
 STOPS_LEFT = [sum(s < h for s in STOPS) for h in range(11)]
 #: How many stops s have lo <= s < hi (indexed [lo][hi], 0 <= lo, hi <= 11).
 STOPS_BETWEEN = [[sum(lo <= s < hi for s in STOPS) for hi in range(12)] for lo in range(12)]
+#: Per pair of rooms: the hallway cells from one door to the other, as slice bounds.
+DOOR_SPANS = [[(min(a, b), max(a, b) + 1) for b in ROOM_DOORS] for a in ROOM_DOORS]
+#: Hallway cells as the bits of a mask: the ``int`` of an 11-digit binary string, cell 0 its first digit.
+BIT = [1 << (10 - h) for h in range(11)]
+NO_BIT = [0] * 11
+#: Per kind: the table that turns a hallway into the binary digits of that kind's cells.
+ONLY = {kind: str.maketrans({".": "0"} | {other: "1" if other == kind else "0" for other in KINDS}) for kind in KINDS}
+#: Per kind: the table that turns binary digits back into a hallway holding only that kind.
+ALONE = {kind: str.maketrans("01", "." + kind) for kind in KINDS}
+#: Per set of clean rooms (bit r: room r): the table that marks ``*`` the hallway cells of the
+#: amphipods whose home room is clean.
+HOMING = [str.maketrans({".": "."} | {kind: "*" if clean >> r & 1 else "." for r, kind in enumerate(KINDS)})
+          for clean in range(16)]
 #: The module of the compiled search, loaded by `AmphipodsSearch.warm_up`.
 COMPILED = "crosscheck.solvers.amphipods.search_compiled"
 #: A burrow for `AmphipodsSearch.warm_up`: the published example.
@@ -83,6 +99,28 @@ WARM_UP = """\
   #A#D#C#A#
   #########
 """
+
+
+class Verdicts(dict[int, bool]):
+    """A memo of a dead-state test over masks of hallway cells: a missing mask is tested once."""
+
+    def __init__(self, test: Callable[[int], bool]) -> None:
+        super().__init__()
+        self.test = test
+
+    def __missing__(self, cells: int) -> bool:
+        verdict = self[cells] = self.test(cells)
+        return verdict
+
+
+#: A room whose top mover may step out, at some progress: (room, mover's kind, exits per side,
+#: progress digits after the step, whether the step may unlock a move home, the stranded-room
+#: verdicts of the mover's kind (None: no test), the jammed-hallway verdicts after a step that
+#: unlocks nothing (None: no test), per stop the bit the mover adds to the stuck cells).
+Step = tuple[int, str, tuple[tuple[Exit, ...], ...], str, bool, Verdicts | None, Verdicts | None, list[int]]
+#: What `MacroMoves.successors` needs of some progress digits: the table marking stuck kinds
+#: (see `MacroMoves._jammed`), the steps out of rooms, and the progress as numbers.
+Progress = tuple[dict[int, str], tuple[Step, ...], list[int]]
 
 
 class SearchOptions(Options):
@@ -112,10 +150,18 @@ class MacroMoves(SearchProblem[State, Action]):
         #: Per room r and progress p < leave[r]: the home rooms of r's amphipods still to leave.
         self.leaver_homes = [[tuple(HOME[kind] for kind in room[top + p:top + n]) for p in range(n)]
                              for room, top, n in zip(layout.rooms, layout.top, layout.leave, strict=True)]
-        #: Memos of `_jammed`: per progress digits, the table that marks stuck kinds; per
-        #: stuck cells and progress digits, the verdict.
-        self.stuck_tables: dict[str, dict[int, str]] = {}
-        self.jam_verdicts: dict[str, bool] = {}
+        #: Room r's leavers in order (`Mover`), and per progress of room t the slot its next entrant takes.
+        self.movers: list[list[Mover]] = [[(*layout.leaver(r, p), HOME[layout.leaver(r, p)[0]]) for p in range(n)]
+                                          for r, n in enumerate(layout.leave)]
+        self.entry = [[-1] * n + [layout.entry_slot(t, k) for k in range(back)]
+                      for t, (n, back) in enumerate(zip(layout.leave, layout.enter, strict=True))]
+        #: Memos: per room t and progress p, `_stranded`'s verdicts for t's kind with t's crossing
+        #: counts (None where they are all 0); per progress digits, `_jammed`'s stuck-kind table
+        #: and verdicts; `Progress` per progress digits.
+        self.strand_memos = [[None if counts is None else Verdicts(partial(self._stranded_cells, KINDS[t], counts))
+                              for counts in row] for t, row in enumerate(self.crossing)]
+        self.jam_memos: dict[str, tuple[dict[int, str], Verdicts]] = {}
+        self.at: dict[str, Progress] = {}
 
     def initial(self) -> State:
         return self.start
@@ -146,52 +192,77 @@ class MacroMoves(SearchProblem[State, Action]):
 
     def successors(self, state: State) -> Iterator[tuple[Action, State, int]]:
         hall, digits = state[:11], state[11:]
-        progress = [ord(c) - 48 for c in digits]
         h_values = self.h
         h_here = h_values[state]
+        stuck_bits, steps, progress = self.at.get(digits) or self._progress(digits)
         if state == self.start:  # every other state is settled: nobody can go home
-            hall, forced, cost = self._go_home(hall, progress)
+            moved = progress.copy()
+            home_hall, forced, cost = self._go_home(hall, moved)
             if forced:
-                child = hall + _digits(progress)
-                self.h[child] = h_here - cost
+                child = home_hall + _digits(moved)
+                h_values[child] = h_here - cost
                 yield tuple(forced), child, cost
                 return
-        leave, crossing_now = self.layout.leave, self._crossing_now
-        stranded, jammed = (self._stranded, self._jammed) if self.prune else (_never, _never)
+        stuck = int(hall.translate(stuck_bits), 2)
         deadlocks = self.prune
-        for r in range(4):
-            p = progress[r]
-            if p >= leave[r]:
-                continue
-            kind, rest, options = self.exits[r][p]
-            crossing = crossing_now(kind, progress)
-            rest = digits[:r] + rest + digits[r + 1:]
-            t = self.unlock_by[r][p]
-            unlock = t < 0 or (t < 4 and progress[t] >= leave[t])
-            for side in options:
+        for r, kind, sides, rest, unlock, strand, jams, marks in steps:
+            cells = -1  # the mask of `kind`'s hallway cells, once a stop needs it
+            for side in sides:
                 for h, step_cost, h_drop, lo, hi, bad, action in side:
                     if hall[h] != ".":
                         break
                     if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
                         continue  # deadlock
-                    new_hall = hall[:h] + kind + hall[h + 1:]
                     if unlock:
-                        moved = progress.copy()
-                        moved[r] += 1
-                        new_hall, chain, chain_cost = self._go_home(new_hall, moved)
-                        after = crossing_now(kind, moved)
-                        if after is not None and stranded(new_hall, kind, after):
+                        unlocked = self._unlocked(hall[:h] + kind + hall[h + 1:], progress, r, kind)
+                        if unlocked is not None:
+                            child, chain, chain_cost = unlocked
+                            h_values[child] = h_here - h_drop - chain_cost
+                            yield action + chain, child, step_cost + chain_cost
+                        continue
+                    if strand is not None:
+                        if cells < 0:
+                            cells = int(hall.translate(ONLY[kind]), 2)
+                        if strand[cells | BIT[h]]:
                             continue
-                        digits_after = _digits(moved)
-                        if jammed(new_hall, digits_after):
-                            continue
-                        child = new_hall + digits_after
-                        h_values[child] = h_here - h_drop - chain_cost
-                        yield action + tuple(chain), child, step_cost + chain_cost
-                    elif (crossing is None or not stranded(new_hall, kind, crossing)) and not jammed(new_hall, rest):
-                        child = new_hall + rest
+                    if jams is None or not jams[stuck | marks[h]]:
+                        child = hall[:h] + kind + hall[h + 1:] + rest
                         h_values[child] = h_here - h_drop
                         yield action, child, step_cost
+
+    def _progress(self, digits: str) -> Progress:
+        """`Progress` of `digits` (memoized in `at`)."""
+        stuck_bits = self._jam_memo(digits)[0]
+        progress = [ord(c) - 48 for c in digits]
+        leave, steps = self.layout.leave, []
+        for r in range(4):
+            p = progress[r]
+            if p >= leave[r]:
+                continue
+            kind, rest, sides = self.exits[r][p]
+            rest = digits[:r] + rest + digits[r + 1:]
+            t = self.unlock_by[r][p]
+            unlock = t < 0 or (t < 4 and progress[t] >= leave[t])
+            strand = self._strand_memo(kind, progress) if self.prune else None
+            jams = self._jam_memo(rest)[1] if self.prune and not unlock else None
+            steps.append((r, kind, sides, rest, unlock, strand, jams, BIT if stuck_bits[ord(kind)] == "1" else NO_BIT))
+        entry = self.at[digits] = (stuck_bits, tuple(steps), progress)
+        return entry
+
+    def _unlocked(self, hall: str, progress: list[int], r: int, kind: str) -> tuple[State, Action, int] | None:
+        """After room r's top mover (of `kind`) stepped out into `hall` at `progress`: the state
+        once every move home this unlocks is made, those moves and their cost; None if it is dead."""
+        moved = progress.copy()
+        moved[r] += 1
+        hall, chain, cost = self._go_home(hall, moved)
+        if self.prune:
+            strand = self._strand_memo(kind, moved)
+            if strand is not None and strand[int(hall.translate(ONLY[kind]), 2)]:
+                return None
+        digits = _digits(moved)
+        if self.prune and self._jammed(hall, digits):
+            return None
+        return hall + digits, tuple(chain), cost
 
     def _exit_table(self) -> list[list[RoomExits]]:
         """Per room and progress: the top mover, its room's next progress digit, and per
@@ -250,11 +321,16 @@ class MacroMoves(SearchProblem[State, Action]):
             table.append(rows)
         return table
 
-    def _crossing_now(self, kind: str, progress: list[int]) -> tuple[int, ...] | None:
-        """The crossing counts (see `_crossing_table`) of `kind`'s home room at `progress`."""
+    def _strand_memo(self, kind: str, progress: list[int]) -> Verdicts | None:
+        """`_stranded`'s verdicts for `kind` at `progress`, per mask of `kind`'s hallway cells
+        (None when no amphipod of `kind` can be stranded)."""
         t = HOME[kind]
         p = progress[t]
-        return self.crossing[t][p] if p < self.layout.leave[t] else None
+        return self.strand_memos[t][p] if p < self.layout.leave[t] else None
+
+    def _stranded_cells(self, kind: str, crossing: tuple[int, ...], cells: int) -> bool:
+        """`_stranded` with `kind`'s hallway cells given as a mask (`BIT`): it looks at nothing else."""
+        return self._stranded(format(cells, "011b").translate(ALONE[kind]), kind, crossing)
 
     def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
         """Whether some hallway amphipod of `kind` makes the state dead (`crossing`:
@@ -302,27 +378,31 @@ class MacroMoves(SearchProblem[State, Action]):
         keeping the state.)  `digits` are the state's progress digits; the verdict is
         memoized on them and the stuck amphipods' cells.
         """
-        stuck_only = self.stuck_tables.get(digits)
-        if stuck_only is None:
+        stuck_bits, verdicts = self._jam_memo(digits)
+        return verdicts[int(hall.translate(stuck_bits), 2)]
+
+    def _jam_memo(self, digits: str) -> tuple[dict[int, str], Verdicts]:
+        """`_jammed`'s memo for progress `digits`: the table that turns a hallway into the binary
+        digits of its stuck cells, and the verdicts per mask of stuck cells."""
+        memo = self.jam_memos.get(digits)
+        if memo is None:
             progress = [ord(c) - 48 for c in digits]
             leave = self.layout.leave
-            stuck_only = self.stuck_tables[digits] = str.maketrans(
-                {kind: "#" if progress[HOME[kind]] < leave[HOME[kind]] else "." for kind in KINDS})
-        key = hall.translate(stuck_only) + digits
-        verdict = self.jam_verdicts.get(key)
-        if verdict is None:
-            verdict = self.jam_verdicts[key] = self._no_room_first(key[:11], [ord(c) - 48 for c in digits])
-        return verdict
+            stuck = {kind: "1" if progress[HOME[kind]] < leave[HOME[kind]] else "0" for kind in KINDS}
+            memo = self.jam_memos[digits] = (str.maketrans({".": "0"} | stuck),
+                                             Verdicts(partial(self._no_room_first, progress)))
+        return memo
 
-    def _no_room_first(self, stuck: str, progress: list[int]) -> bool:
-        """`_jammed`'s test, with the stuck amphipods' cells marked ``#`` in `stuck`."""
+    def _no_room_first(self, progress: list[int], cells: int) -> bool:
+        """`_jammed`'s test, with the stuck amphipods' cells given as a mask (`BIT`)."""
+        stuck = format(cells, "011b")
         leave, unclean = self.layout.leave, False
         for t in range(4):
             if progress[t] >= leave[t]:
                 continue
             unclean = True
             door = ROOM_DOORS[t]
-            left, right = stuck.rfind("#", 0, door), stuck.find("#", door)  # nearest stuck ones
+            left, right = stuck.rfind("1", 0, door), stuck.find("1", door)  # nearest stuck ones
             right = 11 if right < 0 else right
             stops = STOPS_BETWEEN[left + 1][right]
             homes = self.leaver_homes[t][progress[t]]
@@ -338,50 +418,46 @@ class MacroMoves(SearchProblem[State, Action]):
 
         Updates `progress` in place; returns the new hallway, the moves and their cost.
         """
-        layout, leave = self.layout, self.layout.leave
+        leave, movers, entry = self.layout.leave, self.movers, self.entry
         moves: list[Move] = []
         cost = 0
+        clean = sum(1 << t for t in range(4) if progress[t] >= leave[t])  # bit t: room t is clean
         moved = True
         while moved:
             moved = False
-            for h in range(11):
+            homing = hall.translate(HOMING[clean])  # a pass changes `hall` only at cells already passed
+            h = homing.find("*")
+            while h >= 0:
                 kind = hall[h]
-                if kind == ".":
-                    continue
                 t = HOME[kind]
-                if progress[t] < leave[t]:
-                    continue
                 door = ROOM_DOORS[t]
                 between = hall[h + 1:door + 1] if h < door else hall[door:h]
                 if between == DOTS[len(between)]:
-                    slot = layout.entry_slot(t, progress[t] - leave[t])
+                    slot = entry[t][progress[t]]
                     cost += (abs(h - door) + slot + 1) * ENERGY[kind]
                     hall = hall[:h] + "." + hall[h + 1:]
                     progress[t] += 1
                     moves.append((kind, -1, h, t, slot))
                     moved = True
+                h = homing.find("*", h + 1)
             for r in range(4):
                 p = progress[r]
                 if p >= leave[r]:
                     continue
-                kind, here = layout.leaver(r, p)
-                t = HOME[kind]
+                kind, here, t = movers[r][p]
                 if t == r or progress[t] < leave[t]:
                     continue
-                a, b = sorted((ROOM_DOORS[r], ROOM_DOORS[t]))
-                if hall[a:b + 1] == DOTS[b + 1 - a]:
-                    slot = layout.entry_slot(t, progress[t] - leave[t])
-                    cost += (here + 1 + b - a + slot + 1) * ENERGY[kind]
+                a, b = DOOR_SPANS[r][t]
+                if hall[a:b] == DOTS[b - a]:
+                    slot = entry[t][progress[t]]
+                    cost += (here + b - a + slot + 1) * ENERGY[kind]
                     progress[r] += 1
                     progress[t] += 1
                     moves.append((kind, r, here, t, slot))
                     moved = True
+                    if progress[r] == leave[r]:
+                        clean |= 1 << r
         return hall, moves, cost
-
-
-def _never(*_: object) -> bool:
-    """Stands for a dead-state test when dead states are kept: no state is dead."""
-    return False
 
 
 def _digits(progress: list[int]) -> str:
