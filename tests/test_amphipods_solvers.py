@@ -12,7 +12,7 @@ import pytest
 from crosscheck.models.amphipods.model import ENERGY, KINDS, ROOM_DOORS, Burrow, check_plan, generate, parse
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
-from crosscheck.solvers.amphipods.search import AmphipodsSearch, MacroMoves
+from crosscheck.solvers.amphipods.search import AmphipodsSearch, MacroMoves, Unclean
 from crosscheck.solvers.amphipods.steps import NO_MOVER, UNREACHABLE, AmphipodsSteps, Burrowing
 from crosscheck.solvers.base import Result, Status
 from crosscheck.solvers.engines.search import Strategy, best_first_search
@@ -175,7 +175,7 @@ class UnprunedMoves(MacroMoves):
     def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
         return False
 
-    def _no_room_first(self, progress: list[int], cells: int) -> bool:
+    def _no_room_first(self, rooms: tuple[Unclean, ...], cells: int) -> bool:
         return False
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import ClassVar, Literal, cast
+from typing import ClassVar, Generic, Literal, TypeVar, cast
 
 from crosscheck.models.amphipods.model import (
     ENERGY,
@@ -57,6 +57,7 @@ from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 State = str
+V = TypeVar("V")
 #: (kind, room the move starts from or -1, slot or hallway index, target room or -1, target)
 Move = tuple[str, int, int, int, int]
 #: One step out of a room followed by every forced move home it unlocks.
@@ -81,13 +82,15 @@ DOOR_SPANS = [[(min(a, b), max(a, b) + 1) for b in ROOM_DOORS] for a in ROOM_DOO
 #: Hallway cells as the bits of a mask: the ``int`` of an 11-digit binary string, cell 0 its first digit.
 BIT = [1 << (10 - h) for h in range(11)]
 NO_BIT = [0] * 11
-#: Per kind: the table that turns a hallway into the binary digits of that kind's cells.
-ONLY = {kind: str.maketrans({".": "0"} | {other: "1" if other == kind else "0" for other in KINDS}) for kind in KINDS}
+#: Per kind: the table that turns a hallway (as bytes) into the binary digits of that kind's cells.
+ONLY = {kind: bytes.maketrans(b"." + KINDS.encode(), b"0" + bytes(b"01"[k == kind] for k in KINDS)) for kind in KINDS}
+#: The table that turns a hallway (as bytes) into the binary digits of its occupied cells.
+OCCUPIED = bytes.maketrans(b"." + KINDS.encode(), b"01111")
 #: Per kind: the table that turns binary digits back into a hallway holding only that kind.
 ALONE = {kind: str.maketrans("01", "." + kind) for kind in KINDS}
-#: Per set of clean rooms (bit r: room r): the table that marks ``*`` the hallway cells of the
-#: amphipods whose home room is clean.
-HOMING = [str.maketrans({".": "."} | {kind: "*" if clean >> r & 1 else "." for r, kind in enumerate(KINDS)})
+#: Per set of clean rooms (bit r: room r): the table that marks ``*`` the hallway cells (as bytes)
+#: of the amphipods whose home room is clean.
+HOMING = [bytes.maketrans(b"." + KINDS.encode(), b"." + bytes(b".*"[clean >> r & 1] for r in range(4)))
           for clean in range(16)]
 #: The module of the compiled search, loaded by `AmphipodsSearch.warm_up`.
 COMPILED = "crosscheck.solvers.amphipods.search_compiled"
@@ -101,26 +104,31 @@ WARM_UP = """\
 """
 
 
-class Verdicts(dict[int, bool]):
-    """A memo of a dead-state test over masks of hallway cells: a missing mask is tested once."""
+class Memo(dict[int, V], Generic[V]):
+    """A memo of a function of a mask of hallway cells (a dead-state test, the free exits of a
+    room): a missing mask is computed once."""
 
-    def __init__(self, test: Callable[[int], bool]) -> None:
+    def __init__(self, function: Callable[[int], V]) -> None:
         super().__init__()
-        self.test = test
+        self.function = function
 
-    def __missing__(self, cells: int) -> bool:
-        verdict = self[cells] = self.test(cells)
-        return verdict
+    def __missing__(self, cells: int) -> V:
+        value = self[cells] = self.function(cells)
+        return value
 
 
-#: A room whose top mover may step out, at some progress: (room, mover's kind, exits per side,
+#: A room whose top mover may step out, at some progress: (room, mover's kind, its exits free
+#: per mask of occupied hallway cells (see `MacroMoves._free_exits`),
 #: progress digits after the step, whether the step may unlock a move home, the stranded-room
 #: verdicts of the mover's kind (None: no test), the jammed-hallway verdicts after a step that
 #: unlocks nothing (None: no test), per stop the bit the mover adds to the stuck cells).
-Step = tuple[int, str, tuple[tuple[Exit, ...], ...], str, bool, Verdicts | None, Verdicts | None, list[int]]
+Step = tuple[int, str, Memo[tuple[Exit, ...]], str, bool, Memo[bool] | None, Memo[bool] | None, list[int]]
 #: What `MacroMoves.successors` needs of some progress digits: the table marking stuck kinds
 #: (see `MacroMoves._jammed`), the steps out of rooms, and the progress as numbers.
-Progress = tuple[dict[int, str], tuple[Step, ...], list[int]]
+Progress = tuple[bytes, tuple[Step, ...], list[int]]
+#: A room not clean, as `MacroMoves._jammed` sees it at some progress: (its door, how many amphipods
+#: still leave it, how many of them have a home room not clean, the doors of the others' home rooms).
+Unclean = tuple[int, int, int, tuple[int, ...]]
 
 
 class SearchOptions(Options):
@@ -156,11 +164,14 @@ class MacroMoves(SearchProblem[State, Action]):
         self.entry = [[-1] * n + [layout.entry_slot(t, k) for k in range(back)]
                       for t, (n, back) in enumerate(zip(layout.leave, layout.enter, strict=True))]
         #: Memos: per room t and progress p, `_stranded`'s verdicts for t's kind with t's crossing
-        #: counts (None where they are all 0); per progress digits, `_jammed`'s stuck-kind table
-        #: and verdicts; `Progress` per progress digits.
-        self.strand_memos = [[None if counts is None else Verdicts(partial(self._stranded_cells, KINDS[t], counts))
-                              for counts in row] for t, row in enumerate(self.crossing)]
-        self.jam_memos: dict[str, tuple[dict[int, str], Verdicts]] = {}
+        #: counts (None where they are all 0, or t is clean); per progress digits, `_jammed`'s
+        #: stuck-kind table and verdicts; `Progress` per progress digits.
+        self.strand_memos: list[list[Memo[bool] | None]] = [
+            [None if counts is None else Memo(partial(self._stranded_cells, KINDS[t], counts)) for counts in row]
+            + [None] * (layout.enter[t] + 1) for t, row in enumerate(self.crossing)]
+        self.jam_memos: dict[str, tuple[bytes, Memo[bool]]] = {}
+        self.free_exits = [[Memo(partial(self._free_exits, ROOM_DOORS[r], sides)) for _, _, sides in row]
+                           for r, row in enumerate(self.exits)]
         self.at: dict[str, Progress] = {}
 
     def initial(self) -> State:
@@ -203,32 +214,30 @@ class MacroMoves(SearchProblem[State, Action]):
                 h_values[child] = h_here - cost
                 yield tuple(forced), child, cost
                 return
-        stuck = int(hall.translate(stuck_bits), 2)
+        cells_of = hall.encode()
+        stuck, occupied = int(cells_of.translate(stuck_bits), 2), int(cells_of.translate(OCCUPIED), 2)
         deadlocks = self.prune
-        for r, kind, sides, rest, unlock, strand, jams, marks in steps:
+        for r, kind, free_exits, rest, unlock, strand, jams, marks in steps:
             cells = -1  # the mask of `kind`'s hallway cells, once a stop needs it
-            for side in sides:
-                for h, step_cost, h_drop, lo, hi, bad, action in side:
-                    if hall[h] != ".":
-                        break
-                    if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
-                        continue  # deadlock
-                    if unlock:
-                        unlocked = self._unlocked(hall[:h] + kind + hall[h + 1:], progress, r, kind)
-                        if unlocked is not None:
-                            child, chain, chain_cost = unlocked
-                            h_values[child] = h_here - h_drop - chain_cost
-                            yield action + chain, child, step_cost + chain_cost
+            for h, step_cost, h_drop, lo, hi, bad, action in free_exits[occupied]:
+                if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
+                    continue  # deadlock
+                if unlock:
+                    unlocked = self._unlocked(hall[:h] + kind + hall[h + 1:], progress, r, kind)
+                    if unlocked is not None:
+                        child, chain, chain_cost = unlocked
+                        h_values[child] = h_here - h_drop - chain_cost
+                        yield action + chain, child, step_cost + chain_cost
+                    continue
+                if strand is not None:
+                    if cells < 0:
+                        cells = int(cells_of.translate(ONLY[kind]), 2)
+                    if strand[cells | BIT[h]]:
                         continue
-                    if strand is not None:
-                        if cells < 0:
-                            cells = int(hall.translate(ONLY[kind]), 2)
-                        if strand[cells | BIT[h]]:
-                            continue
-                    if jams is None or not jams[stuck | marks[h]]:
-                        child = hall[:h] + kind + hall[h + 1:] + rest
-                        h_values[child] = h_here - h_drop
-                        yield action, child, step_cost
+                if jams is None or not jams[stuck | marks[h]]:
+                    child = hall[:h] + kind + hall[h + 1:] + rest
+                    h_values[child] = h_here - h_drop
+                    yield action, child, step_cost
 
     def _progress(self, digits: str) -> Progress:
         """`Progress` of `digits` (memoized in `at`)."""
@@ -239,13 +248,13 @@ class MacroMoves(SearchProblem[State, Action]):
             p = progress[r]
             if p >= leave[r]:
                 continue
-            kind, rest, sides = self.exits[r][p]
+            kind, rest, _ = self.exits[r][p]
             rest = digits[:r] + rest + digits[r + 1:]
             t = self.unlock_by[r][p]
             unlock = t < 0 or (t < 4 and progress[t] >= leave[t])
-            strand = self._strand_memo(kind, progress) if self.prune else None
+            strand = self.strand_memos[HOME[kind]][progress[HOME[kind]]] if self.prune else None
             jams = self._jam_memo(rest)[1] if self.prune and not unlock else None
-            steps.append((r, kind, sides, rest, unlock, strand, jams, BIT if stuck_bits[ord(kind)] == "1" else NO_BIT))
+            steps.append((r, kind, self.free_exits[r][p], rest, unlock, strand, jams, BIT if stuck_bits[ord(kind)] == ord("1") else NO_BIT))
         entry = self.at[digits] = (stuck_bits, tuple(steps), progress)
         return entry
 
@@ -255,13 +264,15 @@ class MacroMoves(SearchProblem[State, Action]):
         moved = progress.copy()
         moved[r] += 1
         hall, chain, cost = self._go_home(hall, moved)
-        if self.prune:
-            strand = self._strand_memo(kind, moved)
-            if strand is not None and strand[int(hall.translate(ONLY[kind]), 2)]:
-                return None
         digits = _digits(moved)
-        if self.prune and self._jammed(hall, digits):
-            return None
+        if self.prune:
+            cells_of = hall.encode()
+            strand = self.strand_memos[HOME[kind]][moved[HOME[kind]]]
+            if strand is not None and strand[int(cells_of.translate(ONLY[kind]), 2)]:
+                return None
+            stuck_bits, jams = self.jam_memos.get(digits) or self._jam_memo(digits)
+            if jams[int(cells_of.translate(stuck_bits), 2)]:
+                return None
         return hall + digits, tuple(chain), cost
 
     def _exit_table(self) -> list[list[RoomExits]]:
@@ -292,6 +303,14 @@ class MacroMoves(SearchProblem[State, Action]):
             table.append(rows)
         return table
 
+    @staticmethod
+    def _free_exits(door: int, sides: tuple[tuple[Exit, ...], ...], occupied: int) -> tuple[Exit, ...]:
+        """The exits of a room at `door` (`sides`: `_exit_table`'s) its top mover can reach while the
+        hallway cells in `occupied` (a mask: `BIT`) are taken: per side, those before the first taken stop."""
+        taken = format(occupied, "011b")
+        left, right = taken.rfind("1", 0, door), taken.find("1", door + 1)
+        return sides[0][:STOPS_BETWEEN[left + 1][door]] + sides[1][:STOPS_BETWEEN[door + 1][11 if right < 0 else right]]
+
     def _unlock_table(self) -> list[list[int]]:
         """Per room r and progress p: which room must be clean for a move out of r to
         let someone go home (-1: any move may, r itself becomes clean; 4: none may).
@@ -320,13 +339,6 @@ class MacroMoves(SearchProblem[State, Action]):
                 rows.append(counts if any(counts) else None)
             table.append(rows)
         return table
-
-    def _strand_memo(self, kind: str, progress: list[int]) -> Verdicts | None:
-        """`_stranded`'s verdicts for `kind` at `progress`, per mask of `kind`'s hallway cells
-        (None when no amphipod of `kind` can be stranded)."""
-        t = HOME[kind]
-        p = progress[t]
-        return self.strand_memos[t][p] if p < self.layout.leave[t] else None
 
     def _stranded_cells(self, kind: str, crossing: tuple[int, ...], cells: int) -> bool:
         """`_stranded` with `kind`'s hallway cells given as a mask (`BIT`): it looks at nothing else."""
@@ -379,39 +391,41 @@ class MacroMoves(SearchProblem[State, Action]):
         memoized on them and the stuck amphipods' cells.
         """
         stuck_bits, verdicts = self._jam_memo(digits)
-        return verdicts[int(hall.translate(stuck_bits), 2)]
+        return verdicts[int(hall.encode().translate(stuck_bits), 2)]
 
-    def _jam_memo(self, digits: str) -> tuple[dict[int, str], Verdicts]:
-        """`_jammed`'s memo for progress `digits`: the table that turns a hallway into the binary
-        digits of its stuck cells, and the verdicts per mask of stuck cells."""
+    def _jam_memo(self, digits: str) -> tuple[bytes, Memo[bool]]:
+        """`_jammed`'s memo for progress `digits`: the table that turns a hallway (as bytes) into
+        the binary digits of its stuck cells, and the verdicts per mask of stuck cells."""
         memo = self.jam_memos.get(digits)
         if memo is None:
             progress = [ord(c) - 48 for c in digits]
-            leave = self.layout.leave
-            stuck = {kind: "1" if progress[HOME[kind]] < leave[HOME[kind]] else "0" for kind in KINDS}
-            memo = self.jam_memos[digits] = (str.maketrans({".": "0"} | stuck),
-                                             Verdicts(partial(self._no_room_first, progress)))
+            unclean = [t for t in range(4) if progress[t] < self.layout.leave[t]]
+            rooms = []
+            for t in unclean:
+                homes = self.leaver_homes[t][progress[t]]
+                rooms.append((ROOM_DOORS[t], len(homes), sum(u in unclean for u in homes),
+                              tuple(ROOM_DOORS[u] for u in homes if u not in unclean)))
+            stuck = bytes(b"01"[HOME[kind] in unclean] for kind in KINDS)
+            memo = self.jam_memos[digits] = (bytes.maketrans(b"." + KINDS.encode(), b"0" + stuck),
+                                             Memo(partial(self._no_room_first, tuple(rooms))))
         return memo
 
-    def _no_room_first(self, progress: list[int], cells: int) -> bool:
-        """`_jammed`'s test, with the stuck amphipods' cells given as a mask (`BIT`)."""
+    def _no_room_first(self, rooms: tuple[Unclean, ...], cells: int) -> bool:
+        """`_jammed`'s test, given the rooms not clean (`Unclean`) and the stuck amphipods' cells
+        as a mask (`BIT`)."""
         stuck = format(cells, "011b")
-        leave, unclean = self.layout.leave, False
-        for t in range(4):
-            if progress[t] >= leave[t]:
-                continue
-            unclean = True
-            door = ROOM_DOORS[t]
+        for door, leaving, must_stop, clean_doors in rooms:
             left, right = stuck.rfind("1", 0, door), stuck.find("1", door)  # nearest stuck ones
             right = 11 if right < 0 else right
             stops = STOPS_BETWEEN[left + 1][right]
-            homes = self.leaver_homes[t][progress[t]]
-            if len(homes) <= stops:
+            if leaving <= stops:
                 return False
-            must_stop = sum(1 for u in homes if progress[u] < leave[u] or not left < ROOM_DOORS[u] < right)
+            for home_door in clean_doors:  # a leaver whose clean home room lies beyond them stops too
+                if not left < home_door < right:
+                    must_stop += 1
             if must_stop <= stops:
                 return False
-        return unclean
+        return bool(rooms)
 
     def _go_home(self, hall: str, progress: list[int]) -> tuple[str, list[Move], int]:
         """Send amphipods home while one can go (from a stop or straight from a room).
@@ -421,12 +435,13 @@ class MacroMoves(SearchProblem[State, Action]):
         leave, movers, entry = self.layout.leave, self.movers, self.entry
         moves: list[Move] = []
         cost = 0
-        clean = sum(1 << t for t in range(4) if progress[t] >= leave[t])  # bit t: room t is clean
+        p0, p1, p2, p3 = progress  # bit t of `clean`: room t is clean
+        clean = (p0 >= leave[0]) | (p1 >= leave[1]) << 1 | (p2 >= leave[2]) << 2 | (p3 >= leave[3]) << 3
         moved = True
         while moved:
             moved = False
-            homing = hall.translate(HOMING[clean])  # a pass changes `hall` only at cells already passed
-            h = homing.find("*")
+            homing = hall.encode().translate(HOMING[clean])  # a pass changes `hall` only at cells already passed
+            h = homing.find(b"*")
             while h >= 0:
                 kind = hall[h]
                 t = HOME[kind]
@@ -439,7 +454,7 @@ class MacroMoves(SearchProblem[State, Action]):
                     progress[t] += 1
                     moves.append((kind, -1, h, t, slot))
                     moved = True
-                h = homing.find("*", h + 1)
+                h = homing.find(b"*", h + 1)
             for r in range(4):
                 p = progress[r]
                 if p >= leave[r]:
@@ -461,7 +476,8 @@ class MacroMoves(SearchProblem[State, Action]):
 
 
 def _digits(progress: list[int]) -> str:
-    return "".join(chr(48 + p) for p in progress)
+    a, b, c, d = progress
+    return "%c%c%c%c" % (48 + a, 48 + b, 48 + c, 48 + d)
 
 
 def to_move(action: Move) -> AmphipodMove:
