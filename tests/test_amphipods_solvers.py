@@ -12,7 +12,7 @@ import pytest
 from crosscheck.models.amphipods.model import ENERGY, KINDS, ROOM_DOORS, Burrow, check_plan, generate, parse
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
-from crosscheck.solvers.amphipods.search import AmphipodsSearch, MacroMoves, Unclean
+from crosscheck.solvers.amphipods.search import ONLY, AmphipodsSearch, MacroMoves, Unclean
 from crosscheck.solvers.amphipods.steps import NO_MOVER, UNREACHABLE, AmphipodsSteps, Burrowing
 from crosscheck.solvers.base import Result, Status
 from crosscheck.solvers.engines.search import Strategy, best_first_search
@@ -172,10 +172,12 @@ class UnprunedMoves(MacroMoves):
     """The macro-move graph without the dead-state pruning (stranded rooms, jammed hallways): the
     successors ask these two tests through their memos, which answer no."""
 
-    def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
+    @staticmethod
+    def _stranded(kind: str, crossing: tuple[int, ...], cells: int) -> bool:
         return False
 
-    def _no_room_first(self, rooms: tuple[Unclean, ...], cells: int) -> bool:
+    @staticmethod
+    def _no_room_first(rooms: tuple[Unclean, ...], cells: int) -> bool:
         return False
 
 
@@ -224,7 +226,7 @@ def test_dead_state_rules_never_flag_states_that_reach_the_goal(seed: int, depth
         for kind in set(hall) - {"."}:
             t = KINDS.index(kind)
             crossing = rules.crossing[t][progress[t]] if progress[t] < layout.leave[t] else None
-            if crossing is not None and rules._stranded(hall, kind, crossing):
+            if crossing is not None and rules._stranded(kind, crossing, int(hall.encode().translate(ONLY[kind]), 2)):
                 stranded.add(state)
         if rules._jammed(hall, state[11:]):
             jammed.add(state)

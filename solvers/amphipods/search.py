@@ -86,8 +86,6 @@ NO_BIT = [0] * 11
 ONLY = {kind: bytes.maketrans(b"." + KINDS.encode(), b"0" + bytes(b"01"[k == kind] for k in KINDS)) for kind in KINDS}
 #: The table that turns a hallway (as bytes) into the binary digits of its occupied cells.
 OCCUPIED = bytes.maketrans(b"." + KINDS.encode(), b"01111")
-#: Per kind: the table that turns binary digits back into a hallway holding only that kind.
-ALONE = {kind: str.maketrans("01", "." + kind) for kind in KINDS}
 #: Per set of clean rooms (bit r: room r): the table that marks ``*`` the hallway cells (as bytes)
 #: of the amphipods whose home room is clean.
 HOMING = [bytes.maketrans(b"." + KINDS.encode(), b"." + bytes(b".*"[clean >> r & 1] for r in range(4)))
@@ -167,7 +165,7 @@ class MacroMoves(SearchProblem[State, Action]):
         #: counts (None where they are all 0, or t is clean); per progress digits, `_jammed`'s
         #: stuck-kind table and verdicts; `Progress` per progress digits.
         self.strand_memos: list[list[Memo[bool] | None]] = [
-            [None if counts is None else Memo(partial(self._stranded_cells, KINDS[t], counts)) for counts in row]
+            [None if counts is None else Memo(partial(self._stranded, KINDS[t], counts)) for counts in row]
             + [None] * (layout.enter[t] + 1) for t, row in enumerate(self.crossing)]
         self.jam_memos: dict[str, tuple[bytes, Memo[bool]]] = {}
         self.free_exits = [[Memo(partial(self._free_exits, ROOM_DOORS[r], sides)) for _, _, sides in row]
@@ -340,13 +338,11 @@ class MacroMoves(SearchProblem[State, Action]):
             table.append(rows)
         return table
 
-    def _stranded_cells(self, kind: str, crossing: tuple[int, ...], cells: int) -> bool:
-        """`_stranded` with `kind`'s hallway cells given as a mask (`BIT`): it looks at nothing else."""
-        return self._stranded(format(cells, "011b").translate(ALONE[kind]), kind, crossing)
-
-    def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
+    @staticmethod
+    def _stranded(kind: str, crossing: tuple[int, ...], cells: int) -> bool:
         """Whether some hallway amphipod of `kind` makes the state dead (`crossing`:
-        the counts of `kind`'s home room at the state's progress).
+        the counts of `kind`'s home room at the state's progress; `cells`: the hallway
+        cells of `kind`'s amphipods, a mask as `BIT` says).
 
         Let X wait at stop h for its home room t (door d, say h < d; the other side is
         the mirror image).  X only moves home, and only once t is clean.  Every
@@ -360,15 +356,15 @@ class MacroMoves(SearchProblem[State, Action]):
         (moves home and room progress only shrink both counts), so callers check
         the kind that just stepped out.
         """
-        door = DOOR_OF[kind]
-        h = hall.find(kind)
+        door, hall = DOOR_OF[kind], format(cells, "011b")  # "1" where an amphipod of `kind` is
+        h = hall.find("1")
         while h >= 0:
             count = crossing[h]
             if count:
-                room = STOPS_RIGHT[door] - hall.count(kind, door + 1) if h < door else STOPS_LEFT[door] - hall.count(kind, 0, door)
+                room = STOPS_RIGHT[door] - hall.count("1", door + 1) if h < door else STOPS_LEFT[door] - hall.count("1", 0, door)
                 if count > room:
                     return True
-            h = hall.find(kind, h + 1)
+            h = hall.find("1", h + 1)
         return False
 
     def _jammed(self, hall: str, digits: str) -> bool:
@@ -410,7 +406,8 @@ class MacroMoves(SearchProblem[State, Action]):
                                              Memo(partial(self._no_room_first, tuple(rooms))))
         return memo
 
-    def _no_room_first(self, rooms: tuple[Unclean, ...], cells: int) -> bool:
+    @staticmethod
+    def _no_room_first(rooms: tuple[Unclean, ...], cells: int) -> bool:
         """`_jammed`'s test, given the rooms not clean (`Unclean`) and the stuck amphipods' cells
         as a mask (`BIT`)."""
         stuck = format(cells, "011b")
