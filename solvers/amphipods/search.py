@@ -216,26 +216,31 @@ class MacroMoves(SearchProblem[State, Action]):
         stuck, occupied = int(cells_of.translate(stuck_bits), 2), int(cells_of.translate(OCCUPIED), 2)
         deadlocks = self.prune
         for r, kind, free_exits, rest, unlock, strand, jams, marks in steps:
-            cells = -1  # the mask of `kind`'s hallway cells, once a stop needs it
-            for h, step_cost, h_drop, lo, hi, bad, action in free_exits[occupied]:
-                if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
-                    continue  # deadlock
-                if unlock:
+            exits = free_exits[occupied]
+            if unlock:
+                for h, step_cost, h_drop, lo, hi, bad, action in exits:
+                    if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
+                        continue  # deadlock
                     unlocked = self._unlocked(hall[:h] + kind + hall[h + 1:], progress, r, kind)
                     if unlocked is not None:
                         child, chain, chain_cost = unlocked
                         h_values[child] = h_here - h_drop - chain_cost
                         yield action + chain, child, step_cost + chain_cost
+                continue
+            cells = -1  # the mask of `kind`'s hallway cells, once a stop needs it
+            for h, step_cost, h_drop, lo, hi, bad, action in exits:  # the cheapest tests first
+                if jams is not None and jams[stuck | marks[h]]:
                     continue
                 if strand is not None:
                     if cells < 0:
                         cells = int(cells_of.translate(ONLY[kind]), 2)
                     if strand[cells | BIT[h]]:
                         continue
-                if jams is None or not jams[stuck | marks[h]]:
-                    child = hall[:h] + kind + hall[h + 1:] + rest
-                    h_values[child] = h_here - h_drop
-                    yield action, child, step_cost
+                if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
+                    continue  # deadlock
+                child = hall[:h] + kind + hall[h + 1:] + rest
+                h_values[child] = h_here - h_drop
+                yield action, child, step_cost
 
     def _progress(self, digits: str) -> Progress:
         """`Progress` of `digits` (memoized in `at`)."""
