@@ -115,6 +115,17 @@ class Memo(dict[int, V], Generic[V]):
         return value
 
 
+def _window(door: int, cells: int) -> tuple[int, int, int]:
+    """Around `door`, the nearest of the hallway cells in mask `cells` (`BIT`) on its left and on
+    its right (-1 and 11 where there is none), and how many stops lie between those two."""
+    taken = format(cells, "011b")
+    left, right = taken.rfind("1", 0, door), taken.find("1", door)
+    right = 11 if right < 0 else right
+    return left, right, STOPS_BETWEEN[left + 1][right]
+
+
+#: Per door: `_window` of each mask (a pure function: shared by every burrow).
+WINDOWS = {door: Memo(partial(_window, door)) for door in ROOM_DOORS}
 #: A room whose top mover may step out, at some progress: (room, mover's kind, its exits free
 #: per mask of occupied hallway cells (see `MacroMoves._free_exits`),
 #: progress digits after the step, whether the step may unlock a move home, the stranded-room
@@ -168,6 +179,7 @@ class MacroMoves(SearchProblem[State, Action]):
             [None if counts is None else Memo(partial(self._stranded, KINDS[t], counts)) for counts in row]
             + [None] * (layout.enter[t] + 1) for t, row in enumerate(self.crossing)]
         self.jam_memos: dict[str, tuple[bytes, Memo[bool]]] = {}
+        self.jam_shared: dict[tuple[Unclean, ...], tuple[bytes, Memo[bool]]] = {}
         self.free_exits = [[Memo(partial(self._free_exits, ROOM_DOORS[r], sides)) for _, _, sides in row]
                            for r, row in enumerate(self.exits)]
         self.at: dict[str, Progress] = {}
@@ -401,25 +413,23 @@ class MacroMoves(SearchProblem[State, Action]):
         if memo is None:
             progress = [ord(c) - 48 for c in digits]
             unclean = [t for t in range(4) if progress[t] < self.layout.leave[t]]
-            rooms = []
-            for t in unclean:
-                homes = self.leaver_homes[t][progress[t]]
-                rooms.append((ROOM_DOORS[t], len(homes), sum(u in unclean for u in homes),
-                              tuple(ROOM_DOORS[u] for u in homes if u not in unclean)))
-            stuck = bytes(b"01"[HOME[kind] in unclean] for kind in KINDS)
-            memo = self.jam_memos[digits] = (bytes.maketrans(b"." + KINDS.encode(), b"0" + stuck),
-                                             Memo(partial(self._no_room_first, tuple(rooms))))
+            rooms = tuple((ROOM_DOORS[t], len(homes), sum(u in unclean for u in homes),
+                           tuple(ROOM_DOORS[u] for u in homes if u not in unclean))
+                          for t in unclean for homes in [self.leaver_homes[t][progress[t]]])
+            memo = self.jam_shared.get(rooms)  # the test depends on nothing else
+            if memo is None:
+                stuck = bytes(b"01"[HOME[kind] in unclean] for kind in KINDS)
+                memo = self.jam_shared[rooms] = (bytes.maketrans(b"." + KINDS.encode(), b"0" + stuck),
+                                                 Memo(partial(self._no_room_first, rooms)))
+            self.jam_memos[digits] = memo
         return memo
 
     @staticmethod
     def _no_room_first(rooms: tuple[Unclean, ...], cells: int) -> bool:
         """`_jammed`'s test, given the rooms not clean (`Unclean`) and the stuck amphipods' cells
         as a mask (`BIT`)."""
-        stuck = format(cells, "011b")
         for door, leaving, must_stop, clean_doors in rooms:
-            left, right = stuck.rfind("1", 0, door), stuck.find("1", door)  # nearest stuck ones
-            right = 11 if right < 0 else right
-            stops = STOPS_BETWEEN[left + 1][right]
+            left, right, stops = WINDOWS[door][cells]
             if leaving <= stops:
                 return False
             for home_door in clean_doors:  # a leaver whose clean home room lies beyond them stops too
