@@ -16,7 +16,8 @@ Moves (relying on the contraction lemma of `crosscheck.solvers.amphipods.common`
 Dead states are dropped: two hallway amphipods that each must pass the other,
 *stranded* rooms (see `MacroMoves._stranded`), and *jammed* hallways where no room can
 be the next to become clean (see `MacroMoves._jammed`; on real-kind deep burrows nearly
-every reachable state is dead, so pruning them saves most of the search).
+every reachable state is dead, so pruning them saves most of the search).  The tests
+read masks of hallway cells (`BIT`) and remember their verdicts (`Memo`).
 
 Heuristic: the energy if nobody ever blocked anybody (exit to the hallway, walk to
 the home door, fill the home room from the bottom).  It is consistent, and it is
@@ -174,7 +175,8 @@ class MacroMoves(SearchProblem[State, Action]):
                       for t, (n, back) in enumerate(zip(layout.leave, layout.enter, strict=True))]
         #: Memos: per room t and progress p, `_stranded`'s verdicts for t's kind with t's crossing
         #: counts (None where they are all 0, or t is clean); per progress digits, `_jammed`'s
-        #: stuck-kind table and verdicts; `Progress` per progress digits.
+        #: stuck-kind table and verdicts (shared by progress whose rooms not clean are alike, as
+        #: `Unclean` says); per room and progress, the free exits; `Progress` per progress digits.
         self.strand_memos: list[list[Memo[bool] | None]] = [
             [None if counts is None else Memo(partial(self._stranded, KINDS[t], counts)) for counts in row]
             + [None] * (layout.enter[t] + 1) for t, row in enumerate(self.crossing)]
