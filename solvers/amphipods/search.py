@@ -91,6 +91,10 @@ OCCUPIED = bytes.maketrans(b"." + KINDS.encode(), b"01111")
 #: of the amphipods whose home room is clean.
 HOMING = [bytes.maketrans(b"." + KINDS.encode(), b"." + bytes(b".*"[clean >> r & 1] for r in range(4)))
           for clean in range(16)]
+#: Per set of clean rooms (bit r: room r): the table that turns a hallway (as bytes) into the
+#: binary digits of its stuck cells (the amphipods whose home room is not clean).
+STUCK = [bytes.maketrans(b"." + KINDS.encode(), b"0" + bytes(b"10"[clean >> r & 1] for r in range(4)))
+         for clean in range(16)]
 #: The module of the compiled search, loaded by `AmphipodsSearch.warm_up`.
 COMPILED = "crosscheck.solvers.amphipods.search_compiled"
 #: A burrow for `AmphipodsSearch.warm_up`: the published example.
@@ -414,15 +418,18 @@ class MacroMoves(SearchProblem[State, Action]):
         memo = self.jam_memos.get(digits)
         if memo is None:
             progress = [ord(c) - 48 for c in digits]
-            unclean = [t for t in range(4) if progress[t] < self.layout.leave[t]]
-            rooms = tuple((ROOM_DOORS[t], len(homes), sum(u in unclean for u in homes),
-                           tuple(ROOM_DOORS[u] for u in homes if u not in unclean))
-                          for t in unclean for homes in [self.leaver_homes[t][progress[t]]])
-            memo = self.jam_shared.get(rooms)  # the test depends on nothing else
+            leave = self.layout.leave
+            unclean = [t for t in range(4) if progress[t] < leave[t]]
+            rooms: list[Unclean] = []
+            for t in unclean:
+                homes = self.leaver_homes[t][progress[t]]
+                clean_doors = tuple([ROOM_DOORS[u] for u in homes if u not in unclean])
+                rooms.append((ROOM_DOORS[t], len(homes), len(homes) - len(clean_doors), clean_doors))
+            key = tuple(rooms)
+            memo = self.jam_shared.get(key)  # the test depends on nothing else
             if memo is None:
-                stuck = bytes(b"01"[HOME[kind] in unclean] for kind in KINDS)
-                memo = self.jam_shared[rooms] = (bytes.maketrans(b"." + KINDS.encode(), b"0" + stuck),
-                                                 Memo(partial(self._no_room_first, rooms)))
+                clean = sum(1 << t for t in range(4) if t not in unclean)
+                memo = self.jam_shared[key] = (STUCK[clean], Memo(partial(self._no_room_first, key)))
             self.jam_memos[digits] = memo
         return memo
 
