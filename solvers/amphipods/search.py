@@ -275,7 +275,8 @@ class MacroMoves(SearchProblem[State, Action]):
             unlock = t < 0 or (t < 4 and progress[t] >= leave[t])
             strand = self.strand_memos[HOME[kind]][progress[HOME[kind]]] if self.prune else None
             jams = self._jam_memo(rest)[1] if self.prune and not unlock else None
-            steps.append((r, kind, self.free_exits[r][p], rest, unlock, strand, jams, BIT if stuck_bits[ord(kind)] == ord("1") else NO_BIT))
+            marks = BIT if stuck_bits[ord(kind)] == ord("1") else NO_BIT
+            steps.append((r, kind, self.free_exits[r][p], rest, unlock, strand, jams, marks))
         entry = self.at[digits] = (stuck_bits, tuple(steps), progress)
         return entry
 
