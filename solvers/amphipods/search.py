@@ -288,12 +288,9 @@ class MacroMoves(SearchProblem[State, Action]):
         hall, chain, cost = self._go_home(hall, moved)
         digits = _digits(moved)
         if self.prune:
-            cells_of = hall.encode()
             strand = self.strand_memos[HOME[kind]][moved[HOME[kind]]]
-            if strand is not None and strand[int(cells_of.translate(ONLY[kind]), 2)]:
-                return None
-            stuck_bits, jams = self.jam_memos.get(digits) or self._jam_memo(digits)
-            if jams[int(cells_of.translate(stuck_bits), 2)]:
+            stranded = strand is not None and strand[int(hall.encode().translate(ONLY[kind]), 2)]
+            if stranded or self._jammed(hall, digits):
                 return None
         return hall + digits, tuple(chain), cost
 
@@ -410,7 +407,7 @@ class MacroMoves(SearchProblem[State, Action]):
         keeping the state.)  `digits` are the state's progress digits; the verdict is
         memoized on them and the stuck amphipods' cells.
         """
-        stuck_bits, verdicts = self._jam_memo(digits)
+        stuck_bits, verdicts = self.jam_memos.get(digits) or self._jam_memo(digits)
         return verdicts[int(hall.encode().translate(stuck_bits), 2)]
 
     def _jam_memo(self, digits: str) -> tuple[bytes, Memo[bool]]:
