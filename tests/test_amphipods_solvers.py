@@ -12,7 +12,7 @@ import pytest
 from crosscheck.models.amphipods.model import ENERGY, KINDS, ROOM_DOORS, Burrow, check_plan, generate, parse
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
-from crosscheck.solvers.amphipods.search import ONLY, AmphipodsSearch, MacroMoves, Unclean
+from crosscheck.solvers.amphipods.search import ONLY, AmphipodsSearch, MacroMoves, Memo, Unclean
 from crosscheck.solvers.amphipods.steps import NO_MOVER, UNREACHABLE, AmphipodsSteps, Burrowing
 from crosscheck.solvers.base import Result, Status
 from crosscheck.solvers.engines.search import Strategy, best_first_search
@@ -177,7 +177,7 @@ class UnprunedMoves(MacroMoves):
         return False
 
     @staticmethod
-    def _no_room_first(rooms: tuple[Unclean, ...], cells: int) -> bool:
+    def _no_room_first(windows: dict[int, Memo[tuple[int, int, int]]], rooms: tuple[Unclean, ...], cells: int) -> bool:
         return False
 
 

@@ -128,9 +128,6 @@ def _window(door: int, cells: int) -> tuple[int, int, int]:
     right = 11 if right < 0 else right
     return left, right, STOPS_BETWEEN[left + 1][right]
 
-
-#: Per door: `_window` of each mask (a pure function: shared by every burrow).
-WINDOWS = {door: Memo(partial(_window, door)) for door in ROOM_DOORS}
 #: A room whose top mover may step out, at some progress: (room, mover's kind, its exits free
 #: per mask of occupied hallway cells (see `MacroMoves._free_exits`),
 #: progress digits after the step, whether the step may unlock a move home, the stranded-room
@@ -180,11 +177,12 @@ class MacroMoves(SearchProblem[State, Action]):
         #: Memos: per room t and progress p, `_stranded`'s verdicts for t's kind with t's crossing
         #: counts (None where they are all 0, or t is clean); per progress digits, `_jammed`'s
         #: stuck-kind table and verdicts (shared by progress whose rooms not clean are alike, as
-        #: `Unclean` says); per room and progress, the free exits; `Progress` per progress digits.
+        #: `Unclean` says); per room and progress, the free exits; `_window` per door; `Progress` per progress digits.
         self.strand_memos: list[list[Memo[bool] | None]] = [
             [None if counts is None else Memo(partial(self._stranded, KINDS[t], counts)) for counts in row]
             + [None] * (layout.enter[t] + 1) for t, row in enumerate(self.crossing)]
         self.jam_memos: dict[str, tuple[bytes, Memo[bool]]] = {}
+        self.windows = {door: Memo(partial(_window, door)) for door in ROOM_DOORS}
         self.jam_shared: dict[tuple[Unclean, ...], tuple[bytes, Memo[bool]]] = {}
         self.free_exits = [[Memo(partial(self._free_exits, ROOM_DOORS[r], sides)) for _, _, sides in row]
                            for r, row in enumerate(self.exits)]
@@ -427,16 +425,16 @@ class MacroMoves(SearchProblem[State, Action]):
             memo = self.jam_shared.get(key)  # the test depends on nothing else
             if memo is None:
                 clean = sum(1 << t for t in range(4) if t not in unclean)
-                memo = self.jam_shared[key] = (STUCK[clean], Memo(partial(self._no_room_first, key)))
+                memo = self.jam_shared[key] = (STUCK[clean], Memo(partial(self._no_room_first, self.windows, key)))
             self.jam_memos[digits] = memo
         return memo
 
     @staticmethod
-    def _no_room_first(rooms: tuple[Unclean, ...], cells: int) -> bool:
+    def _no_room_first(windows: dict[int, Memo[tuple[int, int, int]]], rooms: tuple[Unclean, ...], cells: int) -> bool:
         """`_jammed`'s test, given the rooms not clean (`Unclean`) and the stuck amphipods' cells
-        as a mask (`BIT`)."""
+        as a mask (`BIT`); `windows`: `_window` per door, memoized."""
         for door, leaving, must_stop, clean_doors in rooms:
-            left, right, stops = WINDOWS[door][cells]
+            left, right, stops = windows[door][cells]
             if leaving <= stops:
                 return False
             for home_door in clean_doors:  # a leaver whose clean home room lies beyond them stops too
