@@ -12,7 +12,7 @@ import pytest
 from crosscheck.models.amphipods.model import ENERGY, KINDS, ROOM_DOORS, Burrow, check_plan, generate, parse
 from crosscheck.solvers.amphipods.common import Layout
 from crosscheck.solvers.amphipods.cpsat import AmphipodsCpsat
-from crosscheck.solvers.amphipods.search import AmphipodsSearch, MacroMoves
+from crosscheck.solvers.amphipods.search import ONLY, AmphipodsSearch, MacroMoves, Memo, Unclean
 from crosscheck.solvers.amphipods.steps import NO_MOVER, UNREACHABLE, AmphipodsSteps, Burrowing
 from crosscheck.solvers.base import Result, Status
 from crosscheck.solvers.engines.search import Strategy, best_first_search
@@ -169,12 +169,15 @@ def test_incremental_heuristic_matches_its_definition(seed: int) -> None:
 
 
 class UnprunedMoves(MacroMoves):
-    """The macro-move graph without the dead-state pruning (stranded rooms, jammed hallways)."""
+    """The macro-move graph without the dead-state pruning (stranded rooms, jammed hallways): the
+    successors ask these two tests through their memos, which answer no."""
 
-    def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
+    @staticmethod
+    def _stranded(kind: str, crossing: tuple[int, ...], cells: int) -> bool:
         return False
 
-    def _jammed(self, hall: str, digits: str) -> bool:
+    @staticmethod
+    def _no_room_first(windows: dict[int, Memo[tuple[int, int, int]]], rooms: tuple[Unclean, ...], cells: int) -> bool:
         return False
 
 
@@ -214,16 +217,18 @@ DEAD_STATE_CASES = [(seed, 2, "random") for seed in range(4)] + [(0, 4, "real")]
 def test_dead_state_rules_never_flag_states_that_reach_the_goal(seed: int, depth: int, style: str) -> None:
     """The dead-state rules of amphipods-search (stranded rooms, jammed hallways), against
     the full unpruned macro graph; real-kind seed 1 of depth 4 has no solution at all."""
-    problem = UnprunedMoves(Layout.of(generate(seed, depth=depth, style=style)))
+    layout = Layout.of(generate(seed, depth=depth, style=style))
+    problem, rules = UnprunedMoves(layout), MacroMoves(layout)
     alive = goal_reaching_states(problem)
     stranded, jammed = set(), set()
     for state in problem.h:  # every reached state
         hall, progress = state[:11], [ord(c) - 48 for c in state[11:]]
         for kind in set(hall) - {"."}:
-            crossing = problem._crossing_now(kind, progress)
-            if crossing is not None and MacroMoves._stranded(problem, hall, kind, crossing):
+            t = KINDS.index(kind)
+            crossing = rules.crossing[t][progress[t]] if progress[t] < layout.leave[t] else None
+            if crossing is not None and rules._stranded(kind, crossing, int(hall.encode().translate(ONLY[kind]), 2)):
                 stranded.add(state)
-        if MacroMoves._jammed(problem, hall, state[11:]):
+        if rules._jammed(hall, state[11:]):
             jammed.add(state)
     assert stranded & alive == set()
     assert jammed & alive == set()

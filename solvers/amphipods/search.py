@@ -16,7 +16,8 @@ Moves (relying on the contraction lemma of `crosscheck.solvers.amphipods.common`
 Dead states are dropped: two hallway amphipods that each must pass the other,
 *stranded* rooms (see `MacroMoves._stranded`), and *jammed* hallways where no room can
 be the next to become clean (see `MacroMoves._jammed`; on real-kind deep burrows nearly
-every reachable state is dead, so pruning them saves most of the search).
+every reachable state is dead, so pruning them saves most of the search).  The tests
+read masks of hallway cells (`BIT`) and remember their verdicts (`Memo`).
 
 Heuristic: the energy if nobody ever blocked anybody (exit to the hallway, walk to
 the home door, fill the home room from the bottom).  It is consistent, and it is
@@ -36,8 +37,9 @@ plans are upper bounds only).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from typing import ClassVar, Literal, cast
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import ClassVar, Generic, Literal, TypeVar, cast
 
 from crosscheck.models.amphipods.model import (
     ENERGY,
@@ -56,6 +58,7 @@ from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.engines.search import SearchProblem, Strategy, best_first_search
 
 State = str
+V = TypeVar("V")
 #: (kind, room the move starts from or -1, slot or hallway index, target room or -1, target)
 Move = tuple[str, int, int, int, int]
 #: One step out of a room followed by every forced move home it unlocks.
@@ -65,6 +68,8 @@ Action = tuple[Move, ...]
 Exit = tuple[int, int, int, int, int, frozenset[str], Action]
 #: A room's top mover at one progress: (kind, the room's next progress digit, exits per side).
 RoomExits = tuple[str, str, tuple[tuple[Exit, ...], ...]]
+#: Room r's amphipod that leaves at progress p: (kind, slot, home room).
+Mover = tuple[str, int, int]
 DOTS = ["." * n for n in range(12)]
 HOME = {kind: r for r, kind in enumerate(KINDS)}
 DOOR_OF = {kind: ROOM_DOORS[r] for r, kind in enumerate(KINDS)}
@@ -73,6 +78,23 @@ STOPS_RIGHT = [sum(s > h for s in STOPS) for h in range(11)]
 STOPS_LEFT = [sum(s < h for s in STOPS) for h in range(11)]
 #: How many stops s have lo <= s < hi (indexed [lo][hi], 0 <= lo, hi <= 11).
 STOPS_BETWEEN = [[sum(lo <= s < hi for s in STOPS) for hi in range(12)] for lo in range(12)]
+#: Per pair of rooms: the hallway cells from one door to the other, as slice bounds.
+DOOR_SPANS = [[(min(a, b), max(a, b) + 1) for b in ROOM_DOORS] for a in ROOM_DOORS]
+#: Hallway cells as the bits of a mask: the ``int`` of an 11-digit binary string, cell 0 its first digit.
+BIT = [1 << (10 - h) for h in range(11)]
+NO_BIT = [0] * 11
+#: Per kind: the table that turns a hallway (as bytes) into the binary digits of that kind's cells.
+ONLY = {kind: bytes.maketrans(b"." + KINDS.encode(), b"0" + bytes(b"01"[k == kind] for k in KINDS)) for kind in KINDS}
+#: The table that turns a hallway (as bytes) into the binary digits of its occupied cells.
+OCCUPIED = bytes.maketrans(b"." + KINDS.encode(), b"01111")
+#: Per set of clean rooms (bit r: room r): the table that marks ``*`` the hallway cells (as bytes)
+#: of the amphipods whose home room is clean.
+HOMING = [bytes.maketrans(b"." + KINDS.encode(), b"." + bytes(b".*"[clean >> r & 1] for r in range(4)))
+          for clean in range(16)]
+#: Per set of clean rooms (bit r: room r): the table that turns a hallway (as bytes) into the
+#: binary digits of its stuck cells (the amphipods whose home room is not clean).
+STUCK = [bytes.maketrans(b"." + KINDS.encode(), b"0" + bytes(b"10"[clean >> r & 1] for r in range(4)))
+         for clean in range(16)]
 #: The module of the compiled search, loaded by `AmphipodsSearch.warm_up`.
 COMPILED = "crosscheck.solvers.amphipods.search_compiled"
 #: A burrow for `AmphipodsSearch.warm_up`: the published example.
@@ -83,6 +105,41 @@ WARM_UP = """\
   #A#D#C#A#
   #########
 """
+
+
+class Memo(dict[int, V], Generic[V]):
+    """A memo of a function of a mask of hallway cells (a dead-state test, the free exits of a
+    room): a missing mask is computed once."""
+
+    def __init__(self, function: Callable[[int], V]) -> None:
+        super().__init__()
+        self.function = function
+
+    def __missing__(self, cells: int) -> V:
+        value = self[cells] = self.function(cells)
+        return value
+
+
+def _window(door: int, cells: int) -> tuple[int, int, int]:
+    """Around `door`, the nearest of the hallway cells in mask `cells` (`BIT`) on its left and on
+    its right (-1 and 11 where there is none), and how many stops lie between those two."""
+    taken = format(cells, "011b")
+    left, right = taken.rfind("1", 0, door), taken.find("1", door)
+    right = 11 if right < 0 else right
+    return left, right, STOPS_BETWEEN[left + 1][right]
+
+#: A room whose top mover may step out, at some progress: (room, mover's kind, its exits free
+#: per mask of occupied hallway cells (see `MacroMoves._free_exits`),
+#: progress digits after the step, whether the step may unlock a move home, the stranded-room
+#: verdicts of the mover's kind (None: no test), the jammed-hallway verdicts after a step that
+#: unlocks nothing (None: no test), per stop the bit the mover adds to the stuck cells).
+Step = tuple[int, str, Memo[tuple[Exit, ...]], str, bool, Memo[bool] | None, Memo[bool] | None, list[int]]
+#: What `MacroMoves.successors` needs of some progress digits: the table marking stuck kinds
+#: (see `MacroMoves._jammed`), the steps out of rooms, and the progress as numbers.
+Progress = tuple[bytes, tuple[Step, ...], list[int]]
+#: A room not clean, as `MacroMoves._jammed` sees it at some progress: (its door, how many amphipods
+#: still leave it, how many of them have a home room not clean, the doors of the others' home rooms).
+Unclean = tuple[int, int, int, tuple[int, ...]]
 
 
 class SearchOptions(Options):
@@ -112,10 +169,24 @@ class MacroMoves(SearchProblem[State, Action]):
         #: Per room r and progress p < leave[r]: the home rooms of r's amphipods still to leave.
         self.leaver_homes = [[tuple(HOME[kind] for kind in room[top + p:top + n]) for p in range(n)]
                              for room, top, n in zip(layout.rooms, layout.top, layout.leave, strict=True)]
-        #: Memos of `_jammed`: per progress digits, the table that marks stuck kinds; per
-        #: stuck cells and progress digits, the verdict.
-        self.stuck_tables: dict[str, dict[int, str]] = {}
-        self.jam_verdicts: dict[str, bool] = {}
+        #: Room r's leavers in order (`Mover`), and per progress of room t the slot its next entrant takes.
+        self.movers: list[list[Mover]] = [[(*layout.leaver(r, p), HOME[layout.leaver(r, p)[0]]) for p in range(n)]
+                                          for r, n in enumerate(layout.leave)]
+        self.entry = [[-1] * n + [layout.entry_slot(t, k) for k in range(back)]
+                      for t, (n, back) in enumerate(zip(layout.leave, layout.enter, strict=True))]
+        #: Memos: per room t and progress p, `_stranded`'s verdicts for t's kind with t's crossing
+        #: counts (None where they are all 0, or t is clean); per progress digits, `_jammed`'s
+        #: stuck-kind table and verdicts (shared by progress whose rooms not clean are alike, as
+        #: `Unclean` says); per room and progress, the free exits; `_window` per door; `Progress` per progress digits.
+        self.strand_memos: list[list[Memo[bool] | None]] = [
+            [None if counts is None else Memo(partial(self._stranded, KINDS[t], counts)) for counts in row]
+            + [None] * (layout.enter[t] + 1) for t, row in enumerate(self.crossing)]
+        self.jam_memos: dict[str, tuple[bytes, Memo[bool]]] = {}
+        self.windows = {door: Memo(partial(_window, door)) for door in ROOM_DOORS}
+        self.jam_shared: dict[tuple[Unclean, ...], tuple[bytes, Memo[bool]]] = {}
+        self.free_exits = [[Memo(partial(self._free_exits, ROOM_DOORS[r], sides)) for _, _, sides in row]
+                           for r, row in enumerate(self.exits)]
+        self.at: dict[str, Progress] = {}
 
     def initial(self) -> State:
         return self.start
@@ -146,52 +217,80 @@ class MacroMoves(SearchProblem[State, Action]):
 
     def successors(self, state: State) -> Iterator[tuple[Action, State, int]]:
         hall, digits = state[:11], state[11:]
-        progress = [ord(c) - 48 for c in digits]
         h_values = self.h
         h_here = h_values[state]
+        stuck_bits, steps, progress = self.at.get(digits) or self._progress(digits)
         if state == self.start:  # every other state is settled: nobody can go home
-            hall, forced, cost = self._go_home(hall, progress)
+            moved = progress.copy()
+            home_hall, forced, cost = self._go_home(hall, moved)
             if forced:
-                child = hall + _digits(progress)
-                self.h[child] = h_here - cost
+                child = home_hall + _digits(moved)
+                h_values[child] = h_here - cost
                 yield tuple(forced), child, cost
                 return
-        leave, crossing_now = self.layout.leave, self._crossing_now
-        stranded, jammed = (self._stranded, self._jammed) if self.prune else (_never, _never)
+        cells_of = hall.encode()
+        stuck, occupied = int(cells_of.translate(stuck_bits), 2), int(cells_of.translate(OCCUPIED), 2)
         deadlocks = self.prune
+        for r, kind, free_exits, rest, unlock, strand, jams, marks in steps:
+            exits = free_exits[occupied]
+            if unlock:
+                for h, step_cost, h_drop, lo, hi, bad, action in exits:
+                    if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
+                        continue  # deadlock
+                    unlocked = self._unlocked(hall[:h] + kind + hall[h + 1:], progress, r, kind)
+                    if unlocked is not None:
+                        child, chain, chain_cost = unlocked
+                        h_values[child] = h_here - h_drop - chain_cost
+                        yield action + chain, child, step_cost + chain_cost
+                continue
+            cells = -1  # the mask of `kind`'s hallway cells, once a stop needs it
+            for h, step_cost, h_drop, lo, hi, bad, action in exits:  # the cheapest tests first
+                if jams is not None and jams[stuck | marks[h]]:
+                    continue
+                if strand is not None:
+                    if cells < 0:
+                        cells = int(cells_of.translate(ONLY[kind]), 2)
+                    if strand[cells | BIT[h]]:
+                        continue
+                if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
+                    continue  # deadlock
+                child = hall[:h] + kind + hall[h + 1:] + rest
+                h_values[child] = h_here - h_drop
+                yield action, child, step_cost
+
+    def _progress(self, digits: str) -> Progress:
+        """`Progress` of `digits` (memoized in `at`)."""
+        stuck_bits = self._jam_memo(digits)[0]
+        progress = [ord(c) - 48 for c in digits]
+        leave, steps = self.layout.leave, []
         for r in range(4):
             p = progress[r]
             if p >= leave[r]:
                 continue
-            kind, rest, options = self.exits[r][p]
-            crossing = crossing_now(kind, progress)
+            kind, rest, _ = self.exits[r][p]
             rest = digits[:r] + rest + digits[r + 1:]
             t = self.unlock_by[r][p]
             unlock = t < 0 or (t < 4 and progress[t] >= leave[t])
-            for side in options:
-                for h, step_cost, h_drop, lo, hi, bad, action in side:
-                    if hall[h] != ".":
-                        break
-                    if deadlocks and lo < hi and not bad.isdisjoint(hall[lo:hi]):
-                        continue  # deadlock
-                    new_hall = hall[:h] + kind + hall[h + 1:]
-                    if unlock:
-                        moved = progress.copy()
-                        moved[r] += 1
-                        new_hall, chain, chain_cost = self._go_home(new_hall, moved)
-                        after = crossing_now(kind, moved)
-                        if after is not None and stranded(new_hall, kind, after):
-                            continue
-                        digits_after = _digits(moved)
-                        if jammed(new_hall, digits_after):
-                            continue
-                        child = new_hall + digits_after
-                        h_values[child] = h_here - h_drop - chain_cost
-                        yield action + tuple(chain), child, step_cost + chain_cost
-                    elif (crossing is None or not stranded(new_hall, kind, crossing)) and not jammed(new_hall, rest):
-                        child = new_hall + rest
-                        h_values[child] = h_here - h_drop
-                        yield action, child, step_cost
+            strand = self.strand_memos[HOME[kind]][progress[HOME[kind]]] if self.prune else None
+            jams = self._jam_memo(rest)[1] if self.prune and not unlock else None
+            marks = BIT if stuck_bits[ord(kind)] == ord("1") else NO_BIT
+            steps.append((r, kind, self.free_exits[r][p], rest, unlock, strand, jams, marks))
+        entry = self.at[digits] = (stuck_bits, tuple(steps), progress)
+        return entry
+
+    def _unlocked(self, hall: str, progress: list[int], r: int, kind: str) -> tuple[State, Action, int] | None:
+        """After room r's top mover (of `kind`) stepped out into `hall` at `progress`: the state
+        once every move home this unlocks is made, those moves and their cost; None if it is dead."""
+        moved = progress.copy()
+        moved[r] += 1
+        hall, chain, cost = self._go_home(hall, moved)
+        digits = _digits(moved)
+        if self.prune:
+            strand = self.strand_memos[HOME[kind]][moved[HOME[kind]]]
+            stranded = strand is not None and strand[int(hall.encode().translate(ONLY[kind]), 2)]
+            if stranded or self._jammed(hall, digits):
+                return None
+        return hall + digits, tuple(chain), cost
 
     def _exit_table(self) -> list[list[RoomExits]]:
         """Per room and progress: the top mover, its room's next progress digit, and per
@@ -220,6 +319,14 @@ class MacroMoves(SearchProblem[State, Action]):
                 rows.append((kind, chr(48 + p + 1), tuple(sides)))
             table.append(rows)
         return table
+
+    @staticmethod
+    def _free_exits(door: int, sides: tuple[tuple[Exit, ...], ...], occupied: int) -> tuple[Exit, ...]:
+        """The exits of a room at `door` (`sides`: `_exit_table`'s) its top mover can reach while the
+        hallway cells in `occupied` (a mask: `BIT`) are taken: per side, those before the first taken stop."""
+        taken = format(occupied, "011b")
+        left, right = taken.rfind("1", 0, door), taken.find("1", door + 1)
+        return sides[0][:STOPS_BETWEEN[left + 1][door]] + sides[1][:STOPS_BETWEEN[door + 1][11 if right < 0 else right]]
 
     def _unlock_table(self) -> list[list[int]]:
         """Per room r and progress p: which room must be clean for a move out of r to
@@ -250,15 +357,11 @@ class MacroMoves(SearchProblem[State, Action]):
             table.append(rows)
         return table
 
-    def _crossing_now(self, kind: str, progress: list[int]) -> tuple[int, ...] | None:
-        """The crossing counts (see `_crossing_table`) of `kind`'s home room at `progress`."""
-        t = HOME[kind]
-        p = progress[t]
-        return self.crossing[t][p] if p < self.layout.leave[t] else None
-
-    def _stranded(self, hall: str, kind: str, crossing: tuple[int, ...]) -> bool:
+    @staticmethod
+    def _stranded(kind: str, crossing: tuple[int, ...], cells: int) -> bool:
         """Whether some hallway amphipod of `kind` makes the state dead (`crossing`:
-        the counts of `kind`'s home room at the state's progress).
+        the counts of `kind`'s home room at the state's progress; `cells`: the hallway
+        cells of `kind`'s amphipods, a mask as `BIT` says).
 
         Let X wait at stop h for its home room t (door d, say h < d; the other side is
         the mirror image).  X only moves home, and only once t is clean.  Every
@@ -272,15 +375,15 @@ class MacroMoves(SearchProblem[State, Action]):
         (moves home and room progress only shrink both counts), so callers check
         the kind that just stepped out.
         """
-        door = DOOR_OF[kind]
-        h = hall.find(kind)
+        door, hall = DOOR_OF[kind], format(cells, "011b")  # "1" where an amphipod of `kind` is
+        h = hall.find("1")
         while h >= 0:
             count = crossing[h]
             if count:
-                room = STOPS_RIGHT[door] - hall.count(kind, door + 1) if h < door else STOPS_LEFT[door] - hall.count(kind, 0, door)
+                room = STOPS_RIGHT[door] - hall.count("1", door + 1) if h < door else STOPS_LEFT[door] - hall.count("1", 0, door)
                 if count > room:
                     return True
-            h = hall.find(kind, h + 1)
+            h = hall.find("1", h + 1)
         return False
 
     def _jammed(self, hall: str, digits: str) -> bool:
@@ -302,90 +405,96 @@ class MacroMoves(SearchProblem[State, Action]):
         keeping the state.)  `digits` are the state's progress digits; the verdict is
         memoized on them and the stuck amphipods' cells.
         """
-        stuck_only = self.stuck_tables.get(digits)
-        if stuck_only is None:
+        stuck_bits, verdicts = self.jam_memos.get(digits) or self._jam_memo(digits)
+        return verdicts[int(hall.encode().translate(stuck_bits), 2)]
+
+    def _jam_memo(self, digits: str) -> tuple[bytes, Memo[bool]]:
+        """`_jammed`'s memo for progress `digits`: the table that turns a hallway (as bytes) into
+        the binary digits of its stuck cells, and the verdicts per mask of stuck cells."""
+        memo = self.jam_memos.get(digits)
+        if memo is None:
             progress = [ord(c) - 48 for c in digits]
             leave = self.layout.leave
-            stuck_only = self.stuck_tables[digits] = str.maketrans(
-                {kind: "#" if progress[HOME[kind]] < leave[HOME[kind]] else "." for kind in KINDS})
-        key = hall.translate(stuck_only) + digits
-        verdict = self.jam_verdicts.get(key)
-        if verdict is None:
-            verdict = self.jam_verdicts[key] = self._no_room_first(key[:11], [ord(c) - 48 for c in digits])
-        return verdict
+            unclean = [t for t in range(4) if progress[t] < leave[t]]
+            rooms: list[Unclean] = []
+            for t in unclean:
+                homes = self.leaver_homes[t][progress[t]]
+                clean_doors = tuple([ROOM_DOORS[u] for u in homes if u not in unclean])
+                rooms.append((ROOM_DOORS[t], len(homes), len(homes) - len(clean_doors), clean_doors))
+            key = tuple(rooms)
+            memo = self.jam_shared.get(key)  # the test depends on nothing else
+            if memo is None:
+                clean = sum(1 << t for t in range(4) if t not in unclean)
+                memo = self.jam_shared[key] = (STUCK[clean], Memo(partial(self._no_room_first, self.windows, key)))
+            self.jam_memos[digits] = memo
+        return memo
 
-    def _no_room_first(self, stuck: str, progress: list[int]) -> bool:
-        """`_jammed`'s test, with the stuck amphipods' cells marked ``#`` in `stuck`."""
-        leave, unclean = self.layout.leave, False
-        for t in range(4):
-            if progress[t] >= leave[t]:
-                continue
-            unclean = True
-            door = ROOM_DOORS[t]
-            left, right = stuck.rfind("#", 0, door), stuck.find("#", door)  # nearest stuck ones
-            right = 11 if right < 0 else right
-            stops = STOPS_BETWEEN[left + 1][right]
-            homes = self.leaver_homes[t][progress[t]]
-            if len(homes) <= stops:
+    @staticmethod
+    def _no_room_first(windows: dict[int, Memo[tuple[int, int, int]]], rooms: tuple[Unclean, ...], cells: int) -> bool:
+        """`_jammed`'s test, given the rooms not clean (`Unclean`) and the stuck amphipods' cells
+        as a mask (`BIT`); `windows`: `_window` per door, memoized."""
+        for door, leaving, must_stop, clean_doors in rooms:
+            left, right, stops = windows[door][cells]
+            if leaving <= stops:
                 return False
-            must_stop = sum(1 for u in homes if progress[u] < leave[u] or not left < ROOM_DOORS[u] < right)
+            for home_door in clean_doors:  # a leaver whose clean home room lies beyond them stops too
+                if not left < home_door < right:
+                    must_stop += 1
             if must_stop <= stops:
                 return False
-        return unclean
+        return bool(rooms)
 
     def _go_home(self, hall: str, progress: list[int]) -> tuple[str, list[Move], int]:
         """Send amphipods home while one can go (from a stop or straight from a room).
 
         Updates `progress` in place; returns the new hallway, the moves and their cost.
         """
-        layout, leave = self.layout, self.layout.leave
+        leave, movers, entry = self.layout.leave, self.movers, self.entry
         moves: list[Move] = []
         cost = 0
+        p0, p1, p2, p3 = progress  # bit t of `clean`: room t is clean
+        clean = (p0 >= leave[0]) | (p1 >= leave[1]) << 1 | (p2 >= leave[2]) << 2 | (p3 >= leave[3]) << 3
         moved = True
         while moved:
             moved = False
-            for h in range(11):
+            homing = hall.encode().translate(HOMING[clean])  # a pass changes `hall` only at cells already passed
+            h = homing.find(b"*")
+            while h >= 0:
                 kind = hall[h]
-                if kind == ".":
-                    continue
                 t = HOME[kind]
-                if progress[t] < leave[t]:
-                    continue
                 door = ROOM_DOORS[t]
                 between = hall[h + 1:door + 1] if h < door else hall[door:h]
                 if between == DOTS[len(between)]:
-                    slot = layout.entry_slot(t, progress[t] - leave[t])
+                    slot = entry[t][progress[t]]
                     cost += (abs(h - door) + slot + 1) * ENERGY[kind]
                     hall = hall[:h] + "." + hall[h + 1:]
                     progress[t] += 1
                     moves.append((kind, -1, h, t, slot))
                     moved = True
+                h = homing.find(b"*", h + 1)
             for r in range(4):
                 p = progress[r]
                 if p >= leave[r]:
                     continue
-                kind, here = layout.leaver(r, p)
-                t = HOME[kind]
+                kind, here, t = movers[r][p]
                 if t == r or progress[t] < leave[t]:
                     continue
-                a, b = sorted((ROOM_DOORS[r], ROOM_DOORS[t]))
-                if hall[a:b + 1] == DOTS[b + 1 - a]:
-                    slot = layout.entry_slot(t, progress[t] - leave[t])
-                    cost += (here + 1 + b - a + slot + 1) * ENERGY[kind]
+                a, b = DOOR_SPANS[r][t]
+                if hall[a:b] == DOTS[b - a]:
+                    slot = entry[t][progress[t]]
+                    cost += (here + b - a + slot + 1) * ENERGY[kind]
                     progress[r] += 1
                     progress[t] += 1
                     moves.append((kind, r, here, t, slot))
                     moved = True
+                    if progress[r] == leave[r]:
+                        clean |= 1 << r
         return hall, moves, cost
 
 
-def _never(*_: object) -> bool:
-    """Stands for a dead-state test when dead states are kept: no state is dead."""
-    return False
-
-
 def _digits(progress: list[int]) -> str:
-    return "".join(chr(48 + p) for p in progress)
+    a, b, c, d = progress
+    return "%c%c%c%c" % (48 + a, 48 + b, 48 + c, 48 + d)
 
 
 def to_move(action: Move) -> AmphipodMove:

@@ -188,6 +188,8 @@ def _breadth_first(problem: SearchProblem[S, A], deadline: Deadline) -> SearchOu
 
 def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuristic: bool) -> SearchOutcome[A]:
     h: Callable[[S], int] = problem.heuristic if use_heuristic else (lambda state: 0)
+    dominance = type(problem).dominators is not SearchProblem.dominators  # else no state has dominators
+    is_goal, successors = problem.is_goal, problem.successors
     start = problem.initial()
     tie = count()
     depth = -1 if problem.deeper_ties else 0  # per unit of cost, in the heap's order
@@ -200,14 +202,14 @@ def _uniform_cost(problem: SearchProblem[S, A], deadline: Deadline, *, use_heuri
             f, _, _, g, state = heapq.heappop(heap)
             if g > best[state]:
                 continue  # stale entry: the state was reached more cheaply since
-            if problem.is_goal(state):
+            if is_goal(state):
                 return SearchOutcome(Ending.SOLVED, g, _plan(parents, state), g, expanded, generated)
-            if _dominated(best, problem.dominators(state), g):
+            if dominance and _dominated(best, problem.dominators(state), g):
                 continue  # a state at least as good was reached at no greater cost
             expanded += 1
             if expanded % CHECK_EVERY == 0 and deadline.expired(CHECK_EVERY):
                 return SearchOutcome(Ending.TIMEOUT, None, None, f, expanded, generated)
-            for action, successor, cost in problem.successors(state):
+            for action, successor, cost in successors(state):
                 generated += 1
                 new_g = g + cost
                 old_g = best.get(successor)
