@@ -40,7 +40,7 @@ class Fault:
     formulations: tuple[str, ...] = ()  # empty: derived from the footprints
 
 
-KEYS_TESTS = ("tests/test_keys_model.py", "tests/test_keys_solvers.py", "tests/test_keys_grid.py")
+KEYS_TESTS = ("tests/test_keys_model.py", "tests/test_keys_solvers.py", "tests/test_keys_grid.py", "tests/test_keys_routes.py")
 #: With each puzzle's compiled searches held against their Python ones: once warmed up, ``compare`` runs the
 #: kernels, so a fault in the Python search shows in those tests only.
 ELEVATOR_TESTS = ("tests/test_elevator_model.py", "tests/test_elevator_solvers.py", "tests/test_elevator_bfs.py",

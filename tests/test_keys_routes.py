@@ -6,7 +6,8 @@ from collections import deque
 
 import pytest
 from crosscheck.models.keys.model import DIRECTIONS, WALL, Cell, Vault, generate, parse
-from crosscheck.solvers.keys.routes import contract
+from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.keys.routes import contract, corridor_graph
 
 from tests.fixtures import INSTANCES
 
@@ -106,3 +107,18 @@ def test_generated_vaults_against_brute_force(seed: int) -> None:
     size = (9, 13)[seed % 2]
     vault = generate(seed, size=size, keys=5, loops=seed % 4, robots=4 if seed % 3 == 2 else 1)
     check_contraction(vault)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_corridor_is_as_long_as_its_walk(seed: int) -> None:
+    """The corridors the bounds read (`CorridorGraph.corridors`) on vaults with cycles: each
+    pair's shortest corridor is as long as the walk its edge spells, replayed on the grid."""
+    vault = generate(seed, size=13, keys=5, loops=3 + seed % 3)
+    keep = set(vault.robots) | set(vault.keys.values())
+    graph = corridor_graph(vault, vault.key_bits(), keep, Deadline(None))
+    assert graph.corridors
+    for a, b, length in graph.corridors:
+        shortest = min(other for x, y, other in graph.corridors if {x, y} == {a, b})
+        (walk,) = [path for target, _, path in graph.edges[a] if target == b]
+        end, _ = replay(vault, graph.cells[a], walk)
+        assert end == graph.cells[b] and length >= shortest == len(walk), (a, b)
