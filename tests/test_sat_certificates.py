@@ -238,9 +238,10 @@ def test_the_harness_checks_a_runs_certificate_keeps_it_and_removes_the_runs_pro
 
 
 def test_under_a_cpu_time_limit_the_kernel_stops_a_check_that_takes_longer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The check of a ``--clock cpu`` run has a limit of CPU seconds: a check that needs more (here
-    a twentieth of a second, less than its process takes to start) is stopped, and the
-    certificate is left unchecked, saying why (not a bad one)."""
+    """The check of a ``--clock cpu`` run has a limit of CPU seconds, its process's start-up
+    included: a check that needs more (here a twentieth of a second, less than the process
+    spends importing what it checks with) is stopped, and the certificate is left unchecked,
+    saying why (not a bad one)."""
     monkeypatch.setattr(certify, "check_limit", lambda task: 0.05)
     task = Task(path=str(EXAMPLE), instance="elevator/two-pairs-example.txt", solver=LABELLED, time_limit=60,
                 clock="cpu")

@@ -352,8 +352,8 @@ def _unfinished(certificate: Certificate, keep_in: Path | None, limit: str) -> C
 
 def _limit_cpu(seconds: float) -> None:
     """Have the kernel end this process (SIGPROF, whose default action ends it) once it has spent
-    `seconds` of CPU time."""
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+    `seconds` of CPU time, its start-up included."""
+    signal.setitimer(signal.ITIMER_PROF, max(seconds - time.process_time(), 1e-6))
 
 
 def _main() -> None:
