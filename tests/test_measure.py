@@ -34,7 +34,7 @@ from crosscheck.harness.records.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.records.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.harness.reports.progress import Progress
 from crosscheck.harness.reports.tables import effort, notes, render, spread
-from crosscheck.harness.runs.batch import _scheduled, threads
+from crosscheck.harness.runs.batch import _scheduled, core_share, threads
 from crosscheck.harness.runs.isolated import run_launched
 from crosscheck.harness.runs.measure import core_groups, cores, oversubscription, resident_mb
 from crosscheck.harness.runs.runner import (
@@ -342,6 +342,18 @@ def test_the_default_comparison_fits_a_two_core_machine(vaults: Path, monkeypatc
     assert "keys-cpsat" in result.stdout
     assert "warning" not in result.stderr
     assert "--jobs" in invoke("compare", "--help").stdout and "the cores" in invoke("compare", "--help").stdout
+    workers = {record.cpsat_workers for record in read_records(vaults / "runs.jsonl") if record.solver == "keys-cpsat"}
+    assert workers == {1}  # its share of the two cores, so it runs beside keys-graph
+
+
+@pytest.mark.parametrize(("available", "jobs", "tasks", "share"), [
+    (2, 2, 10, 1), (2, 2, 1, 2), (2, 1, 10, 2), (4, 2, 10, 2), (1, 2, 10, 1), (8, 3, 10, 2)])
+def test_a_cpsat_run_gets_its_share_of_the_cores(available: int, jobs: int, tasks: int, share: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cores over the runs at a time (fewer when fewer tasks), at least one, at most CP-SAT's two."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(available)))
+    monkeypatch.setattr(os, "cpu_count", lambda: available)
+    assert core_share(jobs, tasks) == share
 
 
 def test_runs_at_a_time_never_hold_more_threads_than_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -95,7 +95,7 @@ progress_option = click.option(
 
 cpsat_workers_option = click.option(
     "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
-    help="Worker threads of every CP-SAT run [default: 2, or the cores when fewer]; recorded in each record.")
+    help="Worker threads of every CP-SAT run [default: the cores shared among the runs at a time, at most 2: one with --jobs 2 on two cores, two for a lone run]; recorded in each record.")
 
 
 no_reference_option = click.option(

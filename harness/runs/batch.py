@@ -31,6 +31,16 @@ def threads(task: Task) -> int:
     return (task.cpsat_workers or default_workers()) if solver.runs_cpsat else 1
 
 
+def core_share(jobs: int, tasks: int) -> int:
+    """The CP-SAT workers a run gets when the command leaves them to the default: its share
+    of the cores (`cores`) among the runs made at a time (`jobs`, or `tasks` when fewer), at
+    least one and at most CP-SAT's default (`default_workers`).  On two cores, two runs at a
+    time give each CP-SAT run one worker, so it runs beside another run instead of alone; a
+    lone run gets two."""
+    at_once = max(1, min(jobs, tasks))
+    return max(1, min(default_workers(), cores() // at_once))
+
+
 def run_tasks(
     tasks: Iterable[tuple[Task, Expected]],
     jobs: int = 1,
@@ -60,6 +70,9 @@ def run_tasks(
     (`crosscheck.harness.runs.runner.Start`).
     """
     tasks = list(tasks)
+    share = core_share(jobs, len(tasks))
+    tasks = [(task if task.cpsat_workers is not None else task.model_copy(update={"cpsat_workers": share}), expected)
+             for task, expected in tasks]
     run = runner_for(isolate, start_method, tuple(sorted(formulations_of(task for task, _ in tasks))))
     ledger = EncodingLedger()
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()

@@ -54,8 +54,9 @@ def import_now() -> None:
     cp_model.CpModel  # noqa: B018 (the first look-up imports the module)
 
 
-#: Workers per CP-SAT run (fewer on a machine with fewer cores): a small portfolio; the
-#: harness gives a run as many cores as it has workers, so on two cores it runs alone.
+#: Workers per CP-SAT run (fewer on a machine with fewer cores): a small portfolio.  The
+#: harness gives a run as many cores as it has workers, and by default shares the cores out
+#: among the runs it makes at a time (`crosscheck.harness.runs.batch.core_share`).
 WORKERS = 2
 #: The environment variable that overrides `WORKERS` for every CP-SAT run of a process
 #: (the harness sets it in each run's process from ``--cpsat-workers``).
