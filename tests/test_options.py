@@ -29,6 +29,7 @@ KEYS = ("keys/one-robot-2.txt", "keys/four-robots-4.txt", "keys/loop-1.txt")
 LOOPY = ("keys/generated/s21-k8-loops4/vault21-k8-d6-l4-r1-s1.txt",
          "keys/generated/s21-k8-loops4/vault21-k8-d6-l4-r1-s2.txt")
 BURROWS = ("amphipods/depth2-example.txt", "amphipods/depth2-b.txt")
+SHALLOW = ("amphipods/generated/d1/burrow-d1-random-s4.txt",)  # the planner's heuristics take seconds on depth 2
 FACILITIES = ("elevator/two-pairs-example.txt", "elevator/three-matched.txt", "elevator/stranded-chip.txt")
 
 
@@ -62,6 +63,12 @@ CASES = (
     Case("elevator-quotient[bound=none]", "elevator-quotient", FACILITIES, "expanded"),
     Case("elevator-cpsat[top-floor-cuts=off]", "elevator-cpsat", FACILITIES, "constraints"),
     Case("elevator-sat[states=labelled]", "elevator-sat", FACILITIES, "conflicts"),
+    Case("keys-fd[heuristic=lmcut]", "keys-fd", KEYS, "expanded"),
+    Case("keys-fd[heuristic=ipdb]", "keys-fd", KEYS, "expanded"),
+    Case("amphipods-fd[heuristic=lmcut]", "amphipods-fd", SHALLOW, "expanded"),
+    Case("amphipods-fd[heuristic=ipdb]", "amphipods-fd", SHALLOW, "expanded"),
+    Case("elevator-fd[heuristic=lmcut]", "elevator-fd", FACILITIES, "initial_h"),
+    Case("elevator-fd[heuristic=ipdb]", "elevator-fd", FACILITIES, "initial_h"),
     Case("elevator-cpsat[cpsat.stop_after_presolve=true]", "elevator-cpsat", FACILITIES[1:2], "conflicts",
          limited=True),
 )

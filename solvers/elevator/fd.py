@@ -12,7 +12,7 @@ REACHED_STATES = 4 ** 9
 class ElevatorFd(FastDownward):
     name = "elevator-fd"
     puzzle = "elevator"
-    summary = "PDDL rides with safety preconditions, Fast Downward A* + LM-cut (optional extra 'planners')"
+    summary = "PDDL rides with safety preconditions, Fast Downward A* (optional extra 'planners')"
     encoder = "crosscheck.solvers.elevator.pddl"
 
     def reaches(self, features: Mapping[str, int]) -> str | None:

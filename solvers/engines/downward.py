@@ -7,10 +7,10 @@ leave its search process behind).
 
 1. the translator: ``python -m fast_downward.translate domain.pddl problem.pddl``
    (with the wheel's ``bin`` folder first on ``PYTHONPATH``) writes ``output.sas``;
-2. the search: ``downward --search "astar(lmcut())" < output.sas`` writes ``sas_plan``.
+2. the search: ``downward --search "astar(blind())" < output.sas`` writes ``sas_plan``
+   (the heuristic is the formulation's option, `HEURISTICS`).
 
-A* with the admissible LM-cut heuristic returns optimal plans for tasks with action
-costs.  Exit codes follow https://www.fast-downward.org/latest/documentation/exit-codes/.
+A* with an admissible heuristic returns optimal plans for tasks with action costs.  Exit codes follow https://www.fast-downward.org/latest/documentation/exit-codes/.
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ from crosscheck.solvers.engines.pddl import GroundAction
 
 from crosscheck.extras import missing_extra
 
-SEARCH = "astar(lmcut())"
+#: A*'s admissible heuristics, by the name a formulation's option gives: none (blind), LM-cut,
+#: and pattern databases found by iPDB's hill climbing.  Each keeps the search optimal.
+HEURISTICS = {"blind": "blind()", "lmcut": "lmcut()", "ipdb": "ipdb()"}
 
 #: Exit codes of the translator and the search (Fast Downward's returncodes.py).
 SOLVED = 0
@@ -83,10 +85,17 @@ def version() -> str:
     return f"up-fast-downward {importlib.metadata.version('up-fast-downward')}"
 
 
-def solve(domain: str, problem: str, deadline: Deadline, translate_options: Sequence[str] = ()) -> Run:
-    """Translate (with `translate_options`) and search `domain`/`problem` optimally before `deadline`."""
+def search(heuristic: str) -> str:
+    """Fast Downward's search of A* with `heuristic` (a name of `HEURISTICS`)."""
+    return f"astar({HEURISTICS[heuristic]})"
+
+
+def solve(domain: str, problem: str, deadline: Deadline, translate_options: Sequence[str] = (),
+          heuristic: str = "blind") -> Run:
+    """Translate (with `translate_options`) and search `domain`/`problem` optimally before
+    `deadline`, by A* with `heuristic` (a name of `HEURISTICS`)."""
     folder = binaries()
-    stats: dict[str, int | float | str] = {"planner": version(), "search": SEARCH}
+    stats: dict[str, int | float | str] = {"planner": version(), "search": search(heuristic)}
     with tempfile.TemporaryDirectory(prefix="crosscheck-fd-") as work:
         path = Path(work)
         (path / "domain.pddl").write_text(domain, encoding="utf-8")
@@ -98,8 +107,8 @@ def solve(domain: str, problem: str, deadline: Deadline, translate_options: Sequ
         stats.update(_numbers(log, TRANSLATE_STATS))
         if code == SOLVED:
             with open(path / "output.sas", "rb") as task:
-                code, log = _call([str(folder / "downward"), "--search", SEARCH, "--internal-plan-file", "sas_plan"],
-                                  path, deadline, stdin=task)
+                command = [str(folder / "downward"), "--search", search(heuristic), "--internal-plan-file", "sas_plan"]
+                code, log = _call(command, path, deadline, stdin=task)
             bound, effort = _progress(log)
             stats.update({**effort, **_numbers(log, SEARCH_STATS)})
         else:
@@ -148,7 +157,7 @@ SEARCH_STATS = {
     "generated": r"Generated (\d+) state\(s\)\.",
     "evaluated": r"Evaluated (\d+) state\(s\)\.",
     "search_seconds": r"Search time: ([\d.]+)s",
-    "initial_h": r"Initial heuristic value for lmcut: (\d+)",
+    "initial_h": r"Initial heuristic value for \w+: (\d+)",
 }
 
 
@@ -171,7 +180,7 @@ def _progress(log: str) -> tuple[int | None, dict[str, int]]:
     """
     layers = re.findall(r"^\[[^\]]*\] f = (\d+), (\d+) evaluated, (\d+) expanded", log, re.MULTILINE)
     values = [int(f) for f, _, _ in layers]
-    values += [int(value) for value in re.findall(r"Initial heuristic value for lmcut: (\d+)", log)]
+    values += [int(value) for value in re.findall(r"Initial heuristic value for \w+: (\d+)", log)]
     effort = {"evaluated": int(layers[-1][1]), "expanded": int(layers[-1][2])} if layers else {}
     return (max(values) if values else None), effort
 
