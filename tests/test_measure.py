@@ -34,7 +34,7 @@ from crosscheck.harness.records.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.records.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.harness.reports.progress import Progress
 from crosscheck.harness.reports.tables import effort, notes, render, spread
-from crosscheck.harness.runs.batch import _scheduled, core_share, threads
+from crosscheck.harness.runs.batch import _scheduled, core_share, start_order, threads
 from crosscheck.harness.runs.isolated import run_launched
 from crosscheck.harness.runs.measure import core_groups, cores, oversubscription, resident_mb
 from crosscheck.harness.runs.runner import (
@@ -404,6 +404,29 @@ def test_a_one_thread_run_does_not_wait_behind_a_cpsat_run_waiting_for_two_cores
         records = _scheduled(pool, runner, tasks, jobs=2, budget=cores(), on_record=lambda record: None)
     assert started[-1] == "keys-cpsat"  # (graph and grid start together, in either order)
     assert [record.solver for record in records] == names
+
+
+def test_runs_at_a_time_start_with_the_largest_instance(tmp_path: Path) -> None:
+    """The runs of the largest file start first (the longest runs do not finish alone at the
+    end), files of one size and unreadable ones in task order; records still come in task order."""
+    sizes = {"small": 10, "large": 1000, "middle": 100, "same": 10}
+    for name, size in sizes.items():
+        (tmp_path / f"{name}.txt").write_text("#" * size)
+    paths = [str(tmp_path / f"{name}.txt") for name in sizes] + [str(tmp_path / "missing.txt")]
+    tasks = [Task(path=path, instance=Path(path).stem, solver="keys-graph") for path in paths]
+    assert [tasks[number].instance for number in start_order(tasks)] == ["large", "middle", "small", "same",
+                                                                          "missing"]
+    started: list[str] = []
+
+    def runner(task: Task, expected: object) -> RunRecord:
+        started.append(task.instance)
+        return RunRecord(instance=task.instance, puzzle="keys", solver=task.solver, status=Status.TIMEOUT)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        records = _scheduled(pool, runner, [(task, None) for task in tasks], jobs=2, budget=2,
+                             on_record=lambda record: None)
+    assert set(started[:2]) == {"large", "middle"}
+    assert [record.instance for record in records] == [task.instance for task in tasks]
 
 def test_pinned_runs_get_their_own_cores(vaults: Path, tmp_path: Path) -> None:
     groups = core_groups(2)

@@ -2,11 +2,13 @@
 
 Each run is made by `crosscheck.harness.runs.runner` (isolated in a process of its own, or
 in this one); this module decides when each starts: at most ``jobs`` at once, their
-threads together within the cores, in task order, and records come back in task order.
+threads together within the cores, the largest instances first, and records come back in
+task order.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -60,8 +62,10 @@ def run_tasks(
     At most `jobs` runs at a time, and together they use at most as many threads as there
     are cores (`crosscheck.harness.runs.measure.cores`, or `jobs` when that is more): a run holds
     as many cores as its `threads` (all of them at most) from start to end, so a CP-SAT run
-    of two workers on two cores runs alone.  Runs start in task order (a run waiting for
-    cores is not overtaken).  With `pin_cores`, each isolated run is pinned to a group of
+    of two workers on two cores runs alone; a task whose CP-SAT workers are left to the
+    default (None) gets its `core_share`.  Several at a time, runs start in `start_order`,
+    largest instance first (a run waiting for cores is not overtaken); one at a time, in task
+    order.  With `pin_cores`, each isolated run is pinned to a group of
     cores no other run at the same time has (`crosscheck.harness.runs.measure.core_groups`).
 
     Each run's task carries `start_facts(jobs)` as it starts: its record says when it began, at
@@ -106,14 +110,30 @@ def run_tasks(
     return records
 
 
+def start_order(tasks: Sequence[Task]) -> list[int]:
+    """The numbers of `tasks` in the order their runs start when several run at a time: the
+    largest instance file first, task order among files of one size (and for files that
+    cannot be read).  A file's size stands for its runs' length: the longest runs, started
+    last, would leave cores idle at the end while they finish alone."""
+    sizes: dict[str, int] = {}
+    for task in tasks:
+        if task.path not in sizes:
+            try:
+                sizes[task.path] = os.path.getsize(task.path)
+            except OSError:
+                sizes[task.path] = 0
+    return sorted(range(len(tasks)), key=lambda number: -sizes[tasks[number].path])
+
+
 def _scheduled(pool: ThreadPoolExecutor, runner: Callable[[Task, Expected], RunRecord],
                tasks: Sequence[tuple[Task, Expected]], jobs: int, budget: int,
                on_record: Callable[[RunRecord], None]) -> list[RunRecord]:
     """Every task's record from `runner` on `pool`, returned in task order.  Whenever fewer
-    than `jobs` run, the first waiting task (in task order) whose threads (at most `budget`)
+    than `jobs` run, the first waiting task (in `start_order`) whose threads (at most `budget`)
     fit in the `budget` left free starts: a run of one thread does not leave a core idle
     behind a wider run still waiting for two free cores (which starts once they are)."""
-    waiting = [(number, task, expected, min(threads(task), budget)) for number, (task, expected) in enumerate(tasks)]
+    waiting = [(number, tasks[number][0], tasks[number][1], min(threads(tasks[number][0]), budget))
+               for number in start_order([task for task, _ in tasks])]
     running: dict[Future[RunRecord], tuple[int, int]] = {}  # future -> (task number, threads held)
     results: dict[int, RunRecord] = {}
     free = budget
