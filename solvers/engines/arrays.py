@@ -16,7 +16,9 @@ import numpy as np
 
 def doubled(array: np.ndarray, fill: int = 0) -> np.ndarray:
     """A copy of `array` twice as long (first axis), the new part set to `fill`."""
-    bigger = np.full((2 * len(array),) + array.shape[1:], fill, dtype=array.dtype)
+    shape = (2 * len(array),) + array.shape[1:]
+    # zeros come from the system already zeroed, page by page as they are first touched
+    bigger = np.zeros(shape, dtype=array.dtype) if fill == 0 else np.full(shape, fill, dtype=array.dtype)
     bigger[:len(array)] = array
     return bigger
 
