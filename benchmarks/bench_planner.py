@@ -1,7 +1,7 @@
-"""Which instance sizes Fast Downward (A* + LM-cut) solves within a time limit, per puzzle.
+"""Which instance sizes Fast Downward's A* solves within a time limit, per puzzle.
 
 Run as ``python -m benchmarks.bench_planner [--time-limit 60] [--seeds 3] [--puzzle keys]
-[--warmups W --repeat R --save FILE.json]`` (needs the ``planners`` extra; defaults here:
+[--heuristic lmcut] [--warmups W --repeat R --save FILE.json]`` (needs the ``planners`` extra; defaults here:
 no warm-up, one repetition, as the ladder is long; times are each instance's median over
 repetitions, `benchmarks.timing`).  For each size of a ladder of seeded generated
 instances it prints how many seeds were solved (optimal or proven infeasible) and the
@@ -18,6 +18,7 @@ from typing import Any
 from crosscheck.harness.reports.numbers import significant
 from crosscheck.models.registry import puzzles
 from crosscheck.solvers.base import Status
+from crosscheck.solvers.engines.downward import HEURISTICS
 from crosscheck.solvers.registry import get_solver
 
 from benchmarks.timing import Timer, add_options
@@ -35,9 +36,9 @@ LADDERS: dict[str, list[tuple[str, dict[str, Any]]]] = {
 SOLVER = {"keys": "keys-fd", "amphipods": "amphipods-fd", "elevator": "elevator-fd"}
 
 
-def run(timer: Timer, puzzle: str, seeds: int, limit: float) -> None:
+def run(timer: Timer, puzzle: str, seeds: int, limit: float, heuristic: str | None) -> None:
     model = puzzles()[puzzle]
-    solver = get_solver(SOLVER[puzzle])
+    solver = get_solver(SOLVER[puzzle] if heuristic is None else f"{SOLVER[puzzle]}[heuristic={heuristic}]")
     print(f"\n{puzzle} ({solver.name}, limit {limit:g} s, seeds 0-{seeds - 1})")
     print(f"{'size':<32} {'solved':>7} {'median s':>9} {'max solved s':>13}")
     stopped: set[str] = set()
@@ -70,13 +71,15 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3, help="generated instances per size (seeds 0..N-1)")
     parser.add_argument("--puzzle", choices=sorted(LADDERS), action="append",
                         help="a puzzle whose ladder runs (repeatable; default every one)")
+    parser.add_argument("--heuristic", choices=sorted(HEURISTICS),
+                        help="A*'s heuristic (the formulations' option; default: their own default)")
     add_options(parser)
     parser.set_defaults(warmups=0, repeat=1)
     arguments = parser.parse_args()
     timer = Timer.from_args(arguments)
     for puzzle in arguments.puzzle or sorted(LADDERS):
         if puzzle in puzzles():
-            run(timer, puzzle, arguments.seeds, arguments.time_limit)
+            run(timer, puzzle, arguments.seeds, arguments.time_limit, arguments.heuristic)
         else:
             print(f"\n{puzzle}: model not available in this checkout")
     timer.save()
