@@ -95,7 +95,8 @@ progress_option = click.option(
 
 cpsat_workers_option = click.option(
     "--cpsat-workers", type=click.IntRange(min=1), default=None, metavar="N",
-    help="Worker threads of every CP-SAT run [default: the cores shared among the runs at a time, at most 2: one with --jobs 2 on two cores, two for a lone run]; recorded in each record.")
+    help="Worker threads of every CP-SAT run [default: the cores shared among the --jobs runs at a time, at most "
+         "2: one with --jobs 2 on two cores, two with --jobs 1]; recorded in each record.")
 
 
 no_reference_option = click.option(

@@ -71,7 +71,7 @@ class Task(BaseModel):
     external: str | None = None  # an external program's command (`solver` is then its name)
     external_sources: tuple[str, ...] = ()  # files or folders that program depends on besides (--external-source)
     repeat: int = 0  # which repetition of the same run this is (`compare --repeat`)
-    cpsat_workers: int | None = None  # CP-SAT's worker threads (None: crosscheck.solvers.engines.cpsat.WORKERS)
+    cpsat_workers: int | None = None  # CP-SAT's worker threads (None: the run's share, harness.runs.batch.core_share)
     cores: tuple[int, ...] = ()  # the cores the run is pinned to (empty: not pinned)
     start: dict[str, Any] = Field(default_factory=dict)  # `start_facts` as the run started (empty: not yet)
     identity: dict[str, str] | None = None  # its solver's version, pinned as the invocation started

@@ -17,7 +17,7 @@ from crosscheck.harness.records.record import Expected, RunRecord, Task, start_f
 from crosscheck.harness.runs.encoding_ledger import EncodingLedger
 from crosscheck.harness.runs.measure import core_groups, cores
 from crosscheck.harness.runs.runner import Start, formulations_of, kill_live, runner_for
-from crosscheck.solvers.engines.cpsat import default_workers
+from crosscheck.solvers.engines.cpsat import WORKERS, default_workers
 from crosscheck.solvers.registry import get_solver
 
 
@@ -33,14 +33,17 @@ def threads(task: Task) -> int:
     return (task.cpsat_workers or default_workers()) if solver.runs_cpsat else 1
 
 
-def core_share(jobs: int, tasks: int) -> int:
+def core_share(jobs: int) -> int:
     """The CP-SAT workers a run gets when the command leaves them to the default: its share
-    of the cores (`cores`) among the runs made at a time (`jobs`, or `tasks` when fewer), at
-    least one and at most CP-SAT's default (`default_workers`).  On two cores, two runs at a
-    time give each CP-SAT run one worker, so it runs beside another run instead of alone; a
-    lone run gets two."""
-    at_once = max(1, min(jobs, tasks))
-    return max(1, min(default_workers(), cores() // at_once))
+    of the cores (`cores`) among the `jobs` runs made at a time, at least one and at most
+    `WORKERS`.  On two cores, ``--jobs 2`` gives each CP-SAT run one worker, so it runs beside
+    another run instead of alone; ``--jobs 1`` (and `solve`) gives two."""
+    return max(1, min(WORKERS, cores() // max(1, jobs)))
+
+
+def shared_out(task: Task, jobs: int) -> Task:
+    """`task` with its CP-SAT workers, when left to the default (None), its `core_share`."""
+    return task if task.cpsat_workers is not None else task.model_copy(update={"cpsat_workers": core_share(jobs)})
 
 
 def run_tasks(
@@ -74,9 +77,7 @@ def run_tasks(
     (`crosscheck.harness.runs.runner.Start`).
     """
     tasks = list(tasks)
-    share = core_share(jobs, len(tasks))
-    tasks = [(task if task.cpsat_workers is not None else task.model_copy(update={"cpsat_workers": share}), expected)
-             for task, expected in tasks]
+    tasks = [(shared_out(task, jobs), expected) for task, expected in tasks]
     run = runner_for(isolate, start_method, tuple(sorted(formulations_of(task for task, _ in tasks))))
     ledger = EncodingLedger()
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()
@@ -112,17 +113,24 @@ def run_tasks(
 
 def start_order(tasks: Sequence[Task]) -> list[int]:
     """The numbers of `tasks` in the order their runs start when several run at a time: the
-    largest instance file first, task order among files of one size (and for files that
-    cannot be read).  A file's size stands for its runs' length: the longest runs, started
-    last, would leave cores idle at the end while they finish alone."""
+    longest expected first (`expected_effort`: larger instance files, then variants), task
+    order among equals.  The longest runs, started last, would leave cores idle at the end
+    while they finish alone."""
     sizes: dict[str, int] = {}
     for task in tasks:
         if task.path not in sizes:
             try:
                 sizes[task.path] = os.path.getsize(task.path)
-            except OSError:
+            except OSError:  # it will be an error record: no run to wait for
                 sizes[task.path] = 0
-    return sorted(range(len(tasks)), key=lambda number: -sizes[tasks[number].path])
+    return sorted(range(len(tasks)), key=lambda number: expected_effort(tasks[number], sizes[tasks[number].path]),
+                  reverse=True)
+
+
+def expected_effort(task: Task, size: int) -> tuple[int, bool]:
+    """How long a run of `task` on an instance of `size` (its file's bytes or characters) is
+    expected to take, as a sort key: larger instances, then variants, take longer."""
+    return (size, task.variant)
 
 
 def _scheduled(pool: ThreadPoolExecutor, runner: Callable[[Task, Expected], RunRecord],

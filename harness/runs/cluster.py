@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from crosscheck.harness.records.record import Expected, RunRecord, Task, environment, start_facts
+from crosscheck.harness.runs.batch import expected_effort
 from crosscheck.harness.runs.isolated import run_launched
 from crosscheck.harness.runs.runner import failure, run_isolated
 from crosscheck.solvers.base import Status
@@ -60,11 +61,6 @@ def identity() -> dict[str, Any]:
     """What must be equal on the client and a worker for the worker's runs to count."""
     facts = environment()
     return {"crosscheck": facts["crosscheck"], "commit": facts["commit"], "source": facts["source"]}
-
-
-def effort(task: Task, text: str) -> tuple[int, bool]:
-    """How long a run is expected to take, as a sort key: larger instances, then variants, first."""
-    return (len(text), task.variant)
 
 
 def run_on_cluster(tasks: list[tuple[Task, Expected]], address: str, on_record: Callable[[RunRecord], None],
@@ -110,7 +106,8 @@ class _Comparison:
         self.client.subscribe_topic(FLIGHT_TOPIC, self._flight)
         self._check_workers()
         threads = self.threads
-        order = sorted(range(len(self.tasks)), key=lambda n: effort(self.tasks[n][0], self.texts[n]), reverse=True)
+        order = sorted(range(len(self.tasks)), key=lambda n: expected_effort(self.tasks[n][0], len(self.texts[n])),
+                       reverse=True)
         waiting = deque(order)
         results: dict[int, RunRecord] = {}
         try:

@@ -451,8 +451,16 @@ def settled(record: RunRecord | None, task: Task, expected: Expected, exitcode: 
 
 
 def run_here(task: Task, expected: Expected = None) -> RunRecord:
-    """`run_task` in this process, its certificate then checked as an isolated run's is."""
-    return certified(run_task(task, expected), task)
+    """`run_task` in this process, its certificate then checked as an isolated run's is; the
+    CP-SAT worker count `run_task` sets for the process is given back afterwards."""
+    saved = os.environ.get(WORKERS_VARIABLE)
+    try:
+        return certified(run_task(task, expected), task)
+    finally:
+        if saved is None:
+            os.environ.pop(WORKERS_VARIABLE, None)
+        else:
+            os.environ[WORKERS_VARIABLE] = saved
 
 
 def failed_figures(record: RunRecord) -> RunRecord:

@@ -54,7 +54,8 @@ class RunSettings:
     `externals` run on the instances of their puzzle (of every puzzle when they name
     none).  `time_limit` counts seconds of `clock` (`crosscheck.solvers.base.Deadline`;
     None: no limit); `memory_limit_mb` None: no limit; `jobs` runs at a time at most;
-    `cpsat_workers` None means CP-SAT's default; `progress` is how progress is shown on
+    `cpsat_workers` None means each run's share of the cores
+    (`crosscheck.harness.runs.batch.core_share`); `progress` is how progress is shown on
     stderr (one of `crosscheck.harness.reports.formats.PROGRESS_MODES`); `versions` pins
     each solver's version as its first run is scheduled
     (`crosscheck.harness.records.versions.Pinned`); `certificates` is the folder checked

@@ -255,7 +255,7 @@ def with_reference(puzzle: str, settings: RunSettings, reference: bool, tell: Te
 
 def oversubscribed(tasks: Sequence[Task], jobs: int) -> str:
     """A warning when runs would wait for a core (`crosscheck.harness.runs.measure.oversubscription`), else ''."""
-    from crosscheck.harness.runs.batch import threads
+    from crosscheck.harness.runs.batch import shared_out, threads
     from crosscheck.harness.runs.measure import oversubscription
 
-    return oversubscription(min(jobs, len(tasks)), max((threads(task) for task in tasks), default=1))
+    return oversubscription(min(jobs, len(tasks)), max((threads(shared_out(task, jobs)) for task in tasks), default=1))
