@@ -142,10 +142,15 @@ def test_other_limits_are_named_and_a_failed_run_gets_no_time_ratio(tmp_path: Pa
     assert row(result.output, "keys/a.txt", "y")[-4:] == ["3.00", "1.00", "-", "optimal->timeout"]
 
 
-def test_other_cpsat_workers_are_named(tmp_path: Path) -> None:
-    new = [r.model_copy(update={"cpsat_workers": 8}) for r in OLD_CPU]
+def test_other_cpsat_workers_are_named_where_cpsat_runs(tmp_path: Path) -> None:
+    """Every record carries CP-SAT's workers; they are a setting of CP-SAT's runs only."""
+    old = [r.model_copy(update={"solver": "keys-cpsat", "formulation": "keys-cpsat"}) for r in OLD_CPU]
+    new = [r.model_copy(update={"cpsat_workers": 8}) for r in old]
     assert ("warning: the sides ran under different settings: CP-SAT workers 1 (OLD) vs 8 (NEW);"
-            in against(tmp_path, OLD_CPU, new).output)
+            in against(tmp_path, old, new).output)
+    others = [r.model_copy(update={"cpsat_workers": 8}) for r in OLD_CPU]
+    (tmp_path / "others").mkdir()
+    assert "warning" not in against(tmp_path / "others", OLD_CPU, others).output
 
 
 def test_by_with_against_is_refused(tmp_path: Path) -> None:

@@ -67,12 +67,23 @@ def basis(old: list[RunRecord], new: list[RunRecord]) -> Basis:
     return Basis("cpu", "both sides ran with --clock cpu")
 
 
-#: The settings a side's runs are made under, how to read each from a record, and its unit.
-SETTINGS: tuple[tuple[str, Callable[[RunRecord], object], str], ...] = (
-    ("time limit", lambda r: r.environment.get("time_limit"), " s"),
-    ("memory limit", lambda r: r.environment.get("memory_limit_mb"), " MB"),
-    ("clock", _clock, ""),
-    ("CP-SAT workers", lambda r: r.cpsat_workers, ""),
+def _runs_cpsat(record: RunRecord) -> bool:
+    """Whether the record's formulation is a CP-SAT model (False for one not registered here)."""
+    from crosscheck.solvers.registry import get_solver
+
+    try:
+        return get_solver(record.formulation or record.solver).runs_cpsat
+    except KeyError:
+        return False
+
+
+#: The settings a side's runs are made under: how to read each from a record, its unit, and
+#: which records it matters to (every record carries CP-SAT's workers, only CP-SAT runs use them).
+SETTINGS: tuple[tuple[str, Callable[[RunRecord], object], str, Callable[[RunRecord], bool]], ...] = (
+    ("time limit", lambda r: r.environment.get("time_limit"), " s", lambda r: True),
+    ("memory limit", lambda r: r.environment.get("memory_limit_mb"), " MB", lambda r: True),
+    ("clock", _clock, "", lambda r: True),
+    ("CP-SAT workers", lambda r: r.cpsat_workers, "", _runs_cpsat),
 )
 
 
@@ -84,14 +95,15 @@ def _values(records: list[RunRecord], read: Callable[[RunRecord], object], unit:
 
 def settings_warning(old: list[RunRecord], new: list[RunRecord]) -> str:
     """``warning: ...`` naming every setting whose values differ between the sides, with
-    both values; '' when none differs (or a side has no runs: nothing to compare)."""
+    both values; '' when none differs (or a side has no runs: nothing to compare).  A
+    setting is compared on the runs it matters to (`SETTINGS`), when both sides have some."""
     sides = solver_runs(old), solver_runs(new)
     if not sides[0] or not sides[1]:
         return ""
     differ = []
-    for name, read, unit in SETTINGS:
-        before, after = (_values(side, read, unit) for side in sides)
-        if before != after:
+    for name, read, unit, matters in SETTINGS:
+        before, after = (_values([r for r in side if matters(r)], read, unit) for side in sides)
+        if before and after and before != after:
             differ.append(f"{name} {before} (OLD) vs {after} (NEW)")
     if not differ:
         return ""
