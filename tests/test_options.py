@@ -67,8 +67,8 @@ CASES = (
     Case("keys-fd[heuristic=ipdb]", "keys-fd", KEYS, "expanded"),
     Case("amphipods-fd[heuristic=lmcut]", "amphipods-fd", SHALLOW, "expanded"),
     Case("amphipods-fd[heuristic=ipdb]", "amphipods-fd", SHALLOW, "expanded"),
-    Case("elevator-fd[heuristic=lmcut]", "elevator-fd", FACILITIES, "initial_h"),
-    Case("elevator-fd[heuristic=ipdb]", "elevator-fd", FACILITIES, "initial_h"),
+    Case("elevator-fd[heuristic=lmcut]", "elevator-fd", FACILITIES, "expanded"),
+    Case("elevator-fd[heuristic=ipdb]", "elevator-fd", FACILITIES, "expanded"),
     Case("elevator-cpsat[cpsat.stop_after_presolve=true]", "elevator-cpsat", FACILITIES[1:2], "conflicts",
          limited=True),
 )

@@ -8,7 +8,7 @@ import os
 import resource
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from click.testing import CliRunner
@@ -22,6 +22,7 @@ from crosscheck.models.keys.model import parse as parse_vault
 from crosscheck.models.registry import load_instance, puzzles
 from crosscheck.solvers.base import Status
 from crosscheck.solvers.engines import downward
+from crosscheck.solvers.engines.fd import Heuristic
 from crosscheck.solvers.engines.sat import discard_proofs
 from crosscheck.solvers.registry import get_solver, solvers_for
 
@@ -111,6 +112,10 @@ def test_generated_burrows_agree(seed: int) -> None:
 ])
 def test_generated_facilities_agree(seed: int, pairs: int, floors: int, safe: bool) -> None:
     _agree("elevator", elevator.generate(seed, pairs=pairs, floors=floors, safe=safe))
+
+
+def test_the_option_names_the_heuristics_the_planner_runs() -> None:
+    assert set(get_args(Heuristic)) == set(downward.HEURISTICS)
 
 
 def test_timeout_is_honest() -> None:

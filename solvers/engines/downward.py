@@ -10,7 +10,8 @@ leave its search process behind).
 2. the search: ``downward --search "astar(blind())" < output.sas`` writes ``sas_plan``
    (the heuristic is the formulation's option, `HEURISTICS`).
 
-A* with an admissible heuristic returns optimal plans for tasks with action costs.  Exit codes follow https://www.fast-downward.org/latest/documentation/exit-codes/.
+A* with an admissible heuristic returns optimal plans for tasks with action costs.  Exit
+codes follow https://www.fast-downward.org/latest/documentation/exit-codes/.
 """
 
 from __future__ import annotations
@@ -26,16 +27,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from crosscheck.solvers.base import Deadline, ended_by_cpu_limit
 from crosscheck.solvers.engines.pddl import GroundAction
 
 from crosscheck.extras import missing_extra
 
-#: A*'s admissible heuristics, by the name a formulation's option gives: none (blind), LM-cut,
-#: and pattern databases found by iPDB's hill climbing.  Each keeps the search optimal.
-HEURISTICS = {"blind": "blind()", "lmcut": "lmcut()", "ipdb": "ipdb()"}
+if TYPE_CHECKING:
+    from crosscheck.solvers.engines.fd import Heuristic
+
+#: A*'s admissible heuristics by name (`crosscheck.solvers.engines.fd.Heuristic`): none
+#: (blind), LM-cut, and pattern databases found by iPDB's hill climbing.  Each keeps the
+#: search optimal.
+HEURISTICS: dict[Heuristic, str] = {"blind": "blind()", "lmcut": "lmcut()", "ipdb": "ipdb()"}
+#: The line of a search log that gives the heuristic's value of the initial state.
+INITIAL_H = r"Initial heuristic value for \w+: (\d+)"
 
 #: Exit codes of the translator and the search (Fast Downward's returncodes.py).
 SOLVED = 0
@@ -85,13 +92,13 @@ def version() -> str:
     return f"up-fast-downward {importlib.metadata.version('up-fast-downward')}"
 
 
-def search(heuristic: str) -> str:
+def search(heuristic: Heuristic) -> str:
     """Fast Downward's search of A* with `heuristic` (a name of `HEURISTICS`)."""
     return f"astar({HEURISTICS[heuristic]})"
 
 
 def solve(domain: str, problem: str, deadline: Deadline, translate_options: Sequence[str] = (),
-          heuristic: str = "blind") -> Run:
+          heuristic: Heuristic = "blind") -> Run:
     """Translate (with `translate_options`) and search `domain`/`problem` optimally before
     `deadline`, by A* with `heuristic` (a name of `HEURISTICS`)."""
     folder = binaries()
@@ -157,7 +164,7 @@ SEARCH_STATS = {
     "generated": r"Generated (\d+) state\(s\)\.",
     "evaluated": r"Evaluated (\d+) state\(s\)\.",
     "search_seconds": r"Search time: ([\d.]+)s",
-    "initial_h": r"Initial heuristic value for \w+: (\d+)",
+    "initial_h": INITIAL_H,
 }
 
 
@@ -180,7 +187,7 @@ def _progress(log: str) -> tuple[int | None, dict[str, int]]:
     """
     layers = re.findall(r"^\[[^\]]*\] f = (\d+), (\d+) evaluated, (\d+) expanded", log, re.MULTILINE)
     values = [int(f) for f, _, _ in layers]
-    values += [int(value) for value in re.findall(r"Initial heuristic value for \w+: (\d+)", log)]
+    values += [int(value) for value in re.findall(INITIAL_H, log)]
     effort = {"evaluated": int(layers[-1][1]), "expanded": int(layers[-1][2])} if layers else {}
     return (max(values) if values else None), effort
 

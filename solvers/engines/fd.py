@@ -22,10 +22,14 @@ from crosscheck.solvers.configuration import Options, option
 from crosscheck.solvers.engines.pddl import Encoding
 
 
+#: The name of one of A*'s heuristics (`crosscheck.solvers.engines.downward.HEURISTICS`).
+Heuristic = Literal["blind", "lmcut", "ipdb"]
+
+
 class FastDownwardOptions(Options):
     """The search of a Fast Downward formulation; every value keeps it exact."""
 
-    heuristic: Literal["blind", "lmcut", "ipdb"] = option(
+    heuristic: Heuristic = option(
         "blind", "A*'s admissible heuristic: none (blind), LM-cut, or iPDB's pattern databases")
 
 

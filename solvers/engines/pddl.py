@@ -6,8 +6,9 @@ instance as an `Encoding`: a domain and a problem in PDDL 2.1 with ``:action-cos
 `decode` function that maps one ground action of a plan, as the planner writes it
 (``("step", "r0", "c-1-5", "c-1-6", "e")``, lower case), back to a move of the puzzle's
 own vocabulary.  Conditions are conjunctions of literals only (no quantifiers, no
-disjunctions, no derived predicates), so the optimal LM-cut configuration of Fast
-Downward accepts every encoding.
+disjunctions, no derived predicates), so Fast Downward's A* accepts every encoding with
+each of its heuristics (`crosscheck.solvers.engines.downward.HEURISTICS`: LM-cut supports
+no more).
 """
 
 from __future__ import annotations

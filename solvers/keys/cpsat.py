@@ -204,7 +204,8 @@ class KeysCpsatOptions(CpsatOptions):
     level_cuts: Literal["on", "off"] = option(
         "on", "the redundant level cuts and their re-entry literals (crossings of each level cut's boundary)")
     lb_tree_search: Literal["on", "off"] = option(
-        "on", "with two or more workers, one runs CP-SAT's lb_tree_search beside the plain LP search "
+        "on", "with two or more workers (--cpsat-workers 2 in a comparison on two cores), one runs "
+              "CP-SAT's lb_tree_search beside the plain LP search "
               "(off: CP-SAT's own choice of full searches)")
 
 

@@ -48,8 +48,8 @@ def encode(vault: Vault) -> Encoding[KeyMove]:
     """The vault as a PDDL task whose optimal plans are the vault's optimal move sequences."""
     cells = [(r, c) for r in range(vault.height) for c in range(vault.width) if vault.at((r, c)) != WALL]
     init = [f"(at r{i} {_cell(*cell)})" for i, cell in enumerate(vault.robots)]
-    # With no keys the start is a goal; an empty PDDL goal becomes an axiom A* + LM-cut
-    # refuses, so the goal then names the start itself (what holds before any move).
+    # With no keys the start is a goal; an empty PDDL goal becomes an axiom LM-cut refuses,
+    # so the goal then names the start itself (what holds before any move).
     start = list(init)
     for cell in cells:
         char, key = vault.at(cell), door_key(vault.at(cell))
