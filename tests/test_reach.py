@@ -68,3 +68,12 @@ def test_compare_says_what_it_left_out_and_all_sizes_runs_it(tmp_path: Path, sma
             "(on v.txt: cells 7 > 5); --all-sizes or --solver keys-grid runs them") in result.stderr
     result = CliRunner().invoke(main, ["compare", str(tmp_path / "v.txt"), "--all-sizes", "--out", str(every)])
     assert {r.solver for r in read_records(every)} == {"keys-grid", "keys-graph"} and "left out" not in result.stderr
+
+
+@pytest.mark.parametrize(("robots", "cells", "beyond"), [(1, 803, False), (1, 3221, True), (4, 126, False),
+                                                          (4, 198, True), (2, 126, False), (2, 198, True)])
+def test_the_planner_reaches_fewer_cells_with_more_robots(robots: int, cells: int, beyond: bool) -> None:
+    """keys-fd's reach by robots (another count of robots gets the smallest)."""
+    why = get_solver("keys-fd").reaches({"robots": robots, "cells": cells, "keys": 16})
+    assert (why is not None) == beyond
+    assert why is None or f"cells {cells} >" in why

@@ -9,5 +9,6 @@ class AmphipodsFd(FastDownward):
     puzzle = "amphipods"
     summary = "PDDL stop-to-stop moves with energy costs, Fast Downward A* (optional extra 'planners')"
     encoder = "crosscheck.solvers.amphipods.pddl"
-    # docs/results.md shows it solving burrows of depth 2 in a default run's limit, none of depth 3.
+    # docs/results.md shows it solving burrows of depth 2 in seconds; those of depth 3 take 35 to
+    # 46 s of the 60, which two runs at a time on a busy machine do not leave.
     reach = {"depth": 2}
