@@ -34,7 +34,7 @@ from crosscheck.harness.records.schema import SCHEMA_VERSION, NewerSchemaError
 from crosscheck.harness.records.tidy import COLUMNS, load, rows, to_csv
 from crosscheck.harness.reports.progress import Progress
 from crosscheck.harness.reports.tables import effort, notes, render, spread
-from crosscheck.harness.runs.batch import _scheduled, core_share, start_order, threads
+from crosscheck.harness.runs.batch import _scheduled, core_share, run_tasks, start_order, threads
 from crosscheck.harness.runs.isolated import run_launched
 from crosscheck.harness.runs.measure import core_groups, cores, oversubscription, resident_mb
 from crosscheck.harness.runs.runner import (
@@ -48,7 +48,13 @@ from crosscheck.harness.runs.runner import (
 )
 from crosscheck.harness.runs.tree_memory import TreeWatch
 from crosscheck.solvers.base import Deadline, Status
-from crosscheck.solvers.engines.cpsat import STOP_MARGIN_SECONDS, WORKERS_VARIABLE, configured_solver, solve
+from crosscheck.solvers.engines.cpsat import (
+    STOP_MARGIN_SECONDS,
+    WORKERS_VARIABLE,
+    configured_solver,
+    default_workers,
+    solve,
+)
 from ortools.sat.python import cp_model
 
 from tests.fixtures import INSTANCES, ROOT
@@ -358,10 +364,16 @@ def test_a_cpsat_run_gets_its_share_of_the_cores(available: int, jobs: int, shar
 
 
 def test_a_run_made_here_gives_back_the_cpsat_workers(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run in this process sets its CP-SAT workers for the process while it runs, not after."""
+    """A run in this process sets its CP-SAT workers for the process while it runs, not after;
+    runs made here two at a time keep the process's default (they share its environment)."""
     monkeypatch.delenv(WORKERS_VARIABLE, raising=False)
     run_here(Task(path=str(INSTANCES / "keys" / "loop-1.txt"), instance="v", solver="keys-graph", cpsat_workers=1))
     assert WORKERS_VARIABLE not in os.environ
+    tasks = [(Task(path=str(INSTANCES / "keys" / name), instance=name, solver="keys-cpsat"), None)
+             for name in ("loop-1.txt", "one-robot-1.txt", "one-robot-2.txt")]
+    records = run_tasks(tasks, jobs=2, isolate=False)
+    assert WORKERS_VARIABLE not in os.environ
+    assert {record.cpsat_workers for record in records} == {default_workers()}
 
 
 def test_runs_at_a_time_never_hold_more_threads_than_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -42,7 +42,8 @@ def core_share(jobs: int) -> int:
 
 
 def shared_out(task: Task, jobs: int) -> Task:
-    """`task` with its CP-SAT workers, when left to the default (None), its `core_share`."""
+    """`task` with its CP-SAT workers, when left to the default (None), its `core_share`.  Not
+    for runs made in this process: they share its environment, where the workers are set."""
     return task if task.cpsat_workers is not None else task.model_copy(update={"cpsat_workers": core_share(jobs)})
 
 
@@ -66,18 +67,15 @@ def run_tasks(
     are cores (`crosscheck.harness.runs.measure.cores`, or `jobs` when that is more): a run holds
     as many cores as its `threads` (all of them at most) from start to end, so a CP-SAT run
     of two workers on two cores runs alone; a task whose CP-SAT workers are left to the
-    default (None) gets its `core_share`.  Several at a time, runs start in `start_order`,
-    largest instance first (a run waiting for cores is not overtaken); one at a time, in task
-    order.  With `pin_cores`, each isolated run is pinned to a group of
-    cores no other run at the same time has (`crosscheck.harness.runs.measure.core_groups`).
+    default (None) gets its `core_share` when isolated.  Several at a time, runs start in `start_order`
+    (a run waiting for cores is not overtaken); one at a time, in task order.  With
+    `pin_cores`, each isolated run is pinned to cores no other run at the same time has.
 
-    Each run's task carries `start_facts(jobs)` as it starts: its record says when it began, at
-    which load, and how many runs the command ran at a time.  Records come back in task order,
-    whatever order they finished in.  `start_method`: how each isolated run's process starts
-    (`crosscheck.harness.runs.runner.Start`).
+    Each run's task carries `start_facts(jobs)` as it starts (when, at which load, how many
+    runs at a time).  Records come back in task order, whatever order they finished in.
+    `start_method`: how each isolated run's process starts (`crosscheck.harness.runs.runner.Start`).
     """
-    tasks = list(tasks)
-    tasks = [(shared_out(task, jobs), expected) for task, expected in tasks]
+    tasks = [(shared_out(task, jobs) if isolate else task, expected) for task, expected in tasks]
     run = runner_for(isolate, start_method, tuple(sorted(formulations_of(task for task, _ in tasks))))
     ledger = EncodingLedger()
     groups: queue.SimpleQueue[tuple[int, ...]] = queue.SimpleQueue()

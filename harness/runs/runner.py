@@ -39,7 +39,8 @@ import tempfile
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkContext, ForkServerContext
 from multiprocessing.process import BaseProcess
@@ -120,10 +121,30 @@ class _Shared(TypedDict):
 def run_task(task: Task, expected: Expected = None) -> RunRecord:
     """Load the instance, solve it, and check the plan with the puzzle's own checker.
 
-    `task.cpsat_workers`, when set, becomes this process's CP-SAT worker count.
+    `task.cpsat_workers`, when set, is this process's CP-SAT worker count while it runs.
     """
-    if task.cpsat_workers is not None:
-        os.environ[WORKERS_VARIABLE] = str(task.cpsat_workers)
+    with cpsat_workers(task.cpsat_workers):
+        return _run(task, expected)
+
+
+@contextmanager
+def cpsat_workers(count: int | None) -> Iterator[None]:
+    """This process's CP-SAT worker count set to `count` (unchanged when None) within the
+    block, and given back after it."""
+    saved = os.environ.get(WORKERS_VARIABLE)
+    if count is not None:
+        os.environ[WORKERS_VARIABLE] = str(count)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(WORKERS_VARIABLE, None)
+        else:
+            os.environ[WORKERS_VARIABLE] = saved
+
+
+def _run(task: Task, expected: Expected) -> RunRecord:
+    """`run_task`'s work, CP-SAT's workers set."""
     add_plugins(task.plugins)
     base = _Shared(instance=task.instance, solver=task.solver, variant=task.variant, repeat=task.repeat,
                    cpsat_workers=default_workers(), evidence=task.evidence, expected=expected,
@@ -451,16 +472,8 @@ def settled(record: RunRecord | None, task: Task, expected: Expected, exitcode: 
 
 
 def run_here(task: Task, expected: Expected = None) -> RunRecord:
-    """`run_task` in this process, its certificate then checked as an isolated run's is; the
-    CP-SAT worker count `run_task` sets for the process is given back afterwards."""
-    saved = os.environ.get(WORKERS_VARIABLE)
-    try:
-        return certified(run_task(task, expected), task)
-    finally:
-        if saved is None:
-            os.environ.pop(WORKERS_VARIABLE, None)
-        else:
-            os.environ[WORKERS_VARIABLE] = saved
+    """`run_task` in this process, its certificate then checked as an isolated run's is."""
+    return certified(run_task(task, expected), task)
 
 
 def failed_figures(record: RunRecord) -> RunRecord:
