@@ -1,5 +1,6 @@
 """The node table of the compiled searches (`crosscheck.solvers.engines.node_table`), against a
-dict, and the kernels recording the compiled parts' source they cache against
+dict; their heap keys (`crosscheck.solvers.engines.search_protocol`) against tuple order; and
+the kernels recording the compiled parts' source they cache against
 (`crosscheck.solvers.engines.kernel_cache`)."""
 
 from __future__ import annotations
@@ -11,9 +12,23 @@ import numpy as np
 import pytest
 from crosscheck.solvers.amphipods import search_kernel, steps_kernel
 from crosscheck.solvers.elevator import quotient_kernel
-from crosscheck.solvers.engines import kernel_cache
+from crosscheck.solvers.engines import kernel_cache, search_protocol
 from crosscheck.solvers.engines.arrays import doubled_index
 from crosscheck.solvers.engines.node_table import find, rehash
+from crosscheck.solvers.engines.search_protocol import (
+    EXHAUSTED,
+    EXPANDED,
+    GENERATED,
+    GOAL,
+    HEAP_SIZE,
+    NEEDS_ROOM,
+    NODES,
+    SOLVED,
+    STATUS,
+    key_f,
+    key_g,
+    open_key,
+)
 from crosscheck.solvers.keys import graph_kernel
 
 
@@ -41,6 +56,22 @@ def test_finds_and_inserts_agree_with_a_dict_as_the_table_grows(seed: int) -> No
         states[len(reference)] = state
         table[slot] = reference[state] = len(reference)
     assert all(find(table, states, state)[0] == node for state, node in reference.items())
+
+
+@pytest.mark.parametrize("g_bits", [26, search_protocol.G_BITS])
+def test_heap_keys_order_as_f_then_the_larger_g_and_unpack(g_bits: int) -> None:
+    """Keys of random (f, g), many tied, sort as the tuples (f, -g) do, and give back f and g."""
+    rng = random.Random(g_bits)
+    costs = (0, 1, (1 << g_bits) - 1)
+    pairs = [(rng.randrange(1 << 20) * rng.randrange(2), rng.choice((*costs, rng.randrange(1 << g_bits))))
+             for _ in range(400)]
+    keys = [open_key(f, g, g_bits) for f, g in pairs]
+    by_key = [pairs[i] for i in sorted(range(len(pairs)), key=keys.__getitem__)]
+    assert by_key == sorted(pairs, key=lambda pair: (pair[0], -pair[1]))
+    assert [(key_f(key, g_bits), key_g(key, g_bits)) for key in keys] == pairs
+    statuses = {search_protocol.BUDGET_SPENT, SOLVED, EXHAUSTED, NEEDS_ROOM}
+    slots = {NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS}
+    assert len(statuses) == 4 and slots == set(range(search_protocol.COUNTER_SLOTS))
 
 
 @pytest.mark.parametrize("kernel", [graph_kernel, steps_kernel, quotient_kernel, search_kernel],

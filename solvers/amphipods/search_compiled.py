@@ -16,6 +16,7 @@ from crosscheck.solvers.amphipods import search_kernel as kernel
 from crosscheck.solvers.amphipods.search import Action, MacroMoves, State
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.engines.node_table import find, rehash
+from crosscheck.solvers.engines import search_protocol as protocol
 from crosscheck.solvers.engines.search import Ending, SearchOutcome
 
 #: Expansions between two deadline checks of the compiled search.
@@ -68,32 +69,32 @@ class Store:
         self.arrays = [np.zeros(capacity, np.int64) for _ in range(3)] + [np.full(capacity, -1, np.int64)]
         self.table = np.full(2 * capacity, -1, np.int64)
         self.heap = [np.zeros(capacity, np.int64), np.zeros(capacity, np.int64)]
-        self.counters = np.zeros(6, np.int64)
+        self.counters = np.zeros(protocol.COUNTER_SLOTS, np.int64)
 
     def open_start(self, state: int, bound: int, weight: int) -> None:
         states, _, h, _ = self.arrays
         states[0], h[0] = state, bound
         _, slot = find(self.table, states, state)
         self.table[slot] = 0
-        self.heap[0][0] = weight * bound << kernel.G_BITS | kernel.G_MASK
-        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
+        self.heap[0][0] = protocol.open_key(weight * bound, 0, protocol.G_BITS)
+        self.counters[protocol.NODES] = self.counters[protocol.HEAP_SIZE] = self.counters[protocol.GENERATED] = 1
 
     def grow(self) -> None:
         """Double the node arrays, the table and the heap (new parents -1)."""
         self.arrays = [np.concatenate([a, np.full_like(a, -1 if i == 3 else 0)]) for i, a in enumerate(self.arrays)]
         self.heap = [np.concatenate([a, np.zeros_like(a)]) for a in self.heap]
         self.table = np.full(2 * len(self.table), -1, np.int64)
-        rehash(self.table, self.arrays[0], int(self.counters[kernel.NODES]))
+        rehash(self.table, self.arrays[0], int(self.counters[protocol.NODES]))
 
     def run(self, t: kernel.Tables, budget: int) -> int:
         states, g, h, parent = self.arrays
         kernel.search(t, states, g, h, parent, self.table, self.heap[0], self.heap[1], self.counters, budget)
-        return int(self.counters[kernel.STATUS])
+        return int(self.counters[protocol.STATUS])
 
     def path(self) -> list[tuple[int, int]]:
         """The packed states from the start to the goal's node, each with its cost from the start."""
         states, g, _, parent = self.arrays
-        node, path = int(self.counters[kernel.GOAL]), []
+        node, path = int(self.counters[protocol.GOAL]), []
         while node >= 0:
             path.append((int(states[node]), int(g[node])))
             node = int(parent[node])
@@ -128,16 +129,16 @@ def compiled_search(problem: MacroMoves, deadline: Deadline | None = None,
         work_left = deadline.work_left()
         status = store.run(t, CHUNK if work_left is None else max(1, min(CHUNK, work_left)))
         counters = store.counters
-        done, expanded = int(counters[kernel.EXPANDED]) - expanded, int(counters[kernel.EXPANDED])
-        stats = (int(counters[kernel.EXPANDED]), int(counters[kernel.GENERATED]))
-        if status == kernel.SOLVED:
+        done, expanded = int(counters[protocol.EXPANDED]) - expanded, int(counters[protocol.EXPANDED])
+        stats = (int(counters[protocol.EXPANDED]), int(counters[protocol.GENERATED]))
+        if status == protocol.SOLVED:
             path = store.path()
-            cost = int(store.arrays[1][int(counters[kernel.GOAL])])
+            cost = int(store.arrays[1][int(counters[protocol.GOAL])])
             return SearchOutcome(Ending.SOLVED, cost, replayed(problem, path), cost, *stats)
-        if status == kernel.EXHAUSTED:
+        if status == protocol.EXHAUSTED:
             return SearchOutcome(Ending.EXHAUSTED, None, None, None, *stats)
-        if status == kernel.NEEDS_ROOM:
+        if status == protocol.NEEDS_ROOM:
             store.grow()
         if deadline.expired(done):
-            bound = int(store.heap[0][0]) >> kernel.G_BITS if counters[kernel.HEAP_SIZE] else None
+            bound = protocol.key_f(store.heap[0][0], protocol.G_BITS) if counters[protocol.HEAP_SIZE] else None
             return SearchOutcome(Ending.TIMEOUT, None, None, bound, *stats)

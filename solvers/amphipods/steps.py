@@ -49,6 +49,7 @@ from crosscheck.solvers.amphipods.steps_kernel import DEAD
 from crosscheck.solvers.amphipods.steps_projection import StackProjection
 from crosscheck.solvers.base import Answer, Deadline, Solver
 from crosscheck.solvers.engines.arrays import doubled, doubled_index
+from crosscheck.solvers.engines import search_protocol as protocol
 from crosscheck.solvers.engines.search import Ending, SearchOutcome, SearchProblem
 
 #: The cells (one byte each: 0 empty, 1-4 kinds A-D), then the mover's cell (`NO_MOVER`:
@@ -170,14 +171,14 @@ class Burrowing(SearchProblem[State, Step]):
                          store.heap_node, store.counters, self.size, self.depth, self.neighbours, self.room_at,
                          use_bound, projection.keys, projection.table, projection.dist, budget)
             counters = store.counters
-            done, expanded = int(counters[kernel.EXPANDED]) - expanded, int(counters[kernel.EXPANDED])
-            status = counters[kernel.STATUS]
-            if status == kernel.SOLVED:
-                goal = int(counters[kernel.GOAL])
+            done, expanded = int(counters[protocol.EXPANDED]) - expanded, int(counters[protocol.EXPANDED])
+            status = counters[protocol.STATUS]
+            if status == protocol.SOLVED:
+                goal = int(counters[protocol.GOAL])
                 return store.outcome(Ending.SOLVED, int(store.g[goal]), self._plan(store, goal))
-            if status == kernel.EXHAUSTED:
+            if status == protocol.EXHAUSTED:
                 return store.outcome(Ending.EXHAUSTED, None, None)
-            if status == kernel.NEEDS_ROOM:
+            if status == protocol.NEEDS_ROOM:
                 store.grow()
             if deadline.expired(done):
                 return store.outcome(Ending.TIMEOUT, None, None)
@@ -210,19 +211,19 @@ class Store:
         self.table = np.full(4 * capacity, -1, dtype=np.int32)
         self.heap_key = np.zeros(capacity, dtype=np.int64)
         self.heap_node = np.zeros(capacity, dtype=np.int32)
-        self.counters = np.zeros(6, dtype=np.int64)
+        self.counters = np.zeros(protocol.COUNTER_SLOTS, dtype=np.int64)
 
     def add_start(self, row: np.ndarray, size: int, bound: int) -> None:
         """Make the state `row` (of `size` cells), whose bound is `bound`, the first open node."""
         kernel.pack(row, size, self.keys[0])
         _, slot = kernel.find(self.table, self.keys, self.keys[0])
         self.table[slot] = 0
-        self.heap_key[0], self.heap_node[0] = (bound << kernel.G_BITS) | kernel.G_MASK, 0
-        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
+        self.heap_key[0], self.heap_node[0] = protocol.open_key(bound, 0, kernel.G_BITS), 0
+        self.counters[protocol.NODES] = self.counters[protocol.HEAP_SIZE] = self.counters[protocol.GENERATED] = 1
 
     def grow(self) -> None:
         """Double the node arrays, the table and the heap."""
-        nodes = int(self.counters[kernel.NODES])
+        nodes = int(self.counters[protocol.NODES])
         self.keys, self.table = doubled_index(self.keys, self.table, nodes, kernel.rehash)
         self.g = doubled(self.g)
         self.parent = doubled(self.parent, -1)
@@ -233,9 +234,9 @@ class Store:
         """The search's outcome; at a timeout the bound is the smallest f still open."""
         counters = self.counters
         bound = cost
-        if ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
-            bound = int(self.heap_key[0]) >> kernel.G_BITS
-        return SearchOutcome(ending, cost, steps, bound, int(counters[kernel.EXPANDED]), int(counters[kernel.GENERATED]))
+        if ending is Ending.TIMEOUT and counters[protocol.HEAP_SIZE]:
+            bound = protocol.key_f(self.heap_key[0], kernel.G_BITS)
+        return SearchOutcome(ending, cost, steps, bound, int(counters[protocol.EXPANDED]), int(counters[protocol.GENERATED]))
 
 
 def fold(problem: Burrowing, steps: list[Step]) -> list[AmphipodMove]:

@@ -17,6 +17,7 @@ from crosscheck.solvers.elevator import quotient_kernel as kernel
 from crosscheck.solvers.elevator.quotient import Action, packed, width
 from crosscheck.solvers.engines.arrays import doubled, doubled_index
 from crosscheck.solvers.engines.node_table import find, rehash
+from crosscheck.solvers.engines import search_protocol as protocol
 from crosscheck.solvers.engines.search import Ending, SearchOutcome
 
 #: Expansions between two deadline checks of the compiled search.
@@ -36,19 +37,19 @@ class Store:
         self.table = np.full(2 * capacity, -1, dtype=np.int64)
         self.heap_key = np.zeros(capacity, dtype=np.int64)
         self.heap_node = np.zeros(capacity, dtype=np.int64)
-        self.counters = np.zeros(6, dtype=np.int64)
+        self.counters = np.zeros(protocol.COUNTER_SLOTS, dtype=np.int64)
 
     def add_start(self, state: int, bound: int) -> None:
         """Make `state`, whose bound is `bound`, the first open node."""
         self.states[0] = state
         _, slot = find(self.table, self.states, state)
         self.table[slot] = 0
-        self.heap_key[0], self.heap_node[0] = bound << kernel.G_BITS | kernel.G_MASK, 0
-        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
+        self.heap_key[0], self.heap_node[0] = protocol.open_key(bound, 0, protocol.G_BITS), 0
+        self.counters[protocol.NODES] = self.counters[protocol.HEAP_SIZE] = self.counters[protocol.GENERATED] = 1
 
     def grow(self) -> None:
         """Double the node arrays, the table and the heap."""
-        nodes = int(self.counters[kernel.NODES])
+        nodes = int(self.counters[protocol.NODES])
         self.states, self.table = doubled_index(self.states, self.table, nodes, rehash)
         self.g, self.parent, self.action = doubled(self.g), doubled(self.parent, -1), doubled(self.action)
         self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
@@ -69,13 +70,13 @@ class Store:
         counters = self.counters
         cost = actions = bound = None
         if ending is Ending.SOLVED:
-            node = int(counters[kernel.GOAL])
+            node = int(counters[protocol.GOAL])
             cost = bound = int(self.g[node])
             actions = self.actions(node)
-        elif ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
-            bound = int(self.heap_key[0]) >> kernel.G_BITS
-        return SearchOutcome(ending, cost, actions, bound, int(counters[kernel.EXPANDED]),
-                             int(counters[kernel.GENERATED]))
+        elif ending is Ending.TIMEOUT and counters[protocol.HEAP_SIZE]:
+            bound = protocol.key_f(self.heap_key[0], protocol.G_BITS)
+        return SearchOutcome(ending, cost, actions, bound, int(counters[protocol.EXPANDED]),
+                             int(counters[protocol.GENERATED]))
 
 
 def compiled_search(facility: Facility, start: list[int], bounded: bool = True, deadline: Deadline | None = None,
@@ -95,13 +96,13 @@ def compiled_search(facility: Facility, start: list[int], bounded: bool = True, 
         work_left = deadline.work_left()
         kernel.search(shape, goal, store.states, store.g, store.parent, store.action, store.table, store.heap_key,
                       store.heap_node, store.counters, CHUNK if work_left is None else max(1, min(CHUNK, work_left)))
-        status = int(store.counters[kernel.STATUS])
-        done, expanded = int(store.counters[kernel.EXPANDED]) - expanded, int(store.counters[kernel.EXPANDED])
-        if status == kernel.SOLVED:
+        status = int(store.counters[protocol.STATUS])
+        done, expanded = int(store.counters[protocol.EXPANDED]) - expanded, int(store.counters[protocol.EXPANDED])
+        if status == protocol.SOLVED:
             return store.outcome(Ending.SOLVED)
-        if status == kernel.EXHAUSTED:
+        if status == protocol.EXHAUSTED:
             return store.outcome(Ending.EXHAUSTED)
-        if status == kernel.NEEDS_ROOM:
+        if status == protocol.NEEDS_ROOM:
             store.grow()
         if deadline.expired(done):
             return store.outcome(Ending.TIMEOUT)

@@ -12,6 +12,7 @@ import numpy as np
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.engines.arrays import doubled, doubled_index
 from crosscheck.solvers.engines.node_table import find, rehash
+from crosscheck.solvers.engines import search_protocol as protocol
 from crosscheck.solvers.engines.search import Ending, SearchOutcome
 from crosscheck.solvers.keys import graph_kernel as kernel
 from crosscheck.solvers.keys.bounds import RemainingKeysBound
@@ -106,19 +107,19 @@ class Store:
         self.table = np.full(4 * capacity, -1, dtype=np.int64)
         self.heap_key = np.zeros(capacity, dtype=np.int64)
         self.heap_node = np.zeros(capacity, dtype=np.int64)
-        self.counters = np.zeros(6, dtype=np.int64)
+        self.counters = np.zeros(protocol.COUNTER_SLOTS, dtype=np.int64)
 
     def add_start(self, state: int, bound: int) -> None:
         """Make `state`, whose bound is `bound`, the first open node."""
         self.states[0], self.h[0] = state, bound
         _, slot = find(self.table, self.states, state)
         self.table[slot] = 0
-        self.heap_key[0], self.heap_node[0] = bound << kernel.G_BITS | kernel.G_MASK, 0
-        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
+        self.heap_key[0], self.heap_node[0] = protocol.open_key(bound, 0, protocol.G_BITS), 0
+        self.counters[protocol.NODES] = self.counters[protocol.HEAP_SIZE] = self.counters[protocol.GENERATED] = 1
 
     def grow(self) -> None:
         """Double the node arrays, the table and the heap."""
-        nodes = int(self.counters[kernel.NODES])
+        nodes = int(self.counters[protocol.NODES])
         self.states, self.table = doubled_index(self.states, self.table, nodes, rehash)
         self.g, self.h = doubled(self.g), doubled(self.h)
         self.parent, self.route = doubled(self.parent, -1), doubled(self.route, -1)
@@ -128,24 +129,24 @@ class Store:
         """`graph_kernel.search` for at most `budget` expansions; its status."""
         kernel.search(self.states, self.g, self.h, self.parent, self.route, self.table, self.heap_key,
                       self.heap_node, self.counters, bound, routes, budget)
-        return int(self.counters[kernel.STATUS])
+        return int(self.counters[protocol.STATUS])
 
     def outcome(self, ending: Ending, routes: list[Route], robots: int) -> SearchOutcome[Action]:
         """The search's outcome; at a timeout the bound is the smallest f still open."""
         counters = self.counters
         cost = actions = bound = None
         if ending is Ending.SOLVED:
-            node = int(counters[kernel.GOAL])
+            node = int(counters[protocol.GOAL])
             cost = bound = int(self.g[node])
             actions = []
             while (link := int(self.route[node])) >= 0:
                 actions.append((link % robots, routes[link // robots]))
                 node = int(self.parent[node])
             actions.reverse()
-        elif ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
-            bound = int(self.heap_key[0]) >> kernel.G_BITS
-        return SearchOutcome(ending, cost, actions, bound, int(counters[kernel.EXPANDED]),
-                             int(counters[kernel.GENERATED]))
+        elif ending is Ending.TIMEOUT and counters[protocol.HEAP_SIZE]:
+            bound = protocol.key_f(self.heap_key[0], protocol.G_BITS)
+        return SearchOutcome(ending, cost, actions, bound, int(counters[protocol.EXPANDED]),
+                             int(counters[protocol.GENERATED]))
 
 
 def compiled_search(problem: ContractedProblem, deadline: Deadline | None = None,
@@ -162,12 +163,12 @@ def compiled_search(problem: ContractedProblem, deadline: Deadline | None = None
     while True:
         work_left = deadline.work_left()
         status = store.run(tables, routes, CHUNK if work_left is None else max(1, min(CHUNK, work_left)))
-        done, expanded = int(store.counters[kernel.EXPANDED]) - expanded, int(store.counters[kernel.EXPANDED])
-        if status == kernel.SOLVED:
+        done, expanded = int(store.counters[protocol.EXPANDED]) - expanded, int(store.counters[protocol.EXPANDED])
+        if status == protocol.SOLVED:
             return store.outcome(Ending.SOLVED, route_list, robots)
-        if status == kernel.EXHAUSTED:
+        if status == protocol.EXHAUSTED:
             return store.outcome(Ending.EXHAUSTED, route_list, robots)
-        if status == kernel.NEEDS_ROOM:
+        if status == protocol.NEEDS_ROOM:
             store.grow()
         if deadline.expired(done):
             return store.outcome(Ending.TIMEOUT, route_list, robots)
