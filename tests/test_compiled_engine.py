@@ -13,8 +13,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 from crosscheck.solvers.amphipods import search_kernel, steps_kernel
-from crosscheck.solvers.elevator import quotient_kernel
 from crosscheck.solvers.base import Deadline
+from crosscheck.solvers.elevator import quotient_kernel
 from crosscheck.solvers.engines import kernel_cache, search_protocol
 from crosscheck.solvers.engines.arrays import SearchArrays, doubled_index
 from crosscheck.solvers.engines.heap import heap_pop, heap_push
@@ -117,6 +117,15 @@ def _dijkstra_kernel(store: SearchArrays, g: list[int], edges: dict[int, list[tu
     counters[STATUS] = EXHAUSTED
 
 
+def _driven(edges: dict[int, list[tuple[int, int]]], goal: int, deadline: Deadline) -> SearchOutcome[int]:
+    """`_dijkstra_kernel` from vertex 0 driven by `SearchArrays.drive`: two nodes of room at first,
+    three expansions a chunk."""
+    store, g = SearchArrays(np.zeros(2, dtype=np.int64), table_factor=2), [0]
+    store.add_start(0, 0)
+    ending = store.drive(lambda budget: _dijkstra_kernel(store, g, edges, goal, budget), deadline, 3)
+    return store.outcome(ending, g[int(store.counters[GOAL])] if ending is Ending.SOLVED else None)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_driver_arrays_grow_and_search_in_chunks_like_dijkstra(seed: int) -> None:
     """A search driven by `SearchArrays.drive` (two nodes of room at first, three expansions a
@@ -135,11 +144,7 @@ def test_driver_arrays_grow_and_search_in_chunks_like_dijkstra(seed: int) -> Non
                 best[target] = cost + weight
                 heapq.heappush(queue, (cost + weight, target))
     for deadline in (Deadline(None), Deadline(None, work=2)):
-        store, g = SearchArrays(np.zeros(2, dtype=np.int64), table_factor=2), [0]
-        store.add_start(0, 0)
-        ending = store.drive(lambda budget: _dijkstra_kernel(store, g, edges, goal, budget), deadline, 3)
-        found = g[int(store.counters[GOAL])] if ending is Ending.SOLVED else None
-        outcome: SearchOutcome[int] = store.outcome(ending, found)
+        outcome = _driven(edges, goal, deadline)
         if deadline.work is None:
             expected = (Ending.SOLVED, best[goal]) if goal in best else (Ending.EXHAUSTED, None)
             assert (outcome.status, outcome.cost) == expected
