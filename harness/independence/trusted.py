@@ -34,6 +34,12 @@ TRUSTED: dict[str, str] = {
     "crosscheck.solvers.engines.heap": "tests/test_heap.py: random pushes and pops, many of them tied, against heapq",
     "crosscheck.solvers.engines.node_table": "tests/test_compiled_engine.py: random finds and inserts, tables grown "
                                              "and refilled, against a dict",
+    "crosscheck.solvers.engines.search_protocol": "tests/test_compiled_engine.py: packed priorities of random (f, g) "
+                                                  "order and unpack as (f, -g) tuples do; statuses and counter slots "
+                                                  "distinct",
+    "crosscheck.solvers.engines.arrays": "tests/test_compiled_engine.py: doubled tables against a dict; the driver's "
+                                         "arrays grown and searched in chunks against heapq's Dijkstra on random "
+                                         "graphs",
     "crosscheck.solvers.engines.kernel_cache": "tests/test_compiled_engine.py: each kernel records the digest of the "
                                                "compiled parts it caches against; no answer depends on it",
     "crosscheck.solvers.engines.cpsat": "tests/test_cpsat.py: optimum, infeasibility and bounds of tiny models whose "

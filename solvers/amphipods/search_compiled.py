@@ -15,8 +15,9 @@ from crosscheck.models.amphipods.model import KINDS
 from crosscheck.solvers.amphipods import search_kernel as kernel
 from crosscheck.solvers.amphipods.search import Action, MacroMoves, State
 from crosscheck.solvers.base import Deadline
-from crosscheck.solvers.engines.node_table import find, rehash
+from crosscheck.solvers.engines.arrays import SearchArrays, doubled
 from crosscheck.solvers.engines.search import Ending, SearchOutcome
+from crosscheck.solvers.engines.search_protocol import GOAL
 
 #: Expansions between two deadline checks of the compiled search.
 CHUNK = 4096
@@ -61,42 +62,30 @@ def tables(problem: MacroMoves) -> kernel.Tables:
         has_crossing=has_crossing, homes=homes, weight=weight, prune=problem.prune, goal=packed(problem.goal))
 
 
-class Store:
-    """The compiled search's arrays (see `search_kernel.search`)."""
+class Store(SearchArrays):
+    """The compiled search's arrays (see `search_kernel.search`): per node its cost `g`, bound `h`
+    and `parent` besides those of `SearchArrays`."""
 
     def __init__(self, capacity: int) -> None:
-        self.arrays = [np.zeros(capacity, np.int64) for _ in range(3)] + [np.full(capacity, -1, np.int64)]
-        self.table = np.full(2 * capacity, -1, np.int64)
-        self.heap = [np.zeros(capacity, np.int64), np.zeros(capacity, np.int64)]
-        self.counters = np.zeros(6, np.int64)
-
-    def open_start(self, state: int, bound: int, weight: int) -> None:
-        states, _, h, _ = self.arrays
-        states[0], h[0] = state, bound
-        _, slot = find(self.table, states, state)
-        self.table[slot] = 0
-        self.heap[0][0] = weight * bound << kernel.G_BITS | kernel.G_MASK
-        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
+        super().__init__(np.zeros(capacity, np.int64), table_factor=2)
+        self.g, self.h = np.zeros(capacity, np.int64), np.zeros(capacity, np.int64)
+        self.parent = np.full(capacity, -1, np.int64)
 
     def grow(self) -> None:
-        """Double the node arrays, the table and the heap (new parents -1)."""
-        self.arrays = [np.concatenate([a, np.full_like(a, -1 if i == 3 else 0)]) for i, a in enumerate(self.arrays)]
-        self.heap = [np.concatenate([a, np.zeros_like(a)]) for a in self.heap]
-        self.table = np.full(2 * len(self.table), -1, np.int64)
-        rehash(self.table, self.arrays[0], int(self.counters[kernel.NODES]))
+        """Double every array, the table refilled."""
+        super().grow()
+        self.g, self.h, self.parent = doubled(self.g), doubled(self.h), doubled(self.parent, -1)
 
-    def run(self, t: kernel.Tables, budget: int) -> int:
-        states, g, h, parent = self.arrays
-        kernel.search(t, states, g, h, parent, self.table, self.heap[0], self.heap[1], self.counters, budget)
-        return int(self.counters[kernel.STATUS])
+    def run(self, t: kernel.Tables, budget: int) -> None:
+        kernel.search(t, self.states, self.g, self.h, self.parent, self.table, self.heap_key, self.heap_node,
+                      self.counters, budget)
 
     def path(self) -> list[tuple[int, int]]:
         """The packed states from the start to the goal's node, each with its cost from the start."""
-        states, g, _, parent = self.arrays
-        node, path = int(self.counters[kernel.GOAL]), []
+        node, path = int(self.counters[GOAL]), []
         while node >= 0:
-            path.append((int(states[node]), int(g[node])))
-            node = int(parent[node])
+            path.append((int(self.states[node]), int(self.g[node])))
+            node = int(self.parent[node])
         return path[::-1]
 
 
@@ -122,22 +111,11 @@ def compiled_search(problem: MacroMoves, deadline: Deadline | None = None,
     deadline = deadline or Deadline(None)
     t = tables(problem)
     store = Store(capacity)
-    store.open_start(packed(problem.start), problem.h[problem.start], t.weight)
-    expanded = 0
-    while True:
-        work_left = deadline.work_left()
-        status = store.run(t, CHUNK if work_left is None else max(1, min(CHUNK, work_left)))
-        counters = store.counters
-        done, expanded = int(counters[kernel.EXPANDED]) - expanded, int(counters[kernel.EXPANDED])
-        stats = (int(counters[kernel.EXPANDED]), int(counters[kernel.GENERATED]))
-        if status == kernel.SOLVED:
-            path = store.path()
-            cost = int(store.arrays[1][int(counters[kernel.GOAL])])
-            return SearchOutcome(Ending.SOLVED, cost, replayed(problem, path), cost, *stats)
-        if status == kernel.EXHAUSTED:
-            return SearchOutcome(Ending.EXHAUSTED, None, None, None, *stats)
-        if status == kernel.NEEDS_ROOM:
-            store.grow()
-        if deadline.expired(done):
-            bound = int(store.heap[0][0]) >> kernel.G_BITS if counters[kernel.HEAP_SIZE] else None
-            return SearchOutcome(Ending.TIMEOUT, None, None, bound, *stats)
+    h = problem.h[problem.start]
+    store.add_start(packed(problem.start), t.weight * h)
+    store.h[0] = h
+    ending = store.drive(lambda budget: store.run(t, budget), deadline, CHUNK)
+    if ending is not Ending.SOLVED:
+        return store.outcome(ending)
+    cost = int(store.g[int(store.counters[GOAL])])
+    return store.outcome(ending, cost, replayed(problem, store.path()))

@@ -3,7 +3,7 @@
 All of the formulation's own compiled code lives in this one module because numba's cache
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does.  The only compiled code it calls elsewhere is in the
-trusted parts of the compiled searches (the heap and the node table,
+trusted parts of the compiled searches (the heap, the node table, the search protocol,
 `crosscheck.solvers.engines.kernel_cache.PARTS`), whose source digest this module records
 (`ENGINE_SOURCE`): its cache is used only while they are the ones recorded.
 
@@ -27,12 +27,27 @@ import numpy as np
 from crosscheck.solvers.engines.heap import heap_pop, heap_push
 from crosscheck.solvers.engines.kernel_cache import cache_enabled
 from crosscheck.solvers.engines.node_table import find
+from crosscheck.solvers.engines.search_protocol import (
+    BUDGET_SPENT,
+    EXHAUSTED,
+    EXPANDED,
+    G_BITS,
+    GENERATED,
+    GOAL,
+    HEAP_SIZE,
+    NEEDS_ROOM,
+    NODES,
+    SOLVED,
+    STATUS,
+    key_g,
+    open_key,
+)
 from numba import njit
 
 #: The digest of the compiled parts' sources (`crosscheck.solvers.engines.kernel_cache`) this
 #: module's compiled code was last checked against; tests/test_compiled_engine.py says when to
 #: update it.
-ENGINE_SOURCE = "7c639c89e54590a1"
+ENGINE_SOURCE = "6ead824846b1cc85"
 CACHE = cache_enabled(ENGINE_SOURCE)
 
 HALLWAY = 11
@@ -45,13 +60,6 @@ STOPS_BETWEEN = np.array([[IS_STOP[lo:hi].sum() if lo < hi else 0 for hi in rang
                           for lo in range(HALLWAY + 1)], dtype=np.int64)
 #: Per kind 1-4 (0: none): the energy of one step.
 STEP_ENERGY = np.array([0, 1, 10, 100, 1000], dtype=np.int64)
-#: Heap keys: f above, (G_MASK - g) below, so equal f pops the larger g first.
-G_BITS = 32
-G_MASK = (1 << G_BITS) - 1
-#: How `search` returned (counters[STATUS]).
-BUDGET_SPENT, SOLVED, EXHAUSTED, NEEDS_ROOM = 0, 1, 2, 3
-#: Slots of the counters array.
-NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS = range(6)
 
 
 class Tables(NamedTuple):
@@ -225,7 +233,7 @@ def reach(t: Tables, states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: n
         states[child] = state
         table[slot] = child
     g[child], h[child], parent[child] = cost, bound, node
-    heap_push(heap_key, heap_node, counters[HEAP_SIZE], (cost + t.weight * bound) << G_BITS | (G_MASK - cost), child)
+    heap_push(heap_key, heap_node, counters[HEAP_SIZE], open_key(cost + t.weight * bound, cost, G_BITS), child)
     counters[HEAP_SIZE] += 1
 
 
@@ -300,7 +308,7 @@ def search(t: Tables, states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: 
             return
         key, node = heap_pop(heap_key, heap_node, counters[HEAP_SIZE])
         counters[HEAP_SIZE] -= 1
-        if G_MASK - (key & G_MASK) > g[node]:
+        if key_g(key, G_BITS) > g[node]:
             continue  # stale entry: the state was reached more cheaply since
         if states[node] == t.goal:
             counters[GOAL], counters[STATUS] = node, SOLVED

@@ -48,8 +48,9 @@ from crosscheck.solvers.amphipods import steps_kernel as kernel
 from crosscheck.solvers.amphipods.steps_kernel import DEAD
 from crosscheck.solvers.amphipods.steps_projection import StackProjection
 from crosscheck.solvers.base import Answer, Deadline, Solver
-from crosscheck.solvers.engines.arrays import doubled, doubled_index
+from crosscheck.solvers.engines.arrays import SearchArrays, doubled
 from crosscheck.solvers.engines.search import Ending, SearchOutcome, SearchProblem
+from crosscheck.solvers.engines.search_protocol import GOAL
 
 #: The cells (one byte each: 0 empty, 1-4 kinds A-D), then the mover's cell (`NO_MOVER`:
 #: none) and its phase (1: homing, it started from a hallway stop; 0: it started in a room).
@@ -161,33 +162,27 @@ class Burrowing(SearchProblem[State, Step]):
         store = Store(self.words)
         first = projection.bound(row, self.size, self.depth) if use_bound else 0
         if first != DEAD:
-            store.add_start(row, self.size, first)
-        expanded = 0
-        while True:
-            work_left = deadline.work_left()
-            budget = CHUNK if work_left is None else max(1, min(CHUNK, work_left))
-            kernel.search(store.keys, store.g, store.parent, store.step, store.table, store.heap_key,
-                         store.heap_node, store.counters, self.size, self.depth, self.neighbours, self.room_at,
-                         use_bound, projection.keys, projection.table, projection.dist, budget)
-            counters = store.counters
-            done, expanded = int(counters[kernel.EXPANDED]) - expanded, int(counters[kernel.EXPANDED])
-            status = counters[kernel.STATUS]
-            if status == kernel.SOLVED:
-                goal = int(counters[kernel.GOAL])
-                return store.outcome(Ending.SOLVED, int(store.g[goal]), self._plan(store, goal))
-            if status == kernel.EXHAUSTED:
-                return store.outcome(Ending.EXHAUSTED, None, None)
-            if status == kernel.NEEDS_ROOM:
-                store.grow()
-            if deadline.expired(done):
-                return store.outcome(Ending.TIMEOUT, None, None)
+            words = np.zeros(self.words, dtype=np.uint64)
+            kernel.pack(row, self.size, words)
+            store.add_start(words, first)
+
+        def run(budget: int) -> None:
+            kernel.search(store.states, store.g, store.parent, store.step, store.table, store.heap_key,
+                          store.heap_node, store.counters, self.size, self.depth, self.neighbours, self.room_at,
+                          use_bound, projection.keys, projection.table, projection.dist, budget)
+
+        ending = store.drive(run, deadline, CHUNK)
+        if ending is not Ending.SOLVED:
+            return store.outcome(ending)
+        goal = int(store.counters[GOAL])
+        return store.outcome(ending, int(store.g[goal]), self._plan(store, goal))
 
     def _plan(self, store: Store, node: int) -> list[Step]:
         steps: list[Step] = []
         row = np.zeros(self.size + 2, dtype=np.uint8)
         while (before := int(store.parent[node])) >= 0:
             here, there = (int(v) for v in store.step[node])
-            kernel.unpack(store.keys[before], self.size, row)
+            kernel.unpack(store.states[before], self.size, row)
             steps.append((here, there, int(row[self.size]) != here))
             node = before
         steps.reverse()
@@ -198,44 +193,21 @@ def _row(state: State) -> np.ndarray:
     return np.frombuffer(state, dtype=np.uint8).copy()
 
 
-class Store:
-    """The compiled search's arrays (see `steps_kernel.search`): per node its packed
-    state, cost, parent and step from the parent; the hash table; the heap; counters."""
+class Store(SearchArrays):
+    """The compiled search's arrays (see `steps_kernel.search`): per node its packed state (a row of
+    `words`), cost, parent and step from the parent; the hash table; the heap; counters."""
 
     def __init__(self, words: int, capacity: int = FIRST_CAPACITY) -> None:
-        self.keys = np.zeros((capacity, words), dtype=np.uint64)
+        super().__init__(np.zeros((capacity, words), dtype=np.uint64), table_factor=4, g_bits=kernel.G_BITS,
+                         index=(kernel.find, kernel.rehash), node_dtype=np.int32)
         self.g = np.zeros(capacity, dtype=np.int64)
         self.parent = np.full(capacity, -1, dtype=np.int32)
         self.step = np.zeros((capacity, 2), dtype=np.uint8)
-        self.table = np.full(4 * capacity, -1, dtype=np.int32)
-        self.heap_key = np.zeros(capacity, dtype=np.int64)
-        self.heap_node = np.zeros(capacity, dtype=np.int32)
-        self.counters = np.zeros(6, dtype=np.int64)
-
-    def add_start(self, row: np.ndarray, size: int, bound: int) -> None:
-        """Make the state `row` (of `size` cells), whose bound is `bound`, the first open node."""
-        kernel.pack(row, size, self.keys[0])
-        _, slot = kernel.find(self.table, self.keys, self.keys[0])
-        self.table[slot] = 0
-        self.heap_key[0], self.heap_node[0] = (bound << kernel.G_BITS) | kernel.G_MASK, 0
-        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
 
     def grow(self) -> None:
-        """Double the node arrays, the table and the heap."""
-        nodes = int(self.counters[kernel.NODES])
-        self.keys, self.table = doubled_index(self.keys, self.table, nodes, kernel.rehash)
-        self.g = doubled(self.g)
-        self.parent = doubled(self.parent, -1)
-        self.step = doubled(self.step)
-        self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
-
-    def outcome(self, ending: Ending, cost: int | None, steps: list[Step] | None) -> SearchOutcome[Step]:
-        """The search's outcome; at a timeout the bound is the smallest f still open."""
-        counters = self.counters
-        bound = cost
-        if ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
-            bound = int(self.heap_key[0]) >> kernel.G_BITS
-        return SearchOutcome(ending, cost, steps, bound, int(counters[kernel.EXPANDED]), int(counters[kernel.GENERATED]))
+        """Double every array, the table refilled."""
+        super().grow()
+        self.g, self.parent, self.step = doubled(self.g), doubled(self.parent, -1), doubled(self.step)
 
 
 def fold(problem: Burrowing, steps: list[Step]) -> list[AmphipodMove]:

@@ -4,7 +4,7 @@ All of the formulation's own compiled code lives in this one module because numb
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does: split across modules, an edited rule could keep running from a stale cache.
 The only compiled code it calls elsewhere is in the
-trusted parts of the compiled searches (the heap and the node table,
+trusted parts of the compiled searches (the heap, the node table, the search protocol,
 `crosscheck.solvers.engines.kernel_cache.PARTS`), whose source digest this module records
 (`ENGINE_SOURCE`): its cache is used only while they are the ones recorded.
 
@@ -28,12 +28,26 @@ from __future__ import annotations
 import numpy as np
 from crosscheck.solvers.engines.heap import heap_pop, heap_push
 from crosscheck.solvers.engines.kernel_cache import cache_enabled
+from crosscheck.solvers.engines.search_protocol import (
+    BUDGET_SPENT,
+    EXHAUSTED,
+    EXPANDED,
+    GENERATED,
+    GOAL,
+    HEAP_SIZE,
+    NEEDS_ROOM,
+    NODES,
+    SOLVED,
+    STATUS,
+    key_g,
+    open_key,
+)
 from numba import njit
 
 #: The digest of the compiled parts' sources (`crosscheck.solvers.engines.kernel_cache`) this
 #: module's compiled code was last checked against; tests/test_compiled_engine.py says when to
 #: update it.
-ENGINE_SOURCE = "7c639c89e54590a1"
+ENGINE_SOURCE = "6ead824846b1cc85"
 CACHE = cache_enabled(ENGINE_SOURCE)
 
 HALLWAY = 11
@@ -45,14 +59,10 @@ NO_MOVER = 63
 DIGITS_PER_WORD = 21
 #: At most this many children per state: three neighbours per cell.
 MAX_FANOUT = 3
-#: Heap keys: f above, (G_MASK - g) below, so equal f pops the larger g first.
+#: Bits of g in a heap key (`crosscheck.solvers.engines.search_protocol.open_key`): this search's own width.
 G_BITS = 26
-G_MASK = (1 << G_BITS) - 1
-#: How `search` and `explore` returned (counters[STATUS], counters[P_STATUS]).
-BUDGET_SPENT, SOLVED, EXHAUSTED, NEEDS_ROOM = 0, 1, 2, 3
-#: Slots of the counters array.
-NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS = range(6)
-#: Slots of the exploration's counters: states found, next state to expand, moves recorded, status.
+#: Slots of the exploration's counters: states found, next state to expand, moves recorded, status
+#: (`explore` returns with the statuses of `search`).
 P_NODES, P_HEAD, P_EDGES, P_STATUS = range(4)
 #: `bound` of a dead state (its projection cannot reach the goal).
 DEAD = -1
@@ -453,7 +463,7 @@ def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray
             return
         key, node = heap_pop(heap_key, heap_node, heap_size)
         counters[HEAP_SIZE] = heap_size - 1
-        cost = G_MASK - (key & G_MASK)
+        cost = key_g(key, G_BITS)
         if cost > g[node]:
             continue  # stale entry: the state was reached more cheaply since
         unpack(keys[node], size, row)
@@ -482,7 +492,7 @@ def search(keys: np.ndarray, g: np.ndarray, parent: np.ndarray, step: np.ndarray
                 table[slot] = child
             g[child], parent[child] = new_g, node
             step[child, 0], step[child, 1] = steps[c, 0], steps[c, 1]
-            heap_push(heap_key, heap_node, counters[HEAP_SIZE], ((new_g + h) << G_BITS) | (G_MASK - new_g), child)
+            heap_push(heap_key, heap_node, counters[HEAP_SIZE], open_key(new_g + h, new_g, G_BITS), child)
             counters[HEAP_SIZE] += 1
     counters[STATUS] = BUDGET_SPENT
 

@@ -26,9 +26,7 @@ import numpy as np
 from crosscheck.solvers.amphipods.steps_kernel import (
     DEAD,
     DIGITS_PER_WORD,
-    EXHAUSTED,
     HALLWAY,
-    NEEDS_ROOM,
     NO_MOVER,
     P_EDGES,
     P_HEAD,
@@ -44,6 +42,7 @@ from crosscheck.solvers.amphipods.steps_kernel import (
 )
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.engines.arrays import doubled, doubled_index
+from crosscheck.solvers.engines.search_protocol import EXHAUSTED, NEEDS_ROOM
 
 #: Expansions between two deadline checks.
 CHUNK = 1 << 16

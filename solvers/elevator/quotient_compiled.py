@@ -15,9 +15,9 @@ from crosscheck.models.elevator.model import Facility
 from crosscheck.solvers.base import Deadline
 from crosscheck.solvers.elevator import quotient_kernel as kernel
 from crosscheck.solvers.elevator.quotient import Action, packed, width
-from crosscheck.solvers.engines.arrays import doubled, doubled_index
-from crosscheck.solvers.engines.node_table import find, rehash
+from crosscheck.solvers.engines.arrays import SearchArrays, doubled
 from crosscheck.solvers.engines.search import Ending, SearchOutcome
+from crosscheck.solvers.engines.search_protocol import GOAL
 
 #: Expansions between two deadline checks of the compiled search.
 CHUNK = 4096
@@ -25,33 +25,20 @@ CHUNK = 4096
 FIRST_CAPACITY = 1 << 8
 
 
-class Store:
-    """The compiled search's arrays (see `quotient_kernel.search`)."""
+class Store(SearchArrays):
+    """The compiled search's arrays (see `quotient_kernel.search`): per node its cost `g`, `parent`
+    and `action` besides those of `SearchArrays`."""
 
     def __init__(self, capacity: int) -> None:
-        self.states = np.zeros(capacity, dtype=np.int64)
+        super().__init__(np.zeros(capacity, dtype=np.int64), table_factor=2)
         self.g = np.zeros(capacity, dtype=np.int64)
         self.parent = np.full(capacity, -1, dtype=np.int64)
         self.action = np.zeros((capacity, 5), dtype=np.int64)
-        self.table = np.full(2 * capacity, -1, dtype=np.int64)
-        self.heap_key = np.zeros(capacity, dtype=np.int64)
-        self.heap_node = np.zeros(capacity, dtype=np.int64)
-        self.counters = np.zeros(6, dtype=np.int64)
-
-    def add_start(self, state: int, bound: int) -> None:
-        """Make `state`, whose bound is `bound`, the first open node."""
-        self.states[0] = state
-        _, slot = find(self.table, self.states, state)
-        self.table[slot] = 0
-        self.heap_key[0], self.heap_node[0] = bound << kernel.G_BITS | kernel.G_MASK, 0
-        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
 
     def grow(self) -> None:
-        """Double the node arrays, the table and the heap."""
-        nodes = int(self.counters[kernel.NODES])
-        self.states, self.table = doubled_index(self.states, self.table, nodes, rehash)
+        """Double every array, the table refilled."""
+        super().grow()
         self.g, self.parent, self.action = doubled(self.g), doubled(self.parent, -1), doubled(self.action)
-        self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
 
     def actions(self, node: int) -> list[Action]:
         """The actions from the start to `node`."""
@@ -63,19 +50,6 @@ class Store:
             node = link
         actions.reverse()
         return actions
-
-    def outcome(self, ending: Ending) -> SearchOutcome[Action]:
-        """The search's outcome; at a timeout the bound is the smallest f still open."""
-        counters = self.counters
-        cost = actions = bound = None
-        if ending is Ending.SOLVED:
-            node = int(counters[kernel.GOAL])
-            cost = bound = int(self.g[node])
-            actions = self.actions(node)
-        elif ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
-            bound = int(self.heap_key[0]) >> kernel.G_BITS
-        return SearchOutcome(ending, cost, actions, bound, int(counters[kernel.EXPANDED]),
-                             int(counters[kernel.GENERATED]))
 
 
 def compiled_search(facility: Facility, start: list[int], bounded: bool = True, deadline: Deadline | None = None,
@@ -90,18 +64,13 @@ def compiled_search(facility: Facility, start: list[int], bounded: bool = True, 
     store = Store(capacity)
     store.add_start(state, int(kernel.state_bound(shape, state)))
     goal = packed(facility, 0, [top * floors + top] * len(start))
-    expanded = 0
-    while True:
-        work_left = deadline.work_left()
+
+    def run(budget: int) -> None:
         kernel.search(shape, goal, store.states, store.g, store.parent, store.action, store.table, store.heap_key,
-                      store.heap_node, store.counters, CHUNK if work_left is None else max(1, min(CHUNK, work_left)))
-        status = int(store.counters[kernel.STATUS])
-        done, expanded = int(store.counters[kernel.EXPANDED]) - expanded, int(store.counters[kernel.EXPANDED])
-        if status == kernel.SOLVED:
-            return store.outcome(Ending.SOLVED)
-        if status == kernel.EXHAUSTED:
-            return store.outcome(Ending.EXHAUSTED)
-        if status == kernel.NEEDS_ROOM:
-            store.grow()
-        if deadline.expired(done):
-            return store.outcome(Ending.TIMEOUT)
+                      store.heap_node, store.counters, budget)
+
+    ending = store.drive(run, deadline, CHUNK)
+    if ending is not Ending.SOLVED:
+        return store.outcome(ending)
+    node = int(store.counters[GOAL])
+    return store.outcome(ending, int(store.g[node]), store.actions(node))

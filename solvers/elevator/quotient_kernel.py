@@ -3,7 +3,7 @@
 All of the formulation's own compiled code lives in this one module because numba's cache
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does.  The only compiled code it calls elsewhere is in the
-trusted parts of the compiled searches (the heap and the node table,
+trusted parts of the compiled searches (the heap, the node table, the search protocol,
 `crosscheck.solvers.engines.kernel_cache.PARTS`), whose source digest this module records
 (`ENGINE_SOURCE`): its cache is used only while they are the ones recorded.
 
@@ -28,21 +28,29 @@ import numpy as np
 from crosscheck.solvers.engines.heap import heap_pop, heap_push
 from crosscheck.solvers.engines.kernel_cache import cache_enabled
 from crosscheck.solvers.engines.node_table import find
+from crosscheck.solvers.engines.search_protocol import (
+    BUDGET_SPENT,
+    EXHAUSTED,
+    EXPANDED,
+    G_BITS,
+    GENERATED,
+    GOAL,
+    HEAP_SIZE,
+    NEEDS_ROOM,
+    NODES,
+    SOLVED,
+    STATUS,
+    key_g,
+    open_key,
+)
 from numba import njit
 
 #: The digest of the compiled parts' sources (`crosscheck.solvers.engines.kernel_cache`) this
 #: module's compiled code was last checked against; tests/test_compiled_engine.py says when to
 #: update it.
-ENGINE_SOURCE = "7c639c89e54590a1"
+ENGINE_SOURCE = "6ead824846b1cc85"
 CACHE = cache_enabled(ENGINE_SOURCE)
 
-#: Heap keys: f above, (G_MASK - g) below, so equal f pops the larger g first.
-G_BITS = 32
-G_MASK = (1 << G_BITS) - 1
-#: How `search` returned (counters[STATUS]).
-BUDGET_SPENT, SOLVED, EXHAUSTED, NEEDS_ROOM = 0, 1, 2, 3
-#: Slots of the counters array.
-NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS = range(6)
 #: Columns of an action: direction (+1/-1), then position and kind (0 generator, 1 chip) of
 #: each item (the second position -1 for a load of one item).
 STEP, FIRST, FIRST_KIND, SECOND, SECOND_KIND = range(5)
@@ -200,8 +208,8 @@ def expand(shape: np.ndarray, state: int, node: int, cost: int, codes: np.ndarra
                 reached = add_child(states, g, parent, action, table, counters, child, cost + 1, node, load)
                 if reached >= 0:
                     h = crossing(floors, target, moved[2]) if shape[BOUNDED] else 0
-                    heap_push(heap_key, heap_node, counters[HEAP_SIZE], (cost + 1 + h) << G_BITS | (G_MASK - cost - 1),
-                              reached)
+                    key = open_key(cost + 1 + h, cost + 1, G_BITS)
+                    heap_push(heap_key, heap_node, counters[HEAP_SIZE], key, reached)
                     counters[HEAP_SIZE] += 1
 
 
@@ -226,7 +234,7 @@ def search(shape: np.ndarray, goal: int, states: np.ndarray, g: np.ndarray, pare
             return
         key, node = heap_pop(heap_key, heap_node, counters[HEAP_SIZE])
         counters[HEAP_SIZE] -= 1
-        cost = G_MASK - (key & G_MASK)
+        cost = key_g(key, G_BITS)
         if cost > g[node]:
             continue  # stale entry: the state was reached more cheaply since
         if states[node] & items_mask == goal:

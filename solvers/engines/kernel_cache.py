@@ -1,8 +1,9 @@
 """When a compiled search may use numba's on-disk cache.
 
 numba's cache (``cache=True``) is keyed on the source of a cached function's own module.  A
-kernel that calls the trusted compiled parts (`PARTS`: the heap and the node table) is compiled
-with them inside, and its cache would not notice a change of theirs.  So a kernel module records
+kernel that calls the trusted compiled parts (`PARTS`: the heap, the node table and the search
+protocol's key packing and constants) is compiled with them inside, and its cache would not
+notice a change of theirs.  So a kernel module records
 the `source_digest` of those parts it was last compiled against (its ``ENGINE_SOURCE``) and
 caches only while the two agree (`cache_enabled`).  After a change of a part it compiles afresh
 until its recorded digest is updated, and that edit of its own file retires its old cache.
@@ -14,8 +15,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-#: The compiled parts a kernel calls into, files beside this one.
-PARTS = ("heap.py", "node_table.py")
+#: The compiled parts a kernel calls into or reads constants of, files beside this one.
+PARTS = ("heap.py", "node_table.py", "search_protocol.py")
 
 
 def source_digest() -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 from crosscheck.solvers.base import Deadline
-from crosscheck.solvers.engines.arrays import doubled, doubled_index
-from crosscheck.solvers.engines.node_table import find, rehash
+from crosscheck.solvers.engines.arrays import SearchArrays, doubled
 from crosscheck.solvers.engines.search import Ending, SearchOutcome
+from crosscheck.solvers.engines.search_protocol import GOAL
 from crosscheck.solvers.keys import graph_kernel as kernel
 from crosscheck.solvers.keys.bounds import RemainingKeysBound
 from crosscheck.solvers.keys.graph import Action, ContractedProblem
@@ -94,58 +94,37 @@ def route_tables(problem: ContractedProblem) -> tuple[RouteTables, list[Route]]:
     return tables, routes
 
 
-class Store:
-    """The compiled search's arrays (see `graph_kernel.search`)."""
+class Store(SearchArrays):
+    """The compiled search's arrays (see `graph_kernel.search`): per node its bound `h`, `parent` and
+    `route` besides those of `SearchArrays`."""
 
     def __init__(self, capacity: int = FIRST_CAPACITY) -> None:
-        self.states = np.zeros(capacity, dtype=np.int64)
+        super().__init__(np.zeros(capacity, dtype=np.int64), table_factor=4)
         self.g = np.zeros(capacity, dtype=np.int64)
         self.h = np.zeros(capacity, dtype=np.int64)
         self.parent = np.full(capacity, -1, dtype=np.int64)
         self.route = np.full(capacity, -1, dtype=np.int64)
-        self.table = np.full(4 * capacity, -1, dtype=np.int64)
-        self.heap_key = np.zeros(capacity, dtype=np.int64)
-        self.heap_node = np.zeros(capacity, dtype=np.int64)
-        self.counters = np.zeros(6, dtype=np.int64)
-
-    def add_start(self, state: int, bound: int) -> None:
-        """Make `state`, whose bound is `bound`, the first open node."""
-        self.states[0], self.h[0] = state, bound
-        _, slot = find(self.table, self.states, state)
-        self.table[slot] = 0
-        self.heap_key[0], self.heap_node[0] = bound << kernel.G_BITS | kernel.G_MASK, 0
-        self.counters[kernel.NODES] = self.counters[kernel.HEAP_SIZE] = self.counters[kernel.GENERATED] = 1
 
     def grow(self) -> None:
-        """Double the node arrays, the table and the heap."""
-        nodes = int(self.counters[kernel.NODES])
-        self.states, self.table = doubled_index(self.states, self.table, nodes, rehash)
+        """Double every array, the table refilled."""
+        super().grow()
         self.g, self.h = doubled(self.g), doubled(self.h)
         self.parent, self.route = doubled(self.parent, -1), doubled(self.route, -1)
-        self.heap_key, self.heap_node = doubled(self.heap_key), doubled(self.heap_node)
 
-    def run(self, bound: BoundTables, routes: RouteTables, budget: int) -> int:
-        """`graph_kernel.search` for at most `budget` expansions; its status."""
+    def run(self, bound: BoundTables, routes: RouteTables, budget: int) -> None:
+        """`graph_kernel.search` for at most `budget` expansions."""
         kernel.search(self.states, self.g, self.h, self.parent, self.route, self.table, self.heap_key,
                       self.heap_node, self.counters, bound, routes, budget)
-        return int(self.counters[kernel.STATUS])
 
-    def outcome(self, ending: Ending, routes: list[Route], robots: int) -> SearchOutcome[Action]:
-        """The search's outcome; at a timeout the bound is the smallest f still open."""
-        counters = self.counters
-        cost = actions = bound = None
-        if ending is Ending.SOLVED:
-            node = int(counters[kernel.GOAL])
-            cost = bound = int(self.g[node])
-            actions = []
-            while (link := int(self.route[node])) >= 0:
-                actions.append((link % robots, routes[link // robots]))
-                node = int(self.parent[node])
-            actions.reverse()
-        elif ending is Ending.TIMEOUT and counters[kernel.HEAP_SIZE]:
-            bound = int(self.heap_key[0]) >> kernel.G_BITS
-        return SearchOutcome(ending, cost, actions, bound, int(counters[kernel.EXPANDED]),
-                             int(counters[kernel.GENERATED]))
+    def plan(self, routes: list[Route], robots: int) -> list[Action]:
+        """The actions from the start to the goal's node."""
+        node = int(self.counters[GOAL])
+        actions = []
+        while (link := int(self.route[node])) >= 0:
+            actions.append((link % robots, routes[link // robots]))
+            node = int(self.parent[node])
+        actions.reverse()
+        return actions
 
 
 def compiled_search(problem: ContractedProblem, deadline: Deadline | None = None,
@@ -156,18 +135,11 @@ def compiled_search(problem: ContractedProblem, deadline: Deadline | None = None
     tables = bound_tables(problem.bound, BOUND_KINDS[problem.options.bound])
     routes, route_list = route_tables(problem)
     store = Store(capacity)
-    store.add_start(problem.initial(), int(kernel.state_bound(tables, routes, problem.initial())))
-    robots = problem.packing.robots
-    expanded = 0
-    while True:
-        work_left = deadline.work_left()
-        status = store.run(tables, routes, CHUNK if work_left is None else max(1, min(CHUNK, work_left)))
-        done, expanded = int(store.counters[kernel.EXPANDED]) - expanded, int(store.counters[kernel.EXPANDED])
-        if status == kernel.SOLVED:
-            return store.outcome(Ending.SOLVED, route_list, robots)
-        if status == kernel.EXHAUSTED:
-            return store.outcome(Ending.EXHAUSTED, route_list, robots)
-        if status == kernel.NEEDS_ROOM:
-            store.grow()
-        if deadline.expired(done):
-            return store.outcome(Ending.TIMEOUT, route_list, robots)
+    h = int(kernel.state_bound(tables, routes, problem.initial()))
+    store.add_start(problem.initial(), h)
+    store.h[0] = h
+    ending = store.drive(lambda budget: store.run(tables, routes, budget), deadline, CHUNK)
+    if ending is not Ending.SOLVED:
+        return store.outcome(ending)
+    cost = int(store.g[int(store.counters[GOAL])])
+    return store.outcome(ending, cost, store.plan(route_list, problem.packing.robots))

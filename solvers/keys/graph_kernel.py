@@ -4,7 +4,7 @@ All of the formulation's own compiled code lives in this one module because numb
 (``cache=True``) recompiles a function when its own module changes, not when a module it
 calls into does: split across modules, an edited rule could keep running from a stale cache.
 The only compiled code it calls elsewhere is in the
-trusted parts of the compiled searches (the heap and the node table,
+trusted parts of the compiled searches (the heap, the node table, the search protocol,
 `crosscheck.solvers.engines.kernel_cache.PARTS`), whose source digest this module records
 (`ENGINE_SOURCE`): its cache is used only while they are the ones recorded.
 
@@ -31,21 +31,29 @@ import numpy as np
 from crosscheck.solvers.engines.heap import heap_pop, heap_push
 from crosscheck.solvers.engines.kernel_cache import cache_enabled
 from crosscheck.solvers.engines.node_table import find
+from crosscheck.solvers.engines.search_protocol import (
+    BUDGET_SPENT,
+    EXHAUSTED,
+    EXPANDED,
+    G_BITS,
+    GENERATED,
+    GOAL,
+    HEAP_SIZE,
+    NEEDS_ROOM,
+    NODES,
+    SOLVED,
+    STATUS,
+    key_g,
+    open_key,
+)
 from numba import njit
 
 #: The digest of the compiled parts' sources (`crosscheck.solvers.engines.kernel_cache`) this
 #: module's compiled code was last checked against; tests/test_compiled_engine.py says when to
 #: update it.
-ENGINE_SOURCE = "7c639c89e54590a1"
+ENGINE_SOURCE = "6ead824846b1cc85"
 CACHE = cache_enabled(ENGINE_SOURCE)
 
-#: Heap keys: f above, (G_MASK - g) below, so equal f pops the larger g first.
-G_BITS = 32
-G_MASK = (1 << G_BITS) - 1
-#: How `search` returned (counters[STATUS]).
-BUDGET_SPENT, SOLVED, EXHAUSTED, NEEDS_ROOM = 0, 1, 2, 3
-#: Slots of the counters array.
-NODES, HEAP_SIZE, EXPANDED, GENERATED, GOAL, STATUS = range(6)
 #: Which bound `BoundTables` stands for (keys-graph's option ``bound``): the walk, the farthest
 #: remaining key by door-free distance, or none (0).
 WALK, DOOR_FREE, NO_BOUND = range(3)
@@ -262,7 +270,7 @@ def _expand(state: int, n: int, cost: int, states: np.ndarray, g: np.ndarray, h:
                 counters[NODES] += 1
                 states[m], table[slot], h[m] = child, m, state_bound(b, r, child)
             g[m], parent[m], route[m] = new_g, n, i * r.robots + robot
-            heap_push(heap_key, heap_node, counters[HEAP_SIZE], (new_g + h[m]) << G_BITS | (G_MASK - new_g), m)
+            heap_push(heap_key, heap_node, counters[HEAP_SIZE], open_key(new_g + h[m], new_g, G_BITS), m)
             counters[HEAP_SIZE] += 1
 
 
@@ -288,7 +296,7 @@ def search(states: np.ndarray, g: np.ndarray, h: np.ndarray, parent: np.ndarray,
             return
         key, n = heap_pop(heap_key, heap_node, counters[HEAP_SIZE])
         counters[HEAP_SIZE] -= 1
-        cost = G_MASK - (key & G_MASK)
+        cost = key_g(key, G_BITS)
         if cost > g[n]:
             continue  # stale entry: the state was reached more cheaply since
         state = states[n]
